@@ -1,0 +1,99 @@
+/** One model turn: the transcript and tool schemas go out through the real `openai` client. */
+import { Context } from '@temporalio/activity';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
+import type { Usage } from '../schemas/run-state.js';
+import { toFunctionDefinition } from '../tools/define-tool.js';
+import { toolSpecs } from '../tools/registry.js';
+import type { ActivityDeps } from './activity-deps.js';
+import { keepHeartbeating } from './keep-heartbeating.js';
+import { toModelFailure } from './model-errors.js';
+
+export interface CallModelInput {
+  agent: string;
+  model: string;
+  messages: ChatMessage[];
+  tools: string[];
+}
+
+export type StructuredCheck = { ok: true; value: unknown } | { ok: false; error: string };
+
+export interface CallModelResult {
+  message: AssistantMessage;
+  usage: Usage;
+  finishReason: string;
+  /** For agents with a `responseFormat`, when the reply has no tool calls. */
+  structured?: StructuredCheck;
+}
+
+export function createCallModel({ agents, model: config }: ActivityDeps) {
+  const clients = new Map<string, OpenAI>();
+  // One client per endpoint; Temporal owns retries, so the client's own are off.
+  const clientFor = (baseURL: string | undefined) => {
+    const key = baseURL ?? '';
+    let client = clients.get(key);
+    if (!client) {
+      client = new OpenAI({ baseURL, apiKey: config.apiKey ?? 'unset', maxRetries: 0, timeout: 10 * 60_000 });
+      clients.set(key, client);
+    }
+    return client;
+  };
+
+  return {
+    async callModel(input: CallModelInput): Promise<CallModelResult> {
+      const agent = agents[input.agent];
+      const responseFormat = agent?.responseFormat;
+      let completion: OpenAI.Chat.Completions.ChatCompletion;
+      const activity = Context.current();
+      const stopHeartbeats = keepHeartbeating(activity, 2000);
+      try {
+        completion = await clientFor(agent?.baseURL ?? config.baseURL).chat.completions.create(
+          {
+            model: input.model,
+            messages: input.messages,
+            ...(input.tools.length > 0 && { tools: input.tools.map((name) => toFunctionDefinition(toolSpecs[name]!)) }),
+            ...(responseFormat && {
+              response_format: {
+                type: 'json_schema' as const,
+                json_schema: { name: `${input.agent}_response`, schema: z.toJSONSchema(responseFormat) as Record<string, unknown> },
+              },
+            }),
+          },
+          { signal: activity.cancellationSignal },
+        );
+      } catch (err) {
+        throw toModelFailure(err);
+      } finally {
+        stopHeartbeats();
+      }
+
+      const choice = completion.choices[0];
+      const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
+        call.type === 'function' ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }] : [],
+      );
+      const message: AssistantMessage = {
+        role: 'assistant',
+        content: choice?.message.content ?? null,
+        ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+      };
+      return {
+        message,
+        usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+        finishReason: choice?.finish_reason ?? 'stop',
+        ...(responseFormat && toolCalls.length === 0 && { structured: checkStructured(responseFormat, message.content) }),
+      };
+    },
+  };
+}
+
+function checkStructured(schema: z.ZodType, content: string | null): StructuredCheck {
+  let json: unknown;
+  try {
+    json = JSON.parse(content ?? '');
+  } catch (err) {
+    return { ok: false, error: `the reply is not JSON (${(err as Error).message})` };
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: z.prettifyError(parsed.error) };
+}

@@ -1,0 +1,68 @@
+/**
+ * Runs one tool call. Arguments are parsed and validated here too (never run a tool on unvalidated input); such
+ * problems go back to the model as the tool result. A tool's own exception becomes an activity failure so the
+ * tool's retry policy applies; the workflow tells the model once the retries run out.
+ */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { ToolRefusedError } from '../errors/tool-refused-error.js';
+import type { ToolArgs } from '../schemas/tool-args.js';
+import { durationToMs } from '../schemas/duration.js';
+import { toolSpecs } from '../tools/registry.js';
+import { parseToolArguments, type ArgumentsProblem } from '../tools/tool-arguments.js';
+import type { ActivityDeps } from './activity-deps.js';
+import { keepHeartbeating } from './keep-heartbeating.js';
+
+export interface ExecuteToolInput {
+  agent: string;
+  /** The agent's tools: a call to any other name is an unknown tool. */
+  available: string[];
+  toolCallId: string;
+  name: string;
+  /** The model's JSON text, or arguments an approver edited. */
+  args: string | ToolArgs;
+  context?: Record<string, unknown>;
+}
+
+export interface ExecuteToolResult {
+  content: string;
+  /** Set when the call never ran because its name or arguments were wrong. */
+  problem?: ArgumentsProblem;
+}
+
+export function createExecuteTool({ tools }: ActivityDeps) {
+  return {
+    async executeTool(input: ExecuteToolInput): Promise<ExecuteToolResult> {
+      const parsed = parseToolArguments(input.name, input.args, toolSpecs, input.available);
+      if (!parsed.ok) return { content: parsed.message, problem: parsed.problem };
+      const implementation = tools[input.name];
+      if (!implementation) {
+        return { content: `Error: ${input.name} has no implementation on this worker.`, problem: 'unknown_tool' };
+      }
+
+      const activity = Context.current();
+      const workflowId = activity.info.workflowExecution?.workflowId ?? activity.info.activityId;
+      const heartbeatTimeout = implementation.spec.heartbeatTimeout;
+      const stopHeartbeats = keepHeartbeating(activity, heartbeatTimeout ? Math.max(1000, durationToMs(heartbeatTimeout) / 3) : 2000);
+      try {
+        const result = await implementation.run(parsed.args, {
+          workflowId,
+          toolCallId: input.toolCallId,
+          idempotencyKey: `${workflowId}:${input.toolCallId}`,
+          attempt: activity.info.attempt,
+          agent: input.agent,
+          context: input.context ?? {},
+          heartbeat: (details) => activity.heartbeat(details),
+          signal: activity.cancellationSignal,
+        });
+        return { content: typeof result === 'string' ? result : JSON.stringify(result) };
+      } catch (err) {
+        if (ToolRefusedError.isInstance(err)) throw err.toFailure();
+        if (err instanceof ApplicationFailure || activity.cancellationSignal.aborted) throw err;
+        throw ApplicationFailure.create({ type: 'ToolError', message: (err as Error).message ?? String(err), cause: err as Error });
+      } finally {
+        stopHeartbeats();
+      }
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/** All activities, built over the worker's registries and configuration. */
+import type { ActivityDeps } from './activity-deps.js';
+import { createCallModel } from './call-model.js';
+import { createExecuteTool } from './execute-tool.js';
+import { createNotify } from './notify.js';
+import { createResolveAgent } from './resolve-agent.js';
+
+export type { ActivityDeps } from './activity-deps.js';
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createResolveAgent(deps),
+    ...createCallModel(deps),
+    ...createExecuteTool(deps),
+    ...createNotify(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

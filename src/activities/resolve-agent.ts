@@ -1,0 +1,23 @@
+import { UnknownAgentError } from '../errors/unknown-agent-error.js';
+import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
+import type { ActivityDeps } from './activity-deps.js';
+
+/** Recorded in history as a local activity result, so a paused run keeps the agent it started with. */
+export function createResolveAgent({ agents, model, webhooks }: ActivityDeps) {
+  return {
+    async resolveAgent(name: string): Promise<AgentSnapshot> {
+      const agent = Object.hasOwn(agents, name) ? agents[name] : undefined;
+      if (!agent) throw new UnknownAgentError(name, Object.keys(agents)).toFailure();
+      return {
+        name: agent.name,
+        instructions: agent.instructions,
+        model: agent.model ?? model.defaultModel,
+        tools: agent.tools,
+        policy: agent.approval,
+        maxSteps: agent.maxSteps,
+        structuredOutput: agent.responseFormat !== undefined,
+        notify: webhooks.urls.length > 0,
+      };
+    },
+  };
+}

@@ -1,0 +1,7 @@
+/** The agents this worker serves, by name. Add yours here. */
+import type { AgentDefinition } from './define-agent.js';
+import { demoAgent } from './demo.js';
+
+export type AgentRegistry = Readonly<Record<string, AgentDefinition>>;
+
+export const agents: AgentRegistry = { [demoAgent.name]: demoAgent };

@@ -1,0 +1,48 @@
+/**
+ * Process configuration from the environment, read by the worker, the client, the CLI and the API; never by
+ * workflow code. One schema, so a bad value fails at startup with the variable's name.
+ */
+import { z } from 'zod';
+import { DEFAULT_TASK_QUEUE } from './contract/task-queue.js';
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+export const EnvConfig = z
+  .object({
+    /** When unset, `npm start` runs a dev server; other entry points use localhost:7233. */
+    TEMPORAL_ADDRESS: z.string().min(1).optional(),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
+    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    OPENAI_MODEL: z.string().min(1).default('gpt-4.1'),
+    /** Where the demo tools keep their shop database, outbox and workspace. */
+    HITL_DATA_DIR: z.string().min(1).default('.temporal/demo-data'),
+    /** Comma-separated URLs that receive approval events. */
+    HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url())),
+    HITL_WEBHOOK_SECRET: z.string().min(16).optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.HITL_WEBHOOK_URLS.length > 0 && !env.HITL_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HITL_WEBHOOK_SECRET'],
+        message: 'is required when HITL_WEBHOOK_URLS is set: webhook events are signed with it',
+      });
+    }
+  });
+
+export type EnvConfig = z.infer<typeof EnvConfig>;
+
+export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
+  const parsed = EnvConfig.safeParse(env);
+  if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+export function temporalAddress(config: EnvConfig): string {
+  return config.TEMPORAL_ADDRESS ?? 'localhost:7233';
+}

@@ -1,0 +1,164 @@
+/**
+ * Starts `temporal server start-dev` with the project's search attributes, waits until it answers, and stops it
+ * cleanly. When `TEMPORAL_ADDRESS` is set, that server is used and nothing is started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import getPort from 'get-port';
+import { searchAttributeCliPairs } from '../contract/search-attributes.js';
+import { ensureTemporalCli, type Progress } from './temporal-cli.js';
+
+export interface DevServerOptions {
+  /** SQLite file for persistent state; in memory when omitted. */
+  dbFile?: string;
+  /** gRPC port; a free one when omitted. */
+  port?: number;
+  /** Web UI port; `false` runs headless. @default a free port */
+  uiPort?: number | false;
+  /** @default 'default' */
+  namespace?: string;
+  /** Remote codec endpoint the Web UI calls to decode payloads. */
+  uiCodecEndpoint?: string;
+  /** Ignore `TEMPORAL_ADDRESS` and always start a server (tests that kill the server need their own). */
+  forceStart?: boolean;
+  /**
+   * Stop the server on SIGINT/SIGTERM/SIGHUP. Entry points that must drain a worker before the server goes
+   * (`npm start`) pass false and stop it themselves.
+   * @default true
+   */
+  handleSignals?: boolean;
+  progress?: Progress;
+}
+
+export interface DevServer {
+  address: string;
+  namespace: string;
+  /** Web UI base URL, when this harness started a server with a UI. */
+  uiUrl?: string;
+  /** The `temporal` binary, for tests and tools that shell out to it. */
+  cliPath?: string;
+  /** Whether this harness started the server (false when `TEMPORAL_ADDRESS` was used). */
+  owned: boolean;
+  pid?: number;
+  stop(): Promise<void>;
+  /** Kills the server without a clean shutdown (fault-injection tests). */
+  kill(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+let signalHooksInstalled = false;
+
+/** A test failure or an exception ends in `exit`: never leave a server behind. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+}
+
+/**
+ * Ctrl-C reaches the server too (same process group), but a SIGTERM sent to this process alone would not: stop
+ * the servers, then let the signal do what it would have done.
+ */
+function installSignalHooks(): void {
+  if (signalHooksInstalled) return;
+  signalHooksInstalled = true;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      for (const child of live) child.kill('SIGTERM');
+      process.removeListener(signal, onSignal);
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const external = process.env.TEMPORAL_ADDRESS;
+  if (external && !options.forceStart) {
+    await waitUntilServing(external, namespace, 30_000);
+    return { address: external, namespace, owned: false, stop: async () => {}, kill: async () => {} };
+  }
+
+  const progress = options.progress ?? ((line: string) => process.stderr.write(`[dev-server] ${line}\n`));
+  const cli = await ensureTemporalCli(progress);
+  const port = options.port ?? (await getPort());
+  const uiPort = options.uiPort === false ? undefined : (options.uiPort ?? (await getPort()));
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  args.push('--namespace', namespace);
+  for (const pair of searchAttributeCliPairs()) args.push('--search-attribute', pair);
+  if (uiPort === undefined) args.push('--headless');
+  else args.push('--ui-port', String(uiPort));
+  if (options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
+  if (options.dbFile) {
+    mkdirSync(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+
+  installExitHook();
+  if (options.handleSignals !== false) installSignalHooks();
+  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  live.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  exited.then(() => live.delete(child));
+
+  const address = `127.0.0.1:${port}`;
+  try {
+    await Promise.race([
+      waitUntilServing(address, namespace, 60_000),
+      exited.then((code) => {
+        throw new Error(`temporal server start-dev exited with ${code} before it was ready:\n${stderr}`);
+      }),
+    ]);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+
+  const stopWith = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return {
+    address,
+    namespace,
+    uiUrl: uiPort === undefined ? undefined : `http://localhost:${uiPort}`,
+    cliPath: cli.path,
+    owned: true,
+    pid: child.pid,
+    stop: () => stopWith('SIGTERM'),
+    kill: () => stopWith('SIGKILL'),
+  };
+}
+
+/** Ready means the frontend answers and the namespace exists: workers and clients can start at once. */
+async function waitUntilServing(address: string, namespace: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    let connection: Connection | undefined;
+    try {
+      connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.workflowService.describeNamespace({ namespace });
+      return;
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      await connection?.close().catch(() => {});
+    }
+  }
+  throw new Error(`Temporal at ${address} was not ready within ${timeoutMs / 1000}s: ${String(lastError)}`);
+}

@@ -1,0 +1,47 @@
+/**
+ * Decides whether one tool call waits for a human, under which settings, and which rule said so. Pure: the
+ * workflow calls it, and its outcome is kept in the run state.
+ */
+import { DECISION_TYPES, type DecisionType } from '../schemas/decision.js';
+import type { ApprovalPolicy, OnTimeout, ToolPolicy } from '../schemas/approval-policy.js';
+import { durationToMs } from '../schemas/duration.js';
+import { describeCondition, evaluateCondition } from './conditions.js';
+import { describeCall } from './describe-call.js';
+
+export interface GateSettings {
+  allowedDecisions: DecisionType[];
+  description: string;
+  timeoutMs: number;
+  onTimeout: OnTimeout;
+  approvers?: string[];
+  /** Milliseconds before the deadline. */
+  remindersMs: number[];
+}
+
+export type Classification =
+  | { gated: false; rule: string }
+  | { gated: true; rule: string; settings: GateSettings };
+
+export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Record<string, unknown>): Classification {
+  const listed = Object.hasOwn(policy.tools, toolName);
+  const toolPolicy: ToolPolicy = listed ? policy.tools[toolName]! : policy.default;
+  const source = listed ? `tools.${toolName}` : 'default';
+
+  if (toolPolicy === false) return { gated: false, rule: `${source}: false` };
+  const config = toolPolicy === true ? {} : toolPolicy;
+  if (config.when && !evaluateCondition(config.when, args)) {
+    return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
+  }
+  return {
+    gated: true,
+    rule: config.when ? `${source}.when: ${describeCondition(config.when)}` : `${source}: ${toolPolicy === true ? 'true' : 'gated'}`,
+    settings: {
+      allowedDecisions: config.allowedDecisions ?? [...DECISION_TYPES],
+      description: describeCall(toolName, args, policy.descriptionPrefix, config.description),
+      timeoutMs: durationToMs(config.timeout ?? policy.timeout),
+      onTimeout: config.onTimeout ?? policy.onTimeout,
+      approvers: config.approvers,
+      remindersMs: (config.reminders ?? []).map(durationToMs),
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/** Evaluates `when` conditions against a call's arguments. Pure and deterministic: it runs in the workflow. */
+import deepEqual from 'fast-deep-equal';
+import type { ArgComparison, Condition } from '../schemas/condition.js';
+import { readArgPath } from './arg-path.js';
+import { predicates } from './predicates.js';
+
+export function evaluateCondition(condition: Condition, args: Readonly<Record<string, unknown>>): boolean {
+  if ('all' in condition) return condition.all.every((c) => evaluateCondition(c, args));
+  if ('any' in condition) return condition.any.some((c) => evaluateCondition(c, args));
+  if ('not' in condition) return !evaluateCondition(condition.not, args);
+  if ('predicate' in condition) {
+    const predicate = predicates[condition.predicate];
+    // An unknown predicate must not silently let a call through: treat it as matching, so the call waits.
+    return predicate ? predicate(args, condition.options) : true;
+  }
+  return compare(condition, readArgPath(args, condition.arg));
+}
+
+function compare({ op, value, flags = '' }: ArgComparison, actual: unknown): boolean {
+  switch (op) {
+    case 'exists':
+      return actual !== undefined && actual !== null;
+    case 'eq':
+      return deepEqual(actual, value);
+    case 'ne':
+      return !deepEqual(actual, value);
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return ordered(op, actual, value);
+    case 'in':
+      return Array.isArray(value) && value.some((v) => deepEqual(actual, v));
+    case 'contains':
+      if (typeof actual === 'string' && typeof value === 'string') {
+        return flags.includes('i') ? actual.toLowerCase().includes(value.toLowerCase()) : actual.includes(value);
+      }
+      return Array.isArray(actual) && actual.some((v) => deepEqual(v, value));
+    case 'matches':
+      return typeof actual === 'string' && typeof value === 'string' && new RegExp(value, flags.replace('g', '')).test(actual);
+  }
+}
+
+function ordered(op: 'gt' | 'gte' | 'lt' | 'lte', actual: unknown, value: unknown): boolean {
+  const comparable = (typeof actual === 'number' && typeof value === 'number') || (typeof actual === 'string' && typeof value === 'string');
+  if (!comparable) return false;
+  const a = actual as number | string;
+  const b = value as number | string;
+  return op === 'gt' ? a > b : op === 'gte' ? a >= b : op === 'lt' ? a < b : a <= b;
+}
+
+/** A short human reading of a condition, for the rule that gated a call. */
+export function describeCondition(condition: Condition): string {
+  if ('all' in condition) return `all(${condition.all.map(describeCondition).join(', ')})`;
+  if ('any' in condition) return `any(${condition.any.map(describeCondition).join(', ')})`;
+  if ('not' in condition) return `not(${describeCondition(condition.not)})`;
+  if ('predicate' in condition) return `${condition.predicate}()`;
+  return condition.op === 'exists' ? `${condition.arg} exists` : `${condition.arg} ${condition.op} ${JSON.stringify(condition.value)}`;
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { ApprovalPolicy } from './approval-policy.js';
+
+/**
+ * The agent as it was when the run started, recorded in history by a local activity. A paused run keeps the
+ * policy it started under, whatever is deployed later.
+ */
+export const AgentSnapshot = z.object({
+  name: z.string(),
+  instructions: z.string(),
+  model: z.string(),
+  tools: z.array(z.string()),
+  policy: ApprovalPolicy,
+  maxSteps: z.number().int().positive(),
+  /** The agent declares a `responseFormat`; the model activity validates against it. */
+  structuredOutput: z.boolean(),
+  /** Webhooks are configured, so approval events are worth a `notify` activity. */
+  notify: z.boolean(),
+});
+
+export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

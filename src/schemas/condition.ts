@@ -1,0 +1,42 @@
+/**
+ * `when` conditions: data, so they travel in the workflow input and show in history. Comparisons on an argument
+ * path, the combinators `all`/`any`/`not`, and named predicates registered in `src/policy/predicates.ts`.
+ */
+import { z } from 'zod';
+
+export const COMPARISON_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'matches', 'exists'] as const;
+
+export const ArgComparison = z.strictObject({
+  /** Dot path into the arguments: `amount`, `customer.email`, `items.0.sku`. */
+  arg: z.string().min(1),
+  op: z.enum(COMPARISON_OPS),
+  value: z.unknown().optional(),
+  /** `matches`: regular expression flags, e.g. `i`. `contains`: `i` compares strings case-insensitively. */
+  flags: z.string().regex(/^[gimsuy]*$/).optional(),
+});
+
+export const PredicateCall = z.strictObject({
+  predicate: z.string().min(1),
+  options: z.unknown().optional(),
+});
+
+export type Condition =
+  | z.infer<typeof ArgComparison>
+  | z.infer<typeof PredicateCall>
+  | { all: Condition[] }
+  | { any: Condition[] }
+  | { not: Condition };
+
+// Recursive shapes are the one place the type is written by hand: zod cannot infer through the cycle.
+export const Condition: z.ZodType<Condition> = z.lazy(() =>
+  z.union([
+    ArgComparison,
+    PredicateCall,
+    z.strictObject({ all: z.array(Condition).min(1) }),
+    z.strictObject({ any: z.array(Condition).min(1) }),
+    z.strictObject({ not: Condition }),
+  ]),
+);
+
+export type ArgComparison = z.infer<typeof ArgComparison>;
+export type PredicateCall = z.infer<typeof PredicateCall>;

@@ -1,0 +1,68 @@
+/**
+ * Decisions a human (or another service) sends for gated tool calls. The same JSON works from TypeScript, the
+ * `temporal` CLI, the HTTP API and any other SDK.
+ */
+import { z } from 'zod';
+import { ToolArgs } from './tool-args.js';
+
+export const DECISION_TYPES = ['approve', 'edit', 'reject', 'respond'] as const;
+export const DecisionType = z.enum(DECISION_TYPES);
+
+export const Decision = z
+  .strictObject({
+    /** Tool call id. Without ids, decisions map in order onto the oldest pending batch. */
+    id: z.string().min(1).optional(),
+    type: DecisionType,
+    /** `edit`: the new arguments, validated against the target tool's schema. */
+    args: ToolArgs.optional(),
+    /** `edit`: run a different tool instead. */
+    name: z.string().min(1).optional(),
+    /** `reject`: the reason the model is told. `respond`: the tool result. `approve`/`edit`: a comment for the audit log. */
+    message: z.string().max(20_000).optional(),
+    /** `approve`/`reject`: apply to every later call of this tool in this run. */
+    always: z.boolean().optional(),
+    /** When given, must match the pending call's `argsHash`: the approver saw these exact args. */
+    argsHash: z.string().min(1).optional(),
+    approver: z.string().min(1).max(200).optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.type === 'edit' && d.args === undefined && d.name === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'an edit needs new `args` and/or a new tool `name`', path: ['args'] });
+    }
+    if (d.type !== 'edit' && (d.args !== undefined || d.name !== undefined)) {
+      ctx.addIssue({ code: 'custom', message: `\`args\` and \`name\` belong to edits, not to ${d.type}`, path: ['args'] });
+    }
+    if (d.type === 'respond' && !d.message) {
+      ctx.addIssue({ code: 'custom', message: 'a respond decision needs the `message` the model receives', path: ['message'] });
+    }
+    if (d.always && d.type !== 'approve' && d.type !== 'reject') {
+      ctx.addIssue({ code: 'custom', message: '`always` applies to approve and reject only', path: ['always'] });
+    }
+  });
+
+export const DecideInput = z.strictObject({
+  decisions: z.array(Decision).min(1, 'send at least one decision'),
+  /** Who decides; each decision may name its own `approver` instead. */
+  approver: z.string().min(1).max(200).optional(),
+  /** Groups of the approver, as asserted by a trusted caller (the HTTP API); matched against a tool's `approvers`. */
+  groups: z.array(z.string().min(1)).max(50).optional(),
+});
+
+export const AppliedDecision = z.object({
+  id: z.string(),
+  type: DecisionType,
+  toolName: z.string(),
+  /** Hash of the arguments the tool runs with (after an edit, the new ones). */
+  argsHash: z.string(),
+  approver: z.string().optional(),
+  /** True when the decision was forwarded to the sub-agent's run that owns the call. */
+  forwardedTo: z.string().optional(),
+});
+
+export const DecideResult = z.object({ applied: z.array(AppliedDecision) });
+
+export type DecisionType = z.infer<typeof DecisionType>;
+export type Decision = z.infer<typeof Decision>;
+export type DecideInput = z.infer<typeof DecideInput>;
+export type AppliedDecision = z.infer<typeof AppliedDecision>;
+export type DecideResult = z.infer<typeof DecideResult>;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { AuditEntry } from './audit-entry.js';
+import { PendingApproval } from './pending-approval.js';
+
+export const NOTIFICATION_TYPES = ['approval.requested', 'approval.reminder', 'approval.decided', 'approval.timed_out'] as const;
+
+/** The JSON body POSTed to webhooks. */
+export const NotificationEvent = z.object({
+  /** Unique per event (`<workflowId>:<runId>:<seq>`): receivers deduplicate on it. */
+  id: z.string(),
+  type: z.enum(NOTIFICATION_TYPES),
+  workflowId: z.string(),
+  runId: z.string(),
+  agent: z.string(),
+  at: z.iso.datetime(),
+  approval: PendingApproval,
+  /** For `approval.decided` and `approval.timed_out`. */
+  decision: AuditEntry.optional(),
+});
+
+export type NotificationEvent = z.infer<typeof NotificationEvent>;

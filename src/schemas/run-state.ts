@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { AuditEntry } from './audit-entry.js';
+import { ChatMessage } from './chat-message.js';
+import { PendingApproval } from './pending-approval.js';
+
+export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_message', 'completed', 'max_steps', 'failed', 'canceled'] as const;
+export const RunStatus = z.enum(RUN_STATUSES);
+
+/** How the policy classified one tool call, kept so a reviewer can see why a call did or did not wait. */
+export const PolicyOutcome = z.object({
+  id: z.string(),
+  toolName: z.string(),
+  step: z.number().int(),
+  gated: z.boolean(),
+  rule: z.string(),
+});
+
+export const Usage = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() });
+
+export const AgentResult = z.object({
+  status: z.enum(['completed', 'max_steps', 'ended']),
+  /** The final assistant text. */
+  output: z.string(),
+  /** The validated structured output, for agents with a `responseFormat`. */
+  structured: z.unknown().optional(),
+  /** The audit log. */
+  decisions: z.array(AuditEntry),
+  steps: z.number().int(),
+  usage: Usage,
+});
+
+export const RunState = z.object({
+  status: RunStatus,
+  step: z.number().int(),
+  agent: z.string(),
+  prompt: z.string(),
+  requestedBy: z.string().optional(),
+  messages: z.array(ChatMessage),
+  pending: z.array(PendingApproval),
+  decisions: z.array(AuditEntry),
+  policyOutcomes: z.array(PolicyOutcome),
+  usage: Usage,
+  result: AgentResult.optional(),
+  error: z.string().optional(),
+});
+
+export type RunStatus = z.infer<typeof RunStatus>;
+export type PolicyOutcome = z.infer<typeof PolicyOutcome>;
+export type Usage = z.infer<typeof Usage>;
+export type AgentResult = z.infer<typeof AgentResult>;
+export type RunState = z.infer<typeof RunState>;

@@ -1,0 +1,48 @@
+/**
+ * The pure half of a tool: name, description and zod schema, plus how its activity is scheduled. Safe to import
+ * from workflow code; implementations live in `implementations/` and run only in activities.
+ */
+import type { Duration, RetryPolicy } from '@temporalio/common';
+import { z } from 'zod';
+
+export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  /** Validates the model's arguments; the JSON Schema the model sees is derived from it. */
+  parameters: P;
+  /** Start-to-close timeout of one attempt. @default '2m' */
+  timeout?: Duration;
+  /** Tools that run long must heartbeat at least this often. */
+  heartbeatTimeout?: Duration;
+  /** @default { maximumAttempts: 3 } */
+  retry?: RetryPolicy;
+  /** What a failure after the last retry does: tell the model (`return`) or fail the run (`fail`). @default 'return' */
+  onError?: 'return' | 'fail';
+  /** Set for tools that run another agent as a child workflow. */
+  agent?: string;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): ToolSpec<P> {
+  if (!TOOL_NAME.test(spec.name)) {
+    throw new Error(`Tool name "${spec.name}" must be 1-64 letters, digits, '_' or '-' (the Chat Completions rule)`);
+  }
+  return spec;
+}
+
+/** A tool that hands a task to another agent, which runs as a child workflow under its own policy. */
+export function defineAgentTool(options: { name: string; agent: string; description: string }): ToolSpec {
+  return defineTool({
+    name: options.name,
+    description: options.description,
+    agent: options.agent,
+    parameters: z.object({ prompt: z.string().min(1).describe(`The task for the ${options.agent} agent`) }),
+  });
+}
+
+/** The function definition sent to the model, derived from the zod schema (never written by hand). */
+export function toFunctionDefinition(spec: ToolSpec) {
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(spec.parameters) as Record<string, unknown>;
+  return { type: 'function' as const, function: { name: spec.name, description: spec.description, parameters } };
+}

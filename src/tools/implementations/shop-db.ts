@@ -1,0 +1,51 @@
+/**
+ * The demo's shop: a real SQLite file with orders and refunds, and a ledger of side effects keyed by idempotency
+ * key so a retried tool call changes nothing twice.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type ShopDb = Database.Database;
+
+const SEED_ORDERS: [id: string, customer: string, email: string, amount: number, status: string][] = [
+  ['1234', 'Ada Lovelace', 'ada@example.com', 75000, 'open'],
+  ['1235', 'Alan Turing', 'alan@example.com', 120, 'open'],
+  ['1236', 'Grace Hopper', 'grace@example.com', 8000, 'shipped'],
+  ['1237', 'Edsger Dijkstra', 'edsger@example.com', 15000, 'open'],
+  ['1238', 'Barbara Liskov', 'barbara@example.com', 300, 'open'],
+];
+
+export function openShopDb(file: string): ShopDb {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS orders (
+      id TEXT PRIMARY KEY, customer TEXT NOT NULL, email TEXT NOT NULL,
+      amount REAL NOT NULL, refunded REAL NOT NULL DEFAULT 0, status TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS refunds (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, order_id TEXT NOT NULL REFERENCES orders(id),
+      amount REAL NOT NULL, idempotency_key TEXT NOT NULL UNIQUE);
+    CREATE TABLE IF NOT EXISTS tool_effects (
+      idempotency_key TEXT PRIMARY KEY, tool TEXT NOT NULL, result TEXT NOT NULL);
+  `);
+  const seed = db.prepare('INSERT OR IGNORE INTO orders (id, customer, email, amount, status) VALUES (?, ?, ?, ?, ?)');
+  db.transaction(() => SEED_ORDERS.forEach((row) => seed.run(...row)))();
+  return db;
+}
+
+/**
+ * Runs `effect` and records its result under `key` in one transaction; a later call with the same key returns
+ * the recorded result and changes nothing.
+ */
+export function onceByKey<T>(db: ShopDb, key: string, tool: string, effect: () => T): T {
+  return db.transaction(() => {
+    const done = db.prepare('SELECT result FROM tool_effects WHERE idempotency_key = ?').get(key) as { result: string } | undefined;
+    if (done) return JSON.parse(done.result) as T;
+    const result = effect();
+    db.prepare('INSERT INTO tool_effects (idempotency_key, tool, result) VALUES (?, ?, ?)').run(key, tool, JSON.stringify(result ?? null));
+    return result;
+  }).immediate();
+}

@@ -1,0 +1,65 @@
+/** The demo tools that act on the shop database. */
+import { ToolRefusedError } from '../../errors/tool-refused-error.js';
+import { implementTool } from '../implement-tool.js';
+import { cancelOrder } from '../specs/cancel-order.js';
+import { executeSql } from '../specs/execute-sql.js';
+import { processRefund } from '../specs/process-refund.js';
+import { readData } from '../specs/read-data.js';
+import { onceByKey, type ShopDb } from './shop-db.js';
+
+interface OrderRow {
+  id: string;
+  amount: number;
+  refunded: number;
+  status: string;
+}
+
+function findOrder(db: ShopDb, orderId: string): OrderRow {
+  const order = db.prepare('SELECT id, amount, refunded, status FROM orders WHERE id = ?').get(orderId) as OrderRow | undefined;
+  if (!order) throw new ToolRefusedError(`Order ${orderId} does not exist.`);
+  return order;
+}
+
+export function shopTools(db: ShopDb) {
+  return [
+    implementTool(readData, ({ table, where }) => {
+      const filters = Object.entries(where ?? {});
+      const columns = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+      const unknown = filters.find(([column]) => !columns.has(column));
+      if (unknown) throw new ToolRefusedError(`Table ${table} has no column ${unknown[0]}; columns: ${[...columns].join(', ')}.`);
+      const clause = filters.length ? ` WHERE ${filters.map(([c]) => `${c} = ?`).join(' AND ')}` : '';
+      return db.prepare(`SELECT * FROM ${table}${clause} LIMIT 100`).all(...filters.map(([, v]) => v));
+    }),
+
+    implementTool(executeSql, ({ query }, ctx) => {
+      let statement;
+      try {
+        statement = db.prepare(query);
+      } catch (err) {
+        throw new ToolRefusedError(`SQL error: ${(err as Error).message}`);
+      }
+      if (statement.reader) return statement.all();
+      return onceByKey(db, ctx.idempotencyKey, 'execute_sql', () => ({ changes: statement.run().changes }));
+    }),
+
+    implementTool(cancelOrder, ({ orderId }, ctx) =>
+      onceByKey(db, ctx.idempotencyKey, 'cancel_order', () => {
+        const order = findOrder(db, orderId);
+        if (order.status === 'shipped') throw new ToolRefusedError(`Order ${orderId} has shipped and cannot be canceled.`);
+        db.prepare("UPDATE orders SET status = 'canceled' WHERE id = ?").run(orderId);
+        return { orderId, status: 'canceled' };
+      }),
+    ),
+
+    implementTool(processRefund, ({ orderId, amount }, ctx) =>
+      onceByKey(db, ctx.idempotencyKey, 'process_refund', () => {
+        const order = findOrder(db, orderId);
+        const refundable = order.amount - order.refunded;
+        if (amount > refundable) throw new ToolRefusedError(`Order ${orderId} has only ${refundable} left to refund.`);
+        db.prepare('INSERT INTO refunds (order_id, amount, idempotency_key) VALUES (?, ?, ?)').run(orderId, amount, ctx.idempotencyKey);
+        db.prepare("UPDATE orders SET refunded = refunded + ?, status = 'refunded' WHERE id = ?").run(amount, orderId);
+        return { orderId, refunded: amount, remaining: refundable - amount };
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+
+export const processRefund = defineTool({
+  name: 'process_refund',
+  description: 'Refund part or all of an order, in dollars.',
+  parameters: z.object({
+    orderId: z.string().min(1),
+    amount: z.number().positive().describe('Amount to refund in dollars'),
+  }),
+});

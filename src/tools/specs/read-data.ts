@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+
+export const SHOP_TABLES = ['orders', 'refunds'] as const;
+
+export const readData = defineTool({
+  name: 'read_data',
+  description: 'Read rows from a shop table, optionally filtered by exact column values.',
+  parameters: z.object({
+    table: z.enum(SHOP_TABLES).describe('Table to read'),
+    where: z
+      .record(z.string().regex(/^[a-z_]+$/), z.union([z.string(), z.number()]))
+      .optional()
+      .describe('Column equality filters, e.g. {"status": "open"}'),
+  }),
+});

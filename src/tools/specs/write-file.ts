@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { defineTool } from '../define-tool.js';
+
+export const writeFile = defineTool({
+  name: 'write_file',
+  description: 'Write a text file inside the agent workspace (paths are relative to it).',
+  parameters: z.object({
+    path: z.string().min(1).describe('Relative path inside the workspace, e.g. reports/summary.md'),
+    content: z.string(),
+  }),
+});

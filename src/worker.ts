@@ -1,0 +1,70 @@
+/**
+ * The worker: the agent workflow plus its activities (model calls, tools, notifications) on one task queue.
+ * `npm run worker` runs it against `TEMPORAL_ADDRESS`.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from './activities/index.js';
+import { agents as defaultAgents } from './agents/registry.js';
+import { readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
+import { createToolImplementations } from './tools/implementations/index.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+
+export interface HitlWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+  /** A prebuilt bundle (tests build one for the whole suite); otherwise the workflows are bundled at start. */
+  workflowBundlePath?: string;
+  /** Extra Worker options (tuning, interceptors, data converter). */
+  overrides?: Partial<WorkerOptions>;
+}
+
+export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities(options.deps),
+    // Cancellation reaches a tool through its heartbeats; don't let them be batched for long.
+    maxHeartbeatThrottleInterval: '5s',
+    ...options.overrides,
+  });
+}
+
+/** Activity dependencies from the environment: the registered agents, the demo tools over HITL_DATA_DIR. */
+export function depsFromEnv(config: EnvConfig) {
+  const tools = createToolImplementations({ dataDir: path.resolve(config.HITL_DATA_DIR) });
+  const deps: ActivityDeps = {
+    agents: defaultAgents,
+    tools: tools.byName,
+    model: { baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY, defaultModel: config.OPENAI_MODEL },
+    webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
+  };
+  return { deps, close: tools.close };
+}
+
+export async function runWorkerFromEnv(config = readEnvConfig()): Promise<void> {
+  const connection = await NativeConnection.connect({ address: temporalAddress(config) });
+  const { deps, close } = depsFromEnv(config);
+  try {
+    const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps });
+    console.log(`worker polling ${config.TEMPORAL_TASK_QUEUE} on ${temporalAddress(config)} (${config.TEMPORAL_NAMESPACE})`);
+    // Worker.run returns after SIGINT/SIGTERM once in-flight tasks have drained.
+    await worker.run();
+  } finally {
+    close();
+    await connection.close();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runWorkerFromEnv().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

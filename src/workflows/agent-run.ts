@@ -1,0 +1,355 @@
+/**
+ * The state of one run and the transitions on it. The loop in `agent-workflow.ts` drives it; handlers read and
+ * decide through it. Deterministic: time comes from the workflow clock, nothing else from outside.
+ */
+import { isCancellation, log, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
+import { HitlError } from '../errors/hitl-error.js';
+import type { DecisionRefusedError } from '../errors/decision-refused-error.js';
+import { argsHash } from '../policy/args-hash.js';
+import { classifyCall } from '../policy/classify-call.js';
+import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
+import type { ApprovalPolicy } from '../schemas/approval-policy.js';
+import type { AuditEntry } from '../schemas/audit-entry.js';
+import type { ChatMessage, ToolCall } from '../schemas/chat-message.js';
+import type { AppliedDecision } from '../schemas/decision.js';
+import type { NotificationEvent } from '../schemas/notification-event.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { AgentResult, PolicyOutcome, RunState, RunStatus, Usage } from '../schemas/run-state.js';
+import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
+import { toolSpecs } from '../tools/registry.js';
+import { parseToolArguments } from '../tools/tool-arguments.js';
+import { notifyActivities } from './activities.js';
+import type { CallRecord, DecidedVia, Resolution } from './call-record.js';
+import { currentDetails } from './current-details.js';
+import type { DecidedSummary, PlanContext, PlannedDecision } from './decision-plan.js';
+import { SearchAttributePublisher } from './search-attributes.js';
+import { workflowIsoNow, workflowNow } from './workflow-clock.js';
+
+export interface StickyDecision {
+  type: 'approve' | 'reject';
+  approver?: string;
+  message?: string;
+}
+
+export class AgentRun {
+  input!: AgentWorkflowInput;
+  snapshot?: AgentSnapshot;
+  policy!: ApprovalPolicy;
+  maxSteps = 0;
+  status: RunStatus = 'running';
+  step = 0;
+  messages: ChatMessage[] = [];
+  usage: Usage = { promptTokens: 0, completionTokens: 0 };
+  /** Calls of the open step, in the order the model asked for them. */
+  calls: CallRecord[] = [];
+  decided = new Map<string, DecidedSummary>();
+  sticky = new Map<string, StickyDecision>();
+  audit: AuditEntry[] = [];
+  policyOutcomes: PolicyOutcome[] = [];
+  result?: AgentResult;
+  error?: string;
+  /** What the loop is doing, for the UI's current details. */
+  activity = 'starting';
+  private notificationSeq = 0;
+  private readonly searchAttributes = new SearchAttributePublisher();
+
+  get agent(): string {
+    return this.snapshot?.name ?? this.input?.agent ?? '';
+  }
+
+  begin(input: AgentWorkflowInput, snapshot: AgentSnapshot, policy: ApprovalPolicy): void {
+    this.input = input;
+    this.snapshot = snapshot;
+    this.policy = policy;
+    this.maxSteps = input.maxSteps ?? snapshot.maxSteps;
+    this.messages = [
+      { role: 'system', content: snapshot.instructions },
+      { role: 'user', content: input.prompt },
+    ];
+    this.publish('running the agent');
+  }
+
+  // ---- reading -------------------------------------------------------------------------------------------
+
+  pendingApprovals(): PendingApproval[] {
+    return this.calls.flatMap((c) => (c.pending && !c.resolution ? [c.pending] : []));
+  }
+
+  state(): RunState {
+    return {
+      status: this.status,
+      step: this.step,
+      agent: this.agent,
+      prompt: this.input?.prompt ?? '',
+      requestedBy: this.input?.requestedBy,
+      messages: this.messages,
+      pending: this.pendingApprovals(),
+      decisions: this.audit,
+      policyOutcomes: this.policyOutcomes,
+      usage: this.usage,
+      result: this.result,
+      error: this.error,
+    };
+  }
+
+  planContext(): PlanContext {
+    return {
+      pending: this.pendingApprovals(),
+      decided: this.decided,
+      available: this.snapshot?.tools ?? [],
+      specs: toolSpecs,
+      requestedBy: this.input?.requestedBy,
+      fourEyes: this.policy?.fourEyes ?? false,
+    };
+  }
+
+  // ---- a step's tool calls -------------------------------------------------------------------------------
+
+  /** Classifies the model's calls; gated ones become pending (or are settled at once by a standing decision). */
+  openStep(toolCalls: ToolCall[]): CallRecord[] {
+    const requestedAt = workflowNow();
+    this.calls = toolCalls.map((call) => {
+      const record: CallRecord = { id: call.id, toolName: call.function.name, rawArgs: call.function.arguments, step: this.step, rule: '' };
+      const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, this.snapshot!.tools);
+      if (!parsed.ok) {
+        // Invalid calls never reach a human: the tool activity answers them with the error.
+        record.rule = `not gated: ${parsed.problem.replace('_', ' ')}`;
+      } else {
+        record.args = parsed.args;
+        const classification = classifyCall(this.policy, record.toolName, parsed.args);
+        record.rule = classification.rule;
+        if (classification.gated) {
+          record.gate = classification.settings;
+          record.pending = {
+            id: record.id,
+            toolName: record.toolName,
+            args: parsed.args,
+            argsHash: argsHash(parsed.args),
+            description: classification.settings.description,
+            allowedDecisions: classification.settings.allowedDecisions,
+            requestedAt: new Date(requestedAt).toISOString(),
+            deadline: new Date(requestedAt + classification.settings.timeoutMs).toISOString(),
+            step: this.step,
+            ...(classification.settings.approvers && { approvers: classification.settings.approvers }),
+            onTimeout: classification.settings.onTimeout,
+            rule: classification.rule,
+          };
+        }
+      }
+      this.policyOutcomes.push({ id: record.id, toolName: record.toolName, step: this.step, gated: !!record.gate, rule: record.rule });
+      return record;
+    });
+    for (const record of this.calls) {
+      const standing = record.gate && this.sticky.get(record.toolName);
+      if (standing) this.applyStanding(record, standing);
+      else if (record.pending) this.notify('approval.requested', record.pending);
+    }
+    this.publish('running tools');
+    return this.calls;
+  }
+
+  /** Appends one tool message per call, in the order the model asked for them, and closes the step. */
+  closeStep(): void {
+    for (const record of this.calls) this.messages.push({ role: 'tool', tool_call_id: record.id, content: record.result ?? '' });
+    this.calls = [];
+    this.publish('running the agent');
+  }
+
+  // ---- decisions -----------------------------------------------------------------------------------------
+
+  /** Applies a checked plan; `always` decisions also settle other pending calls of the same tool. */
+  applyPlan(decisions: PlannedDecision[], via: 'update' | 'signal'): AppliedDecision[] {
+    const applied = decisions.map((planned) => {
+      const record = this.calls.find((c) => c.id === planned.call.id)!;
+      const { decision } = planned;
+      const approver = planned.approver;
+      const resolution: Resolution =
+        decision.type === 'edit'
+          ? { kind: 'edit', via, approver, toolName: planned.toolName, args: planned.args }
+          : decision.type === 'respond'
+            ? { kind: 'respond', via, approver, message: decision.message! }
+            : decision.type === 'reject'
+              ? { kind: 'reject', via, approver, message: decision.message }
+              : { kind: 'approve', via, approver };
+      this.settle(record, resolution, { message: decision.message, always: decision.always });
+      if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
+        this.sticky.set(record.toolName, { type: decision.type, approver, message: decision.message });
+      }
+      return {
+        id: record.id,
+        type: decision.type,
+        toolName: planned.toolName,
+        argsHash: planned.argsHash,
+        ...(approver && { approver }),
+      };
+    });
+    for (const record of this.calls) {
+      const standing = this.sticky.get(record.toolName);
+      if (standing && record.pending && !record.resolution) this.applyStanding(record, standing);
+    }
+    this.publish(this.activity);
+    return applied;
+  }
+
+  /** Records a refused input in the audit log; nothing else changes. */
+  recordRefusal(error: DecisionRefusedError, via: 'update' | 'signal', raw: unknown): void {
+    const input = raw as { decisions?: { id?: string; type?: string }[]; approver?: string } | undefined;
+    const first = Array.isArray(input?.decisions) ? input.decisions[0] : undefined;
+    this.audit.push({
+      seq: this.audit.length + 1,
+      at: workflowIsoNow(),
+      via,
+      outcome: 'refused',
+      ...(typeof first?.id === 'string' && { id: first.id }),
+      ...(typeof input?.approver === 'string' && { approver: input.approver }),
+      refusal: { code: error.code, message: error.message },
+      input: truncate(safeStringify(raw), 2000),
+    });
+    log.warn('decision refused', { code: error.code, via });
+  }
+
+  /** The deadline passed with no decision: apply the call's `onTimeout`. */
+  timeOut(record: CallRecord): void {
+    const onTimeout = record.gate!.onTimeout;
+    this.settle(record, onTimeout === 'approve' ? { kind: 'approve', via: 'timeout' } : { kind: 'timeout' }, {
+      message: `no decision within the timeout; onTimeout: ${onTimeout}`,
+    });
+    this.publish(this.activity);
+  }
+
+  private applyStanding(record: CallRecord, standing: StickyDecision): void {
+    const resolution: Resolution =
+      standing.type === 'approve'
+        ? { kind: 'approve', via: 'sticky', approver: standing.approver }
+        : { kind: 'reject', via: 'sticky', approver: standing.approver, message: standing.message };
+    this.settle(record, resolution, { message: `standing "always ${standing.type}"` });
+  }
+
+  private settle(record: CallRecord, resolution: Resolution, extra: { message?: string; always?: boolean }): void {
+    record.resolution = resolution;
+    const via: DecidedVia = resolution.kind === 'timeout' ? 'timeout' : resolution.via;
+    const type = resolution.kind === 'timeout' ? 'timeout' : via === 'timeout' ? 'timeout' : resolution.kind;
+    const approver = resolution.kind === 'timeout' ? undefined : resolution.approver;
+    this.decided.set(record.id, { type, ...(approver && { approver }) });
+    const entry: AuditEntry = {
+      seq: this.audit.length + 1,
+      at: workflowIsoNow(),
+      via,
+      outcome: 'applied',
+      type,
+      id: record.id,
+      toolName: record.toolName,
+      ...(approver && { approver }),
+      argsBefore: record.args,
+      ...(resolution.kind === 'edit' && { argsAfter: resolution.args }),
+      ...(resolution.kind === 'edit' && resolution.toolName !== record.toolName && { toolNameAfter: resolution.toolName }),
+      ...(extra.message !== undefined && { message: extra.message }),
+      ...(extra.always && { always: true }),
+    };
+    this.audit.push(entry);
+    if (record.pending) this.notify(type === 'timeout' ? 'approval.timed_out' : 'approval.decided', record.pending, entry);
+  }
+
+  // ---- the end -------------------------------------------------------------------------------------------
+
+  finish(status: AgentResult['status'], output: string, structured?: unknown): AgentResult {
+    this.status = status === 'max_steps' ? 'max_steps' : 'completed';
+    this.result = {
+      status,
+      output,
+      ...(structured !== undefined && { structured }),
+      decisions: this.audit,
+      steps: this.step,
+      usage: this.usage,
+    };
+    this.publish('finished');
+    return this.result;
+  }
+
+  /** Marks the run failed or canceled and returns what the workflow should throw. */
+  fail(err: unknown): unknown {
+    this.calls = this.calls.filter((c) => !c.pending || c.resolution);
+    if (isCancellation(err)) {
+      this.status = 'canceled';
+      this.publish('canceled');
+      return err;
+    }
+    const failure = toRunFailure(err);
+    this.status = 'failed';
+    this.error = failure instanceof Error ? failure.message : String(failure);
+    this.publish('failed');
+    return failure;
+  }
+
+  // ---- visibility ----------------------------------------------------------------------------------------
+
+  publish(activity: string): void {
+    this.activity = activity;
+    const pending = this.pendingApprovals();
+    if (this.status === 'running' || this.status === 'awaiting_approval') {
+      this.status = pending.length ? 'awaiting_approval' : 'running';
+    }
+    if (!this.snapshot) return;
+    this.searchAttributes.publish({ agent: this.agent, status: HITL_STATUS[this.status], pending });
+    setCurrentDetails(currentDetails(this.step, this.maxSteps, pending.length ? 'waiting for approval' : activity, pending));
+  }
+
+  /** Fire and forget: a webhook outage never holds up or fails the run. */
+  notify(type: NotificationEvent['type'], approval: PendingApproval, decision?: AuditEntry): void {
+    if (!this.snapshot?.notify) return;
+    const { workflowId, runId } = workflowInfo();
+    const event: NotificationEvent = {
+      id: `${workflowId}:${runId}:${++this.notificationSeq}`,
+      type,
+      workflowId,
+      runId,
+      agent: this.agent,
+      at: workflowIsoNow(),
+      approval,
+      ...(decision && { decision }),
+    };
+    notifyActivities.notify
+      .executeWithOptions(
+        { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 }, summary: `notify ${type}` },
+        [event],
+      )
+      .catch((err) => log.warn('notification not delivered', { type, error: String(err) }));
+  }
+}
+
+const HITL_STATUS = {
+  running: 'Running',
+  awaiting_approval: 'AwaitingApproval',
+  awaiting_message: 'Running',
+  completed: 'Completed',
+  max_steps: 'Completed',
+  failed: 'Failed',
+  canceled: 'Canceled',
+} as const;
+
+/**
+ * Our errors and the non-retryable causes of activity failures become ApplicationFailures, which fail the run
+ * with a message a person can act on. Anything else is a bug: rethrown as is, it fails the workflow task, which
+ * Temporal retries until a fixed worker is deployed.
+ */
+function toRunFailure(err: unknown): unknown {
+  if (err instanceof HitlError) return err.toFailure();
+  if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause instanceof ApplicationFailure) {
+    const cause = err.cause;
+    return ApplicationFailure.create({ type: cause.type ?? undefined, message: cause.message, details: cause.details ?? undefined, nonRetryable: true, cause: err });
+  }
+  return err;
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,37 @@
+/**
+ * Queries, the `decide` update and the `decision` signal. Registered before the first await, so nothing sent
+ * early is lost; until the agent is resolved there is simply nothing pending.
+ */
+import { setHandler } from '@temporalio/workflow';
+import type { DecideInput } from '../schemas/decision.js';
+import type { AgentRun } from './agent-run.js';
+import { planDecisions } from './decision-plan.js';
+import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from './messages.js';
+
+export function registerDecisionHandlers(run: AgentRun): void {
+  setHandler(pendingApprovalsQuery, () => run.pendingApprovals());
+  setHandler(runStateQuery, () => run.state());
+
+  setHandler(
+    decideUpdate,
+    (input: DecideInput) => {
+      const plan = planDecisions(input, run.planContext());
+      // The validator already checked this input against this same state; a failure here would be a bug.
+      if (!plan.ok) throw plan.error.toFailure();
+      return { applied: run.applyPlan(plan.decisions, 'update') };
+    },
+    {
+      validator: (input: DecideInput) => {
+        const plan = planDecisions(input, run.planContext());
+        if (!plan.ok) throw plan.error.toFailure();
+      },
+    },
+  );
+
+  setHandler(decisionSignal, (input: DecideInput) => {
+    const plan = planDecisions(input, run.planContext());
+    if (plan.ok) run.applyPlan(plan.decisions, 'signal');
+    else run.recordRefusal(plan.error, 'signal', input);
+  });
+}
+

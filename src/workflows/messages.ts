@@ -1,0 +1,12 @@
+/** Queries, update and signal of `agentWorkflow`: the wire contract other services and the CLI depend on. */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { DecideInput, DecideResult } from '../schemas/decision.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { RunState } from '../schemas/run-state.js';
+
+export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
+export const runStateQuery = defineQuery<RunState>('runState');
+/** Validated before it is accepted; a refusal changes nothing and answers with the reason. */
+export const decideUpdate = defineUpdate<DecideResult, [DecideInput]>('decide');
+/** Fire-and-forget twin of `decide`: a refused signal is recorded in the audit log and the run keeps waiting. */
+export const decisionSignal = defineSignal<[DecideInput]>('decision');

@@ -1,0 +1,28 @@
+/** What the model reads when a human (or a deadline) decided instead of the tool. */
+import ms from 'ms';
+
+export function rejectedMessage(toolName: string, reason: string | undefined, standing: boolean): string {
+  const who = standing ? 'a standing decision of a human reviewer' : 'a human reviewer';
+  return `Rejected by ${who}; ${toolName} did not run.${reason ? ` Reason: ${reason}` : ''}`;
+}
+
+export function timedOutMessage(toolName: string, timeoutMs: number): string {
+  return `No decision arrived within ${ms(timeoutMs, { long: true })}: the approval timed out and ${toolName} did not run.`;
+}
+
+export function editedNote(originalTool: string, toolName: string, args: Record<string, unknown>): string {
+  const what = toolName === originalTool ? 'edited the arguments' : `replaced this call with ${toolName}`;
+  return `(A human reviewer ${what} before it ran: ${JSON.stringify(args)})`;
+}
+
+export function toolErrorMessage(message: string): string {
+  return `Error: ${message}\n Please fix your mistakes.`;
+}
+
+export function maxStepsMessage(maxSteps: number): string {
+  return `I stopped after ${maxSteps} steps, the limit for this run; more steps were needed to finish.`;
+}
+
+export function correctionRequest(error: string): string {
+  return `Your answer does not match the required response format:\n${error}\nReply again with only JSON that matches the schema.`;
+}

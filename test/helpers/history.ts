@@ -1,0 +1,34 @@
+/** Reading a run's history and waiting for a condition, for assertions. */
+import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+
+type Payload = Parameters<typeof defaultPayloadConverter.fromPayload>[0];
+
+/** The summaries of scheduled activities, in order (what the Temporal UI shows). */
+export async function activitySummaries(handle: WorkflowHandle): Promise<string[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events
+    .filter((e) => e.activityTaskScheduledEventAttributes)
+    .map((e) => (e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as Payload)) : ''));
+}
+
+/** Timer summaries, in order. */
+export async function timerSummaries(handle: WorkflowHandle): Promise<string[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events
+    .filter((e) => e.timerStartedEventAttributes)
+    .map((e) => (e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as Payload)) : ''));
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // Not ready yet (e.g. the run has not started); try again.
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs}ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
