@@ -4,6 +4,8 @@
  */
 import { isCancellation, log, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
+import ms from 'ms';
+import { ApprovalTimeoutError } from '../errors/approval-timeout-error.js';
 import { HitlError } from '../errors/hitl-error.js';
 import type { DecisionRefusedError } from '../errors/decision-refused-error.js';
 import { argsHash } from '../policy/args-hash.js';
@@ -209,13 +211,14 @@ export class AgentRun {
     log.warn('decision refused', { code: error.code, via });
   }
 
-  /** The deadline passed with no decision: apply the call's `onTimeout`. */
+  /** The deadline passed with no decision: apply the call's `onTimeout` (`fail` throws, failing the run). */
   timeOut(record: CallRecord): void {
     const onTimeout = record.gate!.onTimeout;
     this.settle(record, onTimeout === 'approve' ? { kind: 'approve', via: 'timeout' } : { kind: 'timeout' }, {
       message: `no decision within the timeout; onTimeout: ${onTimeout}`,
     });
     this.publish(this.activity);
+    if (onTimeout === 'fail') throw new ApprovalTimeoutError(record.toolName, record.id, ms(record.gate!.timeoutMs));
   }
 
   private applyStanding(record: CallRecord, standing: StickyDecision): void {

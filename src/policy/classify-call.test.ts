@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalPolicy } from '../schemas/approval-policy.js';
+import { classifyCall } from './classify-call.js';
+import { mergePolicy } from './merge-policy.js';
+
+const policy = ApprovalPolicy.parse({
+  tools: {
+    write_file: true,
+    read_data: false,
+    execute_sql: { allowedDecisions: ['approve', 'reject'] },
+    process_refund: {
+      when: { arg: 'amount', op: 'gt', value: 10000 },
+      approvers: ['finance'],
+      timeout: '3d',
+      onTimeout: 'fail',
+      reminders: ['1d', '1h'],
+      description: 'Refund {{args.amount}} on order {{args.orderId}} with {{tool}}{{args.missing}}',
+    },
+  },
+});
+
+describe('classifyCall', () => {
+  it('gates `true` tools with every decision, the default prefix and the default timeout', () => {
+    expect(classifyCall(policy, 'write_file', { path: 'a', content: 'b' })).toEqual({
+      gated: true,
+      rule: 'tools.write_file: true',
+      settings: {
+        allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+        description: 'Tool execution requires approval\n\nTool: write_file\nArgs: {\n  "path": "a",\n  "content": "b"\n}',
+        timeoutMs: 7 * 86_400_000,
+        onTimeout: 'reject',
+        approvers: undefined,
+        remindersMs: [],
+      },
+    });
+  });
+
+  it('lets `false` tools and unlisted tools (default false) run', () => {
+    expect(classifyCall(policy, 'read_data', {})).toEqual({ gated: false, rule: 'tools.read_data: false' });
+    expect(classifyCall(policy, 'send_email', {})).toEqual({ gated: false, rule: 'default: false' });
+  });
+
+  it('gates on `when`, with the tool settings and template', () => {
+    expect(classifyCall(policy, 'process_refund', { orderId: '1', amount: 10 })).toEqual({
+      gated: false,
+      rule: 'tools.process_refund.when: amount gt 10000 did not hold',
+    });
+    const gated = classifyCall(policy, 'process_refund', { orderId: '7', amount: 20000 });
+    expect(gated).toMatchObject({
+      gated: true,
+      rule: 'tools.process_refund.when: amount gt 10000',
+      settings: {
+        description: 'Refund 20000 on order 7 with process_refund',
+        timeoutMs: 3 * 86_400_000,
+        onTimeout: 'fail',
+        approvers: ['finance'],
+        remindersMs: [86_400_000, 3_600_000],
+      },
+    });
+  });
+
+  it('keeps the allowed decisions of a tool', () => {
+    expect(classifyCall(policy, 'execute_sql', { query: 'x' })).toMatchObject({ settings: { allowedDecisions: ['approve', 'reject'] } });
+  });
+
+  it('applies per-run overrides on top of the agent policy', () => {
+    const merged = mergePolicy(policy, { default: true, descriptionPrefix: 'Check this', timeout: '1h', tools: { read_data: true } });
+    expect(classifyCall(merged, 'send_email', {})).toMatchObject({ gated: true, rule: 'default: true', settings: { timeoutMs: 3_600_000 } });
+    expect(classifyCall(merged, 'read_data', {})).toMatchObject({ gated: true, settings: { description: expect.stringMatching(/^Check this\n/) } });
+    expect(classifyCall(merged, 'write_file', {})).toMatchObject({ gated: true });
+  });
+
+  it('refuses a policy with a bad duration or decision', () => {
+    expect(ApprovalPolicy.safeParse({ timeout: 'soon' }).success).toBe(false);
+    expect(ApprovalPolicy.safeParse({ tools: { x: { allowedDecisions: ['ignore'] } } }).success).toBe(false);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { argsHash } from '../policy/args-hash.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import { toolSpecs } from '../tools/registry.js';
+import { planDecisions, type PlanContext } from './decision-plan.js';
+
+function pending(id: string, toolName: string, args: Record<string, unknown>, extra: Partial<PendingApproval> = {}): PendingApproval {
+  return {
+    id,
+    toolName,
+    args,
+    argsHash: argsHash(args),
+    description: '',
+    allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+    requestedAt: '2026-01-01T00:00:00.000Z',
+    deadline: '2026-01-08T00:00:00.000Z',
+    step: 1,
+    onTimeout: 'reject',
+    rule: 'test',
+    ...extra,
+  };
+}
+
+const ctx: PlanContext = {
+  pending: [
+    pending('a', 'write_file', { path: 'a', content: 'x' }),
+    pending('b', 'process_refund', { orderId: '1', amount: 20000 }, { approvers: ['finance', 'cfo'] }),
+    pending('c', 'execute_sql', { query: 'SELECT 1' }, { step: 2, allowedDecisions: ['approve', 'reject'] }),
+  ],
+  decided: new Map([['z', { type: 'reject', approver: 'ann' }]]),
+  available: ['write_file', 'process_refund', 'execute_sql', 'cancel_order'],
+  specs: toolSpecs,
+  requestedBy: 'rita',
+  fourEyes: true,
+};
+
+const code = (raw: unknown) => {
+  const plan = planDecisions(raw, ctx);
+  return plan.ok ? 'ok' : plan.error.code;
+};
+
+describe('planDecisions', () => {
+  it('maps decisions without ids onto the oldest batch, in order', () => {
+    const plan = planDecisions({ decisions: [{ type: 'approve' }, { type: 'reject' }], approver: 'cfo' }, ctx);
+    expect(plan.ok && plan.decisions.map((d) => [d.call.id, d.decision.type, d.approver])).toEqual([
+      ['a', 'approve', 'cfo'],
+      ['b', 'reject', 'cfo'],
+    ]);
+  });
+
+  it('takes any subset by id, in any order', () => {
+    const plan = planDecisions({ decisions: [{ id: 'c', type: 'reject' }, { id: 'a', type: 'respond', message: 'no' }] }, ctx);
+    expect(plan.ok && plan.decisions.map((d) => d.call.id)).toEqual(['c', 'a']);
+  });
+
+  it('validates an edit against the target tool and hashes the new args', () => {
+    const plan = planDecisions({ decisions: [{ id: 'a', type: 'edit', name: 'cancel_order', args: { orderId: '9' } }] }, ctx);
+    expect(plan.ok && plan.decisions[0]).toMatchObject({ toolName: 'cancel_order', args: { orderId: '9' }, argsHash: argsHash({ orderId: '9' }) });
+  });
+
+  it.each([
+    [{ decisions: [{ type: 'approve' }] }, 'batch_count_mismatch'],
+    [{ decisions: [{ id: 'a', type: 'approve' }, { type: 'approve' }] }, 'mixed_ids'],
+    [{ decisions: [{ id: 'a', type: 'approve' }, { id: 'a', type: 'reject' }] }, 'duplicate_id'],
+    [{ decisions: [{ id: 'q', type: 'approve' }] }, 'unknown_call'],
+    [{ decisions: [{ id: 'z', type: 'approve' }] }, 'already_decided'],
+    [{ decisions: [{ id: 'c', type: 'respond', message: 'x' }] }, 'decision_not_allowed'],
+    [{ decisions: [{ id: 'a', type: 'edit', args: { path: 1 } }] }, 'invalid_edit_args'],
+    [{ decisions: [{ id: 'a', type: 'edit', name: 'send_email', args: {} }] }, 'unknown_tool'],
+    [{ decisions: [{ id: 'a', type: 'approve', argsHash: 'sha256:1' }] }, 'args_hash_mismatch'],
+    [{ decisions: [{ id: 'b', type: 'approve' }] }, 'approver_required'],
+    [{ decisions: [{ id: 'b', type: 'approve', approver: 'bob' }] }, 'approver_not_allowed'],
+    [{ decisions: [{ id: 'b', type: 'approve' }], approver: 'rita', groups: ['finance'] }, 'four_eyes'],
+    [{ decisions: [] }, 'empty'],
+    [{ decisions: [{ id: 'a', type: 'approve', always: 'yes' }] }, 'malformed'],
+    [{ decisions: [{ id: 'a', type: 'respond' }] }, 'malformed'],
+    [{ decisions: [{ id: 'a', type: 'edit', always: true, args: {} }] }, 'malformed'],
+    [null, 'malformed'],
+  ])('refuses %j with %s', (input, expected) => {
+    expect(code(input)).toBe(expected);
+  });
+
+  it('lets the requester reject their own call under four eyes, and a group member approve', () => {
+    expect(code({ decisions: [{ id: 'b', type: 'reject' }], approver: 'rita', groups: ['finance'] })).toBe('ok');
+    expect(code({ decisions: [{ id: 'b', type: 'approve' }], approver: 'fred', groups: ['finance'] })).toBe('ok');
+    expect(code({ decisions: [{ id: 'b', type: 'approve', approver: 'cfo' }] })).toBe('ok');
+  });
+
+  it('refuses everything when nothing is pending', () => {
+    expect(planDecisions({ decisions: [{ type: 'approve' }] }, { ...ctx, pending: [] })).toMatchObject({ ok: false, error: { code: 'nothing_pending' } });
+  });
+});
