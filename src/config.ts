@@ -24,6 +24,19 @@ export const EnvConfig = z
     /** Comma-separated URLs that receive approval events. */
     HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url())),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),
+    HITL_API_HOST: z.string().min(1).default('127.0.0.1'),
+    HITL_API_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    /** JSON: `{"<token>": {"approver": "alice", "groups": ["finance"]}}`. */
+    HITL_API_TOKENS: z.string().optional(),
+    /** A file holding the same JSON (for secrets mounted as files). */
+    HITL_API_TOKENS_FILE: z.string().optional(),
+    /** Runs started over HTTP forbid their requester to approve their own gated calls. */
+    HITL_FOUR_EYES: z.stringbool().default(false),
+    HITL_API_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+    /** Requests per minute per token. */
+    HITL_API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
+    /** Base URL of the Temporal Web UI, for links from the API and the inbox. */
+    TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   })
   .superRefine((env, ctx) => {
     if (env.HITL_WEBHOOK_URLS.length > 0 && !env.HITL_WEBHOOK_SECRET) {

@@ -18,6 +18,7 @@ export const REFUSAL_CODES = [
   'approver_required',
   'approver_not_allowed',
   'four_eyes',
+  'run_closed',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 

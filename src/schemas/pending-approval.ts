@@ -17,6 +17,8 @@ export const PendingApproval = z.object({
   deadline: z.iso.datetime(),
   step: z.number().int(),
   approvers: z.array(z.string()).optional(),
+  /** Who may not approve or edit it: the run's requester, under the four-eyes rule. */
+  excludedApprovers: z.array(z.string()).optional(),
   onTimeout: OnTimeout,
   /** The policy rule that gated the call, e.g. `tools.process_refund.when`. */
   rule: z.string(),

@@ -36,12 +36,22 @@ export const RunState = z.object({
   prompt: z.string(),
   requestedBy: z.string().optional(),
   messages: z.array(ChatMessage),
+  /** Index of `messages[0]` in the whole transcript (non-zero when the query asked for a tail). */
+  messagesFrom: z.number().int(),
   pending: z.array(PendingApproval),
   decisions: z.array(AuditEntry),
+  /** Index of `decisions[0]` in the whole audit log. */
+  decisionsFrom: z.number().int(),
   policyOutcomes: z.array(PolicyOutcome),
   usage: Usage,
   result: AgentResult.optional(),
   error: z.string().optional(),
+});
+
+/** Optional argument of the `runState` query: only the tail of the transcript and audit log. */
+export const RunStateQueryOptions = z.object({
+  messagesFrom: z.number().int().min(0).optional(),
+  decisionsFrom: z.number().int().min(0).optional(),
 });
 
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -49,3 +59,4 @@ export type PolicyOutcome = z.infer<typeof PolicyOutcome>;
 export type Usage = z.infer<typeof Usage>;
 export type AgentResult = z.infer<typeof AgentResult>;
 export type RunState = z.infer<typeof RunState>;
+export type RunStateQueryOptions = z.infer<typeof RunStateQueryOptions>;

@@ -2,7 +2,7 @@
  * The state of one run and the transitions on it. The loop in `agent-workflow.ts` drives it; handlers read and
  * decide through it. Deterministic: time comes from the workflow clock, nothing else from outside.
  */
-import { isCancellation, log, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, log, setCurrentDetails, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
 import ms from 'ms';
 import { ApprovalTimeoutError } from '../errors/approval-timeout-error.js';
@@ -17,7 +17,7 @@ import type { ChatMessage, ToolCall } from '../schemas/chat-message.js';
 import type { AppliedDecision } from '../schemas/decision.js';
 import type { NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { AgentResult, PolicyOutcome, RunState, RunStatus, Usage } from '../schemas/run-state.js';
+import type { AgentResult, PolicyOutcome, RunState, RunStateQueryOptions, RunStatus, Usage } from '../schemas/run-state.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
@@ -69,6 +69,8 @@ export class AgentRun {
       { role: 'system', content: snapshot.instructions },
       { role: 'user', content: input.prompt },
     ];
+    // Lists (approval inboxes, the Temporal UI) show who asked what without querying every run.
+    upsertMemo({ prompt: truncate(input.prompt, 500), ...(input.requestedBy && { requestedBy: input.requestedBy }) });
     this.publish('running the agent');
   }
 
@@ -78,16 +80,20 @@ export class AgentRun {
     return this.calls.flatMap((c) => (c.pending && !c.resolution ? [c.pending] : []));
   }
 
-  state(): RunState {
+  state(options: RunStateQueryOptions = {}): RunState {
+    const messagesFrom = Math.min(options.messagesFrom ?? 0, this.messages.length);
+    const decisionsFrom = Math.min(options.decisionsFrom ?? 0, this.audit.length);
     return {
       status: this.status,
       step: this.step,
       agent: this.agent,
       prompt: this.input?.prompt ?? '',
       requestedBy: this.input?.requestedBy,
-      messages: this.messages,
+      messages: this.messages.slice(messagesFrom),
+      messagesFrom,
       pending: this.pendingApprovals(),
-      decisions: this.audit,
+      decisions: this.audit.slice(decisionsFrom),
+      decisionsFrom,
       policyOutcomes: this.policyOutcomes,
       usage: this.usage,
       result: this.result,
@@ -101,8 +107,6 @@ export class AgentRun {
       decided: this.decided,
       available: this.snapshot?.tools ?? [],
       specs: toolSpecs,
-      requestedBy: this.input?.requestedBy,
-      fourEyes: this.policy?.fourEyes ?? false,
     };
   }
 
@@ -134,6 +138,7 @@ export class AgentRun {
             deadline: new Date(requestedAt + classification.settings.timeoutMs).toISOString(),
             step: this.step,
             ...(classification.settings.approvers && { approvers: classification.settings.approvers }),
+            ...(this.policy.fourEyes && this.input.requestedBy && { excludedApprovers: [this.input.requestedBy] }),
             onTimeout: classification.settings.onTimeout,
             rule: classification.rule,
           };

@@ -4,13 +4,14 @@
  */
 import { setHandler } from '@temporalio/workflow';
 import type { DecideInput } from '../schemas/decision.js';
+import { RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
 import { planDecisions } from './decision-plan.js';
 import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from './messages.js';
 
 export function registerDecisionHandlers(run: AgentRun): void {
   setHandler(pendingApprovalsQuery, () => run.pendingApprovals());
-  setHandler(runStateQuery, () => run.state());
+  setHandler(runStateQuery, (options?: RunStateQueryOptions) => run.state(RunStateQueryOptions.parse(options ?? {})));
 
   setHandler(
     decideUpdate,

@@ -24,14 +24,12 @@ function pending(id: string, toolName: string, args: Record<string, unknown>, ex
 const ctx: PlanContext = {
   pending: [
     pending('a', 'write_file', { path: 'a', content: 'x' }),
-    pending('b', 'process_refund', { orderId: '1', amount: 20000 }, { approvers: ['finance', 'cfo'] }),
+    pending('b', 'process_refund', { orderId: '1', amount: 20000 }, { approvers: ['finance', 'cfo'], excludedApprovers: ['rita'] }),
     pending('c', 'execute_sql', { query: 'SELECT 1' }, { step: 2, allowedDecisions: ['approve', 'reject'] }),
   ],
   decided: new Map([['z', { type: 'reject', approver: 'ann' }]]),
   available: ['write_file', 'process_refund', 'execute_sql', 'cancel_order'],
   specs: toolSpecs,
-  requestedBy: 'rita',
-  fourEyes: true,
 };
 
 const code = (raw: unknown) => {

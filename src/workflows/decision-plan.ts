@@ -23,8 +23,6 @@ export interface PlanContext {
   decided: ReadonlyMap<string, DecidedSummary>;
   available: readonly string[];
   specs: Readonly<Record<string, ToolSpec>>;
-  requestedBy?: string;
-  fourEyes: boolean;
 }
 
 export interface PlannedDecision {
@@ -135,7 +133,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     }
   }
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
-  if (ctx.fourEyes && runsTheTool && approver !== undefined && approver === ctx.requestedBy) {
+  if (runsTheTool && approver !== undefined && call.excludedApprovers?.includes(approver)) {
     return new DecisionRefusedError('four_eyes', `${approver} requested this run and may not ${decision.type} its own ${label}; another approver must.`);
   }
 

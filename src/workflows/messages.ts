@@ -2,10 +2,11 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DecideInput, DecideResult } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { RunState } from '../schemas/run-state.js';
+import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
-export const runStateQuery = defineQuery<RunState>('runState');
+/** Takes an optional `{messagesFrom, decisionsFrom}` to fetch only what is new. */
+export const runStateQuery = defineQuery<RunState, [RunStateQueryOptions?]>('runState');
 /** Validated before it is accepted; a refusal changes nothing and answers with the reason. */
 export const decideUpdate = defineUpdate<DecideResult, [DecideInput]>('decide');
 /** Fire-and-forget twin of `decide`: a refused signal is recorded in the audit log and the run keeps waiting. */

@@ -1,0 +1,114 @@
+/**
+ * `hitl review RUN`: an interactive review of each pending call. Reads answers line by line from stdin, so it
+ * works at a terminal and when another program drives it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { DecisionRefusedError } from '../../../errors/decision-refused-error.js';
+import type { DecisionType } from '../../../schemas/decision.js';
+import type { PendingApproval } from '../../../schemas/pending-approval.js';
+import { style, until } from '../output.js';
+import type { RegisterCommand } from './context.js';
+
+const KEYS: Record<DecisionType, string> = { approve: 'a', edit: 'e', reject: 'r', respond: 'p' };
+
+/** Lines from stdin, one at a time; undefined once stdin ends. */
+function lineReader() {
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  const lines: string[] = [];
+  const waiters: ((line: string | undefined) => void)[] = [];
+  let ended = false;
+  rl.on('line', (line) => (waiters.length ? waiters.shift()!(line) : lines.push(line)));
+  rl.on('close', () => {
+    ended = true;
+    while (waiters.length) waiters.shift()!(undefined);
+  });
+  return {
+    ask(prompt: string): Promise<string | undefined> {
+      process.stdout.write(prompt);
+      if (lines.length) return Promise.resolve(lines.shift());
+      if (ended) return Promise.resolve(undefined);
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    close: () => rl.close(),
+  };
+}
+
+/** New arguments from $EDITOR (a temp file holding the current ones), or typed as one JSON line. */
+async function editArgs(p: PendingApproval, ask: (prompt: string) => Promise<string | undefined>): Promise<Record<string, unknown> | undefined> {
+  const editor = process.env.VISUAL || process.env.EDITOR;
+  let text: string | undefined;
+  if (editor) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hitl-edit-'));
+    const file = path.join(dir, `${p.toolName}.json`);
+    writeFileSync(file, `${JSON.stringify(p.args, null, 2)}\n`);
+    const result = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit' });
+    text = result.status === 0 ? readFileSync(file, 'utf8') : undefined;
+    rmSync(dir, { recursive: true, force: true });
+  } else {
+    text = await ask('New arguments (one line of JSON): ');
+  }
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+  } catch {
+    process.stdout.write(style.red('That is not valid JSON; skipping this call.\n'));
+    return undefined;
+  }
+}
+
+export const registerReviewCommand: RegisterCommand = (program, ctx) => {
+  program
+    .command('review')
+    .description('review each pending call of a run interactively')
+    .argument('<run>', 'run id')
+    .option('--as <approver>', 'who decides')
+    .option('--group <group>', 'a group of the approver (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .action(async (runId: string, opts) => {
+      const hitl = await ctx.hitl();
+      const input = lineReader();
+      const who = { approver: opts.as, groups: opts.group };
+      try {
+        const pending = await hitl.pending(runId);
+        if (pending.length === 0) process.stdout.write('Nothing is waiting for a decision.\n');
+        for (const [i, p] of pending.entries()) {
+          process.stdout.write(
+            `\n${style.bold(`[${i + 1}/${pending.length}] ${p.toolName}`)}  call ${p.id}  due in ${until(p.deadline)}\n` +
+              `${p.description}\n\nArguments:\n${JSON.stringify(p.args, null, 2)}\n`,
+          );
+          const choices = p.allowedDecisions.map((d) => `${KEYS[d]}=${d}`).concat('s=skip').join(', ');
+          let decided = false;
+          while (!decided) {
+            const answer = (await input.ask(`Decision (${choices}): `))?.trim().toLowerCase();
+            if (answer === undefined) return;
+            const type = p.allowedDecisions.find((d) => answer === KEYS[d] || answer === d);
+            if (answer === 's' || answer === 'skip') break;
+            if (!type) {
+              process.stdout.write(`Please answer one of: ${choices}\n`);
+              continue;
+            }
+            try {
+              if (type === 'approve') await hitl.approve(runId, p.id, { ...who, argsHash: p.argsHash });
+              else if (type === 'reject') await hitl.reject(runId, p.id, { ...who, argsHash: p.argsHash, message: (await input.ask('Reason (told to the model): ')) || undefined });
+              else if (type === 'respond') await hitl.respond(runId, p.id, (await input.ask('Response (the tool result): ')) ?? '', { ...who, argsHash: p.argsHash });
+              else {
+                const args = await editArgs(p, input.ask);
+                if (!args) continue;
+                await hitl.edit(runId, p.id, { ...who, argsHash: p.argsHash, args });
+              }
+              process.stdout.write(`${style.green('✓')} ${type}\n`);
+              decided = true;
+            } catch (err) {
+              if (!DecisionRefusedError.isInstance(err)) throw err;
+              process.stdout.write(`${style.red(`Refused (${err.code}):`)} ${err.message}\n`);
+              if (err.code === 'already_decided' || err.code === 'run_closed') decided = true;
+            }
+          }
+        }
+      } finally {
+        input.close();
+      }
+    });
+};

@@ -1,0 +1,94 @@
+/** `hitl start`, `hitl runs`, `hitl show`. */
+import { InvalidArgumentError } from 'commander';
+import type { RunState } from '../../../schemas/run-state.js';
+import { print, style, table, until } from '../output.js';
+import type { RegisterCommand } from './context.js';
+
+export function parseJson(value: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new InvalidArgumentError('expected a JSON object');
+}
+
+export const registerRunCommands: RegisterCommand = (program, ctx) => {
+  program
+    .command('start')
+    .description('start a run')
+    .requiredOption('--agent <name>', 'agent to run')
+    .option('--requested-by <who>', 'who asks (the four-eyes rule keeps them from approving their own calls)')
+    .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
+    .option('--context <json>', 'data tools receive and the model never sees', parseJson)
+    .option('--id <workflowId>', 'run id to use')
+    .argument('<prompt>', 'what to ask')
+    .action(async (prompt: string, opts) => {
+      const hitl = await ctx.hitl();
+      const started = await hitl.startRun(
+        { agent: opts.agent, prompt, requestedBy: opts.requestedBy, maxSteps: opts.maxSteps, context: opts.context },
+        { workflowId: opts.id },
+      );
+      print(ctx.out(), started, () => `Started ${style.bold(started.runId)}\nWatch it: hitl watch ${started.runId}`);
+    });
+
+  program
+    .command('runs')
+    .description('list runs')
+    .option('--waiting', 'only runs waiting for approval')
+    .option('--status <status>', 'Running, AwaitingApproval, Completed, Failed or Canceled')
+    .option('--agent <name>', 'only this agent')
+    .action(async (opts) => {
+      const hitl = await ctx.hitl();
+      const runs = await hitl.listRuns({ status: opts.waiting ? 'AwaitingApproval' : opts.status, agent: opts.agent });
+      print(ctx.out(), runs, () =>
+        runs.length === 0
+          ? 'No runs.'
+          : table(
+              ['run', 'agent', 'status', 'pending', 'next deadline', 'prompt'],
+              runs.map((r) => [r.runId, r.agent, r.status, r.pendingCount || '', r.nextDeadline ? until(r.nextDeadline) : '', (r.prompt ?? '').slice(0, 60)]),
+            ),
+      );
+    });
+
+  program
+    .command('show')
+    .description("show a run: status, pending calls, transcript and audit log")
+    .argument('<run>', 'run id')
+    .action(async (runId: string) => {
+      const state = await (await ctx.hitl()).getRun(runId);
+      print(ctx.out(), state, () => describeRun(runId, state));
+    });
+};
+
+function describeRun(runId: string, s: RunState): string {
+  const lines = [
+    `${style.bold(runId)}  ${s.agent}  ${style.cyan(s.status)}  step ${s.step}${s.requestedBy ? `  requested by ${s.requestedBy}` : ''}`,
+    `Prompt: ${s.prompt}`,
+  ];
+  if (s.pending.length) {
+    lines.push('', style.bold('Waiting for approval'));
+    lines.push(table(['call', 'tool', 'args', 'allowed', 'due'], s.pending.map((p) => [p.id, p.toolName, JSON.stringify(p.args), p.allowedDecisions.join(' '), until(p.deadline)])));
+  }
+  lines.push('', style.bold('Transcript'));
+  for (const m of s.messages.slice(1)) {
+    if (m.role === 'assistant') {
+      if (m.content) lines.push(`  assistant: ${m.content}`);
+      for (const call of m.tool_calls ?? []) lines.push(`  assistant → ${call.function.name}(${call.function.arguments}) [${call.id}]`);
+    } else if (m.role === 'tool') lines.push(`  tool [${m.tool_call_id}]: ${m.content}`);
+    else lines.push(`  ${m.role}: ${m.content}`);
+  }
+  if (s.decisions.length) {
+    lines.push('', style.bold('Decisions'));
+    lines.push(
+      table(
+        ['#', 'when', 'via', 'outcome', 'type', 'call', 'approver', 'message'],
+        s.decisions.map((d) => [d.seq, d.at, d.via, d.outcome, d.type, d.id, d.approver, d.refusal?.message ?? d.message]),
+      ),
+    );
+  }
+  if (s.result) lines.push('', `${style.bold('Result')} (${s.result.status}): ${s.result.output}`);
+  if (s.error) lines.push('', `${style.red('Error')}: ${s.error}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,39 @@
+/** The `hitl` command line: start runs, see what waits, decide, watch. */
+import { Command, CommanderError } from 'commander';
+import { closeSharedHitlClient, sharedHitlClient } from '../connection.js';
+import { registerDecideCommands } from './commands/decide.js';
+import type { CliContext } from './commands/context.js';
+import { registerModelServerCommand } from './commands/model-server.js';
+import { registerReviewCommand } from './commands/review.js';
+import { registerRunCommands } from './commands/runs.js';
+import { registerWatchCommand } from './commands/watch.js';
+import { exitWithError } from './errors.js';
+
+export function buildProgram(): Command {
+  const program = new Command('hitl')
+    .description('Durable agents whose risky tool calls wait for a human')
+    .option('--json', 'machine-readable output')
+    .showHelpAfterError()
+    .exitOverride();
+  const ctx: CliContext = {
+    hitl: () => sharedHitlClient(),
+    out: () => ({ json: Boolean(program.opts().json) }),
+  };
+  for (const register of [registerRunCommands, registerDecideCommands, registerWatchCommand, registerReviewCommand, registerModelServerCommand]) {
+    register(program, ctx);
+  }
+  return program;
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    // Commander has already printed usage errors and help.
+    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
+    exitWithError(err, Boolean(program.opts().json));
+  } finally {
+    await closeSharedHitlClient();
+  }
+}

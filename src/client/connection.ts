@@ -1,0 +1,21 @@
+/** One Temporal client connection per process, shared by the CLI, the HTTP API and scripts. */
+import { Client, Connection } from '@temporalio/client';
+import { readEnvConfig, temporalAddress, type EnvConfig } from '../config.js';
+import { HitlClient } from './hitl-client.js';
+
+let shared: Promise<{ connection: Connection; hitl: HitlClient }> | undefined;
+
+export function sharedHitlClient(config: EnvConfig = readEnvConfig()): Promise<HitlClient> {
+  shared ??= (async () => {
+    const connection = await Connection.connect({ address: temporalAddress(config) });
+    const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE) };
+  })();
+  return shared.then((s) => s.hitl);
+}
+
+export async function closeSharedHitlClient(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  if (current) await (await current).connection.close();
+}

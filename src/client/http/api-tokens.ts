@@ -1,0 +1,45 @@
+/**
+ * Bearer tokens map to approver identities and groups. Tokens are compared in constant time: every configured
+ * token is checked (no early exit) by comparing SHA-256 digests with `timingSafeEqual`.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { EnvConfig } from '../../config.js';
+
+export const Identity = z.strictObject({
+  approver: z.string().min(1),
+  groups: z.array(z.string().min(1)).default([]),
+});
+export const ApiTokens = z.record(z.string().min(16, 'tokens must be at least 16 characters'), Identity);
+
+export type Identity = z.infer<typeof Identity>;
+export type ApiTokens = z.infer<typeof ApiTokens>;
+
+export function tokensFromEnv(config: EnvConfig): ApiTokens {
+  const raw = config.HITL_API_TOKENS_FILE ? readFileSync(config.HITL_API_TOKENS_FILE, 'utf8') : config.HITL_API_TOKENS;
+  if (!raw) return {};
+  const parsed = ApiTokens.safeParse(JSON.parse(raw));
+  if (!parsed.success) throw new Error(`Invalid HITL_API_TOKENS:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+export class TokenVerifier {
+  private readonly entries: { digest: Buffer; identity: Identity }[];
+
+  constructor(tokens: ApiTokens) {
+    this.entries = Object.entries(tokens).map(([token, identity]) => ({ digest: digest(token), identity }));
+  }
+
+  /** The identity for a presented token, or undefined; takes the same time whichever token matches. */
+  verify(presented: string): Identity | undefined {
+    const given = digest(presented);
+    let found: Identity | undefined;
+    for (const entry of this.entries) {
+      if (timingSafeEqual(given, entry.digest)) found = entry.identity;
+    }
+    return found;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The HTTP approval API: list what waits, decide it, start and inspect runs. Every body is validated by the zod
+ * schemas the OpenAPI document is generated from; every error is `{error: {code, message}}`.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { z } from 'zod';
+import type { HitlClient } from '../hitl-client.js';
+import { handleApiError, errorResponse } from './api-errors.js';
+import { TokenVerifier, type ApiTokens, type Identity } from './api-tokens.js';
+import { approvalRoutes } from './approval-routes.js';
+import { runRoutes } from './run-routes.js';
+
+export interface ApiOptions {
+  hitl: HitlClient;
+  tokens: ApiTokens;
+  /** Runs started over HTTP forbid their requester to approve or edit their own gated calls. */
+  fourEyes: boolean;
+  bodyLimitBytes: number;
+  temporalUiUrl: string;
+  namespace: string;
+  /** One line per request; never given headers or bodies. @default console.log */
+  log?: (line: string) => void;
+}
+
+export interface ApiEnv {
+  Variables: { identity: Identity };
+}
+
+export type ApiApp = OpenAPIHono<ApiEnv>;
+
+/** Paths reachable without a token. */
+const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/health']);
+
+export function createApiApp(options: ApiOptions): ApiApp {
+  const verifier = new TokenVerifier(options.tokens);
+  const log = options.log ?? ((line: string) => console.log(line));
+  const app: ApiApp = new OpenAPIHono<ApiEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) return errorResponse(c, 400, 'invalid_request', z.prettifyError(result.error as z.ZodError));
+      return undefined;
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    const started = Date.now();
+    await next();
+    const who = c.get('identity')?.approver ?? '-';
+    log(`[api] ${c.req.method} ${c.req.path} ${c.res.status} ${Date.now() - started}ms ${who}`);
+  });
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: options.bodyLimitBytes,
+      onError: (c) => errorResponse(c, 413, 'body_too_large', `Request bodies are limited to ${options.bodyLimitBytes} bytes.`),
+    }),
+  );
+
+  app.use('/api/*', async (c, next) => {
+    if (PUBLIC_PATHS.has(c.req.path)) return next();
+    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+    const identity = token ? verifier.verify(token) : undefined;
+    if (!identity) throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });
+    c.set('identity', identity);
+    return next();
+  });
+
+  app.get('/api/health', (c) => c.json({ ok: true }));
+  app.get('/api/me', (c) => c.json(c.get('identity')));
+  approvalRoutes(app, options);
+  runRoutes(app, options);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'temporal-hitl-agent approval API', version: '1.0.0', description: 'Decide gated tool calls of durable agent runs.' },
+    security: [{ bearer: [] }],
+  });
+
+  app.notFound((c) => errorResponse(c, 404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`));
+  app.onError(handleApiError);
+  return app;
+}

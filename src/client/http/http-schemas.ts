@@ -1,0 +1,67 @@
+/**
+ * Request and response bodies of the HTTP API. Bodies are strict: an unknown field is refused, so a typo never
+ * silently turns into a default (an `alwys: true` that approves only once).
+ */
+import { z } from 'zod';
+import { DecisionType } from '../../schemas/decision.js';
+import { ToolArgs } from '../../schemas/tool-args.js';
+
+export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export const ApprovalView = z.object({
+  /** Global approval id (URL-safe). */
+  id: z.string(),
+  /** The run (workflow id). */
+  runId: z.string(),
+  callId: z.string(),
+  agent: z.string(),
+  toolName: z.string(),
+  arguments: ToolArgs,
+  argsHash: z.string(),
+  description: z.string(),
+  allowedDecisions: z.array(DecisionType),
+  requestedAt: z.iso.datetime(),
+  deadline: z.iso.datetime(),
+  step: z.number().int(),
+  onTimeout: z.string(),
+  userPrompt: z.string(),
+  requestedBy: z.string().optional(),
+  approvers: z.array(z.string()).optional(),
+  /** Whether the caller may decide it (approvers and the four-eyes rule). */
+  canDecide: z.boolean(),
+  temporalUiUrl: z.string(),
+});
+
+const argsHash = z.string().optional().describe('Hash of the arguments you saw; refused with 409 if they changed');
+
+export const ApproveBody = z.strictObject({
+  /** Approve with these arguments instead (an edit). */
+  modifiedArguments: ToolArgs.optional(),
+  always: z.boolean().optional(),
+  comment: z.string().max(20_000).optional(),
+  argsHash,
+});
+export const RejectBody = z.strictObject({ reason: z.string().max(20_000).optional(), always: z.boolean().optional(), argsHash });
+export const EditBody = z.strictObject({ name: z.string().min(1).optional(), arguments: ToolArgs, comment: z.string().max(20_000).optional(), argsHash });
+export const RespondBody = z.strictObject({ message: z.string().min(1).max(20_000) });
+
+export const DecisionResponse = z.object({
+  applied: z.array(z.object({ id: z.string(), type: DecisionType, toolName: z.string(), argsHash: z.string(), approver: z.string().optional() })),
+});
+
+export const StartRunBody = z.strictObject({
+  agent: z.string().min(1),
+  prompt: z.string().min(1).max(100_000),
+  context: z.record(z.string(), z.unknown()).optional(),
+  maxSteps: z.number().int().min(1).max(10_000).optional(),
+});
+export const StartRunResponse = z.object({ runId: z.string(), temporalUiUrl: z.string() });
+
+export const ApprovalListQuery = z.strictObject({ agent: z.string().optional(), tool: z.string().optional() });
+export const RunListQuery = z.strictObject({
+  status: z.enum(['Running', 'AwaitingApproval', 'Completed', 'Failed', 'Canceled']).optional(),
+  agent: z.string().optional(),
+});
+export const IdParam = z.object({ id: z.string().min(1).max(2000) });
+
+export const Me = z.object({ approver: z.string(), groups: z.array(z.string()) });

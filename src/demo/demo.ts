@@ -1,0 +1,119 @@
+/**
+ * `npm run demo [-- --auto]`: one refund that needs a finance approval, end to end, offline. It starts what it
+ * needs (a dev server unless TEMPORAL_ADDRESS is set, a worker, the scripted model unless OPENAI_API_KEY is set),
+ * shows the pending request, lets you decide at the terminal (or decides itself with --auto), then shows the
+ * outcome and the run in the Temporal UI.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { HitlClient } from '../client/hitl-client.js';
+import { style, table } from '../client/cli/output.js';
+import { readEnvConfig } from '../config.js';
+import { startDevServer } from '../dev/dev-server.js';
+import { openShopDb } from '../tools/implementations/shop-db.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import { createWorker, depsFromEnv } from '../worker.js';
+import { modelForDemo } from './offline-model.js';
+
+const auto = process.argv.includes('--auto');
+const step = (text: string) => console.log(style.bold(`\n▸ ${text}`));
+
+async function decideAtTerminal(hitl: HitlClient, runId: string, call: PendingApproval): Promise<void> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    for (;;) {
+      const answer = (await rl.question('Approve (a), edit the amount (e) or reject (r)? ')).trim().toLowerCase();
+      const as = { approver: 'you', groups: ['finance'], argsHash: call.argsHash };
+      if (answer === 'a') return void (await hitl.approve(runId, call.id, as));
+      if (answer === 'r') return void (await hitl.reject(runId, call.id, { ...as, message: (await rl.question('Reason for the model: ')) || undefined }));
+      if (answer === 'e') {
+        const amount = Number(await rl.question('Refund amount instead: '));
+        if (Number.isFinite(amount) && amount > 0) return void (await hitl.edit(runId, call.id, { ...as, args: { ...call.args, amount } }));
+        console.log('That is not a positive number.');
+      }
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  let config = readEnvConfig();
+  step(config.TEMPORAL_ADDRESS ? `Using Temporal at ${config.TEMPORAL_ADDRESS}` : 'Starting a Temporal dev server (in memory)…');
+  const server = await startDevServer();
+  config = { ...config, TEMPORAL_ADDRESS: server.address };
+  const model = await modelForDemo(config);
+  config = model.config;
+  console.log(model.server ? 'Model: the scripted demo model (set OPENAI_API_KEY for a real one).' : `Model: ${config.OPENAI_MODEL}`);
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-demo-'));
+  config = { ...config, HITL_DATA_DIR: dataDir };
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const { deps, close: closeTools } = depsFromEnv(config);
+  step('Starting the worker (bundling the workflow)…');
+  const worker = await createWorker({ connection: nativeConnection, namespace: server.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, deps });
+  const running = worker.run();
+  const connection = await Connection.connect({ address: server.address });
+  const hitl = new HitlClient(new Client({ connection, namespace: server.namespace }), config.TEMPORAL_TASK_QUEUE);
+
+  let ok = false;
+  try {
+    const prompt = 'Refund order 1234 in full: the parcel never arrived.';
+    step(`Starting a run of the demo agent: "${prompt}"`);
+    const { runId } = await hitl.startRun({ agent: 'demo', prompt, requestedBy: 'demo-customer' });
+
+    let pending: PendingApproval[] = [];
+    for (let i = 0; i < 240 && pending.length === 0; i++) {
+      pending = await hitl.pending(runId);
+      if (pending.length === 0) await sleep(250);
+    }
+    const call = pending[0];
+    if (!call) throw new Error('The run never asked for an approval.');
+    step('The run is paused, waiting for a human:');
+    console.log(table(['call', 'tool', 'arguments', 'approvers', 'deadline'], [[call.id, call.toolName, JSON.stringify(call.args), call.approvers?.join(', '), call.deadline]]));
+    console.log(call.description);
+
+    if (auto) {
+      step('--auto: approving as finance');
+      await hitl.approve(runId, call.id, { approver: 'demo-finance', groups: ['finance'], argsHash: call.argsHash, message: 'approved by npm run demo --auto' });
+    } else {
+      await decideAtTerminal(hitl, runId, call);
+    }
+
+    const result = await hitl.result(runId);
+    step(`Outcome: ${result.status}`);
+    console.log(result.output);
+    const state = await hitl.getRun(runId);
+    const toolResult = state.messages.find((m) => m.role === 'tool' && m.tool_call_id === call.id);
+    console.log(`Tool result the model saw: ${toolResult?.role === 'tool' ? toolResult.content : '(none)'}`);
+    const shop = openShopDb(path.join(dataDir, 'shop.db'));
+    console.log(table(['order', 'refunded', 'status'], shop.prepare("SELECT id, refunded, status FROM orders WHERE id = '1234'").all().map((r: any) => [r.id, r.refunded, r.status])));
+    shop.close();
+    console.log(table(['#', 'type', 'approver', 'via'], result.decisions.map((d) => [d.seq, d.type, d.approver, d.via])));
+    const ui = server.uiUrl ?? config.TEMPORAL_UI_URL;
+    step(`See the run in the Temporal UI: ${ui}/namespaces/${server.namespace}/workflows/${runId}`);
+    if (server.owned) console.log('(the demo server stops when the demo ends; `npm start` keeps one running)');
+    ok = result.status === 'completed';
+  } finally {
+    worker.shutdown();
+    await running.catch(() => {});
+    await connection.close();
+    await nativeConnection.close();
+    closeTools();
+    await model.server?.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(style.red(err instanceof Error ? err.message : String(err)));
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+/**
+ * `npm start`: everything on one machine. A persistent Temporal dev server (unless TEMPORAL_ADDRESS is set), the
+ * worker and the HTTP approval API; offline, the scripted model plays the demo script. Ctrl-C drains the worker,
+ * closes the API, then stops the server.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { startApiServer } from './client/http/serve.js';
+import { ApiTokens, tokensFromEnv } from './client/http/api-tokens.js';
+import { readEnvConfig, type EnvConfig } from './config.js';
+import { modelForDemo } from './demo/offline-model.js';
+import { startDevServer } from './dev/dev-server.js';
+import { createWorker, depsFromEnv } from './worker.js';
+
+const STATE_DIR = path.resolve('.temporal');
+
+/** Tokens from the environment, or a pair of dev tokens kept under .temporal/ so they survive restarts. */
+function devTokens(config: EnvConfig): ApiTokens {
+  const configured = tokensFromEnv(config);
+  if (Object.keys(configured).length) return configured;
+  const file = path.join(STATE_DIR, 'dev-tokens.json');
+  if (existsSync(file)) return ApiTokens.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const token = () => `dev-${randomBytes(18).toString('base64url')}`;
+  const tokens: ApiTokens = { [token()]: { approver: 'alice', groups: ['finance'] }, [token()]: { approver: 'bob', groups: ['support'] } };
+  mkdirSync(STATE_DIR, { recursive: true });
+  writeFileSync(file, JSON.stringify(tokens, null, 2), { mode: 0o600 });
+  return tokens;
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  let config = readEnvConfig();
+  const server = config.TEMPORAL_ADDRESS
+    ? undefined
+    : await startDevServer({ dbFile: path.join(STATE_DIR, 'dev.db'), port: 7233, uiPort: 8233, namespace: config.TEMPORAL_NAMESPACE, handleSignals: false });
+  if (server) config = { ...config, TEMPORAL_ADDRESS: server.address };
+  const model = await modelForDemo(config);
+  config = model.config;
+
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
+  const { deps, close: closeTools } = depsFromEnv(config);
+  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps });
+  const running = worker.run();
+  const tokens = devTokens(config);
+  const api = await startApiServer(config, { tokens });
+
+  const [aliceToken] = Object.entries(tokens).find(([, id]) => id.groups.includes('finance')) ?? Object.entries(tokens)[0] ?? [];
+  console.log(
+    [
+      '',
+      `Temporal      ${config.TEMPORAL_ADDRESS}${server ? ' (dev server, state in .temporal/dev.db)' : ''}`,
+      `Temporal UI   ${server?.uiUrl ?? config.TEMPORAL_UI_URL}`,
+      `Approval API  ${api.url}/api   (OpenAPI: ${api.url}/api/openapi.json)`,
+      `Model         ${model.server ? `scripted demo model at ${model.server.baseURL} (set OPENAI_API_KEY for a real one)` : config.OPENAI_BASE_URL ?? 'api.openai.com'}`,
+      '',
+      'API tokens:',
+      ...Object.entries(tokens).map(([token, id]) => `  ${id.approver} (${id.groups.join(', ') || 'no groups'}): ${token}`),
+      '',
+      'Try it:',
+      '  npx hitl start --agent demo "Refund order 1234 in full"',
+      '  npx hitl pending',
+      '  npx hitl approve <run> call_refund --as alice --group finance',
+      `  curl -H "Authorization: Bearer ${aliceToken ?? '<token>'}" ${api.url}/api/approvals`,
+      '',
+      'Ctrl-C stops everything.',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = async (exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping: draining the worker…');
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running.catch(() => {});
+    await api.close();
+    await model.server?.close();
+    closeTools();
+    await connection.close();
+    await server?.stop();
+    console.log('Stopped.');
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  // The SDK also stops the worker on SIGINT/SIGTERM; either way, everything else follows it down.
+  running.then(
+    () => stop(),
+    (err) => {
+      console.error(`worker stopped: ${err instanceof Error ? err.message : err}`);
+      return stop(1);
+    },
+  );
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

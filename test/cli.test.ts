@@ -1,0 +1,207 @@
+/** Each `hitl` command, spawned as a real process against the real dev server and worker. */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { demoAgent } from '../src/agents/demo.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const agent = defineAgent({ ...demoAgent, name: 'clidemo' });
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const BIN = path.resolve('bin/hitl.js');
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    agents: { clidemo: agent },
+    script: {
+      conversations: [
+        {
+          match: 'cli batch',
+          replies: [
+            {
+              toolCalls: [
+                call('a', 'write_file', { path: 'a.txt', content: 'a' }),
+                call('b', 'write_file', { path: 'b.txt', content: 'b' }),
+                call('c', 'cancel_order', { orderId: '1235' }),
+                call('d', 'process_refund', { orderId: '1234', amount: 20000 }),
+              ],
+            },
+            { content: 'batch handled' },
+          ],
+        },
+        {
+          match: 'cli review',
+          replies: [
+            {
+              toolCalls: [
+                call('r1', 'write_file', { path: 'r1.txt', content: 'one' }),
+                call('r2', 'write_file', { path: 'r2.txt', content: 'two' }),
+                call('r3', 'cancel_order', { orderId: '1236' }),
+                call('r4', 'write_file', { path: 'r4.txt', content: 'four' }),
+              ],
+            },
+            { content: 'review handled' },
+          ],
+        },
+      ],
+    },
+  });
+});
+afterAll(() => h?.close());
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function hitl(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: h.temporal.address,
+        TEMPORAL_NAMESPACE: h.temporal.namespace,
+        TEMPORAL_TASK_QUEUE: h.taskQueue,
+        NO_COLOR: '1',
+        // Vitest sets EDITOR=vi; without a terminal that would wait forever.
+        EDITOR: '',
+        VISUAL: '',
+        ...options.env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(options.input ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function startRun(prompt: string, pendingCount: number): Promise<string> {
+  const started = await hitl(['--json', 'start', '--agent', 'clidemo', '--requested-by', 'cara', prompt]);
+  expect(started).toMatchObject({ code: 0, stderr: '' });
+  const { runId } = JSON.parse(started.stdout);
+  await waitFor(async () => JSON.parse((await hitl(['--json', 'pending', runId])).stdout).length === pendingCount, 30_000);
+  return runId;
+}
+
+describe('hitl', () => {
+  let runId: string;
+
+  it('start, runs --waiting, show and pending', async () => {
+    runId = await startRun('cli batch of calls', 4);
+    await waitFor(async () => (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout.includes(runId), 30_000);
+    const runs = await hitl(['--json', 'runs', '--waiting', '--agent', 'clidemo']);
+    expect(JSON.parse(runs.stdout).find((r: { runId: string }) => r.runId === runId)).toMatchObject({ status: 'AwaitingApproval', pendingCount: 4 });
+
+    const show = await hitl(['show', runId]);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain('Waiting for approval');
+    expect(show.stdout).toContain('process_refund');
+    expect(show.stdout).toContain('assistant → cancel_order({"orderId":"1235"}) [c]');
+
+    const across = JSON.parse((await hitl(['--json', 'pending', '--agent', 'clidemo', '--tool', 'process_refund'])).stdout);
+    expect(across.filter((w: { runId: string }) => w.runId === runId).map((w: { id: string }) => w.id)).toEqual(['d']);
+    const table = await hitl(['pending', runId]);
+    expect(table.stdout).toMatch(/│ a\s+│ write_file/);
+  });
+
+  it('approve, reject, edit (--args-file) and respond; a refusal prints the reason, no stack trace, and exits non-zero', async () => {
+    const refused = await hitl(['approve', runId, 'd', '--as', 'bob']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toBe('Refused (approver_not_allowed): bob may not decide process_refund (call d); approvers: finance.\n');
+    const refusedJson = await hitl(['--json', 'approve', runId, 'zzz']);
+    expect(refusedJson.code).toBe(3);
+    expect(JSON.parse(refusedJson.stderr)).toEqual({ error: { code: 'unknown_call', message: 'No pending call has id zzz. Pending: a, b, c, d.' } });
+
+    expect(await hitl(['approve', runId, 'a', '--as', 'alice', '--message', 'fine'])).toMatchObject({ code: 0, stdout: '✓ approve write_file (call a) by alice\n' });
+    expect(await hitl(['reject', runId, 'c', '--message', 'keep the order'])).toMatchObject({ code: 0, stdout: '✓ reject cancel_order (call c)\n' });
+    const argsFile = path.join(h.dataDir, 'args.json');
+    writeFileSync(argsFile, JSON.stringify({ path: 'b.txt', content: 'from a file' }));
+    expect(await hitl(['edit', runId, 'b', '--args-file', argsFile])).toMatchObject({ code: 0, stdout: '✓ edit write_file (call b)\n' });
+    expect(await hitl(['respond', runId, 'd', '--as', 'fay', '--group', 'finance', '--message', 'Refunds go through the bank this week.'])).toMatchObject({ code: 0 });
+
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'completed', 30_000);
+    expect(readFileSync(path.join(h.dataDir, 'workspace', 'b.txt'), 'utf8')).toBe('from a file');
+    const state = JSON.parse((await hitl(['--json', 'show', runId])).stdout);
+    expect(state.decisions.map((d: { id: string; type: string; approver?: string }) => [d.id, d.type, d.approver ?? null])).toEqual([
+      ['a', 'approve', 'alice'],
+      ['c', 'reject', null],
+      ['b', 'edit', null],
+      ['d', 'respond', 'fay'],
+    ]);
+  });
+
+  it('watch follows a run to its end', async () => {
+    const watched = await hitl(['watch', runId, '--interval', '200']);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toContain('decided: approve write_file [a] by alice via update');
+    expect(watched.stdout).toContain('tool [d]: Refunds go through the bank this week.');
+    expect(watched.stdout.trim().split('\n').at(-1)).toBe('completed: batch handled');
+  });
+
+  it('review walks each pending call, driven through stdin (approve, edit by typed JSON, reject, edit in $EDITOR)', async () => {
+    const reviewId = await startRun('cli review please', 4);
+    const editor = path.join(h.dataDir, 'editor.sh');
+    // The second edit goes through $EDITOR: a script that rewrites the file it is given.
+    writeFileSync(editor, `#!/bin/sh\nsed -i 's/"four"/"four, edited"/' "$1"\n`, { mode: 0o755 });
+    const first = await hitl(['review', reviewId, '--as', 'rex'], { input: ['a', 'e', '{"path":"r2.txt","content":"typed"}', 'r', 'not this one'].join('\n') + '\n' });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('[1/4] write_file');
+    expect(first.stdout).toContain('"content": "one"');
+    expect(first.stdout).toContain('Decision (a=approve, e=edit, r=reject, p=respond, s=skip)');
+    expect(first.stdout.match(/✓ /g)).toHaveLength(3);
+
+    const second = await hitl(['review', reviewId], { input: 'x\ne\n', env: { EDITOR: editor } });
+    expect(second.stdout).toContain('Please answer one of');
+    expect(second.stdout).toContain('✓ edit');
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', reviewId])).stdout).status === 'completed', 30_000);
+    const workspace = (f: string) => readFileSync(path.join(h.dataDir, 'workspace', f), 'utf8');
+    expect(workspace('r1.txt')).toBe('one');
+    expect(workspace('r2.txt')).toBe('typed');
+    expect(workspace('r4.txt')).toBe('four, edited');
+    const state = JSON.parse((await hitl(['--json', 'show', reviewId])).stdout);
+    expect(state.decisions.map((d: { id: string; type: string; message?: string }) => [d.id, d.type])).toEqual([
+      ['r1', 'approve'],
+      ['r2', 'edit'],
+      ['r3', 'reject'],
+      ['r4', 'edit'],
+    ]);
+    expect(state.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'r3').content).toBe(
+      'Rejected by a human reviewer; cancel_order did not run. Reason: not this one',
+    );
+  });
+
+  it('model-server serves a script standalone', async () => {
+    const script = path.join(h.dataDir, 'script.json');
+    writeFileSync(script, JSON.stringify({ conversations: [], default: { content: 'hello from the script' } }));
+    const child = spawn(process.execPath, [BIN, 'model-server', '--script', script, '--port', '0']);
+    try {
+      const baseURL = await new Promise<string>((resolve) => child.stdout.on('data', (d) => /on (\S+)/.test(String(d)) && resolve(/on (\S+)/.exec(String(d))![1]!)));
+      const models: any = await (await fetch(`${baseURL}/models`, { headers: { authorization: 'Bearer x' } })).json();
+      expect(models.data.length).toBeGreaterThan(0);
+      const completion: any = await (
+        await fetch(`${baseURL}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+        })
+      ).json();
+      expect(completion.choices[0].message.content).toBe('hello from the script');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('exits 2 on usage errors and 4 for an unknown run', async () => {
+    expect((await hitl(['approve'])).code).toBe(2);
+    expect((await hitl(['edit', 'x', 'y', '--args', '[1]'])).code).toBe(2);
+    const missing = await hitl(['show', 'no-such-run']);
+    expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with id no-such-run.\n' });
+  });
+});

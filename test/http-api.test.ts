@@ -1,0 +1,245 @@
+/** Every route of the HTTP approval API over real HTTP, against the real worker and dev server. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { demoAgent } from '../src/agents/demo.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { createApiApp } from '../src/client/http/app.js';
+import { encodeApprovalId } from '../src/client/approval-id.js';
+import { listen, type Listening } from '../src/http/listen.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const agent = defineAgent({ ...demoAgent, name: 'httpdemo' });
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const TOKENS = {
+  'alice-token-0123456789': { approver: 'alice', groups: ['finance'] },
+  'bob-token-012345678901': { approver: 'bob', groups: ['support'] },
+  'rita-token-01234567890': { approver: 'rita', groups: ['finance'] },
+};
+type Who = 'alice' | 'bob' | 'rita';
+
+let h: Harness;
+let api: Listening;
+let apiFourEyes: Listening;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  h = await startHarness({
+    agents: { httpdemo: agent },
+    script: {
+      conversations: [
+        { match: 'http refund', replies: [{ toolCalls: [call('r1', 'process_refund', { orderId: '1237', amount: 12000 })] }, { content: 'refund handled' }] },
+        {
+          match: 'http four',
+          replies: [
+            {
+              toolCalls: [
+                call('w1', 'write_file', { path: 'w1.txt', content: '1' }),
+                call('w2', 'write_file', { path: 'w2.txt', content: '2' }),
+                call('w3', 'write_file', { path: 'w3.txt', content: '3' }),
+                call('w4', 'write_file', { path: 'w4.txt', content: '4' }),
+              ],
+            },
+            { content: 'files handled' },
+          ],
+        },
+        { match: 'http race', replies: [{ toolCalls: [call('x1', 'cancel_order', { orderId: '1238' })] }, { content: 'race handled' }] },
+        { match: 'cli side', replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cli handled' }] },
+      ],
+    },
+  });
+  const hitl = new HitlClient(h.temporal.client, h.taskQueue);
+  const options = { hitl, tokens: TOKENS, bodyLimitBytes: 4096, temporalUiUrl: 'http://ui.test', namespace: h.temporal.namespace, log: (l: string) => logLines.push(l) };
+  api = await listen(createApiApp({ ...options, fourEyes: false }));
+  apiFourEyes = await listen(createApiApp({ ...options, fourEyes: true }));
+});
+afterAll(async () => {
+  await api?.close();
+  await apiFourEyes?.close();
+  await h?.close();
+});
+
+async function request(base: Listening, who: Who | null, method: string, path: string, body?: unknown) {
+  const token = who && Object.entries(TOKENS).find(([, id]) => id.approver === who)![0];
+  const response = await fetch(`${base.url}${path}`, {
+    method,
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+const as = (who: Who | null, method: string, path: string, body?: unknown) => request(api, who, method, path, body);
+
+async function startAndWait(base: Listening, who: Who, prompt: string, count: number) {
+  const started = await request(base, who, 'POST', '/api/runs', { agent: 'httpdemo', prompt });
+  expect(started.status).toBe(201);
+  const runId: string = started.body.runId;
+  await waitFor(async () => (await as('alice', 'GET', `/api/runs/${runId}`)).body.pending?.length === count);
+  return runId;
+}
+
+describe('auth', () => {
+  it('answers 401 without a token or with an unknown one, and never logs tokens', async () => {
+    expect(await as(null, 'GET', '/api/approvals')).toEqual({ status: 401, body: { error: { code: 'unauthorized', message: 'Send a valid bearer token (Authorization: Bearer <token>).' } } });
+    const wrong = await fetch(`${api.url}/api/approvals`, { headers: { authorization: 'Bearer alice-token-0123456788' } });
+    expect(wrong.status).toBe(401);
+    expect((await as('alice', 'GET', '/api/me')).body).toEqual({ approver: 'alice', groups: ['finance'] });
+    expect(logLines.join('\n')).not.toMatch(/token-/);
+    expect(logLines).toContain(logLines.find((l) => l.startsWith('[api] GET /api/me 200') && l.endsWith(' alice')));
+  });
+});
+
+describe('approvals', () => {
+  it('lists, shows and approves, with 403 for a non-approver and 409 for a stale hash and a second decision', async () => {
+    const runId = await startAndWait(api, 'rita', 'http refund please', 1);
+    const id = encodeApprovalId({ workflowId: runId, callId: 'r1' });
+    await waitFor(async () => (await as('bob', 'GET', '/api/approvals?agent=httpdemo')).body.some((a: any) => a.id === id));
+
+    const asBob = (await as('bob', 'GET', '/api/approvals?agent=httpdemo&tool=process_refund')).body.find((a: any) => a.id === id);
+    expect(asBob).toMatchObject({
+      id,
+      runId,
+      callId: 'r1',
+      agent: 'httpdemo',
+      toolName: 'process_refund',
+      arguments: { orderId: '1237', amount: 12000 },
+      argsHash: expect.stringMatching(/^sha256:/),
+      allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+      userPrompt: 'http refund please',
+      requestedBy: 'rita',
+      approvers: ['finance'],
+      canDecide: false,
+      temporalUiUrl: `http://ui.test/namespaces/default/workflows/${runId}`,
+    });
+    expect((await as('alice', 'GET', '/api/approvals?tool=write_file')).body.some((a: any) => a.id === id)).toBe(false);
+    const one = await as('alice', 'GET', `/api/approvals/${id}`);
+    expect(one).toMatchObject({ status: 200, body: { ...asBob, canDecide: true } });
+
+    expect(await as('bob', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({ status: 403, body: { error: { code: 'approver_not_allowed' } } });
+    expect(await as('alice', 'POST', `/api/approvals/${id}/approve`, { argsHash: 'sha256:stale' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'args_hash_mismatch' } },
+    });
+    const approved = await as('alice', 'POST', `/api/approvals/${id}/approve`, { argsHash: one.body.argsHash, comment: 'ok by finance' });
+    expect(approved).toEqual({ status: 200, body: { applied: [{ id: 'r1', type: 'approve', toolName: 'process_refund', argsHash: one.body.argsHash, approver: 'alice' }] } });
+    expect(await as('alice', 'POST', `/api/approvals/${id}/reject`, { reason: 'too late' })).toMatchObject({ status: 409, body: { error: { code: expect.stringMatching(/already_decided|run_closed/) } } });
+    expect(await as('alice', 'GET', `/api/approvals/${id}`)).toMatchObject({ status: 404, body: { error: { code: 'approval_not_found' } } });
+
+    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
+    const run = (await as('alice', 'GET', `/api/runs/${runId}`)).body;
+    expect(run.decisions[0]).toMatchObject({ type: 'approve', approver: 'alice', message: 'ok by finance' });
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1237'").all()).toEqual([{ amount: 12000 }]);
+  });
+
+  it('rejects, edits (refusing invalid arguments), responds, and approves with modified arguments', async () => {
+    const runId = await startAndWait(api, 'bob', 'http four files', 4);
+    const id = (callId: string) => encodeApprovalId({ workflowId: runId, callId });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/reject`, { reason: 'not needed', always: false })).toMatchObject({ status: 200 });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/edit`, { arguments: { path: 'w2.txt', content: 7 } })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_edit_args', message: expect.stringContaining('expected string, received number') } },
+    });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/edit`, { arguments: { path: 'w2.txt', content: 'edited' } })).toMatchObject({ status: 200 });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w3')}/respond`, { message: 'I wrote it by hand' })).toMatchObject({ status: 200 });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w4')}/approve`, { modifiedArguments: { path: 'w4.txt', content: 'four' } })).toMatchObject({
+      status: 200,
+      body: { applied: [{ type: 'edit' }] },
+    });
+    await waitFor(async () => (await as('bob', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
+    const tools = (await as('bob', 'GET', `/api/runs/${runId}`)).body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    expect(tools).toEqual([
+      'Rejected by a human reviewer; write_file did not run. Reason: not needed',
+      '(A human reviewer edited the arguments before it ran: {"path":"w2.txt","content":"edited"})\nWrote 6 bytes to w2.txt.',
+      'I wrote it by hand',
+      '(A human reviewer edited the arguments before it ran: {"path":"w4.txt","content":"four"})\nWrote 4 bytes to w4.txt.',
+    ]);
+  });
+
+  it('answers 404 for unknown and malformed approval ids, 400 for bad bodies, 413 for big ones', async () => {
+    expect(await as('alice', 'GET', '/api/approvals/not-an-id')).toMatchObject({ status: 404, body: { error: { code: 'approval_not_found' } } });
+    const ghost = encodeApprovalId({ workflowId: 'no-such-run', callId: 'x' });
+    expect(await as('alice', 'POST', `/api/approvals/${ghost}/approve`, {})).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
+    expect(await as('alice', 'POST', `/api/approvals/${ghost}/approve`, { alwayz: true })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringContaining('Unrecognized key: "alwayz"') } },
+    });
+    expect(await as('alice', 'POST', `/api/approvals/${ghost}/respond`, '{not json')).toMatchObject({ status: 400 });
+    expect(await as('alice', 'POST', `/api/approvals/${ghost}/respond`, { message: 'x'.repeat(5000) })).toMatchObject({
+      status: 413,
+      body: { error: { code: 'body_too_large' } },
+    });
+    expect(await as('alice', 'GET', '/api/nowhere')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+  });
+
+  it('lets exactly one of two approvers deciding at once win; the other gets 409', async () => {
+    const runId = await startAndWait(api, 'bob', 'http race', 1);
+    const id = encodeApprovalId({ workflowId: runId, callId: 'x1' });
+    const results = await Promise.all([as('alice', 'POST', `/api/approvals/${id}/approve`, {}), as('bob', 'POST', `/api/approvals/${id}/reject`, {})]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error.code).toBe('already_decided');
+  });
+});
+
+describe('four eyes', () => {
+  it('stops the requester from approving their own gated call; a colleague may', async () => {
+    const runId = await startAndWait(apiFourEyes, 'rita', 'http refund, four eyes', 1);
+    const id = encodeApprovalId({ workflowId: runId, callId: 'r1' });
+    const mine = (await request(apiFourEyes, 'rita', 'GET', `/api/approvals/${id}`)).body;
+    expect(mine).toMatchObject({ requestedBy: 'rita', canDecide: false });
+    expect(await request(apiFourEyes, 'rita', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({
+      status: 403,
+      body: { error: { code: 'four_eyes', message: 'rita requested this run and may not approve its own process_refund (call r1); another approver must.' } },
+    });
+    expect(await request(apiFourEyes, 'alice', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({ status: 200 });
+  });
+});
+
+describe('runs', () => {
+  it('starts, shows and lists runs; 404 for an unknown run; 400 for a bad body', async () => {
+    expect(await as('alice', 'POST', '/api/runs', { agent: 'httpdemo' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(await as('alice', 'GET', '/api/runs/no-such-run')).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
+    const runId = await startAndWait(api, 'alice', 'http race again', 1);
+    await waitFor(async () => (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.some((r: any) => r.runId === runId));
+    const listed = (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.find((r: any) => r.runId === runId);
+    expect(listed).toMatchObject({ agent: 'httpdemo', status: 'AwaitingApproval', pendingCount: 1, pendingTools: ['cancel_order'], requestedBy: 'alice' });
+    expect(await as('alice', 'GET', '/api/runs?status=Sleeping')).toMatchObject({ status: 400 });
+  });
+
+  it('serves an OpenAPI document generated from the schemas', async () => {
+    const doc = (await as(null, 'GET', '/api/openapi.json')).body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/approvals',
+      '/api/approvals/{id}',
+      '/api/approvals/{id}/approve',
+      '/api/approvals/{id}/edit',
+      '/api/approvals/{id}/reject',
+      '/api/approvals/{id}/respond',
+      '/api/runs',
+      '/api/runs/{id}',
+    ]);
+    const approveBody = doc.paths['/api/approvals/{id}/approve'].post.requestBody.content['application/json'].schema;
+    expect(approveBody).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(Object.keys(approveBody.properties).sort()).toEqual(['always', 'argsHash', 'comment', 'modifiedArguments']);
+  });
+});
+
+describe('HTTP and the temporal CLI side by side', () => {
+  it('one approval decided over HTTP while another run is decided from the temporal CLI, both ending correctly', async () => {
+    const viaHttp = await startAndWait(api, 'bob', 'http race, again over http', 1);
+    const viaCli = await startAndWait(api, 'bob', 'cli side of things', 1);
+    const cli = promisify(execFile)(inject('temporalCliPath'), [
+      'workflow', 'update', 'execute', '--address', h.temporal.address, '--workflow-id', viaCli, '--name', 'decide',
+      '--input', JSON.stringify({ decisions: [{ id: 'c1', type: 'reject', message: 'not from the CLI' }], approver: 'ops' }),
+    ]);
+    const http = as('alice', 'POST', `/api/approvals/${encodeApprovalId({ workflowId: viaHttp, callId: 'x1' })}/approve`, {});
+    const [, httpResult] = await Promise.all([cli, http]);
+    expect(httpResult.status).toBe(200);
+    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaCli}`)).body.status === 'completed');
+    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.status === 'completed');
+    expect((await as('alice', 'GET', `/api/runs/${viaCli}`)).body.decisions[0]).toMatchObject({ type: 'reject', approver: 'ops', via: 'update' });
+    expect((await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.decisions[0]).toMatchObject({ type: 'approve', approver: 'alice' });
+  });
+});
