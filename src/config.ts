@@ -51,7 +51,8 @@ export const EnvConfig = z
 export type EnvConfig = z.infer<typeof EnvConfig>;
 
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
-  const parsed = EnvConfig.safeParse(env);
+  // An empty variable (`FOO=` in compose files) means unset.
+  const parsed = EnvConfig.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }

@@ -1,0 +1,14 @@
+# The worker and the HTTP API share one image; docker-compose.yml picks the command.
+FROM node:20-bookworm-slim
+# better-sqlite3 (the demo's shop database) downloads a prebuilt binary, or compiles with these.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+COPY tsconfig.json ./
+COPY bin ./bin
+COPY src ./src
+ENV NODE_ENV=production HITL_DATA_DIR=/data
+VOLUME /data
+USER node
+CMD ["npm", "run", "worker"]

@@ -1,0 +1,84 @@
+/**
+ * docker-compose.yml cannot run here (no Docker engine), so it is checked statically: valid against the Compose
+ * Specification schema (test/fixtures/compose-spec.json, from compose-spec/compose-go v2.16.2, Apache-2.0) and
+ * consistent with the code: services, search attributes, env vars, commands and ports.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { EnvConfig } from '../../src/config.js';
+import { searchAttributeCliPairs } from '../../src/contract/search-attributes.js';
+import { DEFAULT_TASK_QUEUE } from '../../src/contract/task-queue.js';
+
+interface Service {
+  image?: string;
+  build?: string;
+  command?: string[] | string;
+  environment?: Record<string, string | number>;
+  ports?: string[];
+  depends_on?: Record<string, { condition: string }> | string[];
+}
+const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const services = compose.services;
+const envKeys = Object.keys(EnvConfig.shape);
+const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
+/** The value a `${VAR:-default}` interpolation takes when VAR is unset. */
+const resolved = (value: string | number | undefined) => String(value ?? '').replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1');
+
+describe('docker-compose.yml', () => {
+  it('is valid against the Compose Specification', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    const validate = ajv.compile(JSON.parse(readFileSync('test/fixtures/compose-spec.json', 'utf8')));
+    // Compose resolves YAML merge keys (`<<: *anchor`) before it validates; so do we.
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+    // And the check has teeth: a misspelt key or a wrong type is caught.
+    expect(validate({ ...compose, services: { ...services, api: { ...services.api, portz: ['1:1'] } } })).toBe(false);
+    expect(validate({ ...compose, services: { ...services, api: { ...services.api, depends_on: 'temporal' } } })).toBe(false);
+  });
+
+  it('has Temporal on PostgreSQL, the UI, the worker and the API', () => {
+    expect(Object.keys(services).sort()).toEqual(['api', 'postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'worker']);
+    expect(services.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
+  });
+
+  it('registers exactly the search attributes the workflow upserts', () => {
+    const command = [services['temporal-setup']!.command].flat().join(' ');
+    const registered = /for pair in ([^;]+); do/.exec(command)![1]!.trim().split(/\s+/);
+    expect(registered).toEqual(searchAttributeCliPairs());
+  });
+
+  it('gives the worker and the API only env vars the code reads, with the contract task queue', () => {
+    for (const name of ['worker', 'api']) {
+      const env = services[name]!.environment!;
+      expect(Object.keys(env).filter((key) => !envKeys.includes(key))).toEqual([]);
+      expect(env.TEMPORAL_ADDRESS).toBe('temporal:7233');
+      expect(env.TEMPORAL_TASK_QUEUE).toBe(DEFAULT_TASK_QUEUE);
+      const parsed = EnvConfig.safeParse(
+        Object.fromEntries(Object.entries(env).map(([k, v]) => [k, resolved(v).replace(/\$\{[A-Z_]+:\?[^}]*\}/, k === 'HITL_API_TOKENS' ? '{}' : 'set')]).filter(([, v]) => v !== '')),
+      );
+      expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+    }
+    expect(services.worker!.environment!.OPENAI_API_KEY).toMatch(/^\$\{OPENAI_API_KEY:\?/);
+    expect(services.api!.environment!.HITL_API_TOKENS).toMatch(/^\$\{HITL_API_TOKENS:\?/);
+  });
+
+  it('runs npm scripts that exist, from an image the Dockerfile builds', () => {
+    expect(existsSync('Dockerfile')).toBe(true);
+    for (const name of ['worker', 'api']) {
+      const [npm, run, script] = [services[name]!.command].flat() as string[];
+      expect([npm, run]).toEqual(['npm', 'run']);
+      expect(scripts[script!]).toBeDefined();
+      expect(services[name]!.build).toBe('.');
+    }
+  });
+
+  it('publishes the API on the port it listens on, and links to the UI it publishes', () => {
+    const api = services.api!;
+    expect(api.environment!.HITL_API_HOST).toBe('0.0.0.0');
+    expect(api.ports).toEqual([`${api.environment!.HITL_API_PORT}:${api.environment!.HITL_API_PORT}`]);
+    const uiPort = services['temporal-ui']!.ports![0]!.split(':')[0];
+    expect(api.environment!.TEMPORAL_UI_URL).toBe(`http://localhost:${uiPort}`);
+    expect(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233');
+  });
+});
