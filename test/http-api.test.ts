@@ -219,6 +219,7 @@ describe('runs', () => {
       '/api/approvals/{id}/respond',
       '/api/runs',
       '/api/runs/{id}',
+      '/api/tools',
     ]);
     const approveBody = doc.paths['/api/approvals/{id}/approve'].post.requestBody.content['application/json'].schema;
     expect(approveBody).toMatchObject({ type: 'object', additionalProperties: false });

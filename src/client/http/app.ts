@@ -10,7 +10,9 @@ import type { HitlClient } from '../hitl-client.js';
 import { handleApiError, errorResponse } from './api-errors.js';
 import { TokenVerifier, type ApiTokens, type Identity } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
+import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runRoutes } from './run-routes.js';
+import { toolRoutes } from './tool-routes.js';
 
 export interface ApiOptions {
   hitl: HitlClient;
@@ -71,6 +73,8 @@ export function createApiApp(options: ApiOptions): ApiApp {
   app.get('/api/me', (c) => c.json(c.get('identity')));
   approvalRoutes(app, options);
   runRoutes(app, options);
+  toolRoutes(app);
+  inboxRoutes(app);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   app.doc31('/api/openapi.json', {

@@ -65,3 +65,10 @@ export const RunListQuery = z.strictObject({
 export const IdParam = z.object({ id: z.string().min(1).max(2000) });
 
 export const Me = z.object({ approver: z.string(), groups: z.array(z.string()) });
+
+/** A tool as the inbox sees it: `parameters` is the JSON Schema the model is sent, used to check edits in the page. */
+export const ToolView = z.object({
+  name: z.string(),
+  description: z.string(),
+  parameters: z.record(z.string(), z.unknown()),
+});

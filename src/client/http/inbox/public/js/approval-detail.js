@@ -1,0 +1,44 @@
+/** One pending approval in full: what is asked, with which arguments, by when, and the run around it. */
+import { html } from 'htm/preact';
+import { Countdown } from './countdown.js';
+import { DecisionPanel } from './decision-panel.js';
+import { JsonView } from './json-view.js';
+import { RunContext } from './run-context.js';
+
+const ON_TIMEOUT = {
+  reject: 'it is rejected automatically',
+  approve: 'it is approved automatically',
+  fail: 'the run fails',
+};
+
+/** @param {{approval: any, runState: object, panel: object}} props `panel` is passed on to the DecisionPanel */
+export function ApprovalDetail({ approval, runState, panel }) {
+  return html`<article class="detail" aria-labelledby="detail-title">
+    <header class="detail-head">
+      <p class="eyebrow">
+        <span>${approval.agent}</span>
+        <span>step ${approval.step}</span>
+        ${approval.requestedBy && html`<span>requested by ${approval.requestedBy}</span>`}
+      </p>
+      <h2 id="detail-title" tabindex="-1">${approval.description}</h2>
+      <dl class="facts">
+        <div><dt>Tool</dt><dd><code>${approval.toolName}</code></dd></div>
+        <div>
+          <dt>Deadline</dt>
+          <dd><${Countdown} deadline=${approval.deadline} live=${true} /><span class="then">, then ${ON_TIMEOUT[approval.onTimeout] ?? approval.onTimeout}</span></dd>
+        </div>
+        <div><dt>Approvers</dt><dd>${approval.approvers?.join(', ') ?? 'anyone'}</dd></div>
+        <div>
+          <dt>Run</dt>
+          <dd><a href=${approval.temporalUiUrl} target="_blank" rel="noopener noreferrer">Open in Temporal UI<span class="visually-hidden"> (new tab)</span></a></dd>
+        </div>
+      </dl>
+    </header>
+    <section class="arguments" aria-labelledby="args-title">
+      <h3 id="args-title">Arguments</h3>
+      <${JsonView} value=${approval.arguments} />
+    </section>
+    <${DecisionPanel} approval=${approval} ...${panel} />
+    <${RunContext} approval=${approval} state=${runState} />
+  </article>`;
+}

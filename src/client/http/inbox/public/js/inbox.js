@@ -1,0 +1,171 @@
+/**
+ * The signed-in inbox: the queue on one side, the selected approval on the other, kept current by polling, with
+ * single-key shortcuts. Sending decisions and what happens around them (announcements, refusals) lives here.
+ */
+import { html } from 'htm/preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { createApi } from './api.js';
+import { ApprovalDetail } from './approval-detail.js';
+import { ApprovalList } from './approval-list.js';
+import { Filters, filtersFromUrl, filtersToUrl } from './filters.js';
+import { useShortcuts } from './keyboard.js';
+import { usePolling } from './polling.js';
+import { describeRefusal } from './refusals.js';
+import { useRunState } from './run-context.js';
+
+const POLL_MS = 2000;
+const DONE = { approve: 'Approved', edit: 'Sent edited arguments for', reject: 'Rejected', respond: 'Answered for' };
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const focusItem = (id) => document.querySelector(`[data-approval-id="${CSS.escape(id)}"]`)?.focus();
+const narrowScreen = () => matchMedia('(max-width: 56rem)').matches;
+
+/** @param {{token: string, identity: {approver: string, groups: string[]}, onSignOut: (why?: string) => void}} props */
+export function Inbox({ token, identity, onSignOut }) {
+  const api = useMemo(() => createApi(token), [token]);
+  const [filters, setFilters] = useState(filtersFromUrl);
+  const [tools, setTools] = useState([]);
+  const [selectedId, setSelectedId] = useState(undefined);
+  const [mode, setMode] = useState(null);
+  const [always, setAlways] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [refusal, setRefusal] = useState(undefined);
+  const [announcement, setAnnouncement] = useState('');
+  // Ids this page decided: hidden at once, even if the next listing still shows them for a moment.
+  const [decidedHere, setDecidedHere] = useState(() => new Set());
+
+  useEffect(() => {
+    api.tools().then(setTools, () => setTools([]));
+  }, [api]);
+  useEffect(() => filtersToUrl(filters), [filters]);
+  const schemas = useMemo(() => Object.fromEntries(tools.map((tool) => [tool.name, tool.parameters])), [tools]);
+
+  const listing = usePolling(() => api.approvals(filters), POLL_MS, [api, filters.agent, filters.tool]);
+  const approvals = useMemo(() => (listing.data ?? []).filter((a) => !decidedHere.has(a.id)), [listing.data, decidedHere]);
+  const selected = approvals.find((a) => a.id === selectedId);
+  const agents = useMemo(() => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(), [listing.data, filters.agent]);
+  const runState = useRunState(api, selected);
+
+  useEffect(() => {
+    if (listing.error?.status === 401) onSignOut('Your token is no longer accepted. Sign in again.');
+  }, [listing.error]);
+
+  // Announce what arrived and what left, and keep a selection: the item that took the place of one that left.
+  const previous = useRef(undefined);
+  useEffect(() => {
+    if (!listing.data) {
+      previous.current = undefined;
+      return;
+    }
+    const before = previous.current;
+    previous.current = approvals;
+    if (before) {
+      const now = new Set(approvals.map((a) => a.id));
+      const had = new Set(before.map((a) => a.id));
+      const arrived = approvals.filter((a) => !had.has(a.id));
+      const left = before.filter((a) => !now.has(a.id) && !decidedHere.has(a.id));
+      const lines = [];
+      if (arrived.length === 1) lines.push(`New approval: ${arrived[0].toolName} in ${arrived[0].agent}.`);
+      if (arrived.length > 1) lines.push(`${plural(arrived.length, 'new approval')}.`);
+      if (left.some((a) => a.id === selectedId)) lines.push('The call you were looking at was decided elsewhere or timed out; it left the list.');
+      else if (left.length) lines.push(`${plural(left.length, 'approval')} decided elsewhere left the list.`);
+      if (lines.length) setAnnouncement(lines.join(' '));
+    }
+    if (!approvals.some((a) => a.id === selectedId)) {
+      const index = before?.findIndex((a) => a.id === selectedId) ?? -1;
+      setSelectedId(approvals[Math.min(Math.max(index, 0), approvals.length - 1)]?.id);
+    }
+  }, [approvals]);
+
+  // A different call starts from a clean slate: no open form, no sticky approval, no old refusal.
+  useEffect(() => {
+    setMode(null);
+    setAlways(false);
+    setRefusal(undefined);
+  }, [selectedId]);
+
+  const decide = async (approval, type, body) => {
+    if (sending) return;
+    setSending(true);
+    setRefusal(undefined);
+    try {
+      await api[type](approval.id, body);
+      setDecidedHere((ids) => new Set(ids).add(approval.id));
+      setAnnouncement(`${DONE[type]} ${approval.toolName} (${approval.agent}).`);
+    } catch (error) {
+      if (error.status === 401) return onSignOut('Your token is no longer accepted. Sign in again.');
+      setRefusal(describeRefusal(error));
+    } finally {
+      setSending(false);
+      listing.refresh();
+    }
+  };
+
+  const select = (id, { viaKeyboard = false } = {}) => {
+    setSelectedId(id);
+    if (viaKeyboard) focusItem(id);
+    else if (narrowScreen()) requestAnimationFrame(() => document.getElementById('detail-title')?.focus());
+  };
+  const move = (step) => {
+    const index = approvals.findIndex((a) => a.id === selectedId);
+    const next = approvals[Math.min(Math.max(index + step, 0), approvals.length - 1)];
+    if (next) select(next.id, { viaKeyboard: true });
+  };
+  const allows = (type) => selected?.canDecide && selected.allowedDecisions.includes(type);
+  useShortcuts({
+    j: () => move(1),
+    k: () => move(-1),
+    a: () => allows('approve') && decide(selected, 'approve', { argsHash: selected.argsHash, ...(always && { always: true }) }),
+    e: () => allows('edit') && setMode('edit'),
+    r: () => allows('reject') && setMode('reject'),
+    Escape: () => setMode(null),
+  });
+
+  return html`<div class="layout">
+    <header class="topbar">
+      <h1>Approval inbox</h1>
+      <p class="identity">
+        Signed in as <strong>${identity.approver}</strong>
+        ${identity.groups.length > 0 && html` <span class="groups">(${identity.groups.join(', ')})</span>`}
+      </p>
+      <button type="button" class="quiet" onClick=${() => onSignOut()}>Sign out</button>
+    </header>
+    <p class="announcement" role="status" aria-live="polite">${announcement}</p>
+    <main class="columns">
+      <section class="queue" aria-labelledby="queue-title">
+        <h2 id="queue-title">Waiting for a decision <span class="count">${approvals.length}</span></h2>
+        <${Filters} filters=${filters} onChange=${setFilters} agents=${agents} tools=${tools.map((t) => t.name)} />
+        ${listing.error &&
+        listing.error.status !== 401 &&
+        html`<p class="refusal" role="alert">The list could not be refreshed: ${describeRefusal(listing.error).headline} Trying again.</p>`}
+        <${ApprovalList} approvals=${approvals} selectedId=${selectedId} onSelect=${(id) => select(id)} loading=${!listing.data && !listing.error} />
+      </section>
+      ${selected
+        ? html`<${ApprovalDetail}
+            key=${selected.id}
+            approval=${selected}
+            runState=${runState}
+            panel=${{
+              identity,
+              schema: schemas[selected.toolName],
+              mode,
+              onMode: setMode,
+              always,
+              onAlways: setAlways,
+              busy: sending,
+              refusal,
+              onDecide: (type, body) => decide(selected, type, body),
+            }}
+          />`
+        : html`<section class="detail placeholder" aria-label="Selected approval">
+            <p>${approvals.length ? 'Select an approval to see its arguments and the run.' : 'When an agent’s tool call needs a human, it shows up here.'}</p>
+          </section>`}
+    </main>
+    <footer class="keys" aria-label="Keyboard shortcuts">
+      <span><kbd>j</kbd> <kbd>k</kbd> next / previous</span>
+      <span><kbd>a</kbd> approve</span>
+      <span><kbd>e</kbd> edit</span>
+      <span><kbd>r</kbd> reject</span>
+      <span><kbd>Esc</kbd> close the form</span>
+    </footer>
+  </div>`;
+}

@@ -1,0 +1,7 @@
+import { html } from 'htm/preact';
+import { render } from 'preact';
+import { App } from './app.js';
+
+const root = document.getElementById('app');
+root.replaceChildren(); // drop the <noscript> fallback before Preact takes over
+render(html`<${App} />`, root);

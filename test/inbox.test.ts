@@ -1,0 +1,303 @@
+/**
+ * The approval inbox page in a real browser (Debian's Chromium, driven by playwright-core) against the real API,
+ * worker and dev server: sign-in, a call the user may only look at, filters, folded arguments, respond, an edit
+ * refused in the page and then sent, the keyboard, a 409 in plain words, and live updates. Screenshots go to
+ * test-results/ (inbox.png, inbox-phone.png).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { demoAgent } from '../src/agents/demo.js';
+import { encodeApprovalId } from '../src/client/approval-id.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { createApiApp } from '../src/client/http/app.js';
+import { listen, type Listening } from '../src/http/listen.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SCREENSHOTS = path.resolve('test-results');
+
+const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
+const agent = defineAgent({ ...demoAgent, name: 'inboxdemo' });
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const TOKENS = {
+  'alice-inbox-token-0123456789': { approver: 'alice', groups: ['finance'] },
+  'bob-inbox-token-01234567890': { approver: 'bob', groups: ['support'] },
+};
+type Who = 'alice' | 'bob';
+const tokenOf = (who: Who) => Object.entries(TOKENS).find(([, id]) => id.approver === who)![0];
+
+let h: Harness;
+let api: Listening;
+let browser: BrowserContext;
+let userDataDir: string;
+let page: Page;
+const pageErrors: string[] = [];
+const failedResponses: string[] = [];
+const runs = { refund: '', report: '', cancelOne: '', cancelTwo: '', race: '' };
+/** Requests the page has sent and not yet seen answered. */
+const inFlight = new Set<Request>();
+const approvalId = (run: keyof typeof runs, callId: string) => encodeApprovalId({ workflowId: runs[run], callId });
+
+async function request(who: Who, method: string, urlPath: string, body?: unknown) {
+  const response = await fetch(`${api.url}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${tokenOf(who)}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function startRun(prompt: string) {
+  const started = await request('bob', 'POST', '/api/runs', { agent: 'inboxdemo', prompt });
+  expect(started.status).toBe(201);
+  return started.body.runId as string;
+}
+
+const item = (id: string) => page.locator(`.approval-item[data-approval-id="${id}"]`);
+const selectedId = () => page.locator('.approval-item[aria-current="true"]').getAttribute('data-approval-id');
+const listedIds = () => page.locator('.approval-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-approval-id')!));
+const decisionButtons = () => page.locator('.decide .buttons button').allTextContents();
+
+/** Presses j or k until `id` is selected, checking each step moves the selection by one. */
+async function moveTo(id: string) {
+  const ids = await listedIds();
+  for (;;) {
+    const at = ids.indexOf((await selectedId())!);
+    const target = ids.indexOf(id);
+    if (at === target) return;
+    await page.keyboard.press(target > at ? 'j' : 'k');
+    await expect.poll(selectedId).toBe(ids[target > at ? at + 1 : at - 1]);
+  }
+}
+
+async function signIn(who: Who) {
+  await page.goto(`${api.url}/?agent=inboxdemo`);
+  await page.getByLabel('API token').fill(tokenOf(who));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('.identity').waitFor();
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium).`);
+  h = await startHarness({
+    agents: { inboxdemo: agent },
+    script: {
+      conversations: [
+        { match: 'inbox refund', replies: [{ toolCalls: [call('r1', 'process_refund', { orderId: '1234', amount: 12000 })] }, { content: 'refund handled' }] },
+        { match: 'inbox report', replies: [{ toolCalls: [call('w1', 'write_file', { path: 'reports/refunds.md', content: LONG_REPORT })] }, { content: 'report handled' }] },
+        { match: 'inbox cancel', replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cancel handled' }] },
+      ],
+    },
+  });
+  const hitl = new HitlClient(h.temporal.client, h.taskQueue);
+  api = await listen(
+    createApiApp({ hitl, tokens: TOKENS, fourEyes: false, bodyLimitBytes: 64 * 1024, temporalUiUrl: 'http://ui.test', namespace: h.temporal.namespace, log: () => {} }),
+  );
+
+  [runs.refund, runs.report, runs.cancelOne, runs.cancelTwo, runs.race] = await Promise.all(
+    ['inbox refund, order 1234', 'inbox report on refunds', 'inbox cancel, first', 'inbox cancel, second', 'inbox cancel, raced'].map(startRun),
+  );
+  await waitFor(async () => (await request('alice', 'GET', '/api/approvals?agent=inboxdemo')).body.length === 5, 20_000, 'five pending approvals');
+
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'hitl-chromium-'));
+  browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1366, height: 900 },
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
+  // Refused requests are checked by status below; any other console error (a CSP violation, say) is a bug.
+  page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(`console: ${message.text()}`));
+  page.on('request', (r) => inFlight.add(r));
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  page.on('response', (response) => response.status() >= 400 && failedResponses.push(`${response.status()} ${new URL(response.url()).pathname}`));
+  // Lets the 409 test hold the page's polling still while the same call is decided elsewhere.
+  await page.clock.install();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await api?.close();
+  await h?.close();
+});
+
+describe('approval inbox', () => {
+  it('signs in with a token, shows who you are, and offers no buttons for a call you may not decide', async () => {
+    await signIn('bob');
+    expect(await page.locator('.identity').innerText()).toBe('Signed in as bob (support)');
+    // Browser-side code as strings: this project type-checks for Node, without the DOM library.
+    expect(await page.evaluate<string[]>('Object.keys(sessionStorage)')).toEqual(['hitl-inbox-token']);
+
+    await item(approvalId('refund', 'r1')).click();
+    await page.locator('#detail-title').waitFor();
+    expect(await page.locator('.view-only').innerText()).toContain('Only finance may decide this call');
+    expect(await decisionButtons()).toEqual([]);
+    expect(await item(approvalId('refund', 'r1')).innerText()).toContain('view only');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn('alice');
+    expect(await page.locator('.identity').innerText()).toBe('Signed in as alice (finance)');
+    await item(approvalId('refund', 'r1')).click();
+    await expect.poll(decisionButtons).toEqual(['Approve', 'Edit…', 'Reject…', 'Respond…']);
+  });
+
+  it('filters by tool, folds long argument values, and answers for the tool with respond', async () => {
+    const report = approvalId('report', 'w1');
+    await page.getByRole('combobox', { name: 'Tool', exact: true }).selectOption('write_file');
+    await expect.poll(listedIds).toEqual([report]);
+    await expect.poll(() => new URL(page.url()).search).toBe('?agent=inboxdemo&tool=write_file');
+    await page.getByRole('combobox', { name: 'Tool', exact: true }).selectOption('');
+    await expect.poll(async () => (await listedIds()).length).toBe(5);
+
+    await item(report).click();
+    const content = page.locator('.arg', { has: page.locator('dt', { hasText: 'content' }) }).locator('details');
+    expect(await content.getAttribute('open')).toBeNull();
+    expect(await content.locator('summary .size').innerText()).toMatch(/^[\d,]+ characters, show all$/);
+    await content.locator('summary').click();
+    await expect.poll(() => content.getAttribute('open')).toBe('');
+    expect(await content.locator('code.hljs .hljs-string').innerText()).toContain('late delivery');
+
+    await page.getByRole('button', { name: 'Respond…' }).click();
+    await page.getByLabel('Result the agent receives').fill('I wrote the report by hand.');
+    await page.getByRole('button', { name: 'Send response' }).click();
+    await item(report).waitFor({ state: 'detached' });
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runs.report}`)).body.status === 'completed');
+    const run = (await request('alice', 'GET', `/api/runs/${runs.report}`)).body;
+    expect(run.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content)).toEqual(['I wrote the report by hand.']);
+  });
+
+  it('refuses an invalid edit in the page, sends a valid one, and the run completes with the edited arguments', async () => {
+    const refund = approvalId('refund', 'r1');
+    await item(refund).click();
+    const posted: string[] = [];
+    const recordPost = (r: Request) => r.method() === 'POST' && posted.push(r.url());
+    page.on('request', recordPost);
+
+    const detail = page.locator('.detail');
+    expect(await detail.locator('.args').innerText()).toMatch(/orderId\s+"1234"\s+amount\s+12000/);
+    expect(await detail.locator('.hljs-number').first().innerText()).toBe('12000');
+    expect(await detail.locator('.prompt blockquote').innerText()).toBe('inbox refund, order 1234');
+    await expect.poll(() => detail.locator('.transcript').innerText()).toContain('process_refund({"orderId":"1234","amount":12000})');
+    expect(await detail.locator('a', { hasText: 'Open in Temporal UI' }).getAttribute('href')).toBe(`http://ui.test/namespaces/default/workflows/${runs.refund}`);
+    expect(await detail.locator('[role=timer]').innerText()).toMatch(/^(2d 23h|3d 0h) left$/);
+
+    await page.getByRole('button', { name: 'Edit…' }).click();
+    const editor = page.getByLabel(/Arguments as JSON/);
+    await editor.fill('{ "orderId": "1234", "amount": "150 dollars" }');
+    await expect.poll(() => page.locator('#edit-check').innerText()).toContain('amount: Instance type "string" is invalid. Expected "number".');
+    await page.getByRole('button', { name: 'Send edited arguments' }).click();
+    await expect.poll(() => page.locator('.decision-form [role=alert]').innerText()).toContain('Not sent: the edited arguments do not fit the tool.');
+    expect(posted).toEqual([]);
+    const untouched = (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body;
+    expect(untouched).toMatchObject({ status: 'awaiting_approval', decisions: [], pending: [{ id: 'r1', args: { orderId: '1234', amount: 12000 } }] });
+
+    await editor.fill('{ "orderId": "1234", "amount": 150 }');
+    await expect.poll(() => page.locator('#edit-check').innerText()).toBe('These arguments fit the tool.');
+    expect(await page.locator('pre.diff del').allInnerTexts()).toEqual(['-   "amount": 12000\n']);
+    expect(await page.locator('pre.diff ins').allInnerTexts()).toEqual(['+   "amount": 150\n']);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 900 });
+
+    await page.getByRole('button', { name: 'Send edited arguments' }).click();
+    await item(refund).waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.announcement').innerText()).toBe('Sent edited arguments for process_refund (inboxdemo).');
+    expect(posted).toEqual([`${api.url}/api/approvals/${refund}/edit`]);
+    page.off('request', recordPost);
+
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body.status === 'completed');
+    const run = (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body;
+    expect(run.decisions).toMatchObject([{ type: 'edit', approver: 'alice', argsBefore: { orderId: '1234', amount: 12000 }, argsAfter: { orderId: '1234', amount: 150 } }]);
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234'").all()).toEqual([{ amount: 150 }]);
+  });
+
+  it('moves with j/k, approves with a, and opens the reason prompt with r', async () => {
+    const [one, two, race] = [approvalId('cancelOne', 'c1'), approvalId('cancelTwo', 'c1'), approvalId('race', 'c1')];
+    await expect.poll(async () => (await listedIds()).sort()).toEqual([one, two, race].sort());
+    const listed = await listedIds();
+
+    // Up to the top whatever is selected now, then down and back one by one.
+    await page.keyboard.press('k');
+    await page.keyboard.press('k');
+    await expect.poll(selectedId).toBe(listed[0]);
+    await page.keyboard.press('j');
+    await expect.poll(selectedId).toBe(listed[1]);
+    await page.keyboard.press('j');
+    await expect.poll(selectedId).toBe(listed[2]);
+    await page.keyboard.press('k');
+    await expect.poll(selectedId).toBe(listed[1]);
+
+    await moveTo(one);
+    expect(await page.locator('.detail .prompt blockquote').innerText()).toBe('inbox cancel, first');
+    await page.keyboard.press('a');
+    await item(one).waitFor({ state: 'detached' });
+    expect((await listedIds()).sort()).toEqual([two, race].sort());
+    expect((await request('alice', 'GET', `/api/runs/${runs.cancelOne}`)).body.decisions).toMatchObject([{ type: 'approve', approver: 'alice', id: 'c1' }]);
+
+    await moveTo(two);
+    await page.keyboard.press('r');
+    await page.getByLabel('Reason (the agent is told)').waitFor();
+    await expect.poll(() => page.locator('#reject-reason:focus').count()).toBe(1);
+    await page.keyboard.type('Customer changed their mind');
+    await page.keyboard.press('Control+Enter');
+    await item(two).waitFor({ state: 'detached' });
+    expect((await request('alice', 'GET', `/api/runs/${runs.cancelTwo}`)).body.decisions).toMatchObject([
+      { type: 'reject', approver: 'alice', message: 'Customer changed their mind' },
+    ]);
+  });
+
+  it('says in plain words that someone else already decided the call (409)', async () => {
+    const race = approvalId('race', 'c1');
+    await item(race).click();
+    await expect.poll(selectedId).toBe(race);
+    // Hold the page's timers (its polling) so the list still shows the call after it is decided elsewhere.
+    await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 100);
+    await expect.poll(() => inFlight.size).toBe(0);
+    expect(await request('bob', 'POST', `/api/approvals/${race}/approve`, {})).toMatchObject({ status: 200 });
+
+    const refused = page.waitForResponse((r) => r.url().endsWith(`/api/approvals/${race}/approve`));
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    expect((await refused).status()).toBe(409);
+    await expect.poll(() => page.locator('.decide [role=alert] strong').innerText()).toMatch(
+      /^(Someone already decided this call, so your decision was not applied\.|This run has already ended; there is nothing left to decide\.)$/,
+    );
+
+    await page.clock.resume();
+    await item(race).waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.empty').innerText()).toContain('Nothing is waiting for a decision');
+    await expect.poll(() => page.locator('.announcement').innerText()).toBe('The call you were looking at was decided elsewhere or timed out; it left the list.');
+    expect((await request('alice', 'GET', `/api/runs/${runs.race}`)).body.decisions.filter((d: any) => d.outcome === 'applied')).toMatchObject([
+      { type: 'approve', approver: 'bob' },
+    ]);
+  });
+
+  it('shows a new approval without a reload', async () => {
+    const runId = await startRun('inbox cancel, arriving late');
+    await item(encodeApprovalId({ workflowId: runId, callId: 'c1' })).waitFor();
+    await expect.poll(() => page.locator('.announcement').innerText()).toBe('New approval: cancel_order in inboxdemo.');
+    expect(pageErrors).toEqual([]);
+    expect(failedResponses).toEqual([`409 /api/approvals/${approvalId('race', 'c1')}/approve`]);
+  });
+});
