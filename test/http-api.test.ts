@@ -219,6 +219,8 @@ describe('runs', () => {
       '/api/approvals/{id}/respond',
       '/api/runs',
       '/api/runs/{id}',
+      '/api/runs/{id}/end',
+      '/api/runs/{id}/messages',
       '/api/tools',
     ]);
     const approveBody = doc.paths['/api/approvals/{id}/approve'].post.requestBody.content['application/json'].schema;

@@ -27,6 +27,10 @@ export interface CallModelResult {
   structured?: StructuredCheck;
 }
 
+const SUMMARY_INSTRUCTIONS =
+  'Summarize this conversation for yourself, so you can continue it without the full transcript: keep facts, ' +
+  'decisions (including human approvals and rejections), tool results that still matter, and open tasks. Be concise.';
+
 export function createCallModel({ agents, model: config }: ActivityDeps) {
   const clients = new Map<string, OpenAI>();
   // One client per endpoint; Temporal owns retries, so the client's own are off.
@@ -41,6 +45,28 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
   };
 
   return {
+    /** Writes the summary that replaces compacted messages when a long run continues as new. */
+    async summarizeTranscript(input: { agent: string; model: string; messages: ChatMessage[] }): Promise<string> {
+      const transcript = input.messages
+        .map((m) => (m.role === 'assistant' ? `assistant: ${m.content ?? ''}${m.tool_calls ? ` [calls ${m.tool_calls.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ')}]` : ''}` : `${m.role}: ${m.content}`))
+        .join('\n');
+      try {
+        const completion = await clientFor(agents[input.agent]?.baseURL ?? config.baseURL).chat.completions.create(
+          {
+            model: input.model,
+            messages: [
+              { role: 'system', content: SUMMARY_INSTRUCTIONS },
+              { role: 'user', content: `Conversation to summarize:\n${transcript}` },
+            ],
+          },
+          { signal: Context.current().cancellationSignal },
+        );
+        return completion.choices[0]?.message.content ?? '';
+      } catch (err) {
+        throw toModelFailure(err);
+      }
+    },
+
     async callModel(input: CallModelInput): Promise<CallModelResult> {
       const agent = agents[input.agent];
       const responseFormat = agent?.responseFormat;

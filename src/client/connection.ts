@@ -3,11 +3,14 @@ import { Client, Connection } from '@temporalio/client';
 import { readEnvConfig, temporalAddress, type EnvConfig } from '../config.js';
 import { HitlClient } from './hitl-client.js';
 
+/** Long runs have large histories and transcripts; gRPC's 4 MB default is too small to read them back. */
+export const LARGE_MESSAGES = { 'grpc.max_receive_message_length': 64 * 1024 * 1024 };
+
 let shared: Promise<{ connection: Connection; hitl: HitlClient }> | undefined;
 
 export function sharedHitlClient(config: EnvConfig = readEnvConfig()): Promise<HitlClient> {
   shared ??= (async () => {
-    const connection = await Connection.connect({ address: temporalAddress(config) });
+    const connection = await Connection.connect({ address: temporalAddress(config), channelArgs: LARGE_MESSAGES });
     const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
     return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE) };
   })();

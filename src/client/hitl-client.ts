@@ -16,14 +16,15 @@ import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { DecisionRefusedError } from '../errors/decision-refused-error.js';
 import { RunNotFoundError } from '../errors/run-not-found-error.js';
-import { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
+import { SessionClosedError } from '../errors/session-closed-error.js';
+import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decideUpdate, pendingApprovalsQuery, runStateQuery } from '../workflows/messages.js';
+import { decideUpdate, endUpdate, messageUpdate, pendingApprovalsQuery, runStateQuery } from '../workflows/messages.js';
 import { decodeApprovalId, encodeApprovalId } from './approval-id.js';
 import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
 
@@ -56,7 +57,7 @@ export class HitlClient {
   // ---- runs ----------------------------------------------------------------------------------------------
 
   /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
-  async startRun(input: AgentWorkflowInput, options: { workflowId?: string } = {}): Promise<{ runId: string; temporalRunId: string }> {
+  async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ runId: string; temporalRunId: string }> {
     const parsed = AgentWorkflowInput.parse(input);
     const workflowId = options.workflowId ?? `${parsed.agent}-${randomUUID()}`;
     const handle = await this.temporal.workflow.start(WORKFLOW_TYPE, {
@@ -108,7 +109,10 @@ export class HitlClient {
     if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
     if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
     const infos: WorkflowExecutionInfo[] = [];
-    for await (const info of this.temporal.workflow.list({ query: clauses.join(' AND ') })) infos.push(info);
+    for await (const info of this.temporal.workflow.list({ query: clauses.join(' AND ') })) {
+      // A sub-agent's calls are listed through its parent (marked with the sub-agent's workflow id).
+      if (!info.parentExecution) infos.push(info);
+    }
 
     const limit = pLimit(8);
     const perRun = await Promise.all(
@@ -157,8 +161,7 @@ export class HitlClient {
         throw new DecisionRefusedError(code ?? 'malformed', err.cause?.message ?? err.message);
       }
       if (err instanceof WorkflowNotFoundError) {
-        const closed = await handle.describe().then((d) => d.status.name !== 'RUNNING', () => false);
-        if (closed) throw new DecisionRefusedError('run_closed', `Run ${runId} has finished; nothing is waiting for a decision.`);
+        if (await this.hasFinished(runId)) throw new DecisionRefusedError('run_closed', `Run ${runId} has finished; nothing is waiting for a decision.`);
         throw new RunNotFoundError(runId);
       }
       throw err;
@@ -188,6 +191,41 @@ export class HitlClient {
       { decisions: [clean], ...(options.approver && { approver: options.approver }), ...(options.groups && { groups: options.groups }) },
       { updateId: options.updateId },
     );
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------------------
+
+  /** Sends the next user message to a session run; it is queued if a turn is running. */
+  async say(runId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
+    return this.sessionUpdate(runId, () =>
+      this.temporal.workflow.getHandle(runId).executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
+    );
+  }
+
+  /** Closes a session run once its current turn is done. */
+  async endSession(runId: string, reason?: string): Promise<void> {
+    await this.sessionUpdate(runId, () => this.temporal.workflow.getHandle(runId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }));
+  }
+
+  private async sessionUpdate<T>(runId: string, send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new SessionClosedError(runId, err.cause?.message ?? err.message);
+      if (err instanceof WorkflowNotFoundError) {
+        if (await this.hasFinished(runId)) throw new SessionClosedError(runId, 'the run has finished.');
+        throw new RunNotFoundError(runId);
+      }
+      throw err;
+    }
+  }
+
+  /** Updates to a finished run fail as "not found"; tell that apart from a run that never existed. */
+  private hasFinished(runId: string): Promise<boolean> {
+    return this.temporal.workflow
+      .getHandle(runId)
+      .describe()
+      .then((d) => d.status.name !== 'RUNNING', () => false);
   }
 
   // ---- watching ------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ export const HitlAgent = defineSearchAttributeKey('HitlAgent', SearchAttributeTy
 export const SEARCH_ATTRIBUTE_KEYS = [HitlStatus, HitlPendingTools, HitlPendingCount, HitlNextDeadline, HitlAgent];
 
 /** Values of `HitlStatus`. */
-export const HITL_STATUSES = ['Running', 'AwaitingApproval', 'Completed', 'Failed', 'Canceled'] as const;
+export const HITL_STATUSES = ['Running', 'AwaitingApproval', 'AwaitingMessage', 'Completed', 'Failed', 'Canceled'] as const;
 export type HitlStatusValue = (typeof HITL_STATUSES)[number];
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {

@@ -2,21 +2,14 @@
  * Decides whether one tool call waits for a human, under which settings, and which rule said so. Pure: the
  * workflow calls it, and its outcome is kept in the run state.
  */
-import { DECISION_TYPES, type DecisionType } from '../schemas/decision.js';
-import type { ApprovalPolicy, OnTimeout, ToolPolicy } from '../schemas/approval-policy.js';
+import type { GateSettings } from '../schemas/call-record.js';
+import { DECISION_TYPES } from '../schemas/decision.js';
+import type { ApprovalPolicy, ToolPolicy } from '../schemas/approval-policy.js';
 import { durationToMs } from '../schemas/duration.js';
 import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
 
-export interface GateSettings {
-  allowedDecisions: DecisionType[];
-  description: string;
-  timeoutMs: number;
-  onTimeout: OnTimeout;
-  approvers?: string[];
-  /** Milliseconds before the deadline. */
-  remindersMs: number[];
-}
+export type { GateSettings };
 
 export type Classification =
   | { gated: false; rule: string }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ApprovalPolicyOverride } from './approval-policy.js';
+import { CarriedState } from './carried-state.js';
+import { ContinueAsNewOptions } from './continue-as-new-options.js';
+import { SessionOptions } from './session.js';
 
 /** Input of `agentWorkflow`, part of the wire contract. */
 export const AgentWorkflowInput = z.object({
@@ -14,6 +17,13 @@ export const AgentWorkflowInput = z.object({
   approval: ApprovalPolicyOverride.optional(),
   /** Data tools receive and the model never sees (like LangGraph's InjectedState). */
   context: z.record(z.string(), z.unknown()).optional(),
+  /** Stay open after each answer for the next `message` (maxSteps then applies per turn). */
+  session: SessionOptions.optional(),
+  continueAsNew: ContinueAsNewOptions.optional(),
+  /** Set by the run itself when it continues as new; never by callers. */
+  carry: CarriedState.optional(),
 });
 
 export type AgentWorkflowInput = z.infer<typeof AgentWorkflowInput>;
+/** What callers send (defaults not yet applied). */
+export type AgentWorkflowArgs = z.input<typeof AgentWorkflowInput>;

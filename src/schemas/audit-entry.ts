@@ -21,6 +21,8 @@ export const AuditEntry = z.object({
   message: z.string().optional(),
   always: z.boolean().optional(),
   refusal: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** The sub-agent run a decision was passed on to (which records it in its own log too). */
+  forwardedTo: z.string().optional(),
   /** A malformed input as received (truncated), so the log accounts for it. */
   input: z.string().optional(),
 });

@@ -18,6 +18,7 @@ export const PolicyOutcome = z.object({
 export const Usage = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() });
 
 export const AgentResult = z.object({
+  /** `ended`: a session closed by `end` or its idle timeout. */
   status: z.enum(['completed', 'max_steps', 'ended']),
   /** The final assistant text. */
   output: z.string(),
@@ -46,6 +47,10 @@ export const RunState = z.object({
   usage: Usage,
   result: AgentResult.optional(),
   error: z.string().optional(),
+  /** Earlier runs of this workflow id (continue-as-new), newest last. */
+  previousRunIds: z.array(z.string()),
+  /** Session runs: user messages queued while a turn runs. */
+  queuedMessages: z.number().int(),
 });
 
 /** Optional argument of the `runState` query: only the tail of the transcript and audit log. */

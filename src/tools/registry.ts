@@ -3,6 +3,7 @@
  * approvers; the model activity derives the JSON Schemas it sends from it. Add your tools here.
  */
 import type { ToolSpec } from './define-tool.js';
+import { askResearcher } from './specs/ask-researcher.js';
 import { cancelOrder } from './specs/cancel-order.js';
 import { executeSql } from './specs/execute-sql.js';
 import { processRefund } from './specs/process-refund.js';
@@ -11,5 +12,5 @@ import { sendEmail } from './specs/send-email.js';
 import { writeFile } from './specs/write-file.js';
 
 export const toolSpecs: Readonly<Record<string, ToolSpec>> = Object.fromEntries(
-  [readData, writeFile, executeSql, sendEmail, cancelOrder, processRefund].map((spec) => [spec.name, spec]),
+  [readData, writeFile, executeSql, sendEmail, cancelOrder, processRefund, askResearcher].map((spec) => [spec.name, spec]),
 );

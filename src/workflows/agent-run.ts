@@ -2,37 +2,38 @@
  * The state of one run and the transitions on it. The loop in `agent-workflow.ts` drives it; handlers read and
  * decide through it. Deterministic: time comes from the workflow clock, nothing else from outside.
  */
-import { isCancellation, log, setCurrentDetails, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, isCancellation, log, setCurrentDetails, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
 import ms from 'ms';
 import { ApprovalTimeoutError } from '../errors/approval-timeout-error.js';
-import { HitlError } from '../errors/hitl-error.js';
 import type { DecisionRefusedError } from '../errors/decision-refused-error.js';
+import { HitlError } from '../errors/hitl-error.js';
 import { argsHash } from '../policy/args-hash.js';
 import { classifyCall } from '../policy/classify-call.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
+import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import type { AuditEntry } from '../schemas/audit-entry.js';
+import type { CallRecord, DecidedVia, Resolution } from '../schemas/call-record.js';
+import { CARRIED_STATE_VERSION, type CarriedState, type DecidedSummary, type StickyDecision } from '../schemas/carried-state.js';
 import type { ChatMessage, ToolCall } from '../schemas/chat-message.js';
 import type { AppliedDecision } from '../schemas/decision.js';
 import type { NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentResult, PolicyOutcome, RunState, RunStateQueryOptions, RunStatus, Usage } from '../schemas/run-state.js';
-import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import { notifyActivities } from './activities.js';
-import type { CallRecord, DecidedVia, Resolution } from './call-record.js';
 import { currentDetails } from './current-details.js';
-import type { DecidedSummary, PlanContext, PlannedDecision } from './decision-plan.js';
+import type { PlanContext, PlannedDecision } from './decision-plan.js';
+import { childApprovalsSignal, decisionSignal } from './messages.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 import { workflowIsoNow, workflowNow } from './workflow-clock.js';
 
-export interface StickyDecision {
-  type: 'approve' | 'reject';
-  approver?: string;
-  message?: string;
-}
+/** Bounds on what a long session keeps in memory and carries across continue-as-new. */
+const KEEP_AUDIT = 1000;
+const KEEP_DECIDED = 2000;
+const KEEP_OUTCOMES = 500;
 
 export class AgentRun {
   input!: AgentWorkflowInput;
@@ -40,7 +41,11 @@ export class AgentRun {
   policy!: ApprovalPolicy;
   maxSteps = 0;
   status: RunStatus = 'running';
+  /** Model calls in the whole run; `turnSteps` counts this turn's (maxSteps applies per turn). */
   step = 0;
+  turnSteps = 0;
+  /** The structured-output correction was used in this turn. */
+  corrected = false;
   messages: ChatMessage[] = [];
   usage: Usage = { promptTokens: 0, completionTokens: 0 };
   /** Calls of the open step, in the order the model asked for them. */
@@ -48,12 +53,22 @@ export class AgentRun {
   decided = new Map<string, DecidedSummary>();
   sticky = new Map<string, StickyDecision>();
   audit: AuditEntry[] = [];
+  auditDropped = 0;
   policyOutcomes: PolicyOutcome[] = [];
+  /** Session runs: user messages waiting for the next turn, and whether `end` was asked for. */
+  inbox: string[] = [];
+  endRequested = false;
+  idleDeadline?: string;
+  lastOutput?: string;
+  previousRunIds: string[] = [];
+  /** Pending calls of sub-agent runs, mirrored from their `hitl.childApprovals` signals. */
+  childApprovals = new Map<string, { seq: number; pending: PendingApproval[] }>();
   result?: AgentResult;
   error?: string;
   /** What the loop is doing, for the UI's current details. */
   activity = 'starting';
   private notificationSeq = 0;
+  private sentToParent = { seq: 0, key: '' };
   private readonly searchAttributes = new SearchAttributePublisher();
 
   get agent(): string {
@@ -74,10 +89,71 @@ export class AgentRun {
     this.publish('running the agent');
   }
 
+  /** Picks up where the previous run of this workflow id continued as new. */
+  resume(input: AgentWorkflowInput, carry: CarriedState): void {
+    this.input = input;
+    this.snapshot = carry.snapshot;
+    this.policy = carry.policy;
+    this.maxSteps = carry.maxSteps;
+    this.status = carry.status;
+    this.step = carry.step;
+    this.turnSteps = carry.turnSteps;
+    this.corrected = carry.corrected;
+    this.messages = carry.messages;
+    this.usage = carry.usage;
+    this.calls = carry.calls;
+    this.decided = new Map(carry.decided);
+    this.sticky = new Map(carry.sticky);
+    this.audit = carry.audit;
+    this.auditDropped = carry.auditDropped;
+    this.policyOutcomes = carry.policyOutcomes;
+    this.inbox = carry.inbox;
+    this.endRequested = carry.endRequested;
+    this.idleDeadline = carry.idleDeadline;
+    this.lastOutput = carry.lastOutput;
+    this.notificationSeq = carry.notificationSeq;
+    this.previousRunIds = carry.previousRunIds;
+    this.publish('resumed after continue-as-new');
+  }
+
+  /** Everything the next run needs; only called when no tool or sub-agent is running. */
+  carry(messages: ChatMessage[]): CarriedState {
+    const auditKept = this.audit.slice(-KEEP_AUDIT);
+    return {
+      version: CARRIED_STATE_VERSION,
+      snapshot: this.snapshot!,
+      policy: this.policy,
+      maxSteps: this.maxSteps,
+      status: this.status,
+      step: this.step,
+      turnSteps: this.turnSteps,
+      corrected: this.corrected,
+      messages,
+      usage: this.usage,
+      calls: this.calls,
+      decided: [...this.decided].slice(-KEEP_DECIDED),
+      sticky: [...this.sticky],
+      audit: auditKept,
+      auditDropped: this.auditDropped + (this.audit.length - auditKept.length),
+      policyOutcomes: this.policyOutcomes.slice(-KEEP_OUTCOMES),
+      inbox: this.inbox,
+      endRequested: this.endRequested,
+      ...(this.idleDeadline && { idleDeadline: this.idleDeadline }),
+      ...(this.lastOutput !== undefined && { lastOutput: this.lastOutput }),
+      notificationSeq: this.notificationSeq,
+      previousRunIds: [...this.previousRunIds, workflowInfo().runId].slice(-50),
+    };
+  }
+
   // ---- reading -------------------------------------------------------------------------------------------
 
+  /** This run's pending calls, then those of its sub-agents (marked with the sub-agent's workflow id). */
   pendingApprovals(): PendingApproval[] {
-    return this.calls.flatMap((c) => (c.pending && !c.resolution ? [c.pending] : []));
+    const own = this.calls.flatMap((c) => (c.pending && !c.resolution ? [c.pending] : []));
+    const children = [...this.childApprovals].flatMap(([workflowId, { pending }]) =>
+      pending.map((p) => (p.workflowId ? p : { ...p, workflowId })),
+    );
+    return [...own, ...children];
   }
 
   state(options: RunStateQueryOptions = {}): RunState {
@@ -98,16 +174,18 @@ export class AgentRun {
       usage: this.usage,
       result: this.result,
       error: this.error,
+      previousRunIds: this.previousRunIds,
+      queuedMessages: this.inbox.length,
     };
   }
 
   planContext(): PlanContext {
-    return {
-      pending: this.pendingApprovals(),
-      decided: this.decided,
-      available: this.snapshot?.tools ?? [],
-      specs: toolSpecs,
-    };
+    return { pending: this.pendingApprovals(), decided: this.decided, available: this.snapshot?.tools ?? [], specs: toolSpecs };
+  }
+
+  /** No tool or sub-agent is running and no decided call is about to start one: safe to continue as new. */
+  isPausable(): boolean {
+    return this.calls.every((c) => c.status === 'done' || (c.status === 'waiting' && !c.resolution));
   }
 
   // ---- a step's tool calls -------------------------------------------------------------------------------
@@ -116,7 +194,14 @@ export class AgentRun {
   openStep(toolCalls: ToolCall[]): CallRecord[] {
     const requestedAt = workflowNow();
     this.calls = toolCalls.map((call) => {
-      const record: CallRecord = { id: call.id, toolName: call.function.name, rawArgs: call.function.arguments, step: this.step, rule: '' };
+      const record: CallRecord = {
+        id: call.id,
+        toolName: call.function.name,
+        rawArgs: call.function.arguments,
+        step: this.step,
+        rule: '',
+        status: 'waiting',
+      };
       const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, this.snapshot!.tools);
       if (!parsed.ok) {
         // Invalid calls never reach a human: the tool activity answers them with the error.
@@ -145,6 +230,7 @@ export class AgentRun {
         }
       }
       this.policyOutcomes.push({ id: record.id, toolName: record.toolName, step: this.step, gated: !!record.gate, rule: record.rule });
+      if (this.policyOutcomes.length > KEEP_OUTCOMES * 2) this.policyOutcomes = this.policyOutcomes.slice(-KEEP_OUTCOMES);
       return record;
     });
     for (const record of this.calls) {
@@ -165,12 +251,20 @@ export class AgentRun {
 
   // ---- decisions -----------------------------------------------------------------------------------------
 
-  /** Applies a checked plan; `always` decisions also settle other pending calls of the same tool. */
-  applyPlan(decisions: PlannedDecision[], via: 'update' | 'signal'): AppliedDecision[] {
-    const applied = decisions.map((planned) => {
-      const record = this.calls.find((c) => c.id === planned.call.id)!;
-      const { decision } = planned;
+  /**
+   * Applies a checked plan. Calls of sub-agents are forwarded to the run that owns them; `always` decisions
+   * also settle other pending calls of the same tool.
+   */
+  applyPlan(decisions: PlannedDecision[], via: 'update' | 'signal', who: { approver?: string; groups?: string[] } = {}): AppliedDecision[] {
+    const applied = decisions.map((planned): AppliedDecision => {
+      const { decision, call } = planned;
       const approver = planned.approver;
+      const base = { id: call.id, type: decision.type, toolName: planned.toolName, argsHash: planned.argsHash, ...(approver && { approver }) };
+      if (call.workflowId) {
+        this.forward(call.workflowId, planned, via, who);
+        return { ...base, forwardedTo: call.workflowId };
+      }
+      const record = this.calls.find((c) => c.id === call.id)!;
       const resolution: Resolution =
         decision.type === 'edit'
           ? { kind: 'edit', via, approver, toolName: planned.toolName, args: planned.args }
@@ -183,13 +277,7 @@ export class AgentRun {
       if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
         this.sticky.set(record.toolName, { type: decision.type, approver, message: decision.message });
       }
-      return {
-        id: record.id,
-        type: decision.type,
-        toolName: planned.toolName,
-        argsHash: planned.argsHash,
-        ...(approver && { approver }),
-      };
+      return base;
     });
     for (const record of this.calls) {
       const standing = this.sticky.get(record.toolName);
@@ -199,13 +287,30 @@ export class AgentRun {
     return applied;
   }
 
+  /** A decision for a sub-agent's call goes to that run, which checks it again and records it. */
+  private forward(workflowId: string, planned: PlannedDecision, via: 'update' | 'signal', who: { approver?: string; groups?: string[] }): void {
+    const mirror = this.childApprovals.get(workflowId);
+    if (mirror) mirror.pending = mirror.pending.filter((p) => p.id !== planned.call.id);
+    this.pushAudit({
+      via,
+      outcome: 'applied',
+      type: planned.decision.type,
+      id: planned.call.id,
+      toolName: planned.call.toolName,
+      ...(planned.approver && { approver: planned.approver }),
+      forwardedTo: workflowId,
+    });
+    const decision = { ...planned.decision, id: planned.call.id };
+    getExternalWorkflowHandle(workflowId)
+      .signal(decisionSignal, { decisions: [decision], ...(who.approver && { approver: who.approver }), ...(who.groups && { groups: who.groups }) })
+      .catch((err) => log.warn('could not forward a decision to a sub-agent', { workflowId, error: String(err) }));
+  }
+
   /** Records a refused input in the audit log; nothing else changes. */
   recordRefusal(error: DecisionRefusedError, via: 'update' | 'signal', raw: unknown): void {
     const input = raw as { decisions?: { id?: string; type?: string }[]; approver?: string } | undefined;
     const first = Array.isArray(input?.decisions) ? input.decisions[0] : undefined;
-    this.audit.push({
-      seq: this.audit.length + 1,
-      at: workflowIsoNow(),
+    this.pushAudit({
       via,
       outcome: 'refused',
       ...(typeof first?.id === 'string' && { id: first.id }),
@@ -226,6 +331,15 @@ export class AgentRun {
     if (onTimeout === 'fail') throw new ApprovalTimeoutError(record.toolName, record.id, ms(record.gate!.timeoutMs));
   }
 
+  /** A sub-agent's pending calls changed. */
+  mirrorChild(workflowId: string, seq: number, pending: PendingApproval[]): void {
+    const known = this.childApprovals.get(workflowId);
+    if (known && known.seq >= seq) return; // an older update arriving late
+    if (pending.length) this.childApprovals.set(workflowId, { seq, pending });
+    else this.childApprovals.delete(workflowId);
+    this.publish(this.activity);
+  }
+
   private applyStanding(record: CallRecord, standing: StickyDecision): void {
     const resolution: Resolution =
       standing.type === 'approve'
@@ -237,12 +351,11 @@ export class AgentRun {
   private settle(record: CallRecord, resolution: Resolution, extra: { message?: string; always?: boolean }): void {
     record.resolution = resolution;
     const via: DecidedVia = resolution.kind === 'timeout' ? 'timeout' : resolution.via;
-    const type = resolution.kind === 'timeout' ? 'timeout' : via === 'timeout' ? 'timeout' : resolution.kind;
+    const type = via === 'timeout' ? 'timeout' : (resolution.kind as Exclude<Resolution['kind'], 'timeout'>);
     const approver = resolution.kind === 'timeout' ? undefined : resolution.approver;
     this.decided.set(record.id, { type, ...(approver && { approver }) });
-    const entry: AuditEntry = {
-      seq: this.audit.length + 1,
-      at: workflowIsoNow(),
+    if (this.decided.size > KEEP_DECIDED * 2) this.decided = new Map([...this.decided].slice(-KEEP_DECIDED));
+    const entry = this.pushAudit({
       via,
       outcome: 'applied',
       type,
@@ -254,9 +367,18 @@ export class AgentRun {
       ...(resolution.kind === 'edit' && resolution.toolName !== record.toolName && { toolNameAfter: resolution.toolName }),
       ...(extra.message !== undefined && { message: extra.message }),
       ...(extra.always && { always: true }),
-    };
-    this.audit.push(entry);
+    });
     if (record.pending) this.notify(type === 'timeout' ? 'approval.timed_out' : 'approval.decided', record.pending, entry);
+  }
+
+  private pushAudit(entry: Omit<AuditEntry, 'seq' | 'at'>): AuditEntry {
+    const full: AuditEntry = { seq: this.auditDropped + this.audit.length + 1, at: workflowIsoNow(), ...entry };
+    this.audit.push(full);
+    if (this.audit.length > KEEP_AUDIT * 2) {
+      this.auditDropped += this.audit.length - KEEP_AUDIT;
+      this.audit = this.audit.slice(-KEEP_AUDIT);
+    }
+    return full;
   }
 
   // ---- the end -------------------------------------------------------------------------------------------
@@ -278,6 +400,7 @@ export class AgentRun {
   /** Marks the run failed or canceled and returns what the workflow should throw. */
   fail(err: unknown): unknown {
     this.calls = this.calls.filter((c) => !c.pending || c.resolution);
+    this.childApprovals.clear();
     if (isCancellation(err)) {
       this.status = 'canceled';
       this.publish('canceled');
@@ -301,6 +424,19 @@ export class AgentRun {
     if (!this.snapshot) return;
     this.searchAttributes.publish({ agent: this.agent, status: HITL_STATUS[this.status], pending });
     setCurrentDetails(currentDetails(this.step, this.maxSteps, pending.length ? 'waiting for approval' : activity, pending));
+    this.tellParent(pending);
+  }
+
+  /** A sub-agent keeps its parent's view of what waits current, so decisions can be sent to the parent. */
+  private tellParent(pending: PendingApproval[]): void {
+    const parent = workflowInfo().parent;
+    if (!parent) return;
+    const key = pending.map((p) => `${p.workflowId ?? ''}/${p.id}`).join(',');
+    if (key === this.sentToParent.key) return;
+    this.sentToParent = { seq: this.sentToParent.seq + 1, key };
+    getExternalWorkflowHandle(parent.workflowId)
+      .signal(childApprovalsSignal, { workflowId: workflowInfo().workflowId, seq: this.sentToParent.seq, pending })
+      .catch((err) => log.warn('could not tell the parent run what waits', { error: String(err) }));
   }
 
   /** Fire and forget: a webhook outage never holds up or fails the run. */
@@ -329,7 +465,7 @@ export class AgentRun {
 const HITL_STATUS = {
   running: 'Running',
   awaiting_approval: 'AwaitingApproval',
-  awaiting_message: 'Running',
+  awaiting_message: 'AwaitingMessage',
   completed: 'Completed',
   max_steps: 'Completed',
   failed: 'Failed',

@@ -4,7 +4,7 @@
  */
 import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
 import type { AgentRun } from './agent-run.js';
-import type { CallRecord, Resolution } from './call-record.js';
+import type { CallRecord, Resolution } from '../schemas/call-record.js';
 import { workflowNow } from './workflow-clock.js';
 
 export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<Resolution> {

@@ -7,7 +7,7 @@ import type { DecideInput } from '../schemas/decision.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
 import { planDecisions } from './decision-plan.js';
-import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from './messages.js';
+import { childApprovalsSignal, decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from './messages.js';
 
 export function registerDecisionHandlers(run: AgentRun): void {
   setHandler(pendingApprovalsQuery, () => run.pendingApprovals());
@@ -19,7 +19,7 @@ export function registerDecisionHandlers(run: AgentRun): void {
       const plan = planDecisions(input, run.planContext());
       // The validator already checked this input against this same state; a failure here would be a bug.
       if (!plan.ok) throw plan.error.toFailure();
-      return { applied: run.applyPlan(plan.decisions, 'update') };
+      return { applied: run.applyPlan(plan.decisions, 'update', plan.input) };
     },
     {
       validator: (input: DecideInput) => {
@@ -29,9 +29,11 @@ export function registerDecisionHandlers(run: AgentRun): void {
     },
   );
 
+  setHandler(childApprovalsSignal, ({ workflowId, seq, pending }) => run.mirrorChild(workflowId, seq, pending));
+
   setHandler(decisionSignal, (input: DecideInput) => {
     const plan = planDecisions(input, run.planContext());
-    if (plan.ok) run.applyPlan(plan.decisions, 'signal');
+    if (plan.ok) run.applyPlan(plan.decisions, 'signal', plan.input);
     else run.recordRefusal(plan.error, 'signal', input);
   });
 }

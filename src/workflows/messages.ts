@@ -1,8 +1,9 @@
-/** Queries, update and signal of `agentWorkflow`: the wire contract other services and the CLI depend on. */
+/** Queries, updates and signals of `agentWorkflow`: the wire contract other services and the CLI depend on. */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DecideInput, DecideResult } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
+import type { EndInput, UserMessageInput } from '../schemas/session.js';
 
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
 /** Takes an optional `{messagesFrom, decisionsFrom}` to fetch only what is new. */
@@ -11,3 +12,18 @@ export const runStateQuery = defineQuery<RunState, [RunStateQueryOptions?]>('run
 export const decideUpdate = defineUpdate<DecideResult, [DecideInput]>('decide');
 /** Fire-and-forget twin of `decide`: a refused signal is recorded in the audit log and the run keeps waiting. */
 export const decisionSignal = defineSignal<[DecideInput]>('decision');
+
+/** Session runs: the next user message, by update (answers once queued) or signal. */
+export const messageUpdate = defineUpdate<{ queued: number }, [UserMessageInput]>('message');
+export const messageSignal = defineSignal<[UserMessageInput]>('message');
+/** Session runs: close the session after the current turn. */
+export const endUpdate = defineUpdate<{ ending: true }, [EndInput]>('end');
+export const endSignal = defineSignal<[EndInput]>('end');
+
+/** Internal: a sub-agent run tells its parent what it waits for. */
+export interface ChildApprovals {
+  workflowId: string;
+  seq: number;
+  pending: PendingApproval[];
+}
+export const childApprovalsSignal = defineSignal<[ChildApprovals]>('hitl.childApprovals');

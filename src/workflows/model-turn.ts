@@ -5,6 +5,7 @@ import type { AgentRun } from './agent-run.js';
 
 export async function modelTurn(run: AgentRun): Promise<CallModelResult> {
   run.step += 1;
+  run.turnSteps += 1;
   run.publish(`calling ${run.snapshot!.model}`);
   const result = await modelActivities.callModel.executeWithOptions(
     {

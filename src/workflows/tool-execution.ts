@@ -1,45 +1,48 @@
 /** Settles one call: runs the tool (as the model asked, or as a human edited it), or answers for it. */
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
 import { ToolFailedError } from '../errors/tool-failed-error.js';
+import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { toolSpecs } from '../tools/registry.js';
 import { toolActivities } from './activities.js';
 import type { AgentRun } from './agent-run.js';
 import { awaitDecision } from './approval-gate.js';
-import type { CallRecord } from './call-record.js';
+import { runSubAgent } from './sub-agents.js';
 import { editedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord): Promise<void> {
+  if (record.status === 'done') return;
   if (!record.gate) {
-    record.result = await runTool(run, record.id, record.toolName, record.args ?? record.rawArgs);
-    return;
-  }
-  const resolution = await awaitDecision(run, record);
-  switch (resolution.kind) {
-    case 'approve':
-      record.result = await runTool(run, record.id, record.toolName, record.args!);
-      return;
-    case 'edit': {
-      const output = await runTool(run, record.id, resolution.toolName, resolution.args);
-      record.result = `${editedNote(record.toolName, resolution.toolName, resolution.args)}\n${output}`;
-      return;
+    record.result = await runTool(run, record, record.toolName, record.args ?? record.rawArgs);
+  } else {
+    const resolution = await awaitDecision(run, record);
+    switch (resolution.kind) {
+      case 'approve':
+        record.result = await runTool(run, record, record.toolName, record.args!);
+        break;
+      case 'edit':
+        record.result = `${editedNote(record.toolName, resolution.toolName, resolution.args)}\n${await runTool(run, record, resolution.toolName, resolution.args)}`;
+        break;
+      case 'reject':
+        record.result = rejectedMessage(record.toolName, resolution.message, resolution.via === 'sticky');
+        break;
+      case 'respond':
+        record.result = resolution.message;
+        break;
+      case 'timeout':
+        record.result = timedOutMessage(record.toolName, record.gate.timeoutMs);
+        break;
     }
-    case 'reject':
-      record.result = rejectedMessage(record.toolName, resolution.message, resolution.via === 'sticky');
-      return;
-    case 'respond':
-      record.result = resolution.message;
-      return;
-    case 'timeout':
-      record.result = timedOutMessage(record.toolName, record.gate.timeoutMs);
-      return;
   }
+  record.status = 'done';
 }
 
-async function runTool(run: AgentRun, callId: string, name: string, args: string | ToolArgs): Promise<string> {
+async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs): Promise<string> {
   const spec = run.snapshot!.tools.includes(name) ? toolSpecs[name] : undefined;
+  record.status = 'running';
   try {
+    if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args);
     const { content } = await toolActivities.executeTool.executeWithOptions(
       {
         summary: `tool ${name}`,
@@ -47,13 +50,13 @@ async function runTool(run: AgentRun, callId: string, name: string, args: string
         ...(spec?.heartbeatTimeout && { heartbeatTimeout: spec.heartbeatTimeout }),
         retry: spec?.retry ?? { maximumAttempts: 3 },
       },
-      [{ agent: run.agent, available: run.snapshot!.tools, toolCallId: callId, name, args, context: run.input.context }],
+      [{ agent: run.agent, available: run.snapshot!.tools, toolCallId: record.id, name, args, context: run.input.context }],
     );
     return content;
   } catch (err) {
-    if (isCancellation(err) || !(err instanceof ActivityFailure)) throw err;
+    if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ChildWorkflowFailure)) throw err;
     const reason = err.cause instanceof ApplicationFailure || err.cause instanceof Error ? err.cause.message : err.message;
-    if (spec?.onError === 'fail') throw new ToolFailedError(name, callId, reason);
+    if (spec?.onError === 'fail') throw new ToolFailedError(name, record.id, reason);
     return toolErrorMessage(reason);
   }
 }

@@ -26,3 +26,7 @@ export function maxStepsMessage(maxSteps: number): string {
 export function correctionRequest(error: string): string {
   return `Your answer does not match the required response format:\n${error}\nReply again with only JSON that matches the schema.`;
 }
+
+export function compactionSummaryMessage(summary: string): string {
+  return `Summary of the earlier conversation (older messages were compacted when this run continued as new):\n${summary}`;
+}

@@ -14,8 +14,8 @@ export function signalDecision(handle: WorkflowHandle, input: unknown) {
 }
 
 /** Waits until exactly `count` calls are pending, and returns them. */
-export async function waitForPending(handle: WorkflowHandle, count: number): Promise<PendingApproval[]> {
-  await waitFor(async () => (await handle.query(pendingApprovalsQuery)).length === count, 20_000, `${count} pending approvals`);
+export async function waitForPending(handle: WorkflowHandle, count: number, timeoutMs = 20_000): Promise<PendingApproval[]> {
+  await waitFor(async () => (await handle.query(pendingApprovalsQuery)).length === count, timeoutMs, `${count} pending approvals`);
   return handle.query(pendingApprovalsQuery);
 }
 

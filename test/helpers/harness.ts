@@ -12,7 +12,7 @@ import type { ActivityDeps } from '../../src/activities/index.js';
 import { agents as registeredAgents, type AgentRegistry } from '../../src/agents/registry.js';
 import { startModelServer, type ModelServer } from '../../src/model-server/server.js';
 import type { ModelScriptInput } from '../../src/model-server/script-schema.js';
-import type { AgentWorkflowInput } from '../../src/schemas/agent-workflow-input.js';
+import type { AgentWorkflowArgs } from '../../src/schemas/agent-workflow-input.js';
 import type { AgentResult } from '../../src/schemas/run-state.js';
 import type { ToolImplementation } from '../../src/tools/implement-tool.js';
 import { createToolImplementations } from '../../src/tools/implementations/index.js';
@@ -36,7 +36,7 @@ export interface Harness {
   /** A separate connection to the demo's shop database, for assertions. */
   shop: ShopDb;
   worker: Worker;
-  start(input: AgentWorkflowInput, workflowId?: string): Promise<WorkflowHandle<(input: AgentWorkflowInput) => Promise<AgentResult>>>;
+  start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
   /** Stops the worker (draining) and starts a new one on the same task queue. */
   restartWorker(): Promise<void>;
   close(): Promise<void>;

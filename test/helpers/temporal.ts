@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { inject } from 'vitest';
+import { LARGE_MESSAGES } from '../../src/client/connection.js';
 
 export interface TestTemporal {
   client: Client;
@@ -15,7 +16,7 @@ export interface TestTemporal {
 export async function connectTestTemporal(): Promise<TestTemporal> {
   const address = inject('temporalAddress');
   const namespace = inject('temporalNamespace');
-  const connection = await Connection.connect({ address });
+  const connection = await Connection.connect({ address, channelArgs: LARGE_MESSAGES });
   const nativeConnection = await NativeConnection.connect({ address });
   return {
     client: new Client({ connection, namespace }),

@@ -3,6 +3,7 @@ import { ApprovalNotFoundError } from '../../errors/approval-not-found-error.js'
 import { DecisionRefusedError } from '../../errors/decision-refused-error.js';
 import { HitlError } from '../../errors/hitl-error.js';
 import { RunNotFoundError } from '../../errors/run-not-found-error.js';
+import { SessionClosedError } from '../../errors/session-closed-error.js';
 import { style } from './output.js';
 
 export const EXIT = { refused: 3, notFound: 4, failed: 1 } as const;
@@ -14,6 +15,6 @@ export function exitWithError(err: unknown, json: boolean): never {
   else if (DecisionRefusedError.isInstance(err)) process.stderr.write(`${style.red(`Refused (${err.code}):`)} ${message}\n`);
   else process.stderr.write(`${style.red('Error:')} ${message}\n`);
   process.exit(
-    DecisionRefusedError.isInstance(err) ? EXIT.refused : RunNotFoundError.isInstance(err) || ApprovalNotFoundError.isInstance(err) ? EXIT.notFound : EXIT.failed,
+    DecisionRefusedError.isInstance(err) || SessionClosedError.isInstance(err) ? EXIT.refused : RunNotFoundError.isInstance(err) || ApprovalNotFoundError.isInstance(err) ? EXIT.notFound : EXIT.failed,
   );
 }

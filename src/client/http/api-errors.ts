@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ApprovalNotFoundError } from '../../errors/approval-not-found-error.js';
 import { DecisionRefusedError, type RefusalCode } from '../../errors/decision-refused-error.js';
 import { RunNotFoundError } from '../../errors/run-not-found-error.js';
+import { SessionClosedError } from '../../errors/session-closed-error.js';
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
 
@@ -24,6 +25,7 @@ export function errorResponse(c: Context, status: Status, code: string, message:
 export function handleApiError(err: unknown, c: Context) {
   if (DecisionRefusedError.isInstance(err)) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
   if (ApprovalNotFoundError.isInstance(err) || RunNotFoundError.isInstance(err)) return errorResponse(c, 404, err.code, err.message);
+  if (SessionClosedError.isInstance(err)) return errorResponse(c, 409, err.code, err.message);
   if (err instanceof HTTPException) {
     const status = err.status as Status;
     const code = status === 401 ? 'unauthorized' : status === 413 ? 'body_too_large' : status === 429 ? 'rate_limited' : 'bad_request';

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DecisionType } from '../../schemas/decision.js';
+import { SessionOptions } from '../../schemas/session.js';
 import { ToolArgs } from '../../schemas/tool-args.js';
 
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -54,6 +55,8 @@ export const StartRunBody = z.strictObject({
   prompt: z.string().min(1).max(100_000),
   context: z.record(z.string(), z.unknown()).optional(),
   maxSteps: z.number().int().min(1).max(10_000).optional(),
+  /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
+  session: SessionOptions.optional(),
 });
 export const StartRunResponse = z.object({ runId: z.string(), temporalUiUrl: z.string() });
 

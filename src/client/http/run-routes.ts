@@ -2,9 +2,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { RunState } from '../../schemas/run-state.js';
+import { UserMessageInput } from '../../schemas/session.js';
 import { RunSummary } from '../../schemas/run-summary.js';
 import type { ApiApp, ApiOptions } from './app.js';
 import { ErrorBody, IdParam, RunListQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
+
+/** Over HTTP the sender is the caller's identity, not a field. */
+const MessageBody = UserMessageInput.pick({ content: true });
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
 
@@ -40,6 +44,42 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       responses: { 200: json(RunState, 'The run state'), 401: json(ErrorBody, 'Missing or unknown token'), 404: json(ErrorBody, 'No such run') },
     }),
     async (c) => c.json(await hitl.getRun(c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/runs/{id}/messages',
+      summary: 'Send the next user message to a session run (queued while a turn runs)',
+      request: { params: IdParam, body: { content: { 'application/json': { schema: MessageBody } }, required: true } },
+      responses: {
+        202: json(z.object({ queued: z.number().int() }), 'Queued for the next turn'),
+        400: json(ErrorBody, 'Invalid body'),
+        401: json(ErrorBody, 'Missing or unknown token'),
+        404: json(ErrorBody, 'No such run'),
+        409: json(ErrorBody, 'Not a session, or the session has ended'),
+      },
+    }),
+    async (c) => c.json(await hitl.say(c.req.valid('param').id, c.req.valid('json').content, { from: c.get('identity').approver }), 202),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/api/runs/{id}/end',
+      summary: 'Close a session run after its current turn',
+      request: { params: IdParam },
+      responses: {
+        202: json(z.object({ ending: z.literal(true) }), 'The session ends after its current turn'),
+        401: json(ErrorBody, 'Missing or unknown token'),
+        404: json(ErrorBody, 'No such run'),
+        409: json(ErrorBody, 'Not a session, or the session has ended'),
+      },
+    }),
+    async (c) => {
+      await hitl.endSession(c.req.valid('param').id, `ended by ${c.get('identity').approver} over HTTP`);
+      return c.json({ ending: true as const }, 202);
+    },
   );
 
   app.openapi(

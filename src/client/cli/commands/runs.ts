@@ -23,11 +23,20 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
     .option('--id <workflowId>', 'run id to use')
+    .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
+    .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
       const hitl = await ctx.hitl();
       const started = await hitl.startRun(
-        { agent: opts.agent, prompt, requestedBy: opts.requestedBy, maxSteps: opts.maxSteps, context: opts.context },
+        {
+          agent: opts.agent,
+          prompt,
+          requestedBy: opts.requestedBy,
+          maxSteps: opts.maxSteps,
+          context: opts.context,
+          ...((opts.session || opts.idleTimeout) && { session: { idleTimeout: opts.idleTimeout ?? '7d' } }),
+        },
         { workflowId: opts.id },
       );
       print(ctx.out(), started, () => `Started ${style.bold(started.runId)}\nWatch it: hitl watch ${started.runId}`);
@@ -50,6 +59,27 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
               runs.map((r) => [r.runId, r.agent, r.status, r.pendingCount || '', r.nextDeadline ? until(r.nextDeadline) : '', (r.prompt ?? '').slice(0, 60)]),
             ),
       );
+    });
+
+  program
+    .command('say')
+    .description('send the next user message to a session run')
+    .argument('<run>', 'run id')
+    .argument('<message>', 'what to say')
+    .option('--from <who>', 'who says it')
+    .action(async (runId: string, message: string, opts) => {
+      const queued = await (await ctx.hitl()).say(runId, message, { from: opts.from });
+      print(ctx.out(), queued, () => `Sent (${queued.queued} message${queued.queued === 1 ? '' : 's'} queued for the next turn).`);
+    });
+
+  program
+    .command('end')
+    .description('close a session run after its current turn')
+    .argument('<run>', 'run id')
+    .option('--reason <text>', 'why')
+    .action(async (runId: string, opts) => {
+      await (await ctx.hitl()).endSession(runId, opts.reason);
+      print(ctx.out(), { ending: true }, () => 'The session will end after its current turn.');
     });
 
   program

@@ -1,0 +1,54 @@
+/**
+ * One tool call of the open step, from classification to result. A schema because the open step crosses
+ * continue-as-new: a run can start over with calls still waiting for their decision.
+ */
+import { z } from 'zod';
+import { OnTimeout } from './approval-policy.js';
+import { DecisionType } from './decision.js';
+import { PendingApproval } from './pending-approval.js';
+import { ToolArgs } from './tool-args.js';
+
+export const GateSettings = z.object({
+  allowedDecisions: z.array(DecisionType),
+  description: z.string(),
+  timeoutMs: z.number(),
+  onTimeout: OnTimeout,
+  approvers: z.array(z.string()).optional(),
+  /** Milliseconds before the deadline. */
+  remindersMs: z.array(z.number()),
+});
+
+export const DecidedVia = z.enum(['update', 'signal', 'sticky', 'timeout']);
+
+export const Resolution = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('approve'), via: DecidedVia, approver: z.string().optional() }),
+  z.object({ kind: z.literal('edit'), via: DecidedVia, approver: z.string().optional(), toolName: z.string(), args: ToolArgs }),
+  z.object({ kind: z.literal('reject'), via: DecidedVia, approver: z.string().optional(), message: z.string().optional() }),
+  z.object({ kind: z.literal('respond'), via: DecidedVia, approver: z.string().optional(), message: z.string() }),
+  /** onTimeout: 'reject' */
+  z.object({ kind: z.literal('timeout') }),
+]);
+
+export const CallRecord = z.object({
+  id: z.string(),
+  toolName: z.string(),
+  /** The model's JSON text. */
+  rawArgs: z.string(),
+  step: z.number().int(),
+  /** Parsed and valid; absent when the call is invalid (it then goes straight back to the model as an error). */
+  args: ToolArgs.optional(),
+  /** The policy rule that classified the call. */
+  rule: z.string(),
+  gate: GateSettings.optional(),
+  pending: PendingApproval.optional(),
+  resolution: Resolution.optional(),
+  /** `running` while its tool (or sub-agent) runs: a run never continues as new then. */
+  status: z.enum(['waiting', 'running', 'done']),
+  /** The tool message content, once done. */
+  result: z.string().optional(),
+});
+
+export type GateSettings = z.infer<typeof GateSettings>;
+export type DecidedVia = z.infer<typeof DecidedVia>;
+export type Resolution = z.infer<typeof Resolution>;
+export type CallRecord = z.infer<typeof CallRecord>;

@@ -1,0 +1,8 @@
+import { defineAgentTool } from '../define-tool.js';
+
+/** The coordinator hands research to the researcher agent, which runs as a child workflow under its own policy. */
+export const askResearcher = defineAgentTool({
+  name: 'ask_researcher',
+  agent: 'researcher',
+  description: 'Ask the researcher agent to look something up in the shop data and write notes; returns its answer.',
+});

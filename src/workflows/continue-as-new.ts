@@ -1,0 +1,71 @@
+/**
+ * Long runs start over with fresh history before Temporal's limits (51,200 events / 50 MB) get near: when
+ * Temporal suggests it, or at the run's own event or size threshold. Only at points where nothing is in flight;
+ * everything the run knows goes across in `carry`.
+ */
+import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
+import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
+import type { ChatMessage } from '../schemas/chat-message.js';
+import type { AgentResult } from '../schemas/run-state.js';
+import { modelActivities } from './activities.js';
+import type { AgentRun } from './agent-run.js';
+import { compactionSummaryMessage } from './tool-messages.js';
+
+export function continueAsNewDue(run: AgentRun): boolean {
+  const info = workflowInfo();
+  const limits = run.input.continueAsNew;
+  return (
+    info.continueAsNewSuggested ||
+    (limits?.maxEvents !== undefined && info.historyLength >= limits.maxEvents) ||
+    (limits?.maxBytes !== undefined && info.historySize >= limits.maxBytes)
+  );
+}
+
+/** Continues as new once no decision, message or other handler is still being processed. */
+export async function continueAsNewNow(run: AgentRun): Promise<never> {
+  await condition(allHandlersFinished);
+  const messages = await compact(run);
+  const { carry: _previous, ...input } = run.input;
+  return continueAsNew<(input: AgentWorkflowInput) => Promise<AgentResult>>({ ...input, carry: run.carry(messages) });
+}
+
+/**
+ * Waits for `work`, but continues as new meanwhile if history grows too long while calls wait for decisions (a
+ * flood of signals can do that) and nothing is running.
+ */
+export async function whileContinuingAsNewIfDue(run: AgentRun, work: Promise<unknown>): Promise<void> {
+  const watch = new CancellationScope();
+  const due = watch
+    .run(() => condition(() => continueAsNewDue(run) && run.isPausable() && allHandlersFinished()))
+    .then(
+      () => true,
+      (err) => {
+        // Cancelled (the step finished, or the run is being cancelled): never wins the race, `work` decides.
+        if (isCancellation(err)) return new Promise<boolean>(() => {});
+        throw err;
+      },
+    );
+  try {
+    if (await Promise.race([work.then(() => false), due])) await continueAsNewNow(run);
+  } finally {
+    watch.cancel();
+  }
+}
+
+/** Keeps the last turns (a turn starts at a user message), optionally replacing the rest with a model summary. */
+async function compact(run: AgentRun): Promise<ChatMessage[]> {
+  const options = run.input.continueAsNew?.compaction;
+  const messages = run.messages;
+  if (!options) return messages;
+  const turnStarts = messages.flatMap((m, i) => (m.role === 'user' && i > 0 ? [i] : []));
+  const keepFrom = turnStarts[Math.max(0, turnStarts.length - options.keepLastTurns)];
+  if (keepFrom === undefined || keepFrom <= 1) return messages;
+  const dropped = messages.slice(1, keepFrom);
+  const kept = messages.slice(keepFrom);
+  if (!options.summarize) return [messages[0]!, ...kept];
+  const summary = await modelActivities.summarizeTranscript.executeWithOptions(
+    { summary: `compact ${dropped.length} messages`, startToCloseTimeout: '5m', retry: { initialInterval: '1s', maximumAttempts: 10 } },
+    [{ agent: run.agent, model: run.snapshot!.model, messages: dropped }],
+  );
+  return [messages[0]!, { role: 'user', content: compactionSummaryMessage(summary) }, ...kept];
+}

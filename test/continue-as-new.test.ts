@@ -1,0 +1,139 @@
+/**
+ * Runs that outgrow one history: a 500-step session spread over several runs, with nothing lost across the
+ * boundaries, and a pending approval carried across with its original deadline.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pendingApprovalsQuery, runStateQuery } from '../src/workflows/messages.js';
+import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const read = { toolCalls: [call('r', 'read_data', { table: 'refunds' })] };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    script: {
+      conversations: [
+        {
+          match: 'long session',
+          replies: [
+            { ...read, repeat: 240 },
+            { toolCalls: [call('mid', 'write_file', { path: 'mid.txt', content: 'approved halfway' })] },
+            { ...read, repeat: 259 },
+            { content: 'turn one done' },
+            { content: 'turn two done' },
+          ],
+        },
+        { match: 'Conversation to summarize', replies: [{ content: 'The user asked for a report; two reads happened.' }] },
+        {
+          match: 'carry my approval',
+          replies: [{ toolCalls: [call('keep', 'write_file', { path: 'keep.txt', content: 'kept' })] }, { content: 'carried' }],
+        },
+        {
+          match: 'compact me',
+          replies: [{ content: 'first' }, { content: 'second' }, { content: 'third' }],
+        },
+      ],
+    },
+  });
+});
+afterAll(() => h?.close());
+
+async function runIds(handle: WorkflowHandle): Promise<string[]> {
+  const state = await handle.query(runStateQuery);
+  const current = (await handle.describe()).runId;
+  return [...state.previousRunIds, current];
+}
+
+async function eventCounts(handle: WorkflowHandle, ids: string[]): Promise<number[]> {
+  return Promise.all(ids.map(async (runId) => ((await h.temporal.client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? []).length));
+}
+
+describe('continue-as-new', () => {
+  it('runs a 500-step session over several runs without losing a message, decision or approval', { timeout: 240_000 }, async () => {
+    const started = Date.now();
+    const handle = await h.start({
+      agent: 'demo',
+      prompt: 'a long session',
+      maxSteps: 600,
+      session: { idleTimeout: '1h' },
+      // Each model call carries the transcript, so late runs grow by bytes faster than by events.
+      continueAsNew: { maxEvents: 1500, maxBytes: 2_000_000 },
+    });
+    const [mid] = await waitForPending(handle, 1, 120_000);
+    console.log(`step ${(await handle.query(runStateQuery)).step} reached in ${Date.now() - started}ms`);
+    // A message arrives mid-turn; it must survive every boundary until the turn ends.
+    await h.temporal.client.workflow.getHandle(handle.workflowId).executeUpdate('message', { args: [{ content: 'and a second thing' }] });
+    await decide(handle, { decisions: [{ id: mid!.id, type: 'approve' }], approver: 'carla' });
+    await waitFor(async () => (await handle.query(runStateQuery)).status === 'awaiting_message', 200_000, 'both turns');
+    await h.temporal.client.workflow.getHandle(handle.workflowId).executeUpdate('end', { args: [{}] });
+    const result = await h.temporal.client.workflow.getHandle(handle.workflowId).result();
+
+    expect(result).toMatchObject({ status: 'ended', output: 'turn two done', steps: 502 });
+    const state = await handle.query(runStateQuery);
+    expect(state.step).toBe(502);
+    expect(state.messages.filter((m) => m.role === 'tool')).toHaveLength(500);
+    expect(state.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['a long session', 'and a second thing']);
+    expect(state.decisions).toEqual([expect.objectContaining({ id: 'mid', type: 'approve', approver: 'carla', outcome: 'applied' })]);
+    expect(readFileSync(path.join(h.dataDir, 'workspace', 'mid.txt'), 'utf8')).toBe('approved halfway');
+
+    const ids = await runIds(handle);
+    const counts = await eventCounts(handle, ids);
+    expect(ids.length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(2000);
+    console.log(`500-step session: ${ids.length} runs, events per run ${counts.join(', ')}`);
+  });
+
+  it('carries a pending approval across with its original deadline, when signals fill the history', { timeout: 120_000 }, async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'carry my approval', continueAsNew: { maxEvents: 300 } });
+    const [before] = await waitForPending(handle, 1);
+    const firstRun = (await handle.describe()).runId;
+    // Refused signals are recorded in history; enough of them push it over the threshold while the call waits.
+    for (let i = 0; i < 200; i++) await signalDecision(handle, { decisions: [{ id: 'nope', type: 'approve' }] });
+    await waitFor(async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun, 60_000, 'a new run');
+    const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
+    await waitFor(async () => (await latest.query(pendingApprovalsQuery)).length === 1);
+    expect(await latest.query(pendingApprovalsQuery)).toEqual([before]);
+    const state = await latest.query(runStateQuery);
+    expect(state.previousRunIds).toContain(firstRun);
+    expect(state.decisions.filter((d) => d.outcome === 'refused').length).toBeGreaterThan(50);
+
+    await decide(latest, { decisions: [{ id: 'keep', type: 'approve' }] });
+    expect(await latest.result()).toMatchObject({ status: 'completed', output: 'carried' });
+    expect(readFileSync(path.join(h.dataDir, 'workspace', 'keep.txt'), 'utf8')).toBe('kept');
+  });
+
+  it('compacts the transcript with a model summary when it starts over', { timeout: 60_000 }, async () => {
+    const handle = await h.start({
+      agent: 'demo',
+      prompt: 'compact me',
+      session: { idleTimeout: '1h' },
+      continueAsNew: { maxEvents: 200, compaction: { keepLastTurns: 1, summarize: true } },
+    });
+    const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
+    for (const text of ['again', 'once more']) {
+      await waitFor(async () => (await latest.query(runStateQuery)).status === 'awaiting_message');
+      await latest.executeUpdate('message', { args: [{ content: text }] });
+    }
+    await waitFor(async () => (await latest.query(runStateQuery)).messages.some((m) => m.role === 'assistant' && m.content === 'third'));
+    // Push history over the threshold while idle: refused signals are cheap to send.
+    const before = (await latest.describe()).runId;
+    for (let i = 0; i < 120; i++) await signalDecision(latest, { decisions: [{ type: 'approve' }] });
+    await waitFor(async () => (await latest.describe()).runId !== before, 60_000, 'a new run');
+    await waitFor(async () => (await latest.query(runStateQuery)).previousRunIds.includes(before));
+    const { messages } = await latest.query(runStateQuery);
+    expect(messages.map((m) => `${m.role}: ${m.content}`)).toEqual([
+      expect.stringMatching(/^system: /),
+      'user: Summary of the earlier conversation (older messages were compacted when this run continued as new):\nThe user asked for a report; two reads happened.',
+      'user: once more',
+      'assistant: third',
+    ]);
+    await latest.executeUpdate('end', { args: [{}] });
+    expect(await latest.result()).toMatchObject({ status: 'ended', output: 'third' });
+  });
+});

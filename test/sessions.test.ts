@@ -1,0 +1,148 @@
+/** Multi-turn sessions: runs that stay open for the next message, by update, signal, client, CLI and HTTP. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HitlStatus } from '../src/contract/search-attributes.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { createApiApp } from '../src/client/http/app.js';
+import { SessionClosedError } from '../src/errors/session-closed-error.js';
+import { listen, type Listening } from '../src/http/listen.js';
+import { endSignal, messageSignal, runStateQuery } from '../src/workflows/messages.js';
+import { decide, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { timerSummaries, waitFor } from './helpers/history.js';
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const TOKEN = 'session-token-0123456789';
+
+let h: Harness;
+let hitl: HitlClient;
+let api: Listening;
+
+beforeAll(async () => {
+  h = await startHarness({
+    script: {
+      conversations: [
+        {
+          match: 'chat session',
+          replies: [{ content: 'answer one' }, { content: 'answer two' }, { content: 'answer three' }, { content: 'answer four' }, { content: 'answer five' }],
+        },
+        { match: 'idle session', replies: [{ content: 'hello' }] },
+        {
+          match: 'busy session',
+          replies: [{ toolCalls: [call('g1', 'cancel_order', { orderId: '1235' })] }, { content: 'first turn done' }, { content: 'second turn done' }],
+        },
+        { match: 'not a session', replies: [{ content: 'bye' }] },
+      ],
+    },
+  });
+  hitl = new HitlClient(h.temporal.client, h.taskQueue);
+  api = await listen(
+    createApiApp({
+      hitl,
+      tokens: { [TOKEN]: { approver: 'sam', groups: [] } },
+      fourEyes: false,
+      bodyLimitBytes: 65_536,
+      temporalUiUrl: 'http://ui.test',
+      namespace: h.temporal.namespace,
+      log: () => {},
+    }),
+  );
+});
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+/** The conversation as a person sees it: user messages and the assistant's text answers. */
+const userAndAssistant = async (runId: string) =>
+  (await hitl.getRun(runId)).messages.filter((m) => m.role === 'user' || (m.role === 'assistant' && m.content)).map((m) => `${m.role}: ${m.content}`);
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve('bin/hitl.js'), ...args], {
+      env: { ...process.env, TEMPORAL_ADDRESS: h.temporal.address, TEMPORAL_NAMESPACE: h.temporal.namespace, TEMPORAL_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('sessions', () => {
+  it('answer after answer: messages by update, signal, the hitl CLI and HTTP, then end', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'a chat session', session: { idleTimeout: '1h' } });
+    const runId = handle.workflowId;
+    await waitFor(async () => (await hitl.getRun(runId)).status === 'awaiting_message');
+    await waitFor(async () => (await handle.describe()).typedSearchAttributes.get(HitlStatus) === 'AwaitingMessage');
+    expect(await timerSummaries(handle)).toEqual(['idle · waiting for the next message']);
+
+    expect(await hitl.say(runId, 'second question')).toEqual({ queued: 1 });
+    await waitFor(async () => (await userAndAssistant(runId)).length === 4 && (await hitl.getRun(runId)).status === 'awaiting_message');
+    await handle.signal(messageSignal, { content: 'third question' });
+    await waitFor(async () => (await userAndAssistant(runId)).length === 6 && (await hitl.getRun(runId)).status === 'awaiting_message');
+    expect(await cli(['say', runId, 'fourth question'])).toMatchObject({ code: 0 });
+    await waitFor(async () => (await userAndAssistant(runId)).length === 8 && (await hitl.getRun(runId)).status === 'awaiting_message');
+
+    const over = await fetch(`${api.url}/api/runs/${runId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'one more' }),
+    });
+    expect(over.status).toBe(202);
+    await waitFor(async () => (await userAndAssistant(runId)).length === 10);
+    const ended = await fetch(`${api.url}/api/runs/${runId}/end`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(ended.status).toBe(202);
+
+    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'answer five', steps: 5 });
+    expect(await userAndAssistant(runId)).toEqual([
+      'user: a chat session',
+      'assistant: answer one',
+      'user: second question',
+      'assistant: answer two',
+      'user: third question',
+      'assistant: answer three',
+      'user: fourth question',
+      'assistant: answer four',
+      'user: one more',
+      'assistant: answer five',
+    ]);
+    await expect(hitl.say(runId, 'too late')).rejects.toSatisfy(SessionClosedError.isInstance);
+  });
+
+  it('ends after the idle timeout', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'an idle session', session: { idleTimeout: '2s' } });
+    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'hello', steps: 1 });
+  });
+
+  it('queues a message sent while a turn waits for approval, and answers it next', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'a busy session', session: {} });
+    await waitForPending(handle, 1);
+    await hitl.say(handle.workflowId, 'and while you are at it');
+    expect((await handle.query(runStateQuery)).queuedMessages).toBe(1);
+    await decide(handle, { decisions: [{ id: 'g1', type: 'reject' }] });
+    await waitFor(async () => (await userAndAssistant(handle.workflowId)).length === 4);
+    await handle.signal(endSignal, {});
+    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'second turn done' });
+    expect(await userAndAssistant(handle.workflowId)).toEqual([
+      'user: a busy session',
+      'assistant: first turn done',
+      'user: and while you are at it',
+      'assistant: second turn done',
+    ]);
+  });
+
+  it('refuses messages to a run that is not a session, with the reason', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'not a session' });
+    await handle.result();
+    await expect(hitl.say(handle.workflowId, 'hello?')).rejects.toThrow(/takes no more messages/);
+    const running = await h.start({ agent: 'demo', prompt: 'a busy session, not a session' });
+    await waitForPending(running, 1);
+    await expect(hitl.say(running.workflowId, 'hello?')).rejects.toThrow(
+      'takes no more messages: This run is not a session; start it with `session: {}` to send it more messages.',
+    );
+    await running.cancel();
+  });
+});
