@@ -8,7 +8,12 @@ import { DEFAULT_TASK_QUEUE } from './contract/task-queue.js';
 const commaList = z
   .string()
   .optional()
-  .transform((value) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 export const EnvConfig = z
   .object({
@@ -32,7 +37,11 @@ export const EnvConfig = z
     HITL_API_TOKENS_FILE: z.string().optional(),
     /** Runs started over HTTP forbid their requester to approve their own gated calls. */
     HITL_FOUR_EYES: z.stringbool().default(false),
-    HITL_API_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+    HITL_API_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     /** Requests per minute per token. */
     HITL_API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
     /** Base URL of the Temporal Web UI, for links from the API and the inbox. */

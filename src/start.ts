@@ -34,7 +34,13 @@ async function main(): Promise<void> {
   let config = readEnvConfig();
   const server = config.TEMPORAL_ADDRESS
     ? undefined
-    : await startDevServer({ dbFile: path.join(STATE_DIR, 'dev.db'), port: 7233, uiPort: 8233, namespace: config.TEMPORAL_NAMESPACE, handleSignals: false });
+    : await startDevServer({
+        dbFile: path.join(STATE_DIR, 'dev.db'),
+        port: 7233,
+        uiPort: 8233,
+        namespace: config.TEMPORAL_NAMESPACE,
+        handleSignals: false,
+      });
   if (server) config = { ...config, TEMPORAL_ADDRESS: server.address };
   const model = await modelForDemo(config);
   config = model.config;
@@ -53,7 +59,7 @@ async function main(): Promise<void> {
       `Temporal      ${config.TEMPORAL_ADDRESS}${server ? ' (dev server, state in .temporal/dev.db)' : ''}`,
       `Temporal UI   ${server?.uiUrl ?? config.TEMPORAL_UI_URL}`,
       `Approval API  ${api.url}/api   (OpenAPI: ${api.url}/api/openapi.json)`,
-      `Model         ${model.server ? `scripted demo model at ${model.server.baseURL} (set OPENAI_API_KEY for a real one)` : config.OPENAI_BASE_URL ?? 'api.openai.com'}`,
+      `Model         ${model.server ? `scripted demo model at ${model.server.baseURL} (set OPENAI_API_KEY for a real one)` : (config.OPENAI_BASE_URL ?? 'api.openai.com')}`,
       '',
       'API tokens:',
       ...Object.entries(tokens).map(([token, id]) => `  ${id.approver} (${id.groups.join(', ') || 'no groups'}): ${token}`),

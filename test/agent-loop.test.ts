@@ -59,7 +59,12 @@ beforeAll(async () => {
         {
           match: 'report on orders',
           replies: [
-            { toolCalls: [call('c1', 'read_data', { table: 'orders', where: { status: 'shipped' } }), call('c2', 'read_data', { table: 'refunds' })] },
+            {
+              toolCalls: [
+                call('c1', 'read_data', { table: 'orders', where: { status: 'shipped' } }),
+                call('c2', 'read_data', { table: 'refunds' }),
+              ],
+            },
             { toolCalls: [call('c3', 'write_file', { path: 'reports/orders.md', content: '1 shipped order' })] },
             { content: 'The report is in reports/orders.md.' },
           ],
@@ -78,7 +83,10 @@ beforeAll(async () => {
             { content: 'I could not do any of that.' },
           ],
         },
-        { match: 'rate limited', replies: [{ error: { status: 429, message: 'Rate limit reached', retryAfter: 1, times: 1 }, content: 'Done after waiting.' }] },
+        {
+          match: 'rate limited',
+          replies: [{ error: { status: 429, message: 'Rate limit reached', retryAfter: 1, times: 1 }, content: 'Done after waiting.' }],
+        },
         { match: 'bad request', replies: [{ error: { status: 400, message: "Invalid value for 'model': no such model" } }] },
         { match: 'loop forever', replies: [{ toolCalls: [call('l', 'read_data', { table: 'refunds' })], repeat: 100 }] },
         { match: 'classify: good', replies: [{ content: 'not json' }, { content: '{"category":"billing","priority":2}' }] },
@@ -115,10 +123,21 @@ describe('agent loop', () => {
     const assistant2 = {
       role: 'assistant',
       content: null,
-      tool_calls: [{ id: 'c3', type: 'function', function: { name: 'write_file', arguments: '{"path":"reports/orders.md","content":"1 shipped order"}' } }],
+      tool_calls: [
+        {
+          id: 'c3',
+          type: 'function',
+          function: { name: 'write_file', arguments: '{"path":"reports/orders.md","content":"1 shipped order"}' },
+        },
+      ],
     };
     const step1 = [system('You are the operations test agent.'), user('Write a report on orders')];
-    const step2 = [...step1, assistant1, { role: 'tool', tool_call_id: 'c1', content: shipped }, { role: 'tool', tool_call_id: 'c2', content: '[]' }];
+    const step2 = [
+      ...step1,
+      assistant1,
+      { role: 'tool', tool_call_id: 'c1', content: shipped },
+      { role: 'tool', tool_call_id: 'c2', content: '[]' },
+    ];
     const step3 = [...step2, assistant2, { role: 'tool', tool_call_id: 'c3', content: 'Wrote 15 bytes to reports/orders.md.' }];
 
     const sent = h.model.requests.filter((r) => JSON.stringify(r.body).includes('Write a report on orders'));
@@ -146,12 +165,22 @@ describe('agent loop', () => {
     const tools = (await handle.query(runStateQuery)).messages.filter((m) => m.role === 'tool');
     expect(tools.map((m) => [m.tool_call_id, m.content])).toEqual([
       ['u1', 'Error: delete_everything is not a valid tool, try one of [read_data, write_file, process_refund, send_email].'],
-      ['u2', expect.stringMatching(/^Error: the arguments for read_data are not valid JSON \(.+\)\. Call the tool again with a JSON object\.$/)],
-      ['u3', expect.stringMatching(/^Error: invalid arguments for read_data:\n✖ Invalid option: expected one of "orders"\|"refunds"\n {2}→ at table\nFix them and call the tool again\.$/)],
+      [
+        'u2',
+        expect.stringMatching(/^Error: the arguments for read_data are not valid JSON \(.+\)\. Call the tool again with a JSON object\.$/),
+      ],
+      [
+        'u3',
+        expect.stringMatching(
+          /^Error: invalid arguments for read_data:\n✖ Invalid option: expected one of "orders"\|"refunds"\n {2}→ at table\nFix them and call the tool again\.$/,
+        ),
+      ],
       ['u4', 'Error: disk full\n Please fix your mistakes.'],
     ]);
     expect(writeFileFailures).toBe(3);
-    expect(h.model.requests.filter((r) => JSON.stringify(r.body).includes('Make some bad calls')).every((r) => r.status === 200)).toBe(true);
+    expect(h.model.requests.filter((r) => JSON.stringify(r.body).includes('Make some bad calls')).every((r) => r.status === 200)).toBe(
+      true,
+    );
   });
 
   it('retries a 429 after its retry-after, and fails the run with the API message on a 400', async () => {
@@ -214,7 +243,7 @@ describe('agent loop', () => {
   it('fails an unknown agent at once with the known ones listed', async () => {
     const handle = await h.start({ agent: 'nobody', prompt: 'hello' });
     const error = await handle.result().catch((e) => e);
-    expect(error.cause.message).toMatch(/^Unknown agent "nobody"\. Known agents: demo, ops, triage\.$/);
+    expect(error.cause.message).toMatch(/^Unknown agent "nobody"\. Known agents: demo, coordinator, researcher, ops, triage\.$/);
     expect(h.model.requests.some((r) => JSON.stringify(r.body).includes('"hello"'))).toBe(false);
   });
 

@@ -18,8 +18,14 @@ beforeAll(async () => {
       conversations: [
         { match: 'cancel order 1238', replies: [{ toolCalls: [call('a1', 'cancel_order', { orderId: '1238' })] }, done] },
         { match: 'refund order 1234', replies: [{ toolCalls: [call('e1', 'process_refund', { orderId: '1234', amount: 50000 })] }, done] },
-        { match: 'write the rejected note', replies: [{ toolCalls: [call('j1', 'write_file', { path: 'rejected.txt', content: 'x' })] }, done] },
-        { match: 'write the answered note', replies: [{ toolCalls: [call('p1', 'write_file', { path: 'answered.txt', content: 'y' })] }, done] },
+        {
+          match: 'write the rejected note',
+          replies: [{ toolCalls: [call('j1', 'write_file', { path: 'rejected.txt', content: 'x' })] }, done],
+        },
+        {
+          match: 'write the answered note',
+          replies: [{ toolCalls: [call('p1', 'write_file', { path: 'answered.txt', content: 'y' })] }, done],
+        },
         { match: 'small refund', replies: [{ toolCalls: [call('s1', 'process_refund', { orderId: '1238', amount: 10 })] }, done] },
         {
           match: 'mixed reply',
@@ -38,7 +44,12 @@ beforeAll(async () => {
         {
           match: 'ordered batch',
           replies: [
-            { toolCalls: [call('b1', 'write_file', { path: 'b1.txt', content: '1' }), call('b2', 'write_file', { path: 'b2.txt', content: '2' })] },
+            {
+              toolCalls: [
+                call('b1', 'write_file', { path: 'b1.txt', content: '1' }),
+                call('b2', 'write_file', { path: 'b2.txt', content: '2' }),
+              ],
+            },
             done,
           ],
         },
@@ -67,7 +78,8 @@ describe('each decision type, end to end', () => {
       toolName: 'cancel_order',
       args: { orderId: '1238' },
       argsHash: argsHash({ orderId: '1238' }),
-      description: 'Tool execution requires approval\n\nTool: cancel_order\nArgs: {\n  "orderId": "1238"\n}',
+      // cancel_order writes its own description, looking the order up.
+      description: 'Tool execution requires approval: Cancel order 1238 of Barbara Liskov (paid 300, status open).',
       allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
       step: 1,
       onTimeout: 'reject',
@@ -77,7 +89,9 @@ describe('each decision type, end to end', () => {
     expect(h.shop.prepare("SELECT status FROM orders WHERE id = '1238'").get()).toEqual({ status: 'open' });
 
     const result = await decide(handle, { decisions: [{ id: 'a1', type: 'approve', argsHash: pending!.argsHash }], approver: 'alice' });
-    expect(result).toEqual({ applied: [{ id: 'a1', type: 'approve', toolName: 'cancel_order', argsHash: pending!.argsHash, approver: 'alice' }] });
+    expect(result).toEqual({
+      applied: [{ id: 'a1', type: 'approve', toolName: 'cancel_order', argsHash: pending!.argsHash, approver: 'alice' }],
+    });
     expect(await handle.result()).toMatchObject({ status: 'completed', output: 'All done.' });
     expect(h.shop.prepare("SELECT status FROM orders WHERE id = '1238'").get()).toEqual({ status: 'canceled' });
     expect(await toolMessages(handle)).toEqual([['a1', '{"orderId":"1238","status":"canceled"}']]);
@@ -86,7 +100,11 @@ describe('each decision type, end to end', () => {
   it('edit runs the tool with the new arguments, validated, and says so to the model', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Please refund order 1234 in full' });
     const [pending] = await waitForPending(handle, 1);
-    expect(pending).toMatchObject({ toolName: 'process_refund', approvers: ['finance'], rule: 'tools.process_refund.when: amount gt 10000' });
+    expect(pending).toMatchObject({
+      toolName: 'process_refund',
+      approvers: ['finance'],
+      rule: 'tools.process_refund.when: amount gt 10000',
+    });
     expect(Date.parse(pending!.deadline) - Date.parse(pending!.requestedAt)).toBe(3 * 24 * 3600 * 1000);
 
     const result = await decide(handle, {
@@ -94,11 +112,20 @@ describe('each decision type, end to end', () => {
       approver: 'fiona',
       groups: ['finance'],
     });
-    expect(result.applied[0]).toEqual({ id: 'e1', type: 'edit', toolName: 'process_refund', argsHash: argsHash({ orderId: '1234', amount: 100 }), approver: 'fiona' });
+    expect(result.applied[0]).toEqual({
+      id: 'e1',
+      type: 'edit',
+      toolName: 'process_refund',
+      argsHash: argsHash({ orderId: '1234', amount: 100 }),
+      approver: 'fiona',
+    });
     await handle.result();
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234'").all()).toEqual([{ amount: 100 }]);
     expect(await toolMessages(handle)).toEqual([
-      ['e1', '(A human reviewer edited the arguments before it ran: {"orderId":"1234","amount":100})\n{"orderId":"1234","refunded":100,"remaining":74900}'],
+      [
+        'e1',
+        '(A human reviewer edited the arguments before it ran: {"orderId":"1234","amount":100})\n{"orderId":"1234","refunded":100,"remaining":74900}',
+      ],
     ]);
     const { decisions } = await handle.query(runStateQuery);
     expect(decisions).toEqual([
@@ -124,7 +151,9 @@ describe('each decision type, end to end', () => {
     await decide(handle, { decisions: [{ id: 'j1', type: 'reject', message: 'Notes go to the wiki.' }] });
     await handle.result();
     expect(existsSync(workspace('rejected.txt'))).toBe(false);
-    expect(await toolMessages(handle)).toEqual([['j1', 'Rejected by a human reviewer; write_file did not run. Reason: Notes go to the wiki.']]);
+    expect(await toolMessages(handle)).toEqual([
+      ['j1', 'Rejected by a human reviewer; write_file did not run. Reason: Notes go to the wiki.'],
+    ]);
     expect((await activitySummaries(handle)).filter((s) => s.startsWith('tool'))).toEqual([]);
   });
 
@@ -172,7 +201,9 @@ describe('batches', () => {
     ]);
     const sent = h.model.requests.filter((r) => JSON.stringify(r.body).includes('A mixed reply'));
     expect(sent.map((r) => r.status)).toEqual([200, 200]);
-    const toolIds = (sent[1]!.body as { messages: { role: string; tool_call_id?: string }[] }).messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
+    const toolIds = (sent[1]!.body as { messages: { role: string; tool_call_id?: string }[] }).messages.flatMap((m) =>
+      m.role === 'tool' ? [m.tool_call_id] : [],
+    );
     expect(toolIds).toEqual(['m1', 'm2', 'm3', 'm4']);
   });
 

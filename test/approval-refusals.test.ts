@@ -44,8 +44,18 @@ afterAll(() => h?.close());
 
 const TOOLS = 'read_data, write_file, execute_sql, send_email, cancel_order, process_refund';
 const cases: { name: string; input: unknown; code: string; message: string | RegExp }[] = [
-  { name: 'an unknown id', input: { decisions: [{ id: 'nope', type: 'approve' }] }, code: 'unknown_call', message: 'No pending call has id nope. Pending: w, q, r.' },
-  { name: 'a call already decided', input: { decisions: [{ id: 'c', type: 'reject' }] }, code: 'already_decided', message: 'Call c was already decided (approve by alice).' },
+  {
+    name: 'an unknown id',
+    input: { decisions: [{ id: 'nope', type: 'approve' }] },
+    code: 'unknown_call',
+    message: 'No pending call has id nope. Pending: w, q, r.',
+  },
+  {
+    name: 'a call already decided',
+    input: { decisions: [{ id: 'c', type: 'reject' }] },
+    code: 'already_decided',
+    message: 'Call c was already decided (approve by alice).',
+  },
   {
     name: 'a decision type the tool does not allow',
     input: { decisions: [{ id: 'q', type: 'edit', args: { query: 'SELECT 2' } }] },
@@ -68,13 +78,15 @@ const cases: { name: string; input: unknown; code: string; message: string | Reg
     name: 'an argsHash mismatch',
     input: { decisions: [{ id: 'w', type: 'approve', argsHash: 'sha256:00' }] },
     code: 'args_hash_mismatch',
-    message: /^The argsHash sent for write_file \(call w\) does not match its arguments \(expected sha256:[0-9a-f]{64}\): the arguments shown to you were not these\. Reload and decide again\.$/,
+    message:
+      /^The argsHash sent for write_file \(call w\) does not match its arguments \(expected sha256:[0-9a-f]{64}\): the arguments shown to you were not these\. Reload and decide again\.$/,
   },
   {
     name: 'a batch count mismatch',
     input: { decisions: [{ type: 'approve' }, { type: 'approve' }] },
     code: 'batch_count_mismatch',
-    message: 'Got 2 decision(s) without ids, but the oldest pending batch has 3 call(s) (w write_file, q execute_sql, r process_refund). Send one decision per call in that order, or use ids.',
+    message:
+      'Got 2 decision(s) without ids, but the oldest pending batch has 3 call(s) (w write_file, q execute_sql, r process_refund). Send one decision per call in that order, or use ids.',
   },
   {
     name: 'an approver not in the tool approvers',
@@ -94,14 +106,24 @@ const cases: { name: string; input: unknown; code: string; message: string | Reg
     code: 'four_eyes',
     message: 'rita requested this run and may not approve its own process_refund (call r); another approver must.',
   },
-  { name: 'an empty decision list', input: { decisions: [] }, code: 'empty', message: 'Malformed decision input:\n✖ send at least one decision\n  → at decisions' },
+  {
+    name: 'an empty decision list',
+    input: { decisions: [] },
+    code: 'empty',
+    message: 'Malformed decision input:\n✖ send at least one decision\n  → at decisions',
+  },
   {
     name: 'a malformed payload',
     input: { decisions: [{ id: 'w', type: 'approve', bogus: true }] },
     code: 'malformed',
     message: 'Malformed decision input:\n✖ Unrecognized key: "bogus"\n  → at decisions[0]',
   },
-  { name: 'a payload that is not an object', input: 'approve everything', code: 'malformed', message: /^Malformed decision input:\n✖ Invalid input: expected object, received string/ },
+  {
+    name: 'a payload that is not an object',
+    input: 'approve everything',
+    code: 'malformed',
+    message: /^Malformed decision input:\n✖ Invalid input: expected object, received string/,
+  },
 ];
 
 describe('refusals via the decide update', () => {
@@ -135,7 +157,12 @@ describe('refusals via the decision signal', () => {
 
 describe('after the refusals', () => {
   it('still takes valid decisions and completes, the audit log accounting for every signal', async () => {
-    await signalDecision(handle, { decisions: [{ id: 'w', type: 'approve' }, { id: 'q', type: 'reject' }] });
+    await signalDecision(handle, {
+      decisions: [
+        { id: 'w', type: 'approve' },
+        { id: 'q', type: 'reject' },
+      ],
+    });
     await decide(handle, { decisions: [{ id: 'r', type: 'approve' }], approver: 'fiona', groups: ['finance'] });
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     const { decisions } = await handle.query(runStateQuery);

@@ -27,7 +27,9 @@ let failing: Server;
 let h: Harness;
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)),
+  );
 }
 
 beforeAll(async () => {
@@ -73,10 +75,20 @@ describe('timeouts', () => {
     const handle = await h.start({ agent: 'demo', prompt: 'timeout reject', approval: shortTimeout('reject') });
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     expect(existsSync(file('tr.txt'))).toBe(false);
-    expect(await toolMessages(handle)).toEqual([['tr', 'No decision arrived within 2 seconds: the approval timed out and write_file did not run.']]);
+    expect(await toolMessages(handle)).toEqual([
+      ['tr', 'No decision arrived within 2 seconds: the approval timed out and write_file did not run.'],
+    ]);
     expect(await timerSummaries(handle)).toEqual(['approval · write_file · tr']);
     const { decisions } = await handle.query(runStateQuery);
-    expect(decisions).toEqual([expect.objectContaining({ via: 'timeout', type: 'timeout', outcome: 'applied', id: 'tr', message: 'no decision within the timeout; onTimeout: reject' })]);
+    expect(decisions).toEqual([
+      expect.objectContaining({
+        via: 'timeout',
+        type: 'timeout',
+        outcome: 'applied',
+        id: 'tr',
+        message: 'no decision within the timeout; onTimeout: reject',
+      }),
+    ]);
   });
 
   it('approve: runs the call when the deadline passes', async () => {

@@ -22,12 +22,20 @@ beforeAll(async () => {
       conversations: [
         {
           match: 'visible batch',
-          replies: [{ toolCalls: [call('v1', 'write_file', { path: 'v1.txt', content: '1' }), call('v2', 'cancel_order', { orderId: '1235' })] }, { content: 'ok' }],
+          replies: [
+            { toolCalls: [call('v1', 'write_file', { path: 'v1.txt', content: '1' }), call('v2', 'cancel_order', { orderId: '1235' })] },
+            { content: 'ok' },
+          ],
         },
         {
           match: 'from the cli',
           replies: [
-            { toolCalls: [call('x1', 'write_file', { path: 'x1.txt', content: '1' }), call('x2', 'execute_sql', { query: 'SELECT 1 AS one' })] },
+            {
+              toolCalls: [
+                call('x1', 'write_file', { path: 'x1.txt', content: '1' }),
+                call('x2', 'execute_sql', { query: 'SELECT 1 AS one' }),
+              ],
+            },
             { content: 'ok' },
           ],
         },
@@ -89,25 +97,49 @@ describe('the official temporal CLI', () => {
     await waitForPending(handle, 2);
 
     await waitFor(async () => {
-      const out = await temporal('workflow', 'list', '--query', `HitlStatus='AwaitingApproval' AND TaskQueue='${h.taskQueue}'`, '--output', 'json');
+      const out = await temporal(
+        'workflow',
+        'list',
+        '--query',
+        `HitlStatus='AwaitingApproval' AND TaskQueue='${h.taskQueue}'`,
+        '--output',
+        'json',
+      );
       return out.includes(handle.workflowId);
     });
 
-    const queried = JSON.parse(await temporal('workflow', 'query', '--workflow-id', handle.workflowId, '--type', 'pendingApprovals', '--output', 'json'));
+    const queried = JSON.parse(
+      await temporal('workflow', 'query', '--workflow-id', handle.workflowId, '--type', 'pendingApprovals', '--output', 'json'),
+    );
     const fromCli = queried.queryResult[0];
     expect(fromCli).toEqual(await handle.query(pendingApprovalsQuery));
     expect(fromCli.map((p: { id: string }) => p.id)).toEqual(['x1', 'x2']);
 
     const updated = await temporal(
-      'workflow', 'update', 'execute', '--workflow-id', handle.workflowId, '--name', 'decide',
-      '--input', JSON.stringify({ decisions: [{ id: 'x2', type: 'approve' }], approver: 'ops-bot' }), '--output', 'json',
+      'workflow',
+      'update',
+      'execute',
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'decide',
+      '--input',
+      JSON.stringify({ decisions: [{ id: 'x2', type: 'approve' }], approver: 'ops-bot' }),
+      '--output',
+      'json',
     );
     expect(updated).toContain('"applied"');
     expect(updated).toContain('ops-bot');
 
     await temporal(
-      'workflow', 'signal', '--workflow-id', handle.workflowId, '--name', 'decision',
-      '--input', JSON.stringify({ decisions: [{ id: 'x1', type: 'reject', message: 'from another service' }], approver: 'billing-service' }),
+      'workflow',
+      'signal',
+      '--workflow-id',
+      handle.workflowId,
+      '--name',
+      'decision',
+      '--input',
+      JSON.stringify({ decisions: [{ id: 'x1', type: 'reject', message: 'from another service' }], approver: 'billing-service' }),
     );
     expect(await handle.result()).toMatchObject({ status: 'completed' });
     const { decisions, messages } = await handle.query(runStateQuery);

@@ -97,7 +97,10 @@ describe('hitl', () => {
     runId = await startRun('cli batch of calls', 4);
     await waitFor(async () => (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout.includes(runId), 30_000);
     const runs = await hitl(['--json', 'runs', '--waiting', '--agent', 'clidemo']);
-    expect(JSON.parse(runs.stdout).find((r: { runId: string }) => r.runId === runId)).toMatchObject({ status: 'AwaitingApproval', pendingCount: 4 });
+    expect(JSON.parse(runs.stdout).find((r: { runId: string }) => r.runId === runId)).toMatchObject({
+      status: 'AwaitingApproval',
+      pendingCount: 4,
+    });
 
     const show = await hitl(['show', runId]);
     expect(show.code).toBe(0);
@@ -117,14 +120,24 @@ describe('hitl', () => {
     expect(refused.stderr).toBe('Refused (approver_not_allowed): bob may not decide process_refund (call d); approvers: finance.\n');
     const refusedJson = await hitl(['--json', 'approve', runId, 'zzz']);
     expect(refusedJson.code).toBe(3);
-    expect(JSON.parse(refusedJson.stderr)).toEqual({ error: { code: 'unknown_call', message: 'No pending call has id zzz. Pending: a, b, c, d.' } });
+    expect(JSON.parse(refusedJson.stderr)).toEqual({
+      error: { code: 'unknown_call', message: 'No pending call has id zzz. Pending: a, b, c, d.' },
+    });
 
-    expect(await hitl(['approve', runId, 'a', '--as', 'alice', '--message', 'fine'])).toMatchObject({ code: 0, stdout: '✓ approve write_file (call a) by alice\n' });
-    expect(await hitl(['reject', runId, 'c', '--message', 'keep the order'])).toMatchObject({ code: 0, stdout: '✓ reject cancel_order (call c)\n' });
+    expect(await hitl(['approve', runId, 'a', '--as', 'alice', '--message', 'fine'])).toMatchObject({
+      code: 0,
+      stdout: '✓ approve write_file (call a) by alice\n',
+    });
+    expect(await hitl(['reject', runId, 'c', '--message', 'keep the order'])).toMatchObject({
+      code: 0,
+      stdout: '✓ reject cancel_order (call c)\n',
+    });
     const argsFile = path.join(h.dataDir, 'args.json');
     writeFileSync(argsFile, JSON.stringify({ path: 'b.txt', content: 'from a file' }));
     expect(await hitl(['edit', runId, 'b', '--args-file', argsFile])).toMatchObject({ code: 0, stdout: '✓ edit write_file (call b)\n' });
-    expect(await hitl(['respond', runId, 'd', '--as', 'fay', '--group', 'finance', '--message', 'Refunds go through the bank this week.'])).toMatchObject({ code: 0 });
+    expect(
+      await hitl(['respond', runId, 'd', '--as', 'fay', '--group', 'finance', '--message', 'Refunds go through the bank this week.']),
+    ).toMatchObject({ code: 0 });
 
     await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'completed', 30_000);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'b.txt'), 'utf8')).toBe('from a file');
@@ -150,7 +163,9 @@ describe('hitl', () => {
     const editor = path.join(h.dataDir, 'editor.sh');
     // The second edit goes through $EDITOR: a script that rewrites the file it is given.
     writeFileSync(editor, `#!/bin/sh\nsed -i 's/"four"/"four, edited"/' "$1"\n`, { mode: 0o755 });
-    const first = await hitl(['review', reviewId, '--as', 'rex'], { input: ['a', 'e', '{"path":"r2.txt","content":"typed"}', 'r', 'not this one'].join('\n') + '\n' });
+    const first = await hitl(['review', reviewId, '--as', 'rex'], {
+      input: ['a', 'e', '{"path":"r2.txt","content":"typed"}', 'r', 'not this one'].join('\n') + '\n',
+    });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('[1/4] write_file');
     expect(first.stdout).toContain('"content": "one"');
@@ -182,7 +197,9 @@ describe('hitl', () => {
     writeFileSync(script, JSON.stringify({ conversations: [], default: { content: 'hello from the script' } }));
     const child = spawn(process.execPath, [BIN, 'model-server', '--script', script, '--port', '0']);
     try {
-      const baseURL = await new Promise<string>((resolve) => child.stdout.on('data', (d) => /on (\S+)/.test(String(d)) && resolve(/on (\S+)/.exec(String(d))![1]!)));
+      const baseURL = await new Promise<string>((resolve) =>
+        child.stdout.on('data', (d) => /on (\S+)/.test(String(d)) && resolve(/on (\S+)/.exec(String(d))![1]!)),
+      );
       const models: any = await (await fetch(`${baseURL}/models`, { headers: { authorization: 'Bearer x' } })).json();
       expect(models.data.length).toBeGreaterThan(0);
       const completion: any = await (

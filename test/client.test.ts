@@ -22,7 +22,10 @@ beforeAll(async () => {
       conversations: [
         {
           match: 'client two calls',
-          replies: [{ toolCalls: [call('k1', 'write_file', { path: 'k1.txt', content: 'k' }), call('k2', 'cancel_order', { orderId: '1235' })] }, { content: 'finished' }],
+          replies: [
+            { toolCalls: [call('k1', 'write_file', { path: 'k1.txt', content: 'k' }), call('k2', 'cancel_order', { orderId: '1235' })] },
+            { content: 'finished' },
+          ],
         },
         {
           match: 'client four helpers',
@@ -58,13 +61,25 @@ describe('HitlClient', () => {
     await waitFor(async () => (await hitl.listWaiting({ agent: 'clientdemo' })).some((w) => w.runId === runId));
     const waiting = (await hitl.listWaiting({ agent: 'clientdemo', tool: 'cancel_order' })).filter((w) => w.runId === runId);
     expect(waiting).toEqual([
-      expect.objectContaining({ id: 'k2', toolName: 'cancel_order', runId, agent: 'clientdemo', userPrompt: 'client two calls', requestedBy: 'carol' }),
+      expect.objectContaining({
+        id: 'k2',
+        toolName: 'cancel_order',
+        runId,
+        agent: 'clientdemo',
+        userPrompt: 'client two calls',
+        requestedBy: 'carol',
+      }),
     ]);
     expect(decodeApprovalId(waiting[0]!.approvalId)).toEqual({ workflowId: runId, callId: 'k2' });
     expect(await hitl.findApproval(waiting[0]!.approvalId)).toEqual(waiting[0]);
 
     const runs = await hitl.listRuns({ status: 'AwaitingApproval', agent: 'clientdemo' });
-    expect(runs.find((r) => r.runId === runId)).toMatchObject({ agent: 'clientdemo', status: 'AwaitingApproval', pendingCount: 2, prompt: 'client two calls' });
+    expect(runs.find((r) => r.runId === runId)).toMatchObject({
+      agent: 'clientdemo',
+      status: 'AwaitingApproval',
+      pendingCount: 2,
+      prompt: 'client two calls',
+    });
 
     const first = await hitl.approve(runId, 'k1', { approver: 'dan', updateId: 'same-update' });
     const again = await hitl.approve(runId, 'k1', { approver: 'dan', updateId: 'same-update' });
@@ -127,6 +142,8 @@ describe('HitlClient', () => {
     await expect(hitl.getRun('no-such-run')).rejects.toSatisfy(RunNotFoundError.isInstance);
     await expect(hitl.decide('no-such-run', { decisions: [{ type: 'approve' }] })).rejects.toSatisfy(RunNotFoundError.isInstance);
     await expect(hitl.findApproval('not-an-id')).rejects.toThrow('Approval not-an-id not found: it is not a valid approval id.');
-    await expect(hitl.findApproval(encodeApprovalId({ workflowId: 'no-such-run', callId: 'x' }))).rejects.toThrow('run no-such-run does not exist');
+    await expect(hitl.findApproval(encodeApprovalId({ workflowId: 'no-such-run', callId: 'x' }))).rejects.toThrow(
+      'run no-such-run does not exist',
+    );
   });
 });

@@ -51,7 +51,9 @@ async function runIds(handle: WorkflowHandle): Promise<string[]> {
 }
 
 async function eventCounts(handle: WorkflowHandle, ids: string[]): Promise<number[]> {
-  return Promise.all(ids.map(async (runId) => ((await h.temporal.client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? []).length));
+  return Promise.all(
+    ids.map(async (runId) => ((await h.temporal.client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? []).length),
+  );
 }
 
 describe('continue-as-new', () => {
@@ -95,7 +97,11 @@ describe('continue-as-new', () => {
     const firstRun = (await handle.describe()).runId;
     // Refused signals are recorded in history; enough of them push it over the threshold while the call waits.
     for (let i = 0; i < 200; i++) await signalDecision(handle, { decisions: [{ id: 'nope', type: 'approve' }] });
-    await waitFor(async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun, 60_000, 'a new run');
+    await waitFor(
+      async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun,
+      60_000,
+      'a new run',
+    );
     const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
     await waitFor(async () => (await latest.query(pendingApprovalsQuery)).length === 1);
     expect(await latest.query(pendingApprovalsQuery)).toEqual([before]);

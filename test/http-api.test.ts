@@ -30,7 +30,10 @@ beforeAll(async () => {
     agents: { httpdemo: agent },
     script: {
       conversations: [
-        { match: 'http refund', replies: [{ toolCalls: [call('r1', 'process_refund', { orderId: '1237', amount: 12000 })] }, { content: 'refund handled' }] },
+        {
+          match: 'http refund',
+          replies: [{ toolCalls: [call('r1', 'process_refund', { orderId: '1237', amount: 12000 })] }, { content: 'refund handled' }],
+        },
         {
           match: 'http four',
           replies: [
@@ -51,7 +54,14 @@ beforeAll(async () => {
     },
   });
   const hitl = new HitlClient(h.temporal.client, h.taskQueue);
-  const options = { hitl, tokens: TOKENS, bodyLimitBytes: 4096, temporalUiUrl: 'http://ui.test', namespace: h.temporal.namespace, log: (l: string) => logLines.push(l) };
+  const options = {
+    hitl,
+    tokens: TOKENS,
+    bodyLimitBytes: 4096,
+    temporalUiUrl: 'http://ui.test',
+    namespace: h.temporal.namespace,
+    log: (l: string) => logLines.push(l),
+  };
   api = await listen(createApiApp({ ...options, fourEyes: false }));
   apiFourEyes = await listen(createApiApp({ ...options, fourEyes: true }));
 });
@@ -82,7 +92,10 @@ async function startAndWait(base: Listening, who: Who, prompt: string, count: nu
 
 describe('auth', () => {
   it('answers 401 without a token or with an unknown one, and never logs tokens', async () => {
-    expect(await as(null, 'GET', '/api/approvals')).toEqual({ status: 401, body: { error: { code: 'unauthorized', message: 'Send a valid bearer token (Authorization: Bearer <token>).' } } });
+    expect(await as(null, 'GET', '/api/approvals')).toEqual({
+      status: 401,
+      body: { error: { code: 'unauthorized', message: 'Send a valid bearer token (Authorization: Bearer <token>).' } },
+    });
     const wrong = await fetch(`${api.url}/api/approvals`, { headers: { authorization: 'Bearer alice-token-0123456788' } });
     expect(wrong.status).toBe(401);
     expect((await as('alice', 'GET', '/api/me')).body).toEqual({ approver: 'alice', groups: ['finance'] });
@@ -117,15 +130,27 @@ describe('approvals', () => {
     const one = await as('alice', 'GET', `/api/approvals/${id}`);
     expect(one).toMatchObject({ status: 200, body: { ...asBob, canDecide: true } });
 
-    expect(await as('bob', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({ status: 403, body: { error: { code: 'approver_not_allowed' } } });
+    expect(await as('bob', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({
+      status: 403,
+      body: { error: { code: 'approver_not_allowed' } },
+    });
     expect(await as('alice', 'POST', `/api/approvals/${id}/approve`, { argsHash: 'sha256:stale' })).toMatchObject({
       status: 409,
       body: { error: { code: 'args_hash_mismatch' } },
     });
     const approved = await as('alice', 'POST', `/api/approvals/${id}/approve`, { argsHash: one.body.argsHash, comment: 'ok by finance' });
-    expect(approved).toEqual({ status: 200, body: { applied: [{ id: 'r1', type: 'approve', toolName: 'process_refund', argsHash: one.body.argsHash, approver: 'alice' }] } });
-    expect(await as('alice', 'POST', `/api/approvals/${id}/reject`, { reason: 'too late' })).toMatchObject({ status: 409, body: { error: { code: expect.stringMatching(/already_decided|run_closed/) } } });
-    expect(await as('alice', 'GET', `/api/approvals/${id}`)).toMatchObject({ status: 404, body: { error: { code: 'approval_not_found' } } });
+    expect(approved).toEqual({
+      status: 200,
+      body: { applied: [{ id: 'r1', type: 'approve', toolName: 'process_refund', argsHash: one.body.argsHash, approver: 'alice' }] },
+    });
+    expect(await as('alice', 'POST', `/api/approvals/${id}/reject`, { reason: 'too late' })).toMatchObject({
+      status: 409,
+      body: { error: { code: expect.stringMatching(/already_decided|run_closed/) } },
+    });
+    expect(await as('alice', 'GET', `/api/approvals/${id}`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'approval_not_found' } },
+    });
 
     await waitFor(async () => (await as('alice', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
     const run = (await as('alice', 'GET', `/api/runs/${runId}`)).body;
@@ -136,19 +161,27 @@ describe('approvals', () => {
   it('rejects, edits (refusing invalid arguments), responds, and approves with modified arguments', async () => {
     const runId = await startAndWait(api, 'bob', 'http four files', 4);
     const id = (callId: string) => encodeApprovalId({ workflowId: runId, callId });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/reject`, { reason: 'not needed', always: false })).toMatchObject({ status: 200 });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/reject`, { reason: 'not needed', always: false })).toMatchObject({
+      status: 200,
+    });
     expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/edit`, { arguments: { path: 'w2.txt', content: 7 } })).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_edit_args', message: expect.stringContaining('expected string, received number') } },
     });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/edit`, { arguments: { path: 'w2.txt', content: 'edited' } })).toMatchObject({ status: 200 });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/edit`, { arguments: { path: 'w2.txt', content: 'edited' } })).toMatchObject({
+      status: 200,
+    });
     expect(await as('bob', 'POST', `/api/approvals/${id('w3')}/respond`, { message: 'I wrote it by hand' })).toMatchObject({ status: 200 });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w4')}/approve`, { modifiedArguments: { path: 'w4.txt', content: 'four' } })).toMatchObject({
+    expect(
+      await as('bob', 'POST', `/api/approvals/${id('w4')}/approve`, { modifiedArguments: { path: 'w4.txt', content: 'four' } }),
+    ).toMatchObject({
       status: 200,
       body: { applied: [{ type: 'edit' }] },
     });
     await waitFor(async () => (await as('bob', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
-    const tools = (await as('bob', 'GET', `/api/runs/${runId}`)).body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    const tools = (await as('bob', 'GET', `/api/runs/${runId}`)).body.messages
+      .filter((m: any) => m.role === 'tool')
+      .map((m: any) => m.content);
     expect(tools).toEqual([
       'Rejected by a human reviewer; write_file did not run. Reason: not needed',
       '(A human reviewer edited the arguments before it ran: {"path":"w2.txt","content":"edited"})\nWrote 6 bytes to w2.txt.',
@@ -158,9 +191,15 @@ describe('approvals', () => {
   });
 
   it('answers 404 for unknown and malformed approval ids, 400 for bad bodies, 413 for big ones', async () => {
-    expect(await as('alice', 'GET', '/api/approvals/not-an-id')).toMatchObject({ status: 404, body: { error: { code: 'approval_not_found' } } });
+    expect(await as('alice', 'GET', '/api/approvals/not-an-id')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'approval_not_found' } },
+    });
     const ghost = encodeApprovalId({ workflowId: 'no-such-run', callId: 'x' });
-    expect(await as('alice', 'POST', `/api/approvals/${ghost}/approve`, {})).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
+    expect(await as('alice', 'POST', `/api/approvals/${ghost}/approve`, {})).toMatchObject({
+      status: 404,
+      body: { error: { code: 'run_not_found' } },
+    });
     expect(await as('alice', 'POST', `/api/approvals/${ghost}/approve`, { alwayz: true })).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_request', message: expect.stringContaining('Unrecognized key: "alwayz"') } },
@@ -176,7 +215,10 @@ describe('approvals', () => {
   it('lets exactly one of two approvers deciding at once win; the other gets 409', async () => {
     const runId = await startAndWait(api, 'bob', 'http race', 1);
     const id = encodeApprovalId({ workflowId: runId, callId: 'x1' });
-    const results = await Promise.all([as('alice', 'POST', `/api/approvals/${id}/approve`, {}), as('bob', 'POST', `/api/approvals/${id}/reject`, {})]);
+    const results = await Promise.all([
+      as('alice', 'POST', `/api/approvals/${id}/approve`, {}),
+      as('bob', 'POST', `/api/approvals/${id}/reject`, {}),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.status === 409)!.body.error.code).toBe('already_decided');
   });
@@ -190,7 +232,12 @@ describe('four eyes', () => {
     expect(mine).toMatchObject({ requestedBy: 'rita', canDecide: false });
     expect(await request(apiFourEyes, 'rita', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({
       status: 403,
-      body: { error: { code: 'four_eyes', message: 'rita requested this run and may not approve its own process_refund (call r1); another approver must.' } },
+      body: {
+        error: {
+          code: 'four_eyes',
+          message: 'rita requested this run and may not approve its own process_refund (call r1); another approver must.',
+        },
+      },
     });
     expect(await request(apiFourEyes, 'alice', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({ status: 200 });
   });
@@ -198,12 +245,23 @@ describe('four eyes', () => {
 
 describe('runs', () => {
   it('starts, shows and lists runs; 404 for an unknown run; 400 for a bad body', async () => {
-    expect(await as('alice', 'POST', '/api/runs', { agent: 'httpdemo' })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(await as('alice', 'POST', '/api/runs', { agent: 'httpdemo' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request' } },
+    });
     expect(await as('alice', 'GET', '/api/runs/no-such-run')).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
     const runId = await startAndWait(api, 'alice', 'http race again', 1);
-    await waitFor(async () => (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.some((r: any) => r.runId === runId));
+    await waitFor(async () =>
+      (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.some((r: any) => r.runId === runId),
+    );
     const listed = (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.find((r: any) => r.runId === runId);
-    expect(listed).toMatchObject({ agent: 'httpdemo', status: 'AwaitingApproval', pendingCount: 1, pendingTools: ['cancel_order'], requestedBy: 'alice' });
+    expect(listed).toMatchObject({
+      agent: 'httpdemo',
+      status: 'AwaitingApproval',
+      pendingCount: 1,
+      pendingTools: ['cancel_order'],
+      requestedBy: 'alice',
+    });
     expect(await as('alice', 'GET', '/api/runs?status=Sleeping')).toMatchObject({ status: 400 });
   });
 
@@ -234,15 +292,28 @@ describe('HTTP and the temporal CLI side by side', () => {
     const viaHttp = await startAndWait(api, 'bob', 'http race, again over http', 1);
     const viaCli = await startAndWait(api, 'bob', 'cli side of things', 1);
     const cli = promisify(execFile)(inject('temporalCliPath'), [
-      'workflow', 'update', 'execute', '--address', h.temporal.address, '--workflow-id', viaCli, '--name', 'decide',
-      '--input', JSON.stringify({ decisions: [{ id: 'c1', type: 'reject', message: 'not from the CLI' }], approver: 'ops' }),
+      'workflow',
+      'update',
+      'execute',
+      '--address',
+      h.temporal.address,
+      '--workflow-id',
+      viaCli,
+      '--name',
+      'decide',
+      '--input',
+      JSON.stringify({ decisions: [{ id: 'c1', type: 'reject', message: 'not from the CLI' }], approver: 'ops' }),
     ]);
     const http = as('alice', 'POST', `/api/approvals/${encodeApprovalId({ workflowId: viaHttp, callId: 'x1' })}/approve`, {});
     const [, httpResult] = await Promise.all([cli, http]);
     expect(httpResult.status).toBe(200);
     await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaCli}`)).body.status === 'completed');
     await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.status === 'completed');
-    expect((await as('alice', 'GET', `/api/runs/${viaCli}`)).body.decisions[0]).toMatchObject({ type: 'reject', approver: 'ops', via: 'update' });
+    expect((await as('alice', 'GET', `/api/runs/${viaCli}`)).body.decisions[0]).toMatchObject({
+      type: 'reject',
+      approver: 'ops',
+      via: 'update',
+    });
     expect((await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.decisions[0]).toMatchObject({ type: 'approve', approver: 'alice' });
   });
 });

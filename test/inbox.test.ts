@@ -98,21 +98,47 @@ beforeAll(async () => {
     agents: { inboxdemo: agent },
     script: {
       conversations: [
-        { match: 'inbox refund', replies: [{ toolCalls: [call('r1', 'process_refund', { orderId: '1234', amount: 12000 })] }, { content: 'refund handled' }] },
-        { match: 'inbox report', replies: [{ toolCalls: [call('w1', 'write_file', { path: 'reports/refunds.md', content: LONG_REPORT })] }, { content: 'report handled' }] },
-        { match: 'inbox cancel', replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cancel handled' }] },
+        {
+          match: 'inbox refund',
+          replies: [{ toolCalls: [call('r1', 'process_refund', { orderId: '1234', amount: 12000 })] }, { content: 'refund handled' }],
+        },
+        {
+          match: 'inbox report',
+          replies: [
+            { toolCalls: [call('w1', 'write_file', { path: 'reports/refunds.md', content: LONG_REPORT })] },
+            { content: 'report handled' },
+          ],
+        },
+        {
+          match: 'inbox cancel',
+          replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cancel handled' }],
+        },
       ],
     },
   });
   const hitl = new HitlClient(h.temporal.client, h.taskQueue);
   api = await listen(
-    createApiApp({ hitl, tokens: TOKENS, fourEyes: false, bodyLimitBytes: 64 * 1024, temporalUiUrl: 'http://ui.test', namespace: h.temporal.namespace, log: () => {} }),
+    createApiApp({
+      hitl,
+      tokens: TOKENS,
+      fourEyes: false,
+      bodyLimitBytes: 64 * 1024,
+      temporalUiUrl: 'http://ui.test',
+      namespace: h.temporal.namespace,
+      log: () => {},
+    }),
   );
 
   [runs.refund, runs.report, runs.cancelOne, runs.cancelTwo, runs.race] = await Promise.all(
-    ['inbox refund, order 1234', 'inbox report on refunds', 'inbox cancel, first', 'inbox cancel, second', 'inbox cancel, raced'].map(startRun),
+    ['inbox refund, order 1234', 'inbox report on refunds', 'inbox cancel, first', 'inbox cancel, second', 'inbox cancel, raced'].map(
+      startRun,
+    ),
   );
-  await waitFor(async () => (await request('alice', 'GET', '/api/approvals?agent=inboxdemo')).body.length === 5, 20_000, 'five pending approvals');
+  await waitFor(
+    async () => (await request('alice', 'GET', '/api/approvals?agent=inboxdemo')).body.length === 5,
+    20_000,
+    'five pending approvals',
+  );
 
   userDataDir = mkdtempSync(path.join(tmpdir(), 'hitl-chromium-'));
   browser = await chromium.launchPersistentContext(userDataDir, {
@@ -124,11 +150,18 @@ beforeAll(async () => {
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
   // Refused requests are checked by status below; any other console error (a CSP violation, say) is a bug.
-  page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(`console: ${message.text()}`));
+  page.on(
+    'console',
+    (message) =>
+      message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(`console: ${message.text()}`),
+  );
   page.on('request', (r) => inFlight.add(r));
   page.on('requestfinished', (r) => inFlight.delete(r));
   page.on('requestfailed', (r) => inFlight.delete(r));
-  page.on('response', (response) => response.status() >= 400 && failedResponses.push(`${response.status()} ${new URL(response.url()).pathname}`));
+  page.on(
+    'response',
+    (response) => response.status() >= 400 && failedResponses.push(`${response.status()} ${new URL(response.url()).pathname}`),
+  );
   // Lets the 409 test hold the page's polling still while the same call is decided elsewhere.
   await page.clock.install();
 });
@@ -197,18 +230,28 @@ describe('approval inbox', () => {
     expect(await detail.locator('.hljs-number').first().innerText()).toBe('12000');
     expect(await detail.locator('.prompt blockquote').innerText()).toBe('inbox refund, order 1234');
     await expect.poll(() => detail.locator('.transcript').innerText()).toContain('process_refund({"orderId":"1234","amount":12000})');
-    expect(await detail.locator('a', { hasText: 'Open in Temporal UI' }).getAttribute('href')).toBe(`http://ui.test/namespaces/default/workflows/${runs.refund}`);
+    expect(await detail.locator('a', { hasText: 'Open in Temporal UI' }).getAttribute('href')).toBe(
+      `http://ui.test/namespaces/default/workflows/${runs.refund}`,
+    );
     expect(await detail.locator('[role=timer]').innerText()).toMatch(/^(2d 23h|3d 0h) left$/);
 
     await page.getByRole('button', { name: 'Edit…' }).click();
     const editor = page.getByLabel(/Arguments as JSON/);
     await editor.fill('{ "orderId": "1234", "amount": "150 dollars" }');
-    await expect.poll(() => page.locator('#edit-check').innerText()).toContain('amount: Instance type "string" is invalid. Expected "number".');
+    await expect
+      .poll(() => page.locator('#edit-check').innerText())
+      .toContain('amount: Instance type "string" is invalid. Expected "number".');
     await page.getByRole('button', { name: 'Send edited arguments' }).click();
-    await expect.poll(() => page.locator('.decision-form [role=alert]').innerText()).toContain('Not sent: the edited arguments do not fit the tool.');
+    await expect
+      .poll(() => page.locator('.decision-form [role=alert]').innerText())
+      .toContain('Not sent: the edited arguments do not fit the tool.');
     expect(posted).toEqual([]);
     const untouched = (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body;
-    expect(untouched).toMatchObject({ status: 'awaiting_approval', decisions: [], pending: [{ id: 'r1', args: { orderId: '1234', amount: 12000 } }] });
+    expect(untouched).toMatchObject({
+      status: 'awaiting_approval',
+      decisions: [],
+      pending: [{ id: 'r1', args: { orderId: '1234', amount: 12000 } }],
+    });
 
     await editor.fill('{ "orderId": "1234", "amount": 150 }');
     await expect.poll(() => page.locator('#edit-check').innerText()).toBe('These arguments fit the tool.');
@@ -229,7 +272,9 @@ describe('approval inbox', () => {
 
     await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body.status === 'completed');
     const run = (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body;
-    expect(run.decisions).toMatchObject([{ type: 'edit', approver: 'alice', argsBefore: { orderId: '1234', amount: 12000 }, argsAfter: { orderId: '1234', amount: 150 } }]);
+    expect(run.decisions).toMatchObject([
+      { type: 'edit', approver: 'alice', argsBefore: { orderId: '1234', amount: 12000 }, argsAfter: { orderId: '1234', amount: 150 } },
+    ]);
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234'").all()).toEqual([{ amount: 150 }]);
   });
 
@@ -254,7 +299,9 @@ describe('approval inbox', () => {
     await page.keyboard.press('a');
     await item(one).waitFor({ state: 'detached' });
     expect((await listedIds()).sort()).toEqual([two, race].sort());
-    expect((await request('alice', 'GET', `/api/runs/${runs.cancelOne}`)).body.decisions).toMatchObject([{ type: 'approve', approver: 'alice', id: 'c1' }]);
+    expect((await request('alice', 'GET', `/api/runs/${runs.cancelOne}`)).body.decisions).toMatchObject([
+      { type: 'approve', approver: 'alice', id: 'c1' },
+    ]);
 
     await moveTo(two);
     await page.keyboard.press('r');
@@ -280,17 +327,21 @@ describe('approval inbox', () => {
     const refused = page.waitForResponse((r) => r.url().endsWith(`/api/approvals/${race}/approve`));
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     expect((await refused).status()).toBe(409);
-    await expect.poll(() => page.locator('.decide [role=alert] strong').innerText()).toMatch(
-      /^(Someone already decided this call, so your decision was not applied\.|This run has already ended; there is nothing left to decide\.)$/,
-    );
+    await expect
+      .poll(() => page.locator('.decide [role=alert] strong').innerText())
+      .toMatch(
+        /^(Someone already decided this call, so your decision was not applied\.|This run has already ended; there is nothing left to decide\.)$/,
+      );
 
     await page.clock.resume();
     await item(race).waitFor({ state: 'detached' });
     await expect.poll(() => page.locator('.empty').innerText()).toContain('Nothing is waiting for a decision');
-    await expect.poll(() => page.locator('.announcement').innerText()).toBe('The call you were looking at was decided elsewhere or timed out; it left the list.');
-    expect((await request('alice', 'GET', `/api/runs/${runs.race}`)).body.decisions.filter((d: any) => d.outcome === 'applied')).toMatchObject([
-      { type: 'approve', approver: 'bob' },
-    ]);
+    await expect
+      .poll(() => page.locator('.announcement').innerText())
+      .toBe('The call you were looking at was decided elsewhere or timed out; it left the list.');
+    expect(
+      (await request('alice', 'GET', `/api/runs/${runs.race}`)).body.decisions.filter((d: any) => d.outcome === 'applied'),
+    ).toMatchObject([{ type: 'approve', approver: 'bob' }]);
   });
 
   it('shows a new approval without a reload', async () => {

@@ -25,12 +25,22 @@ beforeAll(async () => {
       conversations: [
         {
           match: 'chat session',
-          replies: [{ content: 'answer one' }, { content: 'answer two' }, { content: 'answer three' }, { content: 'answer four' }, { content: 'answer five' }],
+          replies: [
+            { content: 'answer one' },
+            { content: 'answer two' },
+            { content: 'answer three' },
+            { content: 'answer four' },
+            { content: 'answer five' },
+          ],
         },
         { match: 'idle session', replies: [{ content: 'hello' }] },
         {
           match: 'busy session',
-          replies: [{ toolCalls: [call('g1', 'cancel_order', { orderId: '1235' })] }, { content: 'first turn done' }, { content: 'second turn done' }],
+          replies: [
+            { toolCalls: [call('g1', 'cancel_order', { orderId: '1235' })] },
+            { content: 'first turn done' },
+            { content: 'second turn done' },
+          ],
         },
         { match: 'not a session', replies: [{ content: 'bye' }] },
       ],
@@ -56,12 +66,20 @@ afterAll(async () => {
 
 /** The conversation as a person sees it: user messages and the assistant's text answers. */
 const userAndAssistant = async (runId: string) =>
-  (await hitl.getRun(runId)).messages.filter((m) => m.role === 'user' || (m.role === 'assistant' && m.content)).map((m) => `${m.role}: ${m.content}`);
+  (await hitl.getRun(runId)).messages
+    .filter((m) => m.role === 'user' || (m.role === 'assistant' && m.content))
+    .map((m) => `${m.role}: ${m.content}`);
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.resolve('bin/hitl.js'), ...args], {
-      env: { ...process.env, TEMPORAL_ADDRESS: h.temporal.address, TEMPORAL_NAMESPACE: h.temporal.namespace, TEMPORAL_TASK_QUEUE: h.taskQueue, NO_COLOR: '1' },
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: h.temporal.address,
+        TEMPORAL_NAMESPACE: h.temporal.namespace,
+        TEMPORAL_TASK_QUEUE: h.taskQueue,
+        NO_COLOR: '1',
+      },
     });
     let stdout = '';
     let stderr = '';

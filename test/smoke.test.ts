@@ -31,7 +31,10 @@ describe('smoke', () => {
       workflowsPath: path.resolve('test/fixtures/smoke-workflow.ts'),
       activities: {
         async askModel(prompt: string) {
-          const completion = await openai.chat.completions.create({ model: 'scripted-model', messages: [{ role: 'user', content: prompt }] });
+          const completion = await openai.chat.completions.create({
+            model: 'scripted-model',
+            messages: [{ role: 'user', content: prompt }],
+          });
           return completion.choices[0]!.message.content ?? '';
         },
       },
@@ -49,7 +52,11 @@ describe('smoke', () => {
       model: 'scripted-model',
       messages: [
         { role: 'user', content: 'ping' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+        },
         { role: 'user', content: 'and?' },
       ],
     });

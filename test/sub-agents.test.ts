@@ -21,11 +21,17 @@ beforeAll(async () => {
       conversations: [
         {
           match: 'coordinate a report',
-          replies: [{ toolCalls: [call('ask1', 'ask_researcher', { prompt: 'research: write the shipped-orders note' })] }, { content: 'The researcher wrote the note.' }],
+          replies: [
+            { toolCalls: [call('ask1', 'ask_researcher', { prompt: 'research: write the shipped-orders note' })] },
+            { content: 'The researcher wrote the note.' },
+          ],
         },
         {
           match: 'research: write the shipped-orders note',
-          replies: [{ toolCalls: [call('note', 'write_file', { path: 'shipped.md', content: 'one shipped order' })] }, { content: 'Note written to shipped.md.' }],
+          replies: [
+            { toolCalls: [call('note', 'write_file', { path: 'shipped.md', content: 'one shipped order' })] },
+            { content: 'Note written to shipped.md.' },
+          ],
         },
         {
           match: 'coordinate and cancel',
@@ -60,13 +66,21 @@ describe('sub-agents', () => {
     expect(decodeApprovalId(listed[0]!.approvalId)).toEqual({ workflowId: childId, callId: 'note' });
 
     const applied = await decide(parent, { decisions: [{ id: 'note', type: 'approve' }], approver: 'pat' });
-    expect(applied).toEqual({ applied: [{ id: 'note', type: 'approve', toolName: 'write_file', argsHash: pending!.argsHash, approver: 'pat', forwardedTo: childId }] });
+    expect(applied).toEqual({
+      applied: [
+        { id: 'note', type: 'approve', toolName: 'write_file', argsHash: pending!.argsHash, approver: 'pat', forwardedTo: childId },
+      ],
+    });
     expect(await parent.result()).toMatchObject({ status: 'completed', output: 'The researcher wrote the note.' });
 
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'shipped.md'), 'utf8')).toBe('one shipped order');
     expect(await toolMessages(parent)).toEqual([['ask1', 'Note written to shipped.md.']]);
-    expect((await child.query(runStateQuery)).decisions).toEqual([expect.objectContaining({ id: 'note', type: 'approve', approver: 'pat', via: 'signal', outcome: 'applied' })]);
-    expect((await parent.query(runStateQuery)).decisions).toEqual([expect.objectContaining({ id: 'note', forwardedTo: childId, approver: 'pat' })]);
+    expect((await child.query(runStateQuery)).decisions).toEqual([
+      expect.objectContaining({ id: 'note', type: 'approve', approver: 'pat', via: 'signal', outcome: 'applied' }),
+    ]);
+    expect((await parent.query(runStateQuery)).decisions).toEqual([
+      expect.objectContaining({ id: 'note', forwardedTo: childId, approver: 'pat' }),
+    ]);
   });
 
   it('cancelling the parent cancels the child', async () => {

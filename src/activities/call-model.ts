@@ -48,7 +48,11 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
     /** Writes the summary that replaces compacted messages when a long run continues as new. */
     async summarizeTranscript(input: { agent: string; model: string; messages: ChatMessage[] }): Promise<string> {
       const transcript = input.messages
-        .map((m) => (m.role === 'assistant' ? `assistant: ${m.content ?? ''}${m.tool_calls ? ` [calls ${m.tool_calls.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ')}]` : ''}` : `${m.role}: ${m.content}`))
+        .map((m) =>
+          m.role === 'assistant'
+            ? `assistant: ${m.content ?? ''}${m.tool_calls ? ` [calls ${m.tool_calls.map((c) => `${c.function.name}(${c.function.arguments})`).join(', ')}]` : ''}`
+            : `${m.role}: ${m.content}`,
+        )
         .join('\n');
       try {
         const completion = await clientFor(agents[input.agent]?.baseURL ?? config.baseURL).chat.completions.create(
@@ -96,7 +100,9 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
 
       const choice = completion.choices[0];
       const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function' ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }] : [],
+        call.type === 'function'
+          ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }]
+          : [],
       );
       const message: AssistantMessage = {
         role: 'assistant',

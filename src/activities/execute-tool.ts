@@ -32,6 +32,30 @@ export interface ExecuteToolResult {
 
 export function createExecuteTool({ tools }: ActivityDeps) {
   return {
+    /** The tool's own sentence for approvers; undefined when it has none. */
+    async describeCall(input: {
+      agent: string;
+      name: string;
+      args: ToolArgs;
+      toolCallId: string;
+      context?: Record<string, unknown>;
+    }): Promise<string | undefined> {
+      const implementation = tools[input.name];
+      if (!implementation?.describe) return undefined;
+      const activity = Context.current();
+      const workflowId = activity.info.workflowExecution?.workflowId ?? activity.info.activityId;
+      return implementation.describe(implementation.spec.parameters.parse(input.args), {
+        workflowId,
+        toolCallId: input.toolCallId,
+        idempotencyKey: `${workflowId}:${input.toolCallId}`,
+        attempt: activity.info.attempt,
+        agent: input.agent,
+        context: input.context ?? {},
+        heartbeat: (details) => activity.heartbeat(details),
+        signal: activity.cancellationSignal,
+      });
+    },
+
     async executeTool(input: ExecuteToolInput): Promise<ExecuteToolResult> {
       const parsed = parseToolArguments(input.name, input.args, toolSpecs, input.available);
       if (!parsed.ok) return { content: parsed.message, problem: parsed.problem };

@@ -4,14 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  type Client,
-  type WorkflowExecutionInfo,
-} from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
 import pLimit from 'p-limit';
-import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus, type HitlStatusValue } from '../contract/search-attributes.js';
+import {
+  HitlAgent,
+  HitlNextDeadline,
+  HitlPendingCount,
+  HitlPendingTools,
+  HitlStatus,
+  type HitlStatusValue,
+} from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { DecisionRefusedError } from '../errors/decision-refused-error.js';
@@ -161,7 +163,8 @@ export class HitlClient {
         throw new DecisionRefusedError(code ?? 'malformed', err.cause?.message ?? err.message);
       }
       if (err instanceof WorkflowNotFoundError) {
-        if (await this.hasFinished(runId)) throw new DecisionRefusedError('run_closed', `Run ${runId} has finished; nothing is waiting for a decision.`);
+        if (await this.hasFinished(runId))
+          throw new DecisionRefusedError('run_closed', `Run ${runId} has finished; nothing is waiting for a decision.`);
         throw new RunNotFoundError(runId);
       }
       throw err;
@@ -185,7 +188,9 @@ export class HitlClient {
   }
 
   private decideOne(runId: string, decision: Decision, options: DecisionOptions) {
-    const clean = Object.fromEntries(Object.entries({ ...decision, argsHash: options.argsHash }).filter(([, v]) => v !== undefined)) as Decision;
+    const clean = Object.fromEntries(
+      Object.entries({ ...decision, argsHash: options.argsHash }).filter(([, v]) => v !== undefined),
+    ) as Decision;
     return this.decide(
       runId,
       { decisions: [clean], ...(options.approver && { approver: options.approver }), ...(options.groups && { groups: options.groups }) },
@@ -198,13 +203,17 @@ export class HitlClient {
   /** Sends the next user message to a session run; it is queued if a turn is running. */
   async say(runId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
     return this.sessionUpdate(runId, () =>
-      this.temporal.workflow.getHandle(runId).executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
+      this.temporal.workflow
+        .getHandle(runId)
+        .executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
     );
   }
 
   /** Closes a session run once its current turn is done. */
   async endSession(runId: string, reason?: string): Promise<void> {
-    await this.sessionUpdate(runId, () => this.temporal.workflow.getHandle(runId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }));
+    await this.sessionUpdate(runId, () =>
+      this.temporal.workflow.getHandle(runId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }),
+    );
   }
 
   private async sessionUpdate<T>(runId: string, send: () => Promise<T>): Promise<T> {
@@ -225,7 +234,10 @@ export class HitlClient {
     return this.temporal.workflow
       .getHandle(runId)
       .describe()
-      .then((d) => d.status.name !== 'RUNNING', () => false);
+      .then(
+        (d) => d.status.name !== 'RUNNING',
+        () => false,
+      );
   }
 
   // ---- watching ------------------------------------------------------------------------------------------

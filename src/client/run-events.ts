@@ -27,7 +27,8 @@ export function diffRunState(cursor: WatchCursor, state: RunState): { events: Ru
     if (gateReported) return;
     gateReported = true;
     for (const approval of state.pending) if (!cursor.pendingIds.has(approval.id)) events.push({ type: 'approval_requested', approval });
-    for (const entry of state.decisions.slice(Math.max(0, cursor.decisions - state.decisionsFrom))) events.push({ type: 'decision', entry });
+    for (const entry of state.decisions.slice(Math.max(0, cursor.decisions - state.decisionsFrom)))
+      events.push({ type: 'decision', entry });
   };
   for (const [i, message] of newMessages.entries()) {
     if (message.role === 'assistant') {
@@ -43,7 +44,12 @@ export function diffRunState(cursor: WatchCursor, state: RunState): { events: Ru
   if (state.status !== cursor.status) {
     events.push(
       TERMINAL.has(state.status)
-        ? { type: 'completed', status: state.status, ...(state.result && { result: state.result }), ...(state.error && { error: state.error }) }
+        ? {
+            type: 'completed',
+            status: state.status,
+            ...(state.result && { result: state.result }),
+            ...(state.error && { error: state.error }),
+          }
         : { type: 'status', status: state.status },
     );
   }

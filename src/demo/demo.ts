@@ -30,7 +30,8 @@ async function decideAtTerminal(hitl: HitlClient, runId: string, call: PendingAp
       const answer = (await rl.question('Approve (a), edit the amount (e) or reject (r)? ')).trim().toLowerCase();
       const as = { approver: 'you', groups: ['finance'], argsHash: call.argsHash };
       if (answer === 'a') return void (await hitl.approve(runId, call.id, as));
-      if (answer === 'r') return void (await hitl.reject(runId, call.id, { ...as, message: (await rl.question('Reason for the model: ')) || undefined }));
+      if (answer === 'r')
+        return void (await hitl.reject(runId, call.id, { ...as, message: (await rl.question('Reason for the model: ')) || undefined }));
       if (answer === 'e') {
         const amount = Number(await rl.question('Refund amount instead: '));
         if (Number.isFinite(amount) && amount > 0) return void (await hitl.edit(runId, call.id, { ...as, args: { ...call.args, amount } }));
@@ -57,7 +58,12 @@ async function main(): Promise<void> {
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   const { deps, close: closeTools } = depsFromEnv(config);
   step('Starting the worker (bundling the workflow)…');
-  const worker = await createWorker({ connection: nativeConnection, namespace: server.namespace, taskQueue: config.TEMPORAL_TASK_QUEUE, deps });
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: server.namespace,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps,
+  });
   const running = worker.run();
   const connection = await Connection.connect({ address: server.address });
   const hitl = new HitlClient(new Client({ connection, namespace: server.namespace }), config.TEMPORAL_TASK_QUEUE);
@@ -76,12 +82,22 @@ async function main(): Promise<void> {
     const call = pending[0];
     if (!call) throw new Error('The run never asked for an approval.');
     step('The run is paused, waiting for a human:');
-    console.log(table(['call', 'tool', 'arguments', 'approvers', 'deadline'], [[call.id, call.toolName, JSON.stringify(call.args), call.approvers?.join(', '), call.deadline]]));
+    console.log(
+      table(
+        ['call', 'tool', 'arguments', 'approvers', 'deadline'],
+        [[call.id, call.toolName, JSON.stringify(call.args), call.approvers?.join(', '), call.deadline]],
+      ),
+    );
     console.log(call.description);
 
     if (auto) {
       step('--auto: approving as finance');
-      await hitl.approve(runId, call.id, { approver: 'demo-finance', groups: ['finance'], argsHash: call.argsHash, message: 'approved by npm run demo --auto' });
+      await hitl.approve(runId, call.id, {
+        approver: 'demo-finance',
+        groups: ['finance'],
+        argsHash: call.argsHash,
+        message: 'approved by npm run demo --auto',
+      });
     } else {
       await decideAtTerminal(hitl, runId, call);
     }
@@ -93,9 +109,22 @@ async function main(): Promise<void> {
     const toolResult = state.messages.find((m) => m.role === 'tool' && m.tool_call_id === call.id);
     console.log(`Tool result the model saw: ${toolResult?.role === 'tool' ? toolResult.content : '(none)'}`);
     const shop = openShopDb(path.join(dataDir, 'shop.db'));
-    console.log(table(['order', 'refunded', 'status'], shop.prepare("SELECT id, refunded, status FROM orders WHERE id = '1234'").all().map((r: any) => [r.id, r.refunded, r.status])));
+    console.log(
+      table(
+        ['order', 'refunded', 'status'],
+        shop
+          .prepare("SELECT id, refunded, status FROM orders WHERE id = '1234'")
+          .all()
+          .map((r: any) => [r.id, r.refunded, r.status]),
+      ),
+    );
     shop.close();
-    console.log(table(['#', 'type', 'approver', 'via'], result.decisions.map((d) => [d.seq, d.type, d.approver, d.via])));
+    console.log(
+      table(
+        ['#', 'type', 'approver', 'via'],
+        result.decisions.map((d) => [d.seq, d.type, d.approver, d.via]),
+      ),
+    );
     const ui = server.uiUrl ?? config.TEMPORAL_UI_URL;
     step(`See the run in the Temporal UI: ${ui}/namespaces/${server.namespace}/workflows/${runId}`);
     if (server.owned) console.log('(the demo server stops when the demo ends; `npm start` keeps one running)');

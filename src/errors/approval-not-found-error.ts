@@ -7,7 +7,10 @@ export class ApprovalNotFoundError extends HitlError {
   override readonly name = NAME;
   readonly code = 'approval_not_found';
 
-  constructor(readonly approvalId: string, reason: string) {
+  constructor(
+    readonly approvalId: string,
+    reason: string,
+  ) {
     super(`Approval ${approvalId} not found: ${reason}.`);
   }
 

@@ -7,7 +7,11 @@ export class ApprovalTimeoutError extends HitlError {
   override readonly name = NAME;
   readonly code = 'approval_timeout';
 
-  constructor(readonly toolName: string, readonly callId: string, readonly timeout: string) {
+  constructor(
+    readonly toolName: string,
+    readonly callId: string,
+    readonly timeout: string,
+  ) {
     super(`No decision arrived for ${toolName} (call ${callId}) within ${timeout}; the policy says onTimeout: fail.`);
   }
 

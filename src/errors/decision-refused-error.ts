@@ -26,7 +26,10 @@ export type RefusalCode = (typeof REFUSAL_CODES)[number];
 export class DecisionRefusedError extends HitlError {
   override readonly name = NAME;
 
-  constructor(readonly code: RefusalCode, message: string) {
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+  ) {
     super(message);
   }
 

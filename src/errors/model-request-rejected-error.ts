@@ -7,7 +7,10 @@ export class ModelRequestRejectedError extends HitlError {
   override readonly name = NAME;
   readonly code = 'model_request_rejected';
 
-  constructor(readonly status: number, apiMessage: string) {
+  constructor(
+    readonly status: number,
+    apiMessage: string,
+  ) {
     super(`The model API rejected the request (${status}): ${apiMessage}`);
   }
 

@@ -7,7 +7,10 @@ export class SessionClosedError extends HitlError {
   override readonly name = NAME;
   readonly code = 'session_closed';
 
-  constructor(readonly runId: string, reason: string) {
+  constructor(
+    readonly runId: string,
+    reason: string,
+  ) {
     super(`Run ${runId} takes no more messages: ${reason}`);
   }
 

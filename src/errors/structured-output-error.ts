@@ -7,7 +7,10 @@ export class StructuredOutputError extends HitlError {
   override readonly name = NAME;
   readonly code = 'structured_output_invalid';
 
-  constructor(readonly agent: string, readonly validationError: string) {
+  constructor(
+    readonly agent: string,
+    readonly validationError: string,
+  ) {
     super(`Agent "${agent}" returned output that does not match its responseFormat, twice. Last error: ${validationError}`);
   }
 

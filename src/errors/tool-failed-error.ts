@@ -7,7 +7,11 @@ export class ToolFailedError extends HitlError {
   override readonly name = NAME;
   readonly code = 'tool_failed';
 
-  constructor(readonly toolName: string, readonly callId: string, reason: string) {
+  constructor(
+    readonly toolName: string,
+    readonly callId: string,
+    reason: string,
+  ) {
     super(`Tool ${toolName} (call ${callId}) failed and its policy is onError: fail. ${reason}`);
   }
 

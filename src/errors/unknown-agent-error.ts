@@ -6,7 +6,10 @@ export class UnknownAgentError extends HitlError {
   override readonly name = NAME;
   readonly code = 'unknown_agent';
 
-  constructor(readonly agent: string, readonly known: string[]) {
+  constructor(
+    readonly agent: string,
+    readonly known: string[],
+  ) {
     super(`Unknown agent "${agent}". Known agents: ${known.join(', ') || '(none registered)'}.`);
   }
 

@@ -12,7 +12,10 @@ const script = ModelScript.parse({
 });
 
 function request(prompt: string, assistants: number) {
-  const messages: unknown[] = [{ role: 'system', content: 's' }, { role: 'user', content: prompt }];
+  const messages: unknown[] = [
+    { role: 'system', content: 's' },
+    { role: 'user', content: prompt },
+  ];
   for (let i = 0; i < assistants; i++) messages.push({ role: 'assistant', content: 'x' });
   return ChatRequest.parse({ model: 'm', messages });
 }

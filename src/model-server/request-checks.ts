@@ -48,7 +48,7 @@ function schemaProblem(parameters: unknown): string | undefined {
     return 'parameters must be a JSON Schema object.';
   }
   if ((parameters as { type?: unknown }).type !== 'object') {
-    return "schema must be a JSON Schema of 'type: \"object\"', got 'type: \"" + String((parameters as { type?: unknown }).type) + "\"'.";
+    return 'schema must be a JSON Schema of \'type: "object"\', got \'type: "' + String((parameters as { type?: unknown }).type) + '"\'.';
   }
   try {
     ajv.compile(parameters);

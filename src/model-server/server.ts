@@ -41,7 +41,14 @@ export interface ModelServer {
 
 type ErrorType = 'invalid_request_error' | 'authentication_error' | 'server_error' | 'rate_limit_error';
 
-function openAiError(c: Context, status: number, message: string, type: ErrorType, param: string | null = null, code: string | null = null) {
+function openAiError(
+  c: Context,
+  status: number,
+  message: string,
+  type: ErrorType,
+  param: string | null = null,
+  code: string | null = null,
+) {
   return c.json({ error: { message, type, param, code } }, status as 400);
 }
 
@@ -69,7 +76,12 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
   app.get('/v1/models', (c) =>
     c.json({
       object: 'list',
-      data: ['scripted-model', 'gpt-4.1', 'gpt-4.1-mini'].map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'scripted' })),
+      data: ['scripted-model', 'gpt-4.1', 'gpt-4.1-mini'].map((id) => ({
+        id,
+        object: 'model',
+        created: 1_700_000_000,
+        owned_by: 'scripted',
+      })),
     }),
   );
 
@@ -129,7 +141,11 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
             content,
             refusal: null,
             ...(selected.toolCalls.length > 0 && {
-              tool_calls: selected.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } })),
+              tool_calls: selected.toolCalls.map((t) => ({
+                id: t.id,
+                type: 'function',
+                function: { name: t.name, arguments: t.arguments },
+              })),
             }),
           },
           logprobs: null,

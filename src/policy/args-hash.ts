@@ -7,7 +7,9 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import * as canonicalizeModule from 'canonicalize';
 
 // The package is CommonJS with a default-export typing; Node, tsx and webpack disagree on where the function is.
-const canonicalize = ((canonicalizeModule as { default?: unknown }).default ?? canonicalizeModule) as (input: unknown) => string | undefined;
+const canonicalize = ((canonicalizeModule as { default?: unknown }).default ?? canonicalizeModule) as (
+  input: unknown,
+) => string | undefined;
 
 export function argsHash(args: unknown): string {
   return `sha256:${bytesToHex(sha256(utf8ToBytes(canonicalize(args ?? {}) ?? 'null')))}`;

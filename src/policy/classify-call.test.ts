@@ -65,8 +65,15 @@ describe('classifyCall', () => {
 
   it('applies per-run overrides on top of the agent policy', () => {
     const merged = mergePolicy(policy, { default: true, descriptionPrefix: 'Check this', timeout: '1h', tools: { read_data: true } });
-    expect(classifyCall(merged, 'send_email', {})).toMatchObject({ gated: true, rule: 'default: true', settings: { timeoutMs: 3_600_000 } });
-    expect(classifyCall(merged, 'read_data', {})).toMatchObject({ gated: true, settings: { description: expect.stringMatching(/^Check this\n/) } });
+    expect(classifyCall(merged, 'send_email', {})).toMatchObject({
+      gated: true,
+      rule: 'default: true',
+      settings: { timeoutMs: 3_600_000 },
+    });
+    expect(classifyCall(merged, 'read_data', {})).toMatchObject({
+      gated: true,
+      settings: { description: expect.stringMatching(/^Check this\n/) },
+    });
     expect(classifyCall(merged, 'write_file', {})).toMatchObject({ gated: true });
   });
 

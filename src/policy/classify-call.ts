@@ -11,9 +11,7 @@ import { describeCall } from './describe-call.js';
 
 export type { GateSettings };
 
-export type Classification =
-  | { gated: false; rule: string }
-  | { gated: true; rule: string; settings: GateSettings };
+export type Classification = { gated: false; rule: string } | { gated: true; rule: string; settings: GateSettings };
 
 export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Record<string, unknown>): Classification {
   const listed = Object.hasOwn(policy.tools, toolName);
@@ -31,6 +29,7 @@ export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Rec
     settings: {
       allowedDecisions: config.allowedDecisions ?? [...DECISION_TYPES],
       description: describeCall(toolName, args, policy.descriptionPrefix, config.description),
+      ...(config.description !== undefined && { descriptionFromPolicy: true }),
       timeoutMs: durationToMs(config.timeout ?? policy.timeout),
       onTimeout: config.onTimeout ?? policy.onTimeout,
       approvers: config.approvers,

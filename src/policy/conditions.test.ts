@@ -24,9 +24,33 @@ describe('evaluateCondition', () => {
     [{ arg: 'customer.email', op: 'matches', value: '@corp\\.com$' }, true],
     [{ arg: 'note', op: 'exists' }, false],
     [{ arg: 'missing.deeper', op: 'exists' }, false],
-    [{ all: [{ arg: 'amount', op: 'gt', value: 1 }, { arg: 'tags', op: 'contains', value: 'eu' }] }, true],
-    [{ all: [{ arg: 'amount', op: 'gt', value: 1 }, { arg: 'tags', op: 'contains', value: 'us' }] }, false],
-    [{ any: [{ arg: 'amount', op: 'lt', value: 1 }, { arg: 'tags', op: 'contains', value: 'eu' }] }, true],
+    [
+      {
+        all: [
+          { arg: 'amount', op: 'gt', value: 1 },
+          { arg: 'tags', op: 'contains', value: 'eu' },
+        ],
+      },
+      true,
+    ],
+    [
+      {
+        all: [
+          { arg: 'amount', op: 'gt', value: 1 },
+          { arg: 'tags', op: 'contains', value: 'us' },
+        ],
+      },
+      false,
+    ],
+    [
+      {
+        any: [
+          { arg: 'amount', op: 'lt', value: 1 },
+          { arg: 'tags', op: 'contains', value: 'eu' },
+        ],
+      },
+      true,
+    ],
     [{ not: { arg: 'amount', op: 'gt', value: 1 } }, false],
     [{ predicate: 'externalRecipient', options: { arg: 'customer.email', domains: ['corp.com'] } }, false],
     [{ predicate: 'externalRecipient', options: { arg: 'customer.email', domains: ['shop.com'] } }, true],

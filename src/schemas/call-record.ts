@@ -11,6 +11,8 @@ import { ToolArgs } from './tool-args.js';
 export const GateSettings = z.object({
   allowedDecisions: z.array(DecisionType),
   description: z.string(),
+  /** The policy gave its own description template (it then wins over the tool's own description). */
+  descriptionFromPolicy: z.boolean().optional(),
   timeoutMs: z.number(),
   onTimeout: OnTimeout,
   approvers: z.array(z.string()).optional(),

@@ -11,7 +11,11 @@ import { ChatMessage } from './chat-message.js';
 import { PolicyOutcome, RunStatus, Usage } from './run-state.js';
 
 export const DecidedSummary = z.object({ type: z.string(), approver: z.string().optional() });
-export const StickyDecision = z.object({ type: z.enum(['approve', 'reject']), approver: z.string().optional(), message: z.string().optional() });
+export const StickyDecision = z.object({
+  type: z.enum(['approve', 'reject']),
+  approver: z.string().optional(),
+  message: z.string().optional(),
+});
 
 export const CARRIED_STATE_VERSION = 1;
 

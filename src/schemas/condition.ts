@@ -12,7 +12,10 @@ export const ArgComparison = z.strictObject({
   op: z.enum(COMPARISON_OPS),
   value: z.unknown().optional(),
   /** `matches`: regular expression flags, e.g. `i`. `contains`: `i` compares strings case-insensitively. */
-  flags: z.string().regex(/^[gimsuy]*$/).optional(),
+  flags: z
+    .string()
+    .regex(/^[gimsuy]*$/)
+    .optional(),
 });
 
 export const PredicateCall = z.strictObject({
@@ -21,11 +24,7 @@ export const PredicateCall = z.strictObject({
 });
 
 export type Condition =
-  | z.infer<typeof ArgComparison>
-  | z.infer<typeof PredicateCall>
-  | { all: Condition[] }
-  | { any: Condition[] }
-  | { not: Condition };
+  z.infer<typeof ArgComparison> | z.infer<typeof PredicateCall> | { all: Condition[] } | { any: Condition[] } | { not: Condition };
 
 // Recursive shapes are the one place the type is written by hand: zod cannot infer through the cycle.
 export const Condition: z.ZodType<Condition> = z.lazy(() =>

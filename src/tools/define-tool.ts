@@ -20,6 +20,11 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
   onError?: 'return' | 'fail';
   /** Set for tools that run another agent as a child workflow. */
   agent?: string;
+  /**
+   * Its implementation's `describe` writes the text approvers read (it may look things up), instead of the
+   * policy's default "prefix + tool + args".
+   */
+  describe?: boolean;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -22,11 +22,14 @@ export interface ToolImplementation<P extends z.ZodObject = z.ZodObject> {
   spec: ToolSpec<P>;
   /** Returns the tool result; strings go to the model as-is, anything else as JSON. */
   run(args: z.infer<P>, ctx: ToolContext): Promise<unknown> | unknown;
+  /** For specs with `describe: true`: one sentence telling an approver what this call will do. */
+  describe?(args: z.infer<P>, ctx: ToolContext): Promise<string> | string;
 }
 
 export function implementTool<P extends z.ZodObject>(
   spec: ToolSpec<P>,
   run: ToolImplementation<P>['run'],
+  describe?: ToolImplementation<P>['describe'],
 ): ToolImplementation<P> {
-  return { spec, run };
+  return { spec, run, ...(describe && { describe }) };
 }

@@ -8,9 +8,7 @@ import type { ToolSpec } from './define-tool.js';
 
 export type ArgumentsProblem = 'unknown_tool' | 'invalid_json' | 'invalid_arguments';
 
-export type ParsedArguments =
-  | { ok: true; args: ToolArgs }
-  | { ok: false; problem: ArgumentsProblem; message: string };
+export type ParsedArguments = { ok: true; args: ToolArgs } | { ok: false; problem: ArgumentsProblem; message: string };
 
 export function parseToolArguments(
   name: string,

@@ -24,6 +24,7 @@ import type { AgentResult, PolicyOutcome, RunState, RunStateQueryOptions, RunSta
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import { notifyActivities } from './activities.js';
+import { describedByTool } from './approval-description.js';
 import { currentDetails } from './current-details.js';
 import type { PlanContext, PlannedDecision } from './decision-plan.js';
 import { childApprovalsSignal, decisionSignal } from './messages.js';
@@ -212,21 +213,7 @@ export class AgentRun {
         record.rule = classification.rule;
         if (classification.gated) {
           record.gate = classification.settings;
-          record.pending = {
-            id: record.id,
-            toolName: record.toolName,
-            args: parsed.args,
-            argsHash: argsHash(parsed.args),
-            description: classification.settings.description,
-            allowedDecisions: classification.settings.allowedDecisions,
-            requestedAt: new Date(requestedAt).toISOString(),
-            deadline: new Date(requestedAt + classification.settings.timeoutMs).toISOString(),
-            step: this.step,
-            ...(classification.settings.approvers && { approvers: classification.settings.approvers }),
-            ...(this.policy.fourEyes && this.input.requestedBy && { excludedApprovers: [this.input.requestedBy] }),
-            onTimeout: classification.settings.onTimeout,
-            rule: classification.rule,
-          };
+          if (!describedByTool(record)) this.announce(record, classification.settings.description, requestedAt);
         }
       }
       this.policyOutcomes.push({ id: record.id, toolName: record.toolName, step: this.step, gated: !!record.gate, rule: record.rule });
@@ -240,6 +227,26 @@ export class AgentRun {
     }
     this.publish('running tools');
     return this.calls;
+  }
+
+  /** Makes a gated call pending: visible to approvers, with its deadline counted from now. */
+  announce(record: CallRecord, description: string, at = workflowNow()): void {
+    const gate = record.gate!;
+    record.pending = {
+      id: record.id,
+      toolName: record.toolName,
+      args: record.args!,
+      argsHash: argsHash(record.args!),
+      description,
+      allowedDecisions: gate.allowedDecisions,
+      requestedAt: new Date(at).toISOString(),
+      deadline: new Date(at + gate.timeoutMs).toISOString(),
+      step: record.step,
+      ...(gate.approvers && { approvers: gate.approvers }),
+      ...(this.policy.fourEyes && this.input.requestedBy && { excludedApprovers: [this.input.requestedBy] }),
+      onTimeout: gate.onTimeout,
+      rule: record.rule,
+    };
   }
 
   /** Appends one tool message per call, in the order the model asked for them, and closes the step. */
@@ -259,7 +266,13 @@ export class AgentRun {
     const applied = decisions.map((planned): AppliedDecision => {
       const { decision, call } = planned;
       const approver = planned.approver;
-      const base = { id: call.id, type: decision.type, toolName: planned.toolName, argsHash: planned.argsHash, ...(approver && { approver }) };
+      const base = {
+        id: call.id,
+        type: decision.type,
+        toolName: planned.toolName,
+        argsHash: planned.argsHash,
+        ...(approver && { approver }),
+      };
       if (call.workflowId) {
         this.forward(call.workflowId, planned, via, who);
         return { ...base, forwardedTo: call.workflowId };
@@ -288,7 +301,12 @@ export class AgentRun {
   }
 
   /** A decision for a sub-agent's call goes to that run, which checks it again and records it. */
-  private forward(workflowId: string, planned: PlannedDecision, via: 'update' | 'signal', who: { approver?: string; groups?: string[] }): void {
+  private forward(
+    workflowId: string,
+    planned: PlannedDecision,
+    via: 'update' | 'signal',
+    who: { approver?: string; groups?: string[] },
+  ): void {
     const mirror = this.childApprovals.get(workflowId);
     if (mirror) mirror.pending = mirror.pending.filter((p) => p.id !== planned.call.id);
     this.pushAudit({
@@ -302,7 +320,11 @@ export class AgentRun {
     });
     const decision = { ...planned.decision, id: planned.call.id };
     getExternalWorkflowHandle(workflowId)
-      .signal(decisionSignal, { decisions: [decision], ...(who.approver && { approver: who.approver }), ...(who.groups && { groups: who.groups }) })
+      .signal(decisionSignal, {
+        decisions: [decision],
+        ...(who.approver && { approver: who.approver }),
+        ...(who.groups && { groups: who.groups }),
+      })
       .catch((err) => log.warn('could not forward a decision to a sub-agent', { workflowId, error: String(err) }));
   }
 
@@ -455,7 +477,12 @@ export class AgentRun {
     };
     notifyActivities.notify
       .executeWithOptions(
-        { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 }, summary: `notify ${type}` },
+        {
+          startToCloseTimeout: '30s',
+          scheduleToCloseTimeout: '10m',
+          retry: { initialInterval: '2s', maximumAttempts: 6 },
+          summary: `notify ${type}`,
+        },
         [event],
       )
       .catch((err) => log.warn('notification not delivered', { type, error: String(err) }));
@@ -481,7 +508,13 @@ function toRunFailure(err: unknown): unknown {
   if (err instanceof HitlError) return err.toFailure();
   if ((err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) && err.cause instanceof ApplicationFailure) {
     const cause = err.cause;
-    return ApplicationFailure.create({ type: cause.type ?? undefined, message: cause.message, details: cause.details ?? undefined, nonRetryable: true, cause: err });
+    return ApplicationFailure.create({
+      type: cause.type ?? undefined,
+      message: cause.message,
+      details: cause.details ?? undefined,
+      nonRetryable: true,
+      cause: err,
+    });
   }
   return err;
 }

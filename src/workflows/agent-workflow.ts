@@ -78,6 +78,10 @@ async function runTurn(run: AgentRun): Promise<Answer> {
       run.messages.push({ role: 'user', content: correctionRequest(reply.structured.error) });
       continue;
     }
-    return { status: 'completed', output: reply.message.content ?? '', ...(reply.structured?.ok && { structured: reply.structured.value }) };
+    return {
+      status: 'completed',
+      output: reply.message.content ?? '',
+      ...(reply.structured?.ok && { structured: reply.structured.value }),
+    };
   }
 }

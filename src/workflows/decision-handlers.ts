@@ -37,4 +37,3 @@ export function registerDecisionHandlers(run: AgentRun): void {
     else run.recordRefusal(plan.error, 'signal', input);
   });
 }
-

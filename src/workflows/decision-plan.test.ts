@@ -47,19 +47,39 @@ describe('planDecisions', () => {
   });
 
   it('takes any subset by id, in any order', () => {
-    const plan = planDecisions({ decisions: [{ id: 'c', type: 'reject' }, { id: 'a', type: 'respond', message: 'no' }] }, ctx);
+    const plan = planDecisions(
+      {
+        decisions: [
+          { id: 'c', type: 'reject' },
+          { id: 'a', type: 'respond', message: 'no' },
+        ],
+      },
+      ctx,
+    );
     expect(plan.ok && plan.decisions.map((d) => d.call.id)).toEqual(['c', 'a']);
   });
 
   it('validates an edit against the target tool and hashes the new args', () => {
     const plan = planDecisions({ decisions: [{ id: 'a', type: 'edit', name: 'cancel_order', args: { orderId: '9' } }] }, ctx);
-    expect(plan.ok && plan.decisions[0]).toMatchObject({ toolName: 'cancel_order', args: { orderId: '9' }, argsHash: argsHash({ orderId: '9' }) });
+    expect(plan.ok && plan.decisions[0]).toMatchObject({
+      toolName: 'cancel_order',
+      args: { orderId: '9' },
+      argsHash: argsHash({ orderId: '9' }),
+    });
   });
 
   it.each([
     [{ decisions: [{ type: 'approve' }] }, 'batch_count_mismatch'],
     [{ decisions: [{ id: 'a', type: 'approve' }, { type: 'approve' }] }, 'mixed_ids'],
-    [{ decisions: [{ id: 'a', type: 'approve' }, { id: 'a', type: 'reject' }] }, 'duplicate_id'],
+    [
+      {
+        decisions: [
+          { id: 'a', type: 'approve' },
+          { id: 'a', type: 'reject' },
+        ],
+      },
+      'duplicate_id',
+    ],
     [{ decisions: [{ id: 'q', type: 'approve' }] }, 'unknown_call'],
     [{ decisions: [{ id: 'z', type: 'approve' }] }, 'already_decided'],
     [{ decisions: [{ id: 'c', type: 'respond', message: 'x' }] }, 'decision_not_allowed'],
@@ -85,6 +105,9 @@ describe('planDecisions', () => {
   });
 
   it('refuses everything when nothing is pending', () => {
-    expect(planDecisions({ decisions: [{ type: 'approve' }] }, { ...ctx, pending: [] })).toMatchObject({ ok: false, error: { code: 'nothing_pending' } });
+    expect(planDecisions({ decisions: [{ type: 'approve' }] }, { ...ctx, pending: [] })).toMatchObject({
+      ok: false,
+      error: { code: 'nothing_pending' },
+    });
   });
 });

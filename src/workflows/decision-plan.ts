@@ -36,8 +36,7 @@ export interface PlannedDecision {
 }
 
 export type Plan =
-  | { ok: true; input: DecideInput; decisions: PlannedDecision[] }
-  | { ok: false; error: DecisionRefusedError; input?: DecideInput };
+  { ok: true; input: DecideInput; decisions: PlannedDecision[] } | { ok: false; error: DecisionRefusedError; input?: DecideInput };
 
 export function planDecisions(raw: unknown, ctx: PlanContext): Plan {
   const parsed = DecideInput.safeParse(raw);
@@ -66,7 +65,10 @@ function refuse(code: DecisionRefusedError['code'], message: string): Plan {
 function matchCalls(input: DecideInput, ctx: PlanContext): PendingApproval[] | DecisionRefusedError {
   const withIds = input.decisions.filter((d) => d.id !== undefined).length;
   if (withIds > 0 && withIds < input.decisions.length) {
-    return new DecisionRefusedError('mixed_ids', 'Give every decision an id, or none (then they apply in order to the oldest pending batch).');
+    return new DecisionRefusedError(
+      'mixed_ids',
+      'Give every decision an id, or none (then they apply in order to the oldest pending batch).',
+    );
   }
   if (withIds === 0) {
     const oldest = ctx.pending[0];
@@ -125,16 +127,25 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const approver = decision.approver ?? input.approver;
   if (call.approvers) {
     if (!approver) {
-      return new DecisionRefusedError('approver_required', `${label} may only be decided by ${call.approvers.join(', ')}; say who you are (approver).`);
+      return new DecisionRefusedError(
+        'approver_required',
+        `${label} may only be decided by ${call.approvers.join(', ')}; say who you are (approver).`,
+      );
     }
     const groups = input.groups ?? [];
     if (!call.approvers.includes(approver) && !groups.some((g) => call.approvers!.includes(g))) {
-      return new DecisionRefusedError('approver_not_allowed', `${approver} may not decide ${label}; approvers: ${call.approvers.join(', ')}.`);
+      return new DecisionRefusedError(
+        'approver_not_allowed',
+        `${approver} may not decide ${label}; approvers: ${call.approvers.join(', ')}.`,
+      );
     }
   }
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
   if (runsTheTool && approver !== undefined && call.excludedApprovers?.includes(approver)) {
-    return new DecisionRefusedError('four_eyes', `${approver} requested this run and may not ${decision.type} its own ${label}; another approver must.`);
+    return new DecisionRefusedError(
+      'four_eyes',
+      `${approver} requested this run and may not ${decision.type} its own ${label}; another approver must.`,
+    );
   }
 
   if (decision.type !== 'edit') {

@@ -7,6 +7,7 @@ import type { ToolArgs } from '../schemas/tool-args.js';
 import { toolSpecs } from '../tools/registry.js';
 import { toolActivities } from './activities.js';
 import type { AgentRun } from './agent-run.js';
+import { describeForApprovers } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
 import { runSubAgent } from './sub-agents.js';
 import { editedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
@@ -16,6 +17,7 @@ export async function settleCall(run: AgentRun, record: CallRecord): Promise<voi
   if (!record.gate) {
     record.result = await runTool(run, record, record.toolName, record.args ?? record.rawArgs);
   } else {
+    if (!record.pending && !record.resolution) await announceWithToolDescription(run, record);
     const resolution = await awaitDecision(run, record);
     switch (resolution.kind) {
       case 'approve':
@@ -36,6 +38,15 @@ export async function settleCall(run: AgentRun, record: CallRecord): Promise<voi
     }
   }
   record.status = 'done';
+}
+
+async function announceWithToolDescription(run: AgentRun, record: CallRecord): Promise<void> {
+  record.status = 'running';
+  const description = await describeForApprovers(run, record);
+  record.status = 'waiting';
+  run.announce(record, description);
+  run.notify('approval.requested', record.pending!);
+  run.publish(run.activity);
 }
 
 async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs): Promise<string> {

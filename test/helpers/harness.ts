@@ -55,7 +55,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     webhooks: options.webhooks ?? { urls: [] },
   };
   const bundlePath = inject('workflowBundlePath');
-  const makeWorker = () => createWorker({ connection: temporal.nativeConnection, namespace: temporal.namespace, taskQueue, deps, workflowBundlePath: bundlePath });
+  const makeWorker = () =>
+    createWorker({ connection: temporal.nativeConnection, namespace: temporal.namespace, taskQueue, deps, workflowBundlePath: bundlePath });
 
   let worker = await makeWorker();
   let running = worker.run();

@@ -55,7 +55,11 @@ describe('docker-compose.yml', () => {
       expect(env.TEMPORAL_ADDRESS).toBe('temporal:7233');
       expect(env.TEMPORAL_TASK_QUEUE).toBe(DEFAULT_TASK_QUEUE);
       const parsed = EnvConfig.safeParse(
-        Object.fromEntries(Object.entries(env).map(([k, v]) => [k, resolved(v).replace(/\$\{[A-Z_]+:\?[^}]*\}/, k === 'HITL_API_TOKENS' ? '{}' : 'set')]).filter(([, v]) => v !== '')),
+        Object.fromEntries(
+          Object.entries(env)
+            .map(([k, v]) => [k, resolved(v).replace(/\$\{[A-Z_]+:\?[^}]*\}/, k === 'HITL_API_TOKENS' ? '{}' : 'set')])
+            .filter(([, v]) => v !== ''),
+        ),
       );
       expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
     }

@@ -15,6 +15,10 @@ export function exitWithError(err: unknown, json: boolean): never {
   else if (DecisionRefusedError.isInstance(err)) process.stderr.write(`${style.red(`Refused (${err.code}):`)} ${message}\n`);
   else process.stderr.write(`${style.red('Error:')} ${message}\n`);
   process.exit(
-    DecisionRefusedError.isInstance(err) || SessionClosedError.isInstance(err) ? EXIT.refused : RunNotFoundError.isInstance(err) || ApprovalNotFoundError.isInstance(err) ? EXIT.notFound : EXIT.failed,
+    DecisionRefusedError.isInstance(err) || SessionClosedError.isInstance(err)
+      ? EXIT.refused
+      : RunNotFoundError.isInstance(err) || ApprovalNotFoundError.isInstance(err)
+        ? EXIT.notFound
+        : EXIT.failed,
   );
 }

@@ -19,7 +19,13 @@ export function buildProgram(): Command {
     hitl: () => sharedHitlClient(),
     out: () => ({ json: Boolean(program.opts().json) }),
   };
-  for (const register of [registerRunCommands, registerDecideCommands, registerWatchCommand, registerReviewCommand, registerModelServerCommand]) {
+  for (const register of [
+    registerRunCommands,
+    registerDecideCommands,
+    registerWatchCommand,
+    registerReviewCommand,
+    registerModelServerCommand,
+  ]) {
     register(program, ctx);
   }
   return program;

@@ -7,7 +7,17 @@ import type { WaitingApproval } from '../../schemas/waiting-approval.js';
 import { decodeApprovalId } from '../approval-id.js';
 import type { ApiApp, ApiOptions } from './app.js';
 import type { Identity } from './api-tokens.js';
-import { ApprovalListQuery, ApprovalView, ApproveBody, DecisionResponse, EditBody, ErrorBody, IdParam, RejectBody, RespondBody } from './http-schemas.js';
+import {
+  ApprovalListQuery,
+  ApprovalView,
+  ApproveBody,
+  DecisionResponse,
+  EditBody,
+  ErrorBody,
+  IdParam,
+  RejectBody,
+  RespondBody,
+} from './http-schemas.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
 const errors = {
@@ -19,11 +29,16 @@ const errors = {
 };
 
 export function canDecide(approval: WaitingApproval, identity: Identity): boolean {
-  const byApprovers = !approval.approvers || approval.approvers.includes(identity.approver) || identity.groups.some((g) => approval.approvers!.includes(g));
+  const byApprovers =
+    !approval.approvers || approval.approvers.includes(identity.approver) || identity.groups.some((g) => approval.approvers!.includes(g));
   return byApprovers && !approval.excludedApprovers?.includes(identity.approver);
 }
 
-export function toApprovalView(approval: WaitingApproval, identity: Identity, options: Pick<ApiOptions, 'temporalUiUrl' | 'namespace'>): ApprovalView {
+export function toApprovalView(
+  approval: WaitingApproval,
+  identity: Identity,
+  options: Pick<ApiOptions, 'temporalUiUrl' | 'namespace'>,
+): ApprovalView {
   return {
     id: approval.approvalId,
     runId: approval.runId,
@@ -70,7 +85,10 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     }),
     async (c) => {
       const waiting = await hitl.listWaiting(c.req.valid('query'));
-      return c.json(waiting.map((a) => toApprovalView(a, c.get('identity'), options)), 200);
+      return c.json(
+        waiting.map((a) => toApprovalView(a, c.get('identity'), options)),
+        200,
+      );
     },
   );
 
@@ -107,7 +125,12 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   app.openapi(decideRoute('reject', RejectBody, 'Reject; the reason reaches the model'), async (c) => {
     const body = c.req.valid('json');
     return c.json(
-      await decide(c.req.valid('param').id, c.get('identity'), { type: 'reject', message: body.reason, always: body.always, argsHash: body.argsHash }),
+      await decide(c.req.valid('param').id, c.get('identity'), {
+        type: 'reject',
+        message: body.reason,
+        always: body.always,
+        argsHash: body.argsHash,
+      }),
       200,
     );
   });
@@ -115,7 +138,13 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   app.openapi(decideRoute('edit', EditBody, 'Run with new arguments, or as another tool'), async (c) => {
     const body = c.req.valid('json');
     return c.json(
-      await decide(c.req.valid('param').id, c.get('identity'), { type: 'edit', args: body.arguments, name: body.name, message: body.comment, argsHash: body.argsHash }),
+      await decide(c.req.valid('param').id, c.get('identity'), {
+        type: 'edit',
+        args: body.arguments,
+        name: body.name,
+        message: body.comment,
+        argsHash: body.argsHash,
+      }),
       200,
     );
   });

@@ -43,11 +43,18 @@ export const ApproveBody = z.strictObject({
   argsHash,
 });
 export const RejectBody = z.strictObject({ reason: z.string().max(20_000).optional(), always: z.boolean().optional(), argsHash });
-export const EditBody = z.strictObject({ name: z.string().min(1).optional(), arguments: ToolArgs, comment: z.string().max(20_000).optional(), argsHash });
+export const EditBody = z.strictObject({
+  name: z.string().min(1).optional(),
+  arguments: ToolArgs,
+  comment: z.string().max(20_000).optional(),
+  argsHash,
+});
 export const RespondBody = z.strictObject({ message: z.string().min(1).max(20_000) });
 
 export const DecisionResponse = z.object({
-  applied: z.array(z.object({ id: z.string(), type: DecisionType, toolName: z.string(), argsHash: z.string(), approver: z.string().optional() })),
+  applied: z.array(
+    z.object({ id: z.string(), type: DecisionType, toolName: z.string(), argsHash: z.string(), approver: z.string().optional() }),
+  ),
 });
 
 export const StartRunBody = z.strictObject({

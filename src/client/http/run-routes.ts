@@ -14,7 +14,8 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({ content
 
 export function runRoutes(app: ApiApp, options: ApiOptions): void {
   const { hitl } = options;
-  const uiUrl = (runId: string) => `${options.temporalUiUrl}/namespaces/${encodeURIComponent(options.namespace)}/workflows/${encodeURIComponent(runId)}`;
+  const uiUrl = (runId: string) =>
+    `${options.temporalUiUrl}/namespaces/${encodeURIComponent(options.namespace)}/workflows/${encodeURIComponent(runId)}`;
 
   app.openapi(
     createRoute({
@@ -22,7 +23,11 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       path: '/api/runs',
       summary: 'Start a run; the caller is its requester',
       request: { body: { content: { 'application/json': { schema: StartRunBody } }, required: true } },
-      responses: { 201: json(StartRunResponse, 'Started'), 400: json(ErrorBody, 'Invalid body'), 401: json(ErrorBody, 'Missing or unknown token') },
+      responses: {
+        201: json(StartRunResponse, 'Started'),
+        400: json(ErrorBody, 'Invalid body'),
+        401: json(ErrorBody, 'Missing or unknown token'),
+      },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -41,7 +46,11 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       path: '/api/runs/{id}',
       summary: 'A run: status, transcript, pending approvals, audit log, result',
       request: { params: IdParam },
-      responses: { 200: json(RunState, 'The run state'), 401: json(ErrorBody, 'Missing or unknown token'), 404: json(ErrorBody, 'No such run') },
+      responses: {
+        200: json(RunState, 'The run state'),
+        401: json(ErrorBody, 'Missing or unknown token'),
+        404: json(ErrorBody, 'No such run'),
+      },
     }),
     async (c) => c.json(await hitl.getRun(c.req.valid('param').id), 200),
   );
@@ -88,7 +97,11 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       path: '/api/runs',
       summary: 'Runs, newest first, optionally by HitlStatus and agent',
       request: { query: RunListQuery },
-      responses: { 200: json(z.array(RunSummary), 'Runs'), 400: json(ErrorBody, 'Invalid query'), 401: json(ErrorBody, 'Missing or unknown token') },
+      responses: {
+        200: json(z.array(RunSummary), 'Runs'),
+        400: json(ErrorBody, 'Invalid query'),
+        401: json(ErrorBody, 'Missing or unknown token'),
+      },
     }),
     async (c) => c.json(await hitl.listRuns(c.req.valid('query')), 200),
   );

@@ -28,7 +28,8 @@ export function fileTools(workspaceDir: string, outboxFile: string) {
     // One JSON line per email, carrying its idempotency key; a retry finds its line and sends nothing.
     implementTool(sendEmail, ({ to, subject, body }, ctx) => {
       mkdirSync(path.dirname(outboxFile), { recursive: true });
-      const sent = existsSync(outboxFile) && readFileSync(outboxFile, 'utf8').includes(`"idempotencyKey":${JSON.stringify(ctx.idempotencyKey)}`);
+      const sent =
+        existsSync(outboxFile) && readFileSync(outboxFile, 'utf8').includes(`"idempotencyKey":${JSON.stringify(ctx.idempotencyKey)}`);
       if (!sent) appendFileSync(outboxFile, JSON.stringify({ idempotencyKey: ctx.idempotencyKey, to, subject, body }) + '\n');
       return `Email to ${to} sent.`;
     }),

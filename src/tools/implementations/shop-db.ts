@@ -41,11 +41,17 @@ export function openShopDb(file: string): ShopDb {
  * the recorded result and changes nothing.
  */
 export function onceByKey<T>(db: ShopDb, key: string, tool: string, effect: () => T): T {
-  return db.transaction(() => {
-    const done = db.prepare('SELECT result FROM tool_effects WHERE idempotency_key = ?').get(key) as { result: string } | undefined;
-    if (done) return JSON.parse(done.result) as T;
-    const result = effect();
-    db.prepare('INSERT INTO tool_effects (idempotency_key, tool, result) VALUES (?, ?, ?)').run(key, tool, JSON.stringify(result ?? null));
-    return result;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const done = db.prepare('SELECT result FROM tool_effects WHERE idempotency_key = ?').get(key) as { result: string } | undefined;
+      if (done) return JSON.parse(done.result) as T;
+      const result = effect();
+      db.prepare('INSERT INTO tool_effects (idempotency_key, tool, result) VALUES (?, ?, ?)').run(
+        key,
+        tool,
+        JSON.stringify(result ?? null),
+      );
+      return result;
+    })
+    .immediate();
 }

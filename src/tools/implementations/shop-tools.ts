@@ -9,13 +9,14 @@ import { onceByKey, type ShopDb } from './shop-db.js';
 
 interface OrderRow {
   id: string;
+  customer: string;
   amount: number;
   refunded: number;
   status: string;
 }
 
 function findOrder(db: ShopDb, orderId: string): OrderRow {
-  const order = db.prepare('SELECT id, amount, refunded, status FROM orders WHERE id = ?').get(orderId) as OrderRow | undefined;
+  const order = db.prepare('SELECT id, customer, amount, refunded, status FROM orders WHERE id = ?').get(orderId) as OrderRow | undefined;
   if (!order) throw new ToolRefusedError(`Order ${orderId} does not exist.`);
   return order;
 }
@@ -42,24 +43,45 @@ export function shopTools(db: ShopDb) {
       return onceByKey(db, ctx.idempotencyKey, 'execute_sql', () => ({ changes: statement.run().changes }));
     }),
 
-    implementTool(cancelOrder, ({ orderId }, ctx) =>
-      onceByKey(db, ctx.idempotencyKey, 'cancel_order', () => {
-        const order = findOrder(db, orderId);
-        if (order.status === 'shipped') throw new ToolRefusedError(`Order ${orderId} has shipped and cannot be canceled.`);
-        db.prepare("UPDATE orders SET status = 'canceled' WHERE id = ?").run(orderId);
-        return { orderId, status: 'canceled' };
-      }),
+    implementTool(
+      cancelOrder,
+      ({ orderId }, ctx) =>
+        onceByKey(db, ctx.idempotencyKey, 'cancel_order', () => {
+          const order = findOrder(db, orderId);
+          if (order.status === 'shipped') throw new ToolRefusedError(`Order ${orderId} has shipped and cannot be canceled.`);
+          db.prepare("UPDATE orders SET status = 'canceled' WHERE id = ?").run(orderId);
+          return { orderId, status: 'canceled' };
+        }),
+      ({ orderId }) => {
+        const order = describeOrder(db, orderId);
+        return order ? `Cancel order ${orderId} of ${order}.` : `Cancel order ${orderId}, which does not exist.`;
+      },
     ),
 
-    implementTool(processRefund, ({ orderId, amount }, ctx) =>
-      onceByKey(db, ctx.idempotencyKey, 'process_refund', () => {
-        const order = findOrder(db, orderId);
-        const refundable = order.amount - order.refunded;
-        if (amount > refundable) throw new ToolRefusedError(`Order ${orderId} has only ${refundable} left to refund.`);
-        db.prepare('INSERT INTO refunds (order_id, amount, idempotency_key) VALUES (?, ?, ?)').run(orderId, amount, ctx.idempotencyKey);
-        db.prepare("UPDATE orders SET refunded = refunded + ?, status = 'refunded' WHERE id = ?").run(amount, orderId);
-        return { orderId, refunded: amount, remaining: refundable - amount };
-      }),
+    implementTool(
+      processRefund,
+      ({ orderId, amount }, ctx) =>
+        onceByKey(db, ctx.idempotencyKey, 'process_refund', () => {
+          const order = findOrder(db, orderId);
+          const refundable = order.amount - order.refunded;
+          if (amount > refundable) throw new ToolRefusedError(`Order ${orderId} has only ${refundable} left to refund.`);
+          db.prepare('INSERT INTO refunds (order_id, amount, idempotency_key) VALUES (?, ?, ?)').run(orderId, amount, ctx.idempotencyKey);
+          db.prepare("UPDATE orders SET refunded = refunded + ?, status = 'refunded' WHERE id = ?").run(amount, orderId);
+          return { orderId, refunded: amount, remaining: refundable - amount };
+        }),
+      ({ orderId, amount }) => {
+        const order = describeOrder(db, orderId);
+        if (!order) return `Refund ${amount} on order ${orderId}, which does not exist.`;
+        const { amount: paid, refunded } = findOrder(db, orderId);
+        return `Refund ${amount} of the ${paid - refunded} still refundable on order ${orderId} of ${order}.`;
+      },
     ),
   ];
+}
+
+/** "Ada Lovelace (paid 75000, status open)", or undefined for an unknown order. */
+function describeOrder(db: ShopDb, orderId: string): string | undefined {
+  const order = db.prepare('SELECT customer, amount, status FROM orders WHERE id = ?').get(orderId) as
+    Pick<OrderRow, 'customer' | 'amount' | 'status'> | undefined;
+  return order && `${order.customer} (paid ${order.amount}, status ${order.status})`;
 }

@@ -24,7 +24,9 @@ function common(opts: { as?: string; group?: string[]; argsHash?: string }): Dec
 
 function report(ctx: CliContext, result: DecideResult): void {
   print(ctx.out(), result, () =>
-    result.applied.map((a) => `${style.green('✓')} ${a.type} ${a.toolName} (call ${a.id})${a.approver ? ` by ${a.approver}` : ''}`).join('\n'),
+    result.applied
+      .map((a) => `${style.green('✓')} ${a.type} ${a.toolName} (call ${a.id})${a.approver ? ` by ${a.approver}` : ''}`)
+      .join('\n'),
   );
 }
 
@@ -42,7 +44,17 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         print(ctx.out(), pending, () =>
           pending.length === 0
             ? 'Nothing is waiting.'
-            : table(['call', 'tool', 'args', 'allowed', 'due', 'approvers'], pending.map((p) => [p.id, p.toolName, JSON.stringify(p.args), p.allowedDecisions.join(' '), until(p.deadline), p.approvers?.join(' ')])),
+            : table(
+                ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
+                pending.map((p) => [
+                  p.id,
+                  p.toolName,
+                  JSON.stringify(p.args),
+                  p.allowedDecisions.join(' '),
+                  until(p.deadline),
+                  p.approvers?.join(' '),
+                ]),
+              ),
         );
         return;
       }
@@ -50,7 +62,18 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
       print(ctx.out(), waiting, () =>
         waiting.length === 0
           ? 'Nothing is waiting.'
-          : table(['run', 'call', 'agent', 'tool', 'args', 'allowed', 'due'], waiting.map((w) => [w.runId, w.id, w.agent, w.toolName, JSON.stringify(w.args), w.allowedDecisions.join(' '), until(w.deadline)])),
+          : table(
+              ['run', 'call', 'agent', 'tool', 'args', 'allowed', 'due'],
+              waiting.map((w) => [
+                w.runId,
+                w.id,
+                w.agent,
+                w.toolName,
+                JSON.stringify(w.args),
+                w.allowedDecisions.join(' '),
+                until(w.deadline),
+              ]),
+            ),
       );
     });
 

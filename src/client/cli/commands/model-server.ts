@@ -11,7 +11,11 @@ export const registerModelServerCommand: RegisterCommand = (program) => {
     .option('--port <n>', 'port', (v) => Number.parseInt(v, 10), 8700)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .action(async (opts) => {
-      const server = await startModelServer({ script: JSON.parse(readFileSync(opts.script, 'utf8')), port: opts.port, hostname: opts.host });
+      const server = await startModelServer({
+        script: JSON.parse(readFileSync(opts.script, 'utf8')),
+        port: opts.port,
+        hostname: opts.host,
+      });
       process.stdout.write(`scripted model server on ${server.baseURL} (set OPENAI_BASE_URL to it)\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

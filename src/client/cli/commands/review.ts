@@ -38,7 +38,10 @@ function lineReader() {
 }
 
 /** New arguments from $EDITOR (a temp file holding the current ones), or typed as one JSON line. */
-async function editArgs(p: PendingApproval, ask: (prompt: string) => Promise<string | undefined>): Promise<Record<string, unknown> | undefined> {
+async function editArgs(
+  p: PendingApproval,
+  ask: (prompt: string) => Promise<string | undefined>,
+): Promise<Record<string, unknown> | undefined> {
   const editor = process.env.VISUAL || process.env.EDITOR;
   let text: string | undefined;
   if (editor) {
@@ -78,7 +81,10 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
             `\n${style.bold(`[${i + 1}/${pending.length}] ${p.toolName}`)}  call ${p.id}  due in ${until(p.deadline)}\n` +
               `${p.description}\n\nArguments:\n${JSON.stringify(p.args, null, 2)}\n`,
           );
-          const choices = p.allowedDecisions.map((d) => `${KEYS[d]}=${d}`).concat('s=skip').join(', ');
+          const choices = p.allowedDecisions
+            .map((d) => `${KEYS[d]}=${d}`)
+            .concat('s=skip')
+            .join(', ');
           let decided = false;
           while (!decided) {
             const answer = (await input.ask(`Decision (${choices}): `))?.trim().toLowerCase();
@@ -91,8 +97,14 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
             }
             try {
               if (type === 'approve') await hitl.approve(runId, p.id, { ...who, argsHash: p.argsHash });
-              else if (type === 'reject') await hitl.reject(runId, p.id, { ...who, argsHash: p.argsHash, message: (await input.ask('Reason (told to the model): ')) || undefined });
-              else if (type === 'respond') await hitl.respond(runId, p.id, (await input.ask('Response (the tool result): ')) ?? '', { ...who, argsHash: p.argsHash });
+              else if (type === 'reject')
+                await hitl.reject(runId, p.id, {
+                  ...who,
+                  argsHash: p.argsHash,
+                  message: (await input.ask('Reason (told to the model): ')) || undefined,
+                });
+              else if (type === 'respond')
+                await hitl.respond(runId, p.id, (await input.ask('Response (the tool result): ')) ?? '', { ...who, argsHash: p.argsHash });
               else {
                 const args = await editArgs(p, input.ask);
                 if (!args) continue;

@@ -56,7 +56,14 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           ? 'No runs.'
           : table(
               ['run', 'agent', 'status', 'pending', 'next deadline', 'prompt'],
-              runs.map((r) => [r.runId, r.agent, r.status, r.pendingCount || '', r.nextDeadline ? until(r.nextDeadline) : '', (r.prompt ?? '').slice(0, 60)]),
+              runs.map((r) => [
+                r.runId,
+                r.agent,
+                r.status,
+                r.pendingCount || '',
+                r.nextDeadline ? until(r.nextDeadline) : '',
+                (r.prompt ?? '').slice(0, 60),
+              ]),
             ),
       );
     });
@@ -84,7 +91,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
 
   program
     .command('show')
-    .description("show a run: status, pending calls, transcript and audit log")
+    .description('show a run: status, pending calls, transcript and audit log')
     .argument('<run>', 'run id')
     .action(async (runId: string) => {
       const state = await (await ctx.hitl()).getRun(runId);
@@ -99,7 +106,12 @@ function describeRun(runId: string, s: RunState): string {
   ];
   if (s.pending.length) {
     lines.push('', style.bold('Waiting for approval'));
-    lines.push(table(['call', 'tool', 'args', 'allowed', 'due'], s.pending.map((p) => [p.id, p.toolName, JSON.stringify(p.args), p.allowedDecisions.join(' '), until(p.deadline)])));
+    lines.push(
+      table(
+        ['call', 'tool', 'args', 'allowed', 'due'],
+        s.pending.map((p) => [p.id, p.toolName, JSON.stringify(p.args), p.allowedDecisions.join(' '), until(p.deadline)]),
+      ),
+    );
   }
   lines.push('', style.bold('Transcript'));
   for (const m of s.messages.slice(1)) {

@@ -15,7 +15,9 @@ export function describeEvent(event: RunEvent): string {
         ...(event.message.tool_calls ?? []).map((c) => `model → ${c.function.name}(${c.function.arguments}) [${c.id}]`),
       ].join('\n');
     case 'approval_requested':
-      return style.yellow(`waiting for approval: ${event.approval.toolName} [${event.approval.id}] (${event.approval.allowedDecisions.join(', ')})`);
+      return style.yellow(
+        `waiting for approval: ${event.approval.toolName} [${event.approval.id}] (${event.approval.allowedDecisions.join(', ')})`,
+      );
     case 'decision':
       return event.entry.outcome === 'refused'
         ? style.red(`refused decision: ${event.entry.refusal?.message}`)

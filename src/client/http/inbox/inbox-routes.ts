@@ -21,7 +21,9 @@ const BROWSER_PACKAGES = ['preact', 'htm', '@highlightjs/cdn-assets', '@cfworker
 /** A package's directory, found along Node's own lookup paths (package `exports` would hide package.json). */
 function packageDir(name: string): string {
   const require = createRequire(import.meta.url);
-  const dir = (require.resolve.paths(name) ?? []).map((base) => path.join(base, name)).find((d) => existsSync(path.join(d, 'package.json')));
+  const dir = (require.resolve.paths(name) ?? [])
+    .map((base) => path.join(base, name))
+    .find((d) => existsSync(path.join(d, 'package.json')));
   if (!dir) throw new Error(`The inbox page needs the npm package ${name}; run npm install.`);
   return dir;
 }

@@ -31,7 +31,8 @@ export function createApi(token) {
       throw new ApiError(0, 'network', 'The approval API could not be reached.');
     }
     const data = await response.json().catch(() => undefined);
-    if (!response.ok) throw new ApiError(response.status, data?.error?.code ?? `http_${response.status}`, data?.error?.message ?? response.statusText);
+    if (!response.ok)
+      throw new ApiError(response.status, data?.error?.code ?? `http_${response.status}`, data?.error?.message ?? response.statusText);
     return data;
   }
   const approval = (id, action) => `api/approvals/${encodeURIComponent(id)}/${action}`;

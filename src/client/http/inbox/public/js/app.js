@@ -19,7 +19,11 @@ export function App() {
         (identity) => setSession({ token, identity }),
         (error) => {
           if (error.status === 401) forgetToken();
-          setNotice(error.status === 401 ? 'Your saved token is no longer accepted. Sign in again.' : 'Could not check your saved token; sign in again.');
+          setNotice(
+            error.status === 401
+              ? 'Your saved token is no longer accepted. Sign in again.'
+              : 'Could not check your saved token; sign in again.',
+          );
         },
       )
       .finally(() => setChecking(false));

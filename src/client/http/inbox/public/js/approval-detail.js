@@ -22,15 +22,29 @@ export function ApprovalDetail({ approval, runState, panel }) {
       </p>
       <h2 id="detail-title" tabindex="-1">${approval.description}</h2>
       <dl class="facts">
-        <div><dt>Tool</dt><dd><code>${approval.toolName}</code></dd></div>
+        <div>
+          <dt>Tool</dt>
+          <dd><code>${approval.toolName}</code></dd>
+        </div>
         <div>
           <dt>Deadline</dt>
-          <dd><${Countdown} deadline=${approval.deadline} live=${true} /><span class="then">, then ${ON_TIMEOUT[approval.onTimeout] ?? approval.onTimeout}</span></dd>
+          <dd>
+            <${Countdown} deadline=${approval.deadline} live=${true} /><span class="then"
+              >, then ${ON_TIMEOUT[approval.onTimeout] ?? approval.onTimeout}</span
+            >
+          </dd>
         </div>
-        <div><dt>Approvers</dt><dd>${approval.approvers?.join(', ') ?? 'anyone'}</dd></div>
+        <div>
+          <dt>Approvers</dt>
+          <dd>${approval.approvers?.join(', ') ?? 'anyone'}</dd>
+        </div>
         <div>
           <dt>Run</dt>
-          <dd><a href=${approval.temporalUiUrl} target="_blank" rel="noopener noreferrer">Open in Temporal UI<span class="visually-hidden"> (new tab)</span></a></dd>
+          <dd>
+            <a href=${approval.temporalUiUrl} target="_blank" rel="noopener noreferrer"
+              >Open in Temporal UI<span class="visually-hidden"> (new tab)</span></a
+            >
+          </dd>
         </div>
       </dl>
     </header>

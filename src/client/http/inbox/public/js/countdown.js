@@ -20,7 +20,11 @@ export function formatTimeLeft(ms) {
   });
   const first = parts.findIndex(([, amount]) => amount > 0);
   const shown = first === -1 ? { seconds: 0 } : Object.fromEntries(parts.slice(first, first + 2));
-  return durationFormat ? durationFormat.format(shown) : Object.entries(shown).map(([unit, n]) => `${n}${unit[0]}`).join(' ');
+  return durationFormat
+    ? durationFormat.format(shown)
+    : Object.entries(shown)
+        .map(([unit, n]) => `${n}${unit[0]}`)
+        .join(' ');
 }
 
 function useNow(intervalMs) {

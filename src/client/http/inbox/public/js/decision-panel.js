@@ -10,7 +10,8 @@ import { TextForm } from './text-form.js';
 function whyViewOnly(approval, identity) {
   const approvers = approval.approvers ?? [];
   const listed = approvers.includes(identity.approver) || identity.groups.some((g) => approvers.includes(g));
-  if (approvers.length && !listed) return `Only ${approvers.join(', ')} may decide this call; you are not an approver for ${approval.toolName}.`;
+  if (approvers.length && !listed)
+    return `Only ${approvers.join(', ')} may decide this call; you are not an approver for ${approval.toolName}.`;
   if (approval.requestedBy === identity.approver) return 'You requested this run, so someone else has to decide it (the four-eyes rule).';
   return 'You may not decide this call.';
 }
@@ -26,41 +27,114 @@ export function DecisionPanel({ approval, identity, schema, mode, onMode, always
 
   return html`<section class="decide" aria-labelledby="decide-title" aria-busy=${busy ? 'true' : 'false'}>
     <h3 id="decide-title">Your decision</h3>
-    ${!approval.canDecide
-      ? html`<p class="view-only">${whyViewOnly(approval, identity)}</p>`
-      : html`
-          <div class="buttons" role="group" aria-label="Decisions">
-            ${allows('approve') &&
-            html`<button type="button" class="primary" aria-keyshortcuts="a" disabled=${busy}
-              onClick=${() => onDecide('approve', { argsHash, ...(always && { always: true }) })}>Approve</button>`}
-            ${allows('edit') &&
-            html`<button type="button" aria-keyshortcuts="e" aria-expanded=${mode === 'edit'} disabled=${busy} onClick=${() => onMode(mode === 'edit' ? null : 'edit')}>Edit…</button>`}
-            ${allows('reject') &&
-            html`<button type="button" class="danger-outline" aria-keyshortcuts="r" aria-expanded=${mode === 'reject'} disabled=${busy} onClick=${() => onMode(mode === 'reject' ? null : 'reject')}>Reject…</button>`}
-            ${allows('respond') &&
-            html`<button type="button" aria-expanded=${mode === 'respond'} disabled=${busy} onClick=${() => onMode(mode === 'respond' ? null : 'respond')}>Respond…</button>`}
-          </div>
-          ${allows('approve') &&
-          html`<label class="checkbox">
-            <input type="checkbox" checked=${always} onChange=${(event) => onAlways(event.currentTarget.checked)} />
-            <span>Always approve <code>${approval.toolName}</code> for this run</span>
-          </label>`}
-          ${mode === 'edit' &&
-          html`<${EditForm} key=${approval.argsHash} approval=${approval} schema=${schema} busy=${busy}
-            onSubmit=${(args) => onDecide('edit', { arguments: args, argsHash })} onCancel=${() => onMode(null)} />`}
-          ${mode === 'reject' &&
-          html`<${TextForm} id="reject-reason" title="Reject this call" label="Reason (the agent is told)" tone="danger"
-            hint="The tool will not run; the agent reads your reason and carries on." submitLabel="Reject" busy=${busy}
-            onSubmit=${(reason) => onDecide('reject', { reason, argsHash })} onCancel=${() => onMode(null)} />`}
-          ${mode === 'respond' &&
-          html`<${TextForm} id="respond-text" title="Answer for the tool" label="Result the agent receives" tone="primary"
-            hint="The tool will not run; your text is its result." submitLabel="Send response" busy=${busy}
-            onSubmit=${(message) => onDecide('respond', { message })} onCancel=${() => onMode(null)} />`}
-        `}
-    ${refusal &&
-    html`<div class="refusal" role="alert">
-      <strong>${refusal.headline}</strong>
-      ${refusal.detail && html`<p class="detail">${refusal.detail}</p>`}
-    </div>`}
+    ${
+      !approval.canDecide
+        ? html`<p class="view-only">${whyViewOnly(approval, identity)}</p>`
+        : html`
+            <div class="buttons" role="group" aria-label="Decisions">
+              ${
+                allows('approve') &&
+                html`<button
+                  type="button"
+                  class="primary"
+                  aria-keyshortcuts="a"
+                  disabled=${busy}
+                  onClick=${() => onDecide('approve', { argsHash, ...(always && { always: true }) })}
+                >
+                  Approve
+                </button>`
+              }
+              ${
+                allows('edit') &&
+                html`<button
+                  type="button"
+                  aria-keyshortcuts="e"
+                  aria-expanded=${mode === 'edit'}
+                  disabled=${busy}
+                  onClick=${() => onMode(mode === 'edit' ? null : 'edit')}
+                >
+                  Edit…
+                </button>`
+              }
+              ${
+                allows('reject') &&
+                html`<button
+                  type="button"
+                  class="danger-outline"
+                  aria-keyshortcuts="r"
+                  aria-expanded=${mode === 'reject'}
+                  disabled=${busy}
+                  onClick=${() => onMode(mode === 'reject' ? null : 'reject')}
+                >
+                  Reject…
+                </button>`
+              }
+              ${
+                allows('respond') &&
+                html`<button
+                  type="button"
+                  aria-expanded=${mode === 'respond'}
+                  disabled=${busy}
+                  onClick=${() => onMode(mode === 'respond' ? null : 'respond')}
+                >
+                  Respond…
+                </button>`
+              }
+            </div>
+            ${
+              allows('approve') &&
+              html`<label class="checkbox">
+                <input type="checkbox" checked=${always} onChange=${(event) => onAlways(event.currentTarget.checked)} />
+                <span>Always approve <code>${approval.toolName}</code> for this run</span>
+              </label>`
+            }
+            ${
+              mode === 'edit' &&
+              html`<${EditForm}
+                key=${approval.argsHash}
+                approval=${approval}
+                schema=${schema}
+                busy=${busy}
+                onSubmit=${(args) => onDecide('edit', { arguments: args, argsHash })}
+                onCancel=${() => onMode(null)}
+              />`
+            }
+            ${
+              mode === 'reject' &&
+              html`<${TextForm}
+                id="reject-reason"
+                title="Reject this call"
+                label="Reason (the agent is told)"
+                tone="danger"
+                hint="The tool will not run; the agent reads your reason and carries on."
+                submitLabel="Reject"
+                busy=${busy}
+                onSubmit=${(reason) => onDecide('reject', { reason, argsHash })}
+                onCancel=${() => onMode(null)}
+              />`
+            }
+            ${
+              mode === 'respond' &&
+              html`<${TextForm}
+                id="respond-text"
+                title="Answer for the tool"
+                label="Result the agent receives"
+                tone="primary"
+                hint="The tool will not run; your text is its result."
+                submitLabel="Send response"
+                busy=${busy}
+                onSubmit=${(message) => onDecide('respond', { message })}
+                onCancel=${() => onMode(null)}
+              />`
+            }
+          `
+    }
+    ${
+      refusal &&
+      html`<div class="refusal" role="alert">
+        <strong>${refusal.headline}</strong>
+        ${refusal.detail && html`<p class="detail">${refusal.detail}</p>`}
+      </div>`
+    }
   </section>`;
 }

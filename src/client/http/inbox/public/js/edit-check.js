@@ -32,7 +32,8 @@ export function checkEditedArgs(text, schema) {
   } catch (error) {
     return { problems: [`This is not valid JSON: ${error.message}`] };
   }
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return { problems: ['The arguments must be a JSON object, like {"name": "value"}.'] };
+  if (!args || typeof args !== 'object' || Array.isArray(args))
+    return { problems: ['The arguments must be a JSON object, like {"name": "value"}.'] };
   if (!schema) return { args };
   const result = validatorFor(schema).validate(args);
   if (result.valid) return { args };

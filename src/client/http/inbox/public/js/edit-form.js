@@ -9,12 +9,13 @@ const pretty = (value) => JSON.stringify(value, null, 2);
 function ArgsDiff({ before, after }) {
   const parts = useMemo(() => diffLines(before, after), [before, after]);
   if (!parts.some((p) => p.added || p.removed)) return html`<p class="muted">No changes yet.</p>`;
-  return html`<pre class="diff">${parts.flatMap((part) => {
-    const lines = part.value.replace(/\n$/, '').split('\n');
-    if (part.added) return lines.map((line) => html`<ins>+ ${line}${'\n'}</ins>`);
-    if (part.removed) return lines.map((line) => html`<del>- ${line}${'\n'}</del>`);
-    return lines.map((line) => html`<span>${'  '}${line}${'\n'}</span>`);
-  })}</pre>`;
+  return html`<pre class="diff">
+${parts.flatMap((part) => {
+      const lines = part.value.replace(/\n$/, '').split('\n');
+      if (part.added) return lines.map((line) => html`<ins>+ ${line}${'\n'}</ins>`);
+      if (part.removed) return lines.map((line) => html`<del>- ${line}${'\n'}</del>`);
+      return lines.map((line) => html`<span>${'  '}${line}${'\n'}</span>`);
+    })}</pre>`;
 }
 
 /**
@@ -60,17 +61,23 @@ export function EditForm({ approval, schema, busy, onSubmit, onCancel }) {
       }}
     ></textarea>
     <div id="edit-check" class=${`check ${check.problems ? 'bad' : 'good'}`}>
-      ${check.problems
-        ? html`<ul>${check.problems.map((problem) => html`<li>${problem}</li>`)}</ul>`
-        : schema
-          ? 'These arguments fit the tool.'
-          : 'The tool’s schema is not available here; the server will check the arguments.'}
+      ${
+        check.problems
+          ? html`<ul>
+              ${check.problems.map((problem) => html`<li>${problem}</li>`)}
+            </ul>`
+          : schema
+            ? 'These arguments fit the tool.'
+            : 'The tool’s schema is not available here; the server will check the arguments.'
+      }
     </div>
-    ${refused &&
-    html`<div class="refusal" role="alert">
-      <strong>Not sent: the edited arguments do not fit the tool.</strong>
-      <p class="detail">Fix the problems listed above, then send again. Nothing was decided.</p>
-    </div>`}
+    ${
+      refused &&
+      html`<div class="refusal" role="alert">
+        <strong>Not sent: the edited arguments do not fit the tool.</strong>
+        <p class="detail">Fix the problems listed above, then send again. Nothing was decided.</p>
+      </div>`
+    }
     <h5>Changes against the original</h5>
     <${ArgsDiff} before=${original} after=${check.args ? pretty(check.args) : text} />
     <div class="form-actions">

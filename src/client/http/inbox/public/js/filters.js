@@ -29,7 +29,12 @@ export function Filters({ filters, onChange, agents, tools }) {
     </div>
     <div class="field">
       <label for="filter-tool">Tool</label>
-      <select id="filter-tool" name="tool" value=${filters.tool} onChange=${(event) => onChange({ ...filters, tool: event.currentTarget.value })}>
+      <select
+        id="filter-tool"
+        name="tool"
+        value=${filters.tool}
+        onChange=${(event) => onChange({ ...filters, tool: event.currentTarget.value })}
+      >
         <option value="">All tools</option>
         ${tools.map((tool) => html`<option value=${tool}>${tool}</option>`)}
       </select>

@@ -42,7 +42,10 @@ export function Inbox({ token, identity, onSignOut }) {
   const listing = usePolling(() => api.approvals(filters), POLL_MS, [api, filters.agent, filters.tool]);
   const approvals = useMemo(() => (listing.data ?? []).filter((a) => !decidedHere.has(a.id)), [listing.data, decidedHere]);
   const selected = approvals.find((a) => a.id === selectedId);
-  const agents = useMemo(() => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(), [listing.data, filters.agent]);
+  const agents = useMemo(
+    () => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(),
+    [listing.data, filters.agent],
+  );
   const runState = useRunState(api, selected);
 
   useEffect(() => {
@@ -66,7 +69,8 @@ export function Inbox({ token, identity, onSignOut }) {
       const lines = [];
       if (arrived.length === 1) lines.push(`New approval: ${arrived[0].toolName} in ${arrived[0].agent}.`);
       if (arrived.length > 1) lines.push(`${plural(arrived.length, 'new approval')}.`);
-      if (left.some((a) => a.id === selectedId)) lines.push('The call you were looking at was decided elsewhere or timed out; it left the list.');
+      if (left.some((a) => a.id === selectedId))
+        lines.push('The call you were looking at was decided elsewhere or timed out; it left the list.');
       else if (left.length) lines.push(`${plural(left.length, 'approval')} decided elsewhere left the list.`);
       if (lines.length) setAnnouncement(lines.join(' '));
     }
@@ -134,31 +138,44 @@ export function Inbox({ token, identity, onSignOut }) {
       <section class="queue" aria-labelledby="queue-title">
         <h2 id="queue-title">Waiting for a decision <span class="count">${approvals.length}</span></h2>
         <${Filters} filters=${filters} onChange=${setFilters} agents=${agents} tools=${tools.map((t) => t.name)} />
-        ${listing.error &&
-        listing.error.status !== 401 &&
-        html`<p class="refusal" role="alert">The list could not be refreshed: ${describeRefusal(listing.error).headline} Trying again.</p>`}
-        <${ApprovalList} approvals=${approvals} selectedId=${selectedId} onSelect=${(id) => select(id)} loading=${!listing.data && !listing.error} />
+        ${
+          listing.error &&
+          listing.error.status !== 401 &&
+          html`<p class="refusal" role="alert">
+            The list could not be refreshed: ${describeRefusal(listing.error).headline} Trying again.
+          </p>`
+        }
+        <${ApprovalList}
+          approvals=${approvals}
+          selectedId=${selectedId}
+          onSelect=${(id) => select(id)}
+          loading=${!listing.data && !listing.error}
+        />
       </section>
-      ${selected
-        ? html`<${ApprovalDetail}
-            key=${selected.id}
-            approval=${selected}
-            runState=${runState}
-            panel=${{
-              identity,
-              schema: schemas[selected.toolName],
-              mode,
-              onMode: setMode,
-              always,
-              onAlways: setAlways,
-              busy: sending,
-              refusal,
-              onDecide: (type, body) => decide(selected, type, body),
-            }}
-          />`
-        : html`<section class="detail placeholder" aria-label="Selected approval">
-            <p>${approvals.length ? 'Select an approval to see its arguments and the run.' : 'When an agent’s tool call needs a human, it shows up here.'}</p>
-          </section>`}
+      ${
+        selected
+          ? html`<${ApprovalDetail}
+              key=${selected.id}
+              approval=${selected}
+              runState=${runState}
+              panel=${{
+                identity,
+                schema: schemas[selected.toolName],
+                mode,
+                onMode: setMode,
+                always,
+                onAlways: setAlways,
+                busy: sending,
+                refusal,
+                onDecide: (type, body) => decide(selected, type, body),
+              }}
+            />`
+          : html`<section class="detail placeholder" aria-label="Selected approval">
+              <p>
+                ${approvals.length ? 'Select an approval to see its arguments and the run.' : 'When an agent’s tool call needs a human, it shows up here.'}
+              </p>
+            </section>`
+      }
     </main>
     <footer class="keys" aria-label="Keyboard shortcuts">
       <span><kbd>j</kbd> <kbd>k</kbd> next / previous</span>

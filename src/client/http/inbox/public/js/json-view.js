@@ -38,10 +38,11 @@ export function JsonView({ value }) {
   if (!entries.length) return html`<p class="muted">No arguments.</p>`;
   return html`<dl class="args">
     ${entries.map(
-      ([key, item]) => html`<div class="arg" key=${key}>
-        <dt>${key}</dt>
-        <dd><${JsonValue} value=${item} /></dd>
-      </div>`,
+      ([key, item]) =>
+        html`<div class="arg" key=${key}>
+          <dt>${key}</dt>
+          <dd><${JsonValue} value=${item} /></dd>
+        </div>`,
     )}
   </dl>`;
 }

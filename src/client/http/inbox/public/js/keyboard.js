@@ -1,7 +1,8 @@
 /** Single-key shortcuts (j/k/a/e/r) that stay out of the way while the user types. */
 import { useEffect, useRef } from 'preact/hooks';
 
-const TEXT_ENTRY = 'textarea, select, [contenteditable], input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])';
+const TEXT_ENTRY =
+  'textarea, select, [contenteditable], input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])';
 
 /** @param {Record<string, () => void>} bindings by `KeyboardEvent.key` */
 export function useShortcuts(bindings) {

@@ -54,13 +54,15 @@ export function RunContext({ approval, state }) {
       <blockquote>${approval.userPrompt}</blockquote>
     </figure>
     <h4>Recent transcript</h4>
-    ${error
-      ? html`<p class="muted">The transcript could not be loaded: ${error.headline}</p>`
-      : !run
-        ? html`<p class="muted">Loading the transcript…</p>`
-        : html`${messages.length > recent.length && html`<p class="muted">The last ${recent.length} of ${messages.length} messages.</p>`}
-            <ol class="transcript">
-              ${recent.map((message) => html`<${Message} message=${message} />`)}
-            </ol>`}
+    ${
+      error
+        ? html`<p class="muted">The transcript could not be loaded: ${error.headline}</p>`
+        : !run
+          ? html`<p class="muted">Loading the transcript…</p>`
+          : html`${messages.length > recent.length && html`<p class="muted">The last ${recent.length} of ${messages.length} messages.</p>`}
+              <ol class="transcript">
+                ${recent.map((message) => html`<${Message} message=${message} />`)}
+              </ol>`
+    }
   </section>`;
 }

@@ -37,7 +37,15 @@ export function SignIn({ onSignedIn, notice }) {
       <p>Paste your API token to see the tool calls waiting for a human. It stays in this browser tab.</p>
       ${notice && html`<p class="notice" role="status">${notice}</p>`}
       <label for="token">API token</label>
-      <input id="token" type="password" autocomplete="off" spellcheck="false" required value=${token} onInput=${(event) => setToken(event.currentTarget.value)} />
+      <input
+        id="token"
+        type="password"
+        autocomplete="off"
+        spellcheck="false"
+        required
+        value=${token}
+        onInput=${(event) => setToken(event.currentTarget.value)}
+      />
       ${error && html`<p class="refusal" role="alert">${error}</p>`}
       <button type="submit" class="primary" disabled=${busy}>Sign in</button>
     </form>

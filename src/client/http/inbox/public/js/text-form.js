@@ -29,7 +29,15 @@ export function TextForm({ id, title, label, hint, submitLabel, tone, busy, onSu
   >
     <h4 id=${`${id}-title`}>${title}</h4>
     <label for=${id}>${label}</label>
-    <textarea id=${id} ref=${field} rows="3" required aria-describedby=${`${id}-hint`} value=${text} onInput=${(event) => setText(event.currentTarget.value)}></textarea>
+    <textarea
+      id=${id}
+      ref=${field}
+      rows="3"
+      required
+      aria-describedby=${`${id}-hint`}
+      value=${text}
+      onInput=${(event) => setText(event.currentTarget.value)}
+    ></textarea>
     <p class="hint" id=${`${id}-hint`}>${hint} <kbd>Ctrl</kbd>+<kbd>Enter</kbd> sends, <kbd>Esc</kbd> cancels.</p>
     <div class="form-actions">
       <button type="submit" class=${tone} disabled=${busy}>${submitLabel}</button>

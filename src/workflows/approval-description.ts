@@ -1,0 +1,32 @@
+/**
+ * Tools can write the text approvers read (`describe: true`), looking up what the arguments alone do not say:
+ * "Refund 75000 of 75000 paid for order 1234 (Ada Lovelace, open)". This arrived after runs were already
+ * paused, so it is behind `patched()`: a run that announced its calls before the change replays exactly as it
+ * ran, and only new runs call the describing activity. See README, "Changing workflow code".
+ */
+import { log, patched } from '@temporalio/workflow';
+import type { CallRecord } from '../schemas/call-record.js';
+import { toolSpecs } from '../tools/registry.js';
+import { toolActivities } from './activities.js';
+import type { AgentRun } from './agent-run.js';
+
+export const TOOL_DESCRIPTIONS_PATCH = 'tool-written-approval-descriptions';
+
+/** Whether this gated call waits for its tool's own description before it is announced to approvers. */
+export function describedByTool(record: CallRecord): boolean {
+  return toolSpecs[record.toolName]?.describe === true && !record.gate?.descriptionFromPolicy && patched(TOOL_DESCRIPTIONS_PATCH);
+}
+
+/** The tool's sentence after the policy's prefix; the default text if the tool cannot say (approvers must never wait on it). */
+export async function describeForApprovers(run: AgentRun, record: CallRecord): Promise<string> {
+  try {
+    const text = await toolActivities.describeCall.executeWithOptions(
+      { summary: `describe ${record.toolName}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
+      [{ agent: run.agent, name: record.toolName, args: record.args!, toolCallId: record.id, context: run.input.context }],
+    );
+    if (text) return `${run.policy.descriptionPrefix}: ${text}`;
+  } catch (err) {
+    log.warn('could not describe a call for approvers', { toolName: record.toolName, error: String(err) });
+  }
+  return record.gate!.description;
+}
