@@ -14,6 +14,7 @@ const done = { content: 'All done.' };
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'approval-decisions',
     script: {
       conversations: [
         { match: 'cancel order 1238', replies: [{ toolCalls: [call('a1', 'cancel_order', { orderId: '1238' })] }, done] },

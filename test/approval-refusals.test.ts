@@ -16,6 +16,7 @@ let handle: WorkflowHandle;
 
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'approval-refusals',
     script: {
       conversations: [
         {

@@ -49,6 +49,7 @@ beforeAll(async () => {
   });
   const [goodUrl, badUrl] = [await listen(webhook), await listen(failing)];
   h = await startHarness({
+    recordAs: 'approval-timeouts',
     webhooks: { urls: [goodUrl, badUrl], secret: SECRET },
     script: {
       conversations: [

@@ -18,6 +18,7 @@ const call = (id: string, name: string, args: unknown) => ({ id, name, arguments
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'approval-visibility',
     script: {
       conversations: [
         {

@@ -164,7 +164,7 @@ function findExecutableUnder(dir: string): string | undefined {
 }
 
 /** `npm run temporal-cli`: make sure the CLI exists and print where it is. */
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
   ensureTemporalCli()
     .then((cli) => console.log(`${cli.path} (${cli.source})`))
     .catch((err: Error) => {

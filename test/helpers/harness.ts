@@ -2,8 +2,10 @@
  * A real worker on its own task queue against the suite's dev server, the real `openai` client, a scripted model
  * server and a fresh data directory for the demo tools.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
@@ -20,12 +22,22 @@ import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db
 import { createWorker } from '../../src/worker.js';
 import { connectTestTemporal, uniqueName, type TestTemporal } from './temporal.js';
 
+export const HISTORIES_DIR = path.resolve('test/histories');
+const run = promisify(execFile);
+
 export interface HarnessOptions {
   script: ModelScriptInput;
   agents?: AgentRegistry;
   /** Replace or wrap tool implementations (fault injection, slow tools). */
   wrapTools?: (tools: Record<string, ToolImplementation>) => Record<string, ToolImplementation>;
   webhooks?: ActivityDeps['webhooks'];
+  /**
+   * With HITL_RECORD_HISTORIES set (`npm run record-histories`), the histories of the runs this harness
+   * started are written to test/histories/<recordAs>--<prompt>.json when it closes, for the replay suite.
+   */
+  recordAs?: string;
+  /** A workflow bundle other than the suite's (versioning tests run "old code" first). */
+  bundlePath?: string;
 }
 
 export interface Harness {
@@ -37,8 +49,8 @@ export interface Harness {
   shop: ShopDb;
   worker: Worker;
   start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
-  /** Stops the worker (draining) and starts a new one on the same task queue. */
-  restartWorker(): Promise<void>;
+  /** Stops the worker (draining) and starts a new one on the same task queue, optionally with other code. */
+  restartWorker(options?: { bundlePath?: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,10 +66,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model' },
     webhooks: options.webhooks ?? { urls: [] },
   };
-  const bundlePath = inject('workflowBundlePath');
+  let bundlePath = options.bundlePath ?? inject('workflowBundlePath');
   const makeWorker = () =>
     createWorker({ connection: temporal.nativeConnection, namespace: temporal.namespace, taskQueue, deps, workflowBundlePath: bundlePath });
 
+  const started: { workflowId: string; prompt: string }[] = [];
   let worker = await makeWorker();
   let running = worker.run();
   const shop = openShopDb(path.join(dataDir, 'shop.db'));
@@ -72,15 +85,18 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       return worker;
     },
     start(input, workflowId = uniqueName('run')) {
+      started.push({ workflowId, prompt: input.prompt });
       return temporal.client.workflow.start('agentWorkflow', { args: [input], taskQueue, workflowId });
     },
-    async restartWorker() {
+    async restartWorker(restart = {}) {
+      bundlePath = restart.bundlePath ?? bundlePath;
       worker.shutdown();
       await running;
       worker = await makeWorker();
       running = worker.run();
     },
     async close() {
+      if (options.recordAs && process.env.HITL_RECORD_HISTORIES) await recordHistories(temporal, options.recordAs, started);
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch(() => {});
       shop.close();
@@ -91,4 +107,39 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
   };
   return harness;
+}
+
+/** Writes each finished run's history as `temporal workflow show --output json` prints it (what replay reads). */
+async function recordHistories(temporal: TestTemporal, prefix: string, runs: { workflowId: string; prompt: string }[]): Promise<void> {
+  mkdirSync(HISTORIES_DIR, { recursive: true });
+  const used = new Set<string>();
+  for (const { workflowId, prompt } of runs) {
+    const handle = temporal.client.workflow.getHandle(workflowId);
+    if ((await handle.describe()).status.name === 'RUNNING') continue;
+    const slug = prompt
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60);
+    let name = `${prefix}--${slug}`;
+    for (let i = 2; used.has(name); i++) name = `${prefix}--${slug}-${i}`;
+    used.add(name);
+    const { stdout } = await run(
+      inject('temporalCliPath'),
+      [
+        'workflow',
+        'show',
+        '--workflow-id',
+        workflowId,
+        '--address',
+        temporal.address,
+        '--namespace',
+        temporal.namespace,
+        '--output',
+        'json',
+      ],
+      { maxBuffer: 256 * 1024 * 1024 },
+    );
+    writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), stdout);
+  }
 }

@@ -1,0 +1,29 @@
+/**
+ * Safe deploys: every recorded history (test/histories, re-recorded by `npm run record-histories`) replays with
+ * the current workflow code. A change that would break a paused run fails here first.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker, type ReplayResult } from '@temporalio/worker';
+import { describe, expect, inject, it } from 'vitest';
+import { HISTORIES_DIR } from './helpers/harness.js';
+
+export async function replayAll(bundlePath: string, files: string[]): Promise<ReplayResult[]> {
+  const histories = files.map((file) => ({ workflowId: file, history: JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')) }));
+  const results: ReplayResult[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: bundlePath }, replayName: 'replay-suite' }, histories)) {
+    results.push(result);
+  }
+  return results;
+}
+
+describe('replay', () => {
+  it('replays every recorded history without a determinism error', async () => {
+    const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json'));
+    expect(files.length).toBeGreaterThanOrEqual(16);
+    const results = await replayAll(inject('workflowBundlePath'), files);
+    expect(results).toHaveLength(files.length);
+    expect(results.filter((r) => r.error).map((r) => `${r.workflowId}: ${r.error?.message}`)).toEqual([]);
+    console.log(`replayed ${results.length} histories`);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Changing workflow code while runs are paused (README, "Changing workflow code"): a run paused under the old
+ * code finishes under the new code because the change is behind `patched()`; without the guard, the same change
+ * breaks that run's replay.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { Worker } from '@temporalio/worker';
+import { TOOL_DESCRIPTIONS_PATCH } from '../src/workflows/approval-description.js';
+import { bundleWithReplacement } from './helpers/bundle-variant.js';
+import { decide, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { activitySummaries } from './helpers/history.js';
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const THE_MODULE = /^\.\/approval-description\.js$/;
+
+let h: Harness;
+let oldCode: string;
+let unguardedCode: string;
+beforeAll(async () => {
+  [oldCode, unguardedCode] = await Promise.all([
+    bundleWithReplacement(THE_MODULE, 'test/fixtures/versioning/before-tool-descriptions.ts'),
+    bundleWithReplacement(THE_MODULE, 'test/fixtures/versioning/unguarded-tool-descriptions.ts'),
+  ]);
+  h = await startHarness({
+    recordAs: 'versioning',
+    bundlePath: oldCode,
+    script: {
+      conversations: [
+        {
+          match: 'paused under the old code',
+          replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1238' })] }, { content: 'old run done' }],
+        },
+        {
+          match: 'started under the new code',
+          replies: [{ toolCalls: [call('c2', 'cancel_order', { orderId: '1237' })] }, { content: 'new run done' }],
+        },
+      ],
+    },
+  });
+}, 180_000);
+afterAll(() => h?.close());
+
+describe('changing workflow code while runs are paused', () => {
+  it('a run paused under the old code finishes under the new code; new runs get the new behaviour', async () => {
+    const old = await h.start({ agent: 'demo', prompt: 'paused under the old code' });
+    const [pausedOld] = await waitForPending(old, 1);
+    expect(pausedOld!.description).toBe('Tool execution requires approval\n\nTool: cancel_order\nArgs: {\n  "orderId": "1238"\n}');
+
+    // Deploy: the worker now runs the current code.
+    await h.restartWorker({ bundlePath: inject('workflowBundlePath') });
+    expect(await waitForPending(old, 1)).toEqual([pausedOld]);
+    await decide(old, { decisions: [{ id: 'c1', type: 'approve' }] });
+    expect(await old.result()).toMatchObject({ status: 'completed', output: 'old run done' });
+    expect(await activitySummaries(old)).not.toContain('describe cancel_order');
+
+    const fresh = await h.start({ agent: 'demo', prompt: 'started under the new code' });
+    const [pausedNew] = await waitForPending(fresh, 1);
+    expect(pausedNew!.description).toBe(
+      'Tool execution requires approval: Cancel order 1237 of Edsger Dijkstra (paid 15000, status open).',
+    );
+    const markers = ((await fresh.fetchHistory()).events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
+    expect(markers).toHaveLength(1);
+    const patch = defaultPayloadConverter.fromPayload(
+      markers[0]!.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]! as never,
+    );
+    expect(patch).toEqual({ id: TOOL_DESCRIPTIONS_PATCH, deprecated: false });
+    await decide(fresh, { decisions: [{ id: 'c2', type: 'reject' }] });
+    await fresh.result();
+
+    // The same change without patched() cannot replay the old run.
+    const history = await old.fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: { codePath: unguardedCode } }, history, old.workflowId)).rejects.toThrow(
+      /[Nn]ondeterminism/,
+    );
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, history, old.workflowId);
+  });
+});
