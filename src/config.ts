@@ -44,6 +44,13 @@ export const EnvConfig = z
       .default(1024 * 1024),
     /** Requests per minute per token. */
     HITL_API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
+    /** Payload encryption: JSON `{"<key id>": "<base64 of 32 bytes>"}`, or a file holding it. */
+    HITL_ENCRYPTION_KEYS: z.string().optional(),
+    HITL_ENCRYPTION_KEYS_FILE: z.string().optional(),
+    /** The key id that encrypts new payloads (required when several keys are configured). */
+    HITL_ENCRYPTION_KEY_ID: z.string().optional(),
+    /** Serve /codec/decode without a token (local development only: the dev server's UI sends none). */
+    HITL_CODEC_ALLOW_ANONYMOUS: z.stringbool().default(false),
     /** Base URL of the Temporal Web UI, for links from the API and the inbox. */
     TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   })

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { startApiServer } from './client/http/serve.js';
 import { ApiTokens, tokensFromEnv } from './client/http/api-tokens.js';
+import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, type EnvConfig } from './config.js';
 import { modelForDemo } from './demo/offline-model.js';
 import { startDevServer } from './dev/dev-server.js';
@@ -32,6 +33,7 @@ function devTokens(config: EnvConfig): ApiTokens {
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   let config = readEnvConfig();
+  const encrypted = dataConverterFromEnv(config) !== undefined;
   const server = config.TEMPORAL_ADDRESS
     ? undefined
     : await startDevServer({
@@ -40,14 +42,22 @@ async function main(): Promise<void> {
         uiPort: 8233,
         namespace: config.TEMPORAL_NAMESPACE,
         handleSignals: false,
+        // The UI decrypts payloads through the API's codec endpoint; the dev UI sends no token, hence anonymous.
+        ...(encrypted && { uiCodecEndpoint: `http://127.0.0.1:${config.HITL_API_PORT}/codec` }),
       });
-  if (server) config = { ...config, TEMPORAL_ADDRESS: server.address };
+  if (server) config = { ...config, TEMPORAL_ADDRESS: server.address, ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }) };
   const model = await modelForDemo(config);
   config = model.config;
 
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
   const { deps, close: closeTools } = depsFromEnv(config);
-  const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps });
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps,
+    dataConverter: dataConverterFromEnv(config),
+  });
   const running = worker.run();
   const tokens = devTokens(config);
   const api = await startApiServer(config, { tokens });
@@ -59,6 +69,8 @@ async function main(): Promise<void> {
       `Temporal      ${config.TEMPORAL_ADDRESS}${server ? ' (dev server, state in .temporal/dev.db)' : ''}`,
       `Temporal UI   ${server?.uiUrl ?? config.TEMPORAL_UI_URL}`,
       `Approval API  ${api.url}/api   (OpenAPI: ${api.url}/api/openapi.json)`,
+      `Encryption    ${encrypted ? `payloads encrypted (key ${config.HITL_ENCRYPTION_KEY_ID ?? 'configured'}); the UI decodes via ${api.url}/codec` : 'off (set HITL_ENCRYPTION_KEYS to encrypt payloads)'}`,
+      `Inbox         ${api.url}/`,
       `Model         ${model.server ? `scripted demo model at ${model.server.baseURL} (set OPENAI_API_KEY for a real one)` : (config.OPENAI_BASE_URL ?? 'api.openai.com')}`,
       '',
       'API tokens:',

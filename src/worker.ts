@@ -4,9 +4,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities/index.js';
 import { agents as defaultAgents } from './agents/registry.js';
+import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
 import { createToolImplementations } from './tools/implementations/index.js';
 
@@ -19,7 +21,9 @@ export interface HitlWorkerOptions {
   deps: ActivityDeps;
   /** A prebuilt bundle (tests build one for the whole suite); otherwise the workflows are bundled at start. */
   workflowBundlePath?: string;
-  /** Extra Worker options (tuning, interceptors, data converter). */
+  /** Encryption (see src/codec); must match the clients'. */
+  dataConverter?: DataConverter;
+  /** Extra Worker options (tuning, interceptors, versioning). */
   overrides?: Partial<WorkerOptions>;
 }
 
@@ -30,6 +34,7 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(options.deps),
+    ...(options.dataConverter && { dataConverter: options.dataConverter }),
     // Cancellation reaches a tool through its heartbeats; don't let them be batched for long.
     maxHeartbeatThrottleInterval: '5s',
     ...options.overrides,
@@ -52,7 +57,13 @@ export async function runWorkerFromEnv(config = readEnvConfig()): Promise<void> 
   const connection = await NativeConnection.connect({ address: temporalAddress(config) });
   const { deps, close } = depsFromEnv(config);
   try {
-    const worker = await createWorker({ connection, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, deps });
+    const worker = await createWorker({
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      deps,
+      dataConverter: dataConverterFromEnv(config),
+    });
     console.log(`worker polling ${config.TEMPORAL_TASK_QUEUE} on ${temporalAddress(config)} (${config.TEMPORAL_NAMESPACE})`);
     // Worker.run returns after SIGINT/SIGTERM once in-flight tasks have drained.
     await worker.run();

@@ -13,6 +13,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { HitlClient } from '../client/hitl-client.js';
 import { style, table } from '../client/cli/output.js';
+import { dataConverterFromEnv } from '../codec/data-converter.js';
 import { readEnvConfig } from '../config.js';
 import { startDevServer } from '../dev/dev-server.js';
 import { openShopDb } from '../tools/implementations/shop-db.js';
@@ -63,10 +64,11 @@ async function main(): Promise<void> {
     namespace: server.namespace,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps,
+    dataConverter: dataConverterFromEnv(config),
   });
   const running = worker.run();
   const connection = await Connection.connect({ address: server.address });
-  const hitl = new HitlClient(new Client({ connection, namespace: server.namespace }), config.TEMPORAL_TASK_QUEUE);
+  const hitl = new HitlClient(new Client({ connection, namespace: server.namespace, dataConverter: dataConverterFromEnv(config) }), config.TEMPORAL_TASK_QUEUE);
 
   let ok = false;
   try {

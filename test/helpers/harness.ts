@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import type { Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { ActivityDeps } from '../../src/activities/index.js';
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   recordAs?: string;
   /** A workflow bundle other than the suite's (versioning tests run "old code" first). */
   bundlePath?: string;
+  /** The worker's data converter (encryption tests). */
+  dataConverter?: DataConverter;
 }
 
 export interface Harness {
@@ -50,7 +53,7 @@ export interface Harness {
   worker: Worker;
   start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
   /** Stops the worker (draining) and starts a new one on the same task queue, optionally with other code. */
-  restartWorker(options?: { bundlePath?: string }): Promise<void>;
+  restartWorker(options?: { bundlePath?: string; dataConverter?: DataConverter }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -67,8 +70,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     webhooks: options.webhooks ?? { urls: [] },
   };
   let bundlePath = options.bundlePath ?? inject('workflowBundlePath');
+  let dataConverter = options.dataConverter;
   const makeWorker = () =>
-    createWorker({ connection: temporal.nativeConnection, namespace: temporal.namespace, taskQueue, deps, workflowBundlePath: bundlePath });
+    createWorker({ connection: temporal.nativeConnection, namespace: temporal.namespace, taskQueue, deps, workflowBundlePath: bundlePath, dataConverter });
 
   const started: { workflowId: string; prompt: string }[] = [];
   let worker = await makeWorker();
@@ -90,6 +94,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
     async restartWorker(restart = {}) {
       bundlePath = restart.bundlePath ?? bundlePath;
+      dataConverter = restart.dataConverter ?? dataConverter;
       worker.shutdown();
       await running;
       worker = await makeWorker();

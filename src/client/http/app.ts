@@ -3,6 +3,7 @@
  * schemas the OpenAPI document is generated from; every error is `{error: {code, message}}`.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { PayloadCodec } from '@temporalio/common';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
@@ -10,6 +11,7 @@ import type { HitlClient } from '../hitl-client.js';
 import { handleApiError, errorResponse } from './api-errors.js';
 import { TokenVerifier, type ApiTokens, type Identity } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
+import { codecRoutes } from './codec-routes.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runRoutes } from './run-routes.js';
 import { toolRoutes } from './tool-routes.js';
@@ -22,6 +24,10 @@ export interface ApiOptions {
   bodyLimitBytes: number;
   temporalUiUrl: string;
   namespace: string;
+  /** Serves /codec/encode and /codec/decode for the Temporal UI when payloads are encrypted. */
+  codec?: PayloadCodec;
+  /** Local development only: /codec without a token. */
+  codecAllowAnonymous?: boolean;
   /** One line per request; never given headers or bodies. @default console.log */
   log?: (line: string) => void;
 }
@@ -75,6 +81,14 @@ export function createApiApp(options: ApiOptions): ApiApp {
   runRoutes(app, options);
   toolRoutes(app);
   inboxRoutes(app);
+  if (options.codec) {
+    codecRoutes(app, {
+      codec: options.codec,
+      verifier,
+      uiOrigins: [new URL(options.temporalUiUrl).origin],
+      allowAnonymous: options.codecAllowAnonymous ?? false,
+    });
+  }
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   app.doc31('/api/openapi.json', {

@@ -1,6 +1,7 @@
 /** Runs the HTTP API against Temporal (`npm run api`); `npm start` embeds the same server. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dataConverterFromEnv } from '../../codec/data-converter.js';
 import { readEnvConfig, type EnvConfig } from '../../config.js';
 import { listen, type Listening } from '../../http/listen.js';
 import { sharedHitlClient } from '../connection.js';
@@ -16,6 +17,8 @@ export async function startApiServer(config: EnvConfig, options: { hitl?: HitlCl
     bodyLimitBytes: config.HITL_API_BODY_LIMIT_BYTES,
     temporalUiUrl: config.TEMPORAL_UI_URL,
     namespace: config.TEMPORAL_NAMESPACE,
+    codec: dataConverterFromEnv(config)?.payloadCodecs?.[0],
+    codecAllowAnonymous: config.HITL_CODEC_ALLOW_ANONYMOUS,
   });
   return listen(app, { port: config.HITL_API_PORT, hostname: config.HITL_API_HOST });
 }

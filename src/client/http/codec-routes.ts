@@ -1,0 +1,63 @@
+/**
+ * The remote codec endpoint the Temporal UI (and `temporal --codec-endpoint`) calls to show decrypted payloads
+ * to people allowed to see them: `POST /codec/decode` and `/codec/encode`, in the JSON shape the UI sends.
+ */
+import type { PayloadCodec } from '@temporalio/common';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { z } from 'zod';
+import type { ApiApp } from './app.js';
+import type { TokenVerifier } from './api-tokens.js';
+
+const JsonPayload = z.object({ metadata: z.record(z.string(), z.string()).optional(), data: z.string().optional() });
+export const RemoteCodecBody = z.object({ payloads: z.array(JsonPayload) });
+
+const fromBase64 = (value: string | undefined) => new Uint8Array(Buffer.from(value ?? '', 'base64'));
+const toBase64 = (value: Uint8Array | null | undefined) => Buffer.from(value ?? new Uint8Array()).toString('base64');
+
+export interface CodecRouteOptions {
+  codec: PayloadCodec;
+  verifier: TokenVerifier;
+  /** Origins allowed to call from a browser: the Temporal UI. */
+  uiOrigins: string[];
+  /** Local development only: the dev server's UI sends no token. */
+  allowAnonymous: boolean;
+}
+
+export function codecRoutes(app: ApiApp, { codec, verifier, uiOrigins, allowAnonymous }: CodecRouteOptions): void {
+  app.use(
+    '/codec/*',
+    cors({
+      origin: uiOrigins,
+      allowMethods: ['POST', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Authorization', 'X-Namespace'],
+      credentials: true,
+    }),
+  );
+  app.use('/codec/*', async (c, next) => {
+    if (c.req.method === 'OPTIONS' || allowAnonymous) return next();
+    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+    const identity = token ? verifier.verify(token) : undefined;
+    if (!identity) throw new HTTPException(401, { message: 'The codec endpoint needs a valid bearer token.' });
+    c.set('identity', identity);
+    return next();
+  });
+
+  for (const direction of ['encode', 'decode'] as const) {
+    app.post(`/codec/${direction}`, async (c) => {
+      const parsed = RemoteCodecBody.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) return c.json({ error: { code: 'invalid_request', message: z.prettifyError(parsed.error) } }, 400);
+      const payloads = parsed.data.payloads.map((p) => ({
+        metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, fromBase64(v)])),
+        data: fromBase64(p.data),
+      }));
+      const result = await codec[direction](payloads);
+      return c.json({
+        payloads: result.map((p) => ({
+          metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, toBase64(v)])),
+          data: toBase64(p.data),
+        })),
+      });
+    });
+  }
+}

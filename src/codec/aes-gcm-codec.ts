@@ -1,0 +1,49 @@
+/**
+ * Encrypts every payload (workflow inputs, activity arguments and results, queries, memo) with AES-256-GCM, so
+ * tool arguments never sit in plain text in Temporal's history. The key id travels in the payload's metadata,
+ * which is what makes keys rotatable. Search attributes are not payloads and stay readable (they hold tool names
+ * and counts, never arguments).
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import type { KeyRing } from './encryption-keys.js';
+
+export const ENCRYPTED_ENCODING = 'binary/encrypted';
+export const KEY_ID_METADATA = 'encryption-key-id';
+const CIPHER = 'aes-256-gcm';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const text = (value: string) => new TextEncoder().encode(value);
+
+export class AesGcmPayloadCodec implements PayloadCodec {
+  constructor(private readonly ring: KeyRing) {}
+
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    const key = this.ring.keys.get(this.ring.currentId)!;
+    return payloads.map((payload) => {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv(CIPHER, key, iv);
+      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+      const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+      return {
+        metadata: { encoding: text(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: text(this.ring.currentId) },
+        data: new Uint8Array(sealed),
+      };
+    });
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => {
+      if (new TextDecoder().decode(payload.metadata?.encoding ?? new Uint8Array()) !== ENCRYPTED_ENCODING) return payload;
+      const keyId = new TextDecoder().decode(payload.metadata?.[KEY_ID_METADATA] ?? new Uint8Array());
+      const key = this.ring.keys.get(keyId);
+      if (!key) throw new Error(`Cannot decrypt a payload: key "${keyId}" is not configured (HITL_ENCRYPTION_KEYS).`);
+      const sealed = Buffer.from(payload.data ?? []);
+      const decipher = createDecipheriv(CIPHER, key, sealed.subarray(0, IV_BYTES));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      const plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+      return temporal.api.common.v1.Payload.decode(plain);
+    });
+  }
+}

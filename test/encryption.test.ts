@@ -1,0 +1,140 @@
+/**
+ * Sensitive arguments never sit in plain text in history: with keys configured, every payload is AES-256-GCM
+ * encrypted; the client and the codec endpoint decode them, and keys rotate by id.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AesGcmPayloadCodec, KEY_ID_METADATA } from '../src/codec/aes-gcm-codec.js';
+import type { KeyRing } from '../src/codec/encryption-keys.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { createApiApp } from '../src/client/http/app.js';
+import { listen, type Listening } from '../src/http/listen.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const k1 = randomBytes(32);
+const k2 = randomBytes(32);
+const ringA: KeyRing = { currentId: 'k1', keys: new Map([['k1', k1]]) };
+const ringB: KeyRing = {
+  currentId: 'k2',
+  keys: new Map([
+    ['k1', k1],
+    ['k2', k2],
+  ]),
+};
+const converter = (ring: KeyRing): DataConverter => ({ payloadCodecs: [new AesGcmPayloadCodec(ring)] });
+const TOKEN = 'codec-token-0123456789';
+const SECRET_PROMPT = 'Refund order 1234 for Zelda Zebrafish';
+
+let h: Harness;
+/** Before and after the key rotation. */
+let hitlA: HitlClient;
+let hitl: HitlClient;
+let api: Listening;
+
+beforeAll(async () => {
+  h = await startHarness({
+    dataConverter: converter(ringA),
+    script: {
+      conversations: [
+        {
+          match: 'Zelda Zebrafish',
+          replies: [
+            { toolCalls: [{ id: 'z1', name: 'process_refund', arguments: { orderId: '1234', amount: 43210.5 } }] },
+            { content: 'Refunded Zelda.' },
+          ],
+        },
+      ],
+    },
+  });
+  const client = (ring: KeyRing) =>
+    new Client({ connection: h.temporal.client.connection, namespace: h.temporal.namespace, dataConverter: converter(ring) });
+  hitlA = new HitlClient(client(ringA), h.taskQueue);
+  hitl = new HitlClient(client(ringB), h.taskQueue);
+  api = await listen(
+    createApiApp({
+      hitl,
+      tokens: { [TOKEN]: { approver: 'ops', groups: ['finance'] } },
+      fourEyes: false,
+      bodyLimitBytes: 1 << 20,
+      temporalUiUrl: 'http://localhost:8233',
+      namespace: h.temporal.namespace,
+      codec: new AesGcmPayloadCodec(ringB),
+      log: () => {},
+    }),
+  );
+});
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+describe('payload encryption', () => {
+  it('keeps tool arguments and prompts out of raw history, while the client and the codec endpoint read them', async () => {
+    const { runId } = await hitlA.startRun({ agent: 'demo', prompt: SECRET_PROMPT });
+    await waitFor(async () => (await hitlA.pending(runId)).length === 1);
+    expect((await hitlA.pending(runId))[0]).toMatchObject({ toolName: 'process_refund', args: { orderId: '1234', amount: 43210.5 } });
+
+    // Rotate: the new worker and clients encrypt with k2 and still read what k1 encrypted.
+    await h.restartWorker({ dataConverter: converter(ringB) });
+    await hitl.approve(runId, 'z1', { approver: 'fin', groups: ['finance'] });
+    expect(await hitl.result(runId)).toMatchObject({ status: 'completed', output: 'Refunded Zelda.' });
+
+    // Raw history, read by a client without the codec.
+    const raw = JSON.stringify(await h.temporal.client.workflow.getHandle(runId).fetchHistory());
+    for (const secret of ['Zelda', 'orderId', '43210.5', 'Refunded']) expect(raw).not.toContain(secret);
+    const keyIds = new Set([...raw.matchAll(/"encryption-key-id":"([^"]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString()));
+    expect(keyIds).toEqual(new Set(['k1', 'k2']));
+
+    // The codec endpoint decodes the workflow input for an authorised caller, and refuses anyone else.
+    const history = await h.temporal.client.workflow.getHandle(runId).fetchHistory();
+    const input = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
+    const body = JSON.stringify({
+      payloads: [
+        {
+          metadata: Object.fromEntries(Object.entries(input.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+          data: Buffer.from(input.data!).toString('base64'),
+        },
+      ],
+    });
+    const denied = await fetch(`${api.url}/codec/decode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(denied.status).toBe(401);
+    const decoded = await fetch(`${api.url}/codec/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, origin: 'http://localhost:8233' },
+      body,
+    });
+    expect(decoded.status).toBe(200);
+    expect(decoded.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
+    const [payload] = ((await decoded.json()) as { payloads: { metadata: Record<string, string>; data: string }[] }).payloads;
+    expect(Buffer.from(payload!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
+    expect(JSON.parse(Buffer.from(payload!.data, 'base64').toString())).toMatchObject({ agent: 'demo', prompt: SECRET_PROMPT });
+  });
+
+  it('answers the Temporal UI preflight from its origin only', async () => {
+    const fromUi = await fetch(`${api.url}/codec/decode`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:8233',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,authorization',
+      },
+    });
+    expect(fromUi.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
+    const fromElsewhere = await fetch(`${api.url}/codec/decode`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST' },
+    });
+    expect(fromElsewhere.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('refuses a payload whose key is not configured, naming the key', async () => {
+    const [sealed] = await new AesGcmPayloadCodec(ringB).encode([
+      { metadata: { encoding: new TextEncoder().encode('json/plain') }, data: new TextEncoder().encode('1') },
+    ]);
+    expect(new TextDecoder().decode(sealed!.metadata![KEY_ID_METADATA]!)).toBe('k2');
+    await expect(new AesGcmPayloadCodec(ringA).decode([sealed!])).rejects.toThrow('key "k2" is not configured');
+  });
+});
