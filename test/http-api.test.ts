@@ -287,6 +287,48 @@ describe('runs', () => {
   });
 });
 
+describe('hardening', () => {
+  it('limits requests per token, and callers without a valid token per address', async () => {
+    const limited = await listen(
+      createApiApp({
+        hitl: new HitlClient(h.temporal.client, h.taskQueue),
+        tokens: TOKENS,
+        fourEyes: false,
+        bodyLimitBytes: 4096,
+        rateLimitPerMinute: 5,
+        temporalUiUrl: 'http://ui.test',
+        namespace: 'default',
+        log: () => {},
+      }),
+    );
+    try {
+      const statuses = async (who: Who | null, n: number) => {
+        const out: number[] = [];
+        for (let i = 0; i < n; i++) out.push((await request(limited, who, 'GET', '/api/me')).status);
+        return out;
+      };
+      expect(await statuses('alice', 6)).toEqual([200, 200, 200, 200, 200, 429]);
+      const refused = await request(limited, 'alice', 'GET', '/api/me');
+      expect(refused).toEqual({
+        status: 429,
+        body: { error: { code: 'rate_limited', message: 'Too many requests: the limit is 5 a minute. Try again shortly.' } },
+      });
+      expect(await statuses('bob', 2)).toEqual([200, 200]);
+      // Guessing tokens: every unknown token counts against the same address.
+      expect(await statuses(null, 6)).toEqual([401, 401, 401, 401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('logs one line per request with no token, header or body in it', () => {
+    const all = logLines.join('\n');
+    for (const secret of Object.keys(TOKENS)) expect(all).not.toContain(secret);
+    for (const body of ['modifiedArguments', 'not needed', 'Bearer']) expect(all).not.toContain(body);
+    expect(logLines.every((l) => /^\[api\] (GET|POST|PUT|DELETE|OPTIONS) \S+ \d{3} \d+ms \S+$/.test(l))).toBe(true);
+  });
+});
+
 describe('HTTP and the temporal CLI side by side', () => {
   it('one approval decided over HTTP while another run is decided from the temporal CLI, both ending correctly', async () => {
     const viaHttp = await startAndWait(api, 'bob', 'http race, again over http', 1);

@@ -4,7 +4,9 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { PayloadCodec } from '@temporalio/common';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { bodyLimit } from 'hono/body-limit';
+import { rateLimiter } from 'hono-rate-limiter';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import type { HitlClient } from '../hitl-client.js';
@@ -22,6 +24,8 @@ export interface ApiOptions {
   /** Runs started over HTTP forbid their requester to approve or edit their own gated calls. */
   fourEyes: boolean;
   bodyLimitBytes: number;
+  /** Requests per minute per approver (and per address for callers without a valid token). @default 300 */
+  rateLimitPerMinute?: number;
   temporalUiUrl: string;
   namespace: string;
   /** Serves /codec/encode and /codec/decode for the Temporal UI when payloads are encrypted. */
@@ -43,6 +47,7 @@ const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/health']);
 
 export function createApiApp(options: ApiOptions): ApiApp {
   const verifier = new TokenVerifier(options.tokens);
+  const perMinute = options.rateLimitPerMinute ?? 300;
   const log = options.log ?? ((line: string) => console.log(line));
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
@@ -66,12 +71,32 @@ export function createApiApp(options: ApiOptions): ApiApp {
     }),
   );
 
+  // Who is calling (a valid token), then how often they may, then whether they may at all: unknown tokens are
+  // limited by address, so guessing tokens is slow.
   app.use('/api/*', async (c, next) => {
-    if (PUBLIC_PATHS.has(c.req.path)) return next();
     const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
     const identity = token ? verifier.verify(token) : undefined;
-    if (!identity) throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });
-    c.set('identity', identity);
+    if (identity) c.set('identity', identity);
+    return next();
+  });
+  app.use(
+    '/api/*',
+    rateLimiter<ApiEnv>({
+      windowMs: 60_000,
+      limit: perMinute,
+      standardHeaders: 'draft-7',
+      keyGenerator: (c) => {
+        const identity = c.get('identity');
+        return identity ? `approver:${identity.approver}` : `address:${getConnInfo(c).remote.address ?? 'unknown'}`;
+      },
+      handler: (c) =>
+        errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
+    }),
+  );
+  app.use('/api/*', async (c, next) => {
+    if (!PUBLIC_PATHS.has(c.req.path) && !c.get('identity')) {
+      throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });
+    }
     return next();
   });
 

@@ -15,6 +15,7 @@ export async function startApiServer(config: EnvConfig, options: { hitl?: HitlCl
     tokens: options.tokens ?? tokensFromEnv(config),
     fourEyes: config.HITL_FOUR_EYES,
     bodyLimitBytes: config.HITL_API_BODY_LIMIT_BYTES,
+    rateLimitPerMinute: config.HITL_API_RATE_LIMIT,
     temporalUiUrl: config.TEMPORAL_UI_URL,
     namespace: config.TEMPORAL_NAMESPACE,
     codec: dataConverterFromEnv(config)?.payloadCodecs?.[0],

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ApiTokens, TokenVerifier } from './api-tokens.js';
+
+const tokens = ApiTokens.parse({
+  'first-token-0123456789': { approver: 'ann', groups: ['finance'] },
+  'second-token-012345678': { approver: 'ben' },
+  'third-token-0123456789': { approver: 'cat' },
+});
+
+describe('TokenVerifier', () => {
+  it('maps tokens to identities, and nothing else to anything', () => {
+    const verifier = new TokenVerifier(tokens);
+    expect(verifier.verify('second-token-012345678')).toEqual({ approver: 'ben', groups: [] });
+    for (const wrong of ['second-token-01234567', 'second-token-0123456789', 'SECOND-TOKEN-012345678', '', 'x'.repeat(10_000)]) {
+      expect(verifier.verify(wrong)).toBeUndefined();
+    }
+  });
+
+  it('compares in constant time: every configured token, equal-length digests, whichever matches', () => {
+    for (const presented of ['first-token-0123456789', 'third-token-0123456789', 'nobody', 'a much longer token than any of the others']) {
+      const compared: [number, number][] = [];
+      new TokenVerifier(tokens, (a, b) => {
+        compared.push([a.length, b.length]);
+        return a.equals(b);
+      }).verify(presented);
+      expect(compared).toEqual([
+        [32, 32],
+        [32, 32],
+        [32, 32],
+      ]);
+    }
+  });
+
+  it('refuses short tokens in the configuration', () => {
+    expect(ApiTokens.safeParse({ short: { approver: 'x' } }).success).toBe(false);
+  });
+});
