@@ -1,0 +1,132 @@
+/** Property tests of the decision check: whatever arrives, it refuses cleanly or plans only what is allowed. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { REFUSAL_CODES } from '../errors/decision-refused-error.js';
+import { argsHash } from '../policy/args-hash.js';
+import { DECISION_TYPES } from '../schemas/decision.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import { toolSpecs } from '../tools/registry.js';
+import { planDecisions, type PlanContext } from './decision-plan.js';
+
+const TOOLS = ['write_file', 'cancel_order', 'execute_sql'] as const;
+const ARGS = { write_file: { path: 'a.txt', content: 'x' }, cancel_order: { orderId: '1' }, execute_sql: { query: 'SELECT 1' } };
+const IDS = ['a', 'b', 'c', 'd', 'gone'];
+
+const pendingArb = fc.uniqueArray(
+  fc.record({
+    id: fc.constantFrom('a', 'b', 'c', 'd'),
+    tool: fc.constantFrom(...TOOLS),
+    allowed: fc.subarray([...DECISION_TYPES], { minLength: 1 }),
+    approvers: fc.option(fc.subarray(['finance', 'ops', 'ann'], { minLength: 1 }), { nil: undefined }),
+    excluded: fc.option(fc.constant(['rita'] as string[]), { nil: undefined }),
+    step: fc.integer({ min: 1, max: 2 }),
+  }),
+  { selector: (p) => p.id, minLength: 1, maxLength: 4 },
+);
+
+const id = fc.constantFrom(...IDS);
+const approver = fc.option(fc.constantFrom('ann', 'bob', 'rita'), { nil: undefined });
+const hash = fc.option(fc.constantFrom(argsHash(ARGS.write_file), argsHash(ARGS.cancel_order), 'sha256:0'), { nil: undefined });
+/** Well-formed decisions of each type, with the optional fields each may carry. */
+const wellFormed = fc.oneof(
+  fc.record({ id, type: fc.constant('approve'), always: fc.option(fc.boolean(), { nil: undefined }), argsHash: hash, approver }),
+  fc.record({
+    id,
+    type: fc.constant('reject'),
+    message: fc.option(fc.string(), { nil: undefined }),
+    always: fc.option(fc.boolean(), { nil: undefined }),
+    approver,
+  }),
+  fc.record({ id, type: fc.constant('respond'), message: fc.string({ minLength: 1 }), approver }),
+  fc.record({
+    id,
+    type: fc.constant('edit'),
+    args: fc.constantFrom(ARGS.write_file, ARGS.cancel_order, { path: 5 }, {}),
+    name: fc.option(fc.constantFrom(...TOOLS, 'rm_rf'), { nil: undefined }),
+    approver,
+  }),
+);
+const withoutUndefined = (d: Record<string, unknown>) => Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined));
+const decisionsArb = fc
+  .tuple(fc.array(wellFormed, { minLength: 1, maxLength: 4 }), fc.boolean())
+  .map(([decisions, keepIds]) => decisions.map((d) => withoutUndefined(keepIds ? d : { ...d, id: undefined })));
+
+const inputArb = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({ decisions: decisionsArb, approver, groups: fc.option(fc.subarray(['finance', 'ops']), { nil: undefined }) })
+      .map(withoutUndefined),
+  },
+  // Anything at all: wrong shapes, unknown fields, empty lists.
+  { weight: 1, arbitrary: fc.jsonValue() },
+  { weight: 1, arbitrary: fc.record({ decisions: fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 3 }) }) },
+);
+
+function context(items: Parameters<typeof toPending>[0]): PlanContext {
+  return {
+    pending: toPending(items),
+    decided: new Map([['gone', { type: 'approve', approver: 'ann' }]]),
+    available: [...TOOLS],
+    specs: toolSpecs,
+  };
+}
+
+function toPending(
+  items: { id: string; tool: (typeof TOOLS)[number]; allowed: string[]; approvers?: string[]; excluded?: string[]; step: number }[],
+): PendingApproval[] {
+  return items.map((p) => ({
+    id: p.id,
+    toolName: p.tool,
+    args: ARGS[p.tool],
+    argsHash: argsHash(ARGS[p.tool]),
+    description: '',
+    allowedDecisions: p.allowed as PendingApproval['allowedDecisions'],
+    requestedAt: '2026-01-01T00:00:00.000Z',
+    deadline: '2026-01-02T00:00:00.000Z',
+    step: p.step,
+    ...(p.approvers && { approvers: p.approvers }),
+    ...(p.excluded && { excludedApprovers: p.excluded }),
+    onTimeout: 'reject',
+    rule: 'test',
+  }));
+}
+
+describe('planDecisions (property)', () => {
+  it('never throws; refuses with a known code and words, or plans only allowed, distinct, pending calls', () => {
+    let planned = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(pendingArb, inputArb, (items, input) => {
+        const ctx = context(items);
+        const plan = planDecisions(input, ctx);
+        expect(planDecisions(input, ctx)).toEqual(plan);
+        if (!plan.ok) {
+          refused++;
+          expect(REFUSAL_CODES).toContain(plan.error.code);
+          expect(plan.error.message.length).toBeGreaterThan(10);
+          return;
+        }
+        planned++;
+        const ids = plan.decisions.map((d) => d.call.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        for (const d of plan.decisions) {
+          const call = ctx.pending.find((p) => p.id === d.call.id)!;
+          expect(call).toBeDefined();
+          expect(call.allowedDecisions).toContain(d.decision.type);
+          if (d.decision.argsHash !== undefined) expect(d.decision.argsHash).toBe(call.argsHash);
+          if (call.approvers) {
+            const groups = (input as { groups?: string[] }).groups ?? [];
+            expect(call.approvers.includes(d.approver!) || groups.some((g) => call.approvers!.includes(g))).toBe(true);
+          }
+          if (d.decision.type === 'approve' || d.decision.type === 'edit') expect(call.excludedApprovers ?? []).not.toContain(d.approver);
+          if (d.decision.type === 'edit') expect(toolSpecs[d.toolName]!.parameters.safeParse(d.args).success).toBe(true);
+          expect(d.argsHash).toBe(argsHash(d.args));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    console.log(`planDecisions property: 3000 runs, ${planned} planned, ${refused} refused`);
+    expect(planned).toBeGreaterThan(20);
+  });
+});

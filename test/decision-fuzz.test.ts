@@ -1,0 +1,215 @@
+/**
+ * Fuzzed decisions against real runs, through the update, the signal and the HTTP API, with fast-check:
+ * random sequences of valid and invalid input (duplicates included), and two approvers racing for one call.
+ * Invariants: each gated call is decided at most once; a refused input changes nothing but the audit log; the
+ * audit log accounts for every signal and every accepted update; bad input never fails a run.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeApprovalId } from '../src/client/approval-id.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { createApiApp } from '../src/client/http/app.js';
+import { listen, type Listening } from '../src/http/listen.js';
+import type { AuditEntry } from '../src/schemas/audit-entry.js';
+import type { RunState } from '../src/schemas/run-state.js';
+import { decideUpdate, decisionSignal, runStateQuery } from '../src/workflows/messages.js';
+import { waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const TOKENS = {
+  'ann-fuzz-token-0123456789': { approver: 'ann', groups: ['finance'] },
+  'bob-fuzz-token-0123456789': { approver: 'bob', groups: [] },
+};
+const IDS = ['w', 'c', 's', 'nope'];
+
+let h: Harness;
+let api: Listening;
+let runCount = 0;
+const counts = { runs: 0, inputs: 0, update: 0, signal: 0, http: 0, refused: 0, applied: 0, races: 0 };
+
+beforeAll(async () => {
+  h = await startHarness({
+    script: {
+      conversations: [
+        {
+          match: 'fuzz run',
+          replies: [
+            {
+              toolCalls: [
+                call('w', 'write_file', { path: 'f.txt', content: 'x' }),
+                call('c', 'cancel_order', { orderId: '1236' }),
+                call('s', 'execute_sql', { query: 'SELECT 1' }),
+              ],
+            },
+            { content: 'fuzz done' },
+          ],
+        },
+      ],
+    },
+  });
+  api = await listen(
+    createApiApp({
+      hitl: new HitlClient(h.temporal.client, h.taskQueue),
+      tokens: TOKENS,
+      fourEyes: false,
+      bodyLimitBytes: 65_536,
+      rateLimitPerMinute: 100_000,
+      temporalUiUrl: 'http://ui.test',
+      namespace: h.temporal.namespace,
+      log: () => {},
+    }),
+  );
+});
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+async function pausedRun(): Promise<WorkflowHandle> {
+  const handle = await h.start({ agent: 'demo', prompt: `fuzz run ${++runCount}` });
+  await waitForPending(handle, 3);
+  counts.runs++;
+  return handle;
+}
+
+const state = (handle: WorkflowHandle): Promise<RunState> => handle.query(runStateQuery);
+const appliedPerCall = (audit: AuditEntry[]) =>
+  audit.filter((e) => e.outcome === 'applied').reduce<Record<string, number>>((n, e) => ({ ...n, [e.id!]: (n[e.id!] ?? 0) + 1 }), {});
+
+// Inputs: mostly well-formed decisions for real, decided or unknown ids (duplicates arise on their own), plus junk.
+const decision = fc.oneof(
+  fc.record({ id: fc.constantFrom(...IDS), type: fc.constantFrom('approve', 'reject') }),
+  fc.record({ id: fc.constantFrom(...IDS), type: fc.constant('respond'), message: fc.constant('done by hand') }),
+  fc.record({
+    id: fc.constantFrom(...IDS),
+    type: fc.constant('edit'),
+    args: fc.constantFrom({ path: 'f.txt', content: 'edited' }, { path: 7 }),
+  }),
+  fc.record({ type: fc.constantFrom('approve', 'reject') }),
+);
+const input = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({ decisions: fc.array(decision, { minLength: 1, maxLength: 3 }), approver: fc.constantFrom('ann', 'bob') }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.jsonValue(),
+      fc.record({ decisions: fc.constant([]) }),
+      fc.record({ decisions: fc.array(fc.object(), { maxLength: 2 }) }),
+    ),
+  },
+);
+const channel = fc.constantFrom('update', 'signal', 'http');
+
+/** Sends one input; true when it was applied, false when refused (for signals: as the audit log says). */
+async function send(handle: WorkflowHandle, via: 'update' | 'signal' | 'http', payload: unknown, auditBefore: number): Promise<boolean> {
+  counts[via]++;
+  counts.inputs++;
+  if (via === 'update')
+    return handle.executeUpdate(decideUpdate, { args: [payload as never] }).then(
+      () => true,
+      () => false,
+    );
+  if (via === 'signal') {
+    await handle.signal(decisionSignal, payload as never);
+    await waitFor(async () => (await state(handle)).decisions.length > auditBefore, 20_000, 'the signal in the audit log');
+    return (await state(handle)).decisions.slice(auditBefore).some((e) => e.outcome === 'applied');
+  }
+  // HTTP takes one decision per request; send the first decision of the input for its call.
+  const first = (payload as { decisions?: { id?: string; type?: string; message?: string; args?: unknown }[] })?.decisions?.[0];
+  const id = encodeApprovalId({ workflowId: handle.workflowId, callId: typeof first?.id === 'string' ? first.id : 'w' });
+  const action = ['approve', 'reject', 'respond', 'edit'].includes(String(first?.type)) ? String(first!.type) : 'approve';
+  const body = action === 'respond' ? { message: first?.message ?? '' } : action === 'edit' ? { arguments: first?.args } : {};
+  const token = Object.keys(TOKENS)[(payload as { approver?: string })?.approver === 'bob' ? 1 : 0];
+  const response = await fetch(`${api.url}/api/approvals/${id}/${action}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect([200, 400, 403, 404, 409]).toContain(response.status);
+  return response.status === 200;
+}
+
+describe('decision fuzzing against real runs', () => {
+  it('random sequences via update, signal and HTTP keep every invariant', { timeout: 600_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(channel, input), { minLength: 3, maxLength: 8 }), async (inputs) => {
+        const handle = await pausedRun();
+        for (const [via, payload] of inputs) {
+          const before = await state(handle);
+          const applied = await send(handle, via, payload, before.decisions.length);
+          const after = await state(handle);
+          if (applied) counts.applied++;
+          else {
+            counts.refused++;
+            // Refused: the pending list is exactly as it was; only a signal leaves a trace (its audit entry).
+            expect(after.pending).toEqual(before.pending);
+            expect(after.decisions.length - before.decisions.length).toBe(via === 'signal' ? 1 : 0);
+          }
+          expect(Object.values(appliedPerCall(after.decisions)).every((n) => n === 1)).toBe(true);
+          expect(after.status).not.toBe('failed');
+        }
+        // Whatever happened, the run finishes once what is left is decided.
+        const left = (await state(handle)).pending.map((p) => ({ id: p.id, type: 'reject' as const }));
+        if (left.length) await handle.executeUpdate(decideUpdate, { args: [{ decisions: left }] });
+        expect(await handle.result()).toMatchObject({ status: 'completed', output: 'fuzz done' });
+        const final = await state(handle);
+        expect(Object.keys(appliedPerCall(final.decisions)).sort()).toEqual(['c', 's', 'w']);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('two approvers deciding the same call at once: exactly one wins, the other is told clearly', { timeout: 600_000 }, async () => {
+    const pairs = fc.tuple(channel, channel, fc.constantFrom('w', 'c', 's'));
+    await fc.assert(
+      fc.asyncProperty(pairs, async ([first, second, id]) => {
+        const handle = await pausedRun();
+        counts.races++;
+        const outcomes = await Promise.all(
+          [first, second].map(async (via, i) => {
+            const type = i === 0 ? 'approve' : 'reject';
+            if (via === 'update')
+              return handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id, type }] }] }).then(
+                () => 'won',
+                (e) => e.cause?.details?.[0]?.code,
+              );
+            if (via === 'signal') return handle.signal(decisionSignal, { decisions: [{ id, type }] }).then(() => 'signal');
+            const response = await fetch(
+              `${api.url}/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: id })}/${type}`,
+              {
+                method: 'POST',
+                headers: { authorization: `Bearer ${Object.keys(TOKENS)[0]}`, 'content-type': 'application/json' },
+                body: '{}',
+              },
+            );
+            return response.status === 200
+              ? 'won'
+              : `${response.status} ${((await response.json()) as { error: { code: string } }).error.code}`;
+          }),
+        );
+        // A (refused) update is processed after every signal accepted before it: a barrier for the signals.
+        await handle.executeUpdate(decideUpdate, { args: [{ decisions: [] }] }).catch(() => undefined);
+        const entries = (await state(handle)).decisions.filter((e) => e.id === id);
+        expect(entries.filter((e) => e.outcome === 'applied')).toHaveLength(1);
+        // The loser: an update gets already_decided, HTTP a 409, a signal a refused audit entry with the reason.
+        for (const outcome of outcomes) expect(['won', 'signal', 'already_decided', '409 already_decided']).toContain(outcome);
+        expect(outcomes.filter((o) => o === 'won').length).toBeLessThanOrEqual(1);
+        if (!outcomes.includes('signal')) expect(outcomes.filter((o) => o !== 'won')).toHaveLength(1);
+        const refusedSignal = entries.find((e) => e.outcome === 'refused');
+        if (refusedSignal) expect(refusedSignal.refusal?.code).toBe('already_decided');
+        await handle.terminate('race checked');
+      }),
+      { numRuns: 12 },
+    );
+    console.log(
+      `decision fuzzing: ${counts.runs} runs, ${counts.inputs} inputs (update ${counts.update}, signal ${counts.signal}, http ${counts.http}), ` +
+        `${counts.applied} applied, ${counts.refused} refused, ${counts.races} races`,
+    );
+  });
+});
