@@ -3,7 +3,7 @@
  * skipping does not advance while the test awaits an update, so decisions here go by signal, and the waiting is
  * `env.sleep`.
  */
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +20,9 @@ import type { AgentResult } from '../src/schemas/run-state.js';
 import { createToolImplementations } from '../src/tools/implementations/index.js';
 import { openShopDb } from '../src/tools/implementations/shop-db.js';
 import { decisionSignal, pendingApprovalsQuery, runStateQuery } from '../src/workflows/messages.js';
+
+// @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
+const { temporal } = proto;
 
 const DAY = 24 * 3600 * 1000;
 const refund = { toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1234', amount: 50000 } }] };

@@ -8,6 +8,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ToolRefusedError } from '../errors/tool-refused-error.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { durationToMs } from '../schemas/duration.js';
+import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments, type ArgumentsProblem } from '../tools/tool-arguments.js';
 import type { ActivityDeps } from './activity-deps.js';
@@ -66,8 +67,8 @@ export function createExecuteTool({ tools }: ActivityDeps) {
 
       const activity = Context.current();
       const workflowId = activity.info.workflowExecution?.workflowId ?? activity.info.activityId;
-      const heartbeatTimeout = implementation.spec.heartbeatTimeout;
-      const stopHeartbeats = keepHeartbeating(activity, heartbeatTimeout ? Math.max(1000, durationToMs(heartbeatTimeout) / 3) : 2000);
+      const heartbeatTimeout = implementation.spec.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT;
+      const stopHeartbeats = keepHeartbeating(activity, Math.max(1000, durationToMs(heartbeatTimeout) / 3));
       try {
         const result = await implementation.run(parsed.args, {
           workflowId,

@@ -6,8 +6,11 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import type { KeyRing } from './encryption-keys.js';
+
+// @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
+const { temporal } = proto;
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';

@@ -12,7 +12,10 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
   parameters: P;
   /** Start-to-close timeout of one attempt. @default '2m' */
   timeout?: Duration;
-  /** Tools that run long must heartbeat at least this often. */
+  /**
+   * How soon a crashed worker's attempt is noticed and retried elsewhere. The activity heartbeats on its own
+   * (every third of this) while the tool runs. @default '10s'
+   */
   heartbeatTimeout?: Duration;
   /** @default { maximumAttempts: 3 } */
   retry?: RetryPolicy;
@@ -26,6 +29,8 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
    */
   describe?: boolean;
 }
+
+export const DEFAULT_TOOL_HEARTBEAT_TIMEOUT = '10s';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 

@@ -11,6 +11,8 @@ export async function modelTurn(run: AgentRun): Promise<CallModelResult> {
     {
       summary: `model ${run.snapshot!.model} · step ${run.step}`,
       startToCloseTimeout: '5m',
+      // The activity heartbeats every 2s while the API answers: a crashed worker is noticed in seconds.
+      heartbeatTimeout: '10s',
       retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10 },
     },
     [{ agent: run.agent, model: run.snapshot!.model, messages: run.messages, tools: run.snapshot!.tools }],

@@ -4,6 +4,7 @@ import { isCancellation } from '@temporalio/workflow';
 import { ToolFailedError } from '../errors/tool-failed-error.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
+import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import { toolActivities } from './activities.js';
 import type { AgentRun } from './agent-run.js';
@@ -58,7 +59,7 @@ async function runTool(run: AgentRun, record: CallRecord, name: string, args: st
       {
         summary: `tool ${name}`,
         startToCloseTimeout: spec?.timeout ?? '2m',
-        ...(spec?.heartbeatTimeout && { heartbeatTimeout: spec.heartbeatTimeout }),
+        heartbeatTimeout: spec?.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT,
         retry: spec?.retry ?? { maximumAttempts: 3 },
       },
       [{ agent: run.agent, available: run.snapshot!.tools, toolCallId: record.id, name, args, context: run.input.context }],

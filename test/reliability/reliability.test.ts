@@ -1,0 +1,227 @@
+/**
+ * Faults on purpose, with real processes and SIGKILL: workers killed while runs wait, after a tool's side effect,
+ * and during a model call; the dev server killed and restarted on its SQLite file. Then decisions are sent and
+ * every run must finish correctly. Counted: runs lost, decisions lost, rejected calls executed, duplicate side
+ * effects — all must be 0.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import getPort from 'get-port';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startDevServer, type DevServer } from '../../src/dev/dev-server.js';
+import { startModelServer, type ModelServer } from '../../src/model-server/server.js';
+import type { AgentWorkflowArgs } from '../../src/schemas/agent-workflow-input.js';
+import type { AgentResult } from '../../src/schemas/run-state.js';
+import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
+import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/workflows/messages.js';
+import { waitFor } from '../helpers/history.js';
+
+// @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
+const { temporal } = proto;
+
+const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
+
+type Run = WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>;
+interface Sent {
+  handle: Run;
+  type: 'approve' | 'reject';
+}
+
+const refund = { toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1238', amount: 1 } }] };
+const tally = { runs: 0, runsLost: 0, decisions: 0, decisionsLost: 0, rejected: 0, rejectedExecuted: 0, effects: 0, duplicateEffects: 0 };
+const covered: Record<string, number> = {};
+
+let dir: string;
+let dbFile: string;
+let port: number;
+let server: DevServer;
+let model: ModelServer;
+let connection: Connection;
+let client: Client;
+let shop: ShopDb;
+const workers = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'hitl-reliability-'));
+  dbFile = path.join(dir, 'temporal.db');
+  port = await getPort();
+  server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
+  model = await startModelServer({
+    script: {
+      conversations: [
+        { match: 'reliability refund', replies: [refund, { content: 'refund handled' }] },
+        { match: 'reliability slow model', replies: [{ ...refund, delayMs: 4000 }, { content: 'slow handled' }] },
+      ],
+    },
+  });
+  connection = await Connection.connect({ address: server.address });
+  client = new Client({ connection });
+  shop = openShopDb(path.join(dir, 'data', 'shop.db'));
+}, 120_000);
+
+afterAll(async () => {
+  for (const worker of workers) worker.kill('SIGKILL');
+  shop?.close();
+  await connection?.close();
+  await model?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A worker process on `taskQueue`; resolves once it polls. */
+async function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/reliability/worker-process.ts')], {
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: server.address,
+      TASK_QUEUE: taskQueue,
+      MODEL_BASE_URL: model.baseURL,
+      DATA_DIR: path.join(dir, 'data'),
+      BUNDLE_PATH: inject('workflowBundlePath'),
+      ...(fault && { FAULT: fault }),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  workers.add(child);
+  child.once('exit', () => workers.delete(child));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => String(d).includes('worker ready') && resolve());
+    child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
+  });
+  return child;
+}
+
+function sigkill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  return exited;
+}
+
+function start(taskQueue: string, prompt: string, gated: boolean): Promise<Run> {
+  tally.runs++;
+  return client.workflow.start<(input: AgentWorkflowArgs) => Promise<AgentResult>>('agentWorkflow', {
+    args: [{ agent: 'demo', prompt, approval: { tools: { process_refund: gated } } }],
+    taskQueue,
+    workflowId: `${taskQueue}-${tally.runs}`,
+  });
+}
+
+const refundRows = (handle: Run) =>
+  (shop.prepare('SELECT COUNT(*) AS n FROM refunds WHERE idempotency_key = ?').get(`${handle.workflowId}:refund`) as { n: number }).n;
+
+/** Every run finished; every accepted decision applied; rejected calls left no effect; approved ones exactly one. */
+async function account(runs: Run[], sent: Sent[]): Promise<void> {
+  for (const handle of runs) {
+    const result = await handle.result().catch(() => undefined);
+    if (result?.status !== 'completed') tally.runsLost++;
+    const decided = sent.find((s) => s.handle.workflowId === handle.workflowId);
+    const rows = refundRows(handle);
+    if (decided) {
+      tally.decisions++;
+      const { decisions } = await handle.query(runStateQuery);
+      if (!decisions.some((d) => d.outcome === 'applied' && d.id === 'refund' && d.type === decided.type)) tally.decisionsLost++;
+    }
+    if (decided?.type === 'reject') {
+      tally.rejected++;
+      if (rows > 0) tally.rejectedExecuted++;
+    } else {
+      tally.effects++;
+      if (rows > 1) tally.duplicateEffects++;
+      if (rows === 0) tally.runsLost++;
+    }
+  }
+}
+
+const pendingEverywhere = (runs: Run[]) =>
+  waitFor(
+    async () => (await Promise.all(runs.map((r) => r.query(pendingApprovalsQuery)))).every((p) => p.length === 1),
+    60_000,
+    'every run waiting',
+  );
+
+describe('reliability under faults', () => {
+  it('the worker is killed while runs wait for approval', { timeout: 120_000 }, async () => {
+    const queue = 'waiting';
+    const first = await spawnWorker(queue);
+    const runs = await Promise.all([0, 1, 2, 3].map((i) => start(queue, `reliability refund ${i}`, true)));
+    await pendingEverywhere(runs);
+    await sigkill(first);
+    await spawnWorker(queue);
+    const sent: Sent[] = [
+      { handle: runs[0]!, type: 'approve' },
+      { handle: runs[1]!, type: 'reject' },
+      { handle: runs[2]!, type: 'approve' },
+      { handle: runs[3]!, type: 'reject' },
+    ];
+    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type: 'approve' }] }] });
+    await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'refund', type: 'reject' }] });
+    await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'refund', type: 'approve' }] });
+    await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type: 'reject' }] }] });
+    await account(runs, sent);
+    covered['worker killed while waiting'] = runs.length;
+  });
+
+  it('the worker is killed during a tool activity, after its side effect', { timeout: 180_000 }, async () => {
+    const queue = 'after-effect';
+    const runs = await Promise.all([0, 1].map((i) => start(queue, `reliability refund after effect ${i}`, false)));
+    let kills = 0;
+    // Workers that die after a first attempt's effect, until one lives: each retry must find the effect done.
+    const done = Promise.all(runs.map((r) => r.result().catch(() => undefined)));
+    for (;;) {
+      const worker = await spawnWorker(queue, kills < 2 ? 'kill-after-effect:process_refund' : undefined);
+      const exited = new Promise<'exited'>((resolve) => worker.once('exit', () => resolve('exited')));
+      if ((await Promise.race([exited, done.then(() => 'done' as const)])) === 'done') break;
+      kills++;
+    }
+    expect(kills).toBeGreaterThanOrEqual(1);
+    await account(runs, []);
+    covered[`killed after the effect (${kills} kills)`] = runs.length;
+  });
+
+  it('the worker is killed during a model call', { timeout: 120_000 }, async () => {
+    const queue = 'model-call';
+    const first = await spawnWorker(queue);
+    const runs = await Promise.all([0, 1].map((i) => start(queue, `reliability slow model ${i}`, false)));
+    await waitFor(
+      async () =>
+        (await Promise.all(runs.map((r) => r.describe()))).every((d) =>
+          (d.raw.pendingActivities ?? []).some((a) => a.activityType?.name === 'callModel' && a.state === STARTED),
+        ),
+      30_000,
+      'model calls in flight',
+    );
+    await sigkill(first);
+    await spawnWorker(queue);
+    await account(runs, []);
+    covered['worker killed during a model call'] = runs.length;
+  });
+
+  it('the dev server is killed and restarted on its SQLite file while runs wait', { timeout: 120_000 }, async () => {
+    const queue = 'server-restart';
+    await spawnWorker(queue);
+    const runs = await Promise.all([0, 1, 2].map((i) => start(queue, `reliability refund server ${i}`, true)));
+    await pendingEverywhere(runs);
+    await server.kill();
+    server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
+    await pendingEverywhere(runs);
+    const sent: Sent[] = runs.map((handle, i) => ({ handle, type: i === 1 ? 'reject' : 'approve' }));
+    for (const { handle, type } of sent) await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type }] }] });
+    await account(runs, sent);
+    covered['dev server killed and restarted'] = runs.length;
+
+    console.log(
+      `reliability: runs lost ${tally.runsLost}/${tally.runs}, decisions lost ${tally.decisionsLost}/${tally.decisions}, ` +
+        `rejected calls executed ${tally.rejectedExecuted}/${tally.rejected}, duplicate side effects ${tally.duplicateEffects}/${tally.effects}; ` +
+        `runs per scenario: ${Object.entries(covered)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+    );
+    expect(tally).toMatchObject({ runsLost: 0, decisionsLost: 0, rejectedExecuted: 0, duplicateEffects: 0 });
+    expect(Object.keys(covered)).toHaveLength(4);
+  });
+});
