@@ -91,17 +91,16 @@ describe('continue-as-new', () => {
     console.log(`500-step session: ${ids.length} runs, events per run ${counts.join(', ')}`);
   });
 
-  it('carries a pending approval across with its original deadline, when signals fill the history', { timeout: 120_000 }, async () => {
+  it('carries a pending approval across with its original deadline, when signals fill the history', { timeout: 300_000 }, async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'carry my approval', continueAsNew: { maxEvents: 300 } });
     const [before] = await waitForPending(handle, 1);
     const firstRun = (await handle.describe()).runId;
     // Refused signals are recorded in history; enough of them push it over the threshold while the call waits.
-    for (let i = 0; i < 200; i++) await signalDecision(handle, { decisions: [{ id: 'nope', type: 'approve' }] });
-    await waitFor(
-      async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun,
-      60_000,
-      'a new run',
-    );
+    const startedOver = async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun;
+    for (let i = 0; i < 600 && !(i % 25 === 0 && (await startedOver())); i++) {
+      await signalDecision(handle, { decisions: [{ id: 'nope', type: 'approve' }] });
+    }
+    await waitFor(startedOver, 120_000, 'a new run');
     const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
     await waitFor(async () => (await latest.query(pendingApprovalsQuery)).length === 1);
     expect(await latest.query(pendingApprovalsQuery)).toEqual([before]);
@@ -114,7 +113,7 @@ describe('continue-as-new', () => {
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'keep.txt'), 'utf8')).toBe('kept');
   });
 
-  it('compacts the transcript with a model summary when it starts over', { timeout: 60_000 }, async () => {
+  it('compacts the transcript with a model summary when it starts over', { timeout: 300_000 }, async () => {
     const handle = await h.start({
       agent: 'demo',
       prompt: 'compact me',
@@ -129,8 +128,11 @@ describe('continue-as-new', () => {
     await waitFor(async () => (await latest.query(runStateQuery)).messages.some((m) => m.role === 'assistant' && m.content === 'third'));
     // Push history over the threshold while idle: refused signals are cheap to send.
     const before = (await latest.describe()).runId;
-    for (let i = 0; i < 120; i++) await signalDecision(latest, { decisions: [{ type: 'approve' }] });
-    await waitFor(async () => (await latest.describe()).runId !== before, 60_000, 'a new run');
+    const startedOver = async () => (await latest.describe()).runId !== before;
+    for (let i = 0; i < 600 && !(i % 25 === 0 && (await startedOver())); i++) {
+      await signalDecision(latest, { decisions: [{ type: 'approve' }] });
+    }
+    await waitFor(startedOver, 120_000, 'a new run');
     await waitFor(async () => (await latest.query(runStateQuery)).previousRunIds.includes(before));
     const { messages } = await latest.query(runStateQuery);
     expect(messages.map((m) => `${m.role}: ${m.content}`)).toEqual([

@@ -93,7 +93,7 @@ function toPending(
 }
 
 describe('planDecisions (property)', () => {
-  it('never throws; refuses with a known code and words, or plans only allowed, distinct, pending calls', () => {
+  it('never throws; refuses with a known code and words, or plans only allowed, distinct, pending calls', { timeout: 120_000 }, () => {
     let planned = 0;
     let refused = 0;
     fc.assert(

@@ -84,5 +84,6 @@ describe('docker-compose.yml', () => {
     const uiPort = services['temporal-ui']!.ports![0]!.split(':')[0];
     expect(api.environment!.TEMPORAL_UI_URL).toBe(`http://localhost:${uiPort}`);
     expect(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect(services['temporal-ui']!.environment!.TEMPORAL_CODEC_ENDPOINT).toBe(`http://localhost:${api.environment!.HITL_API_PORT}/codec`);
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * `npm run bench -- --quick` as CI runs it: a real process, its own dev server, worker and LangGraph processes.
+ * Checks that the results have the documented shape and that every paused run completed; the numbers themselves
+ * are the benchmark's business (this machine is busy running the other suites meanwhile).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BenchResults } from '../bench/schema.js';
+
+const outDir = mkdtempSync(path.join(tmpdir(), 'hitl-bench-test-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+function runBench(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'bench', '--', '--quick', '--out', outDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+describe('npm run bench -- --quick', () => {
+  it('writes results.json of the documented shape and RESULTS.md, with every paused run completed', { timeout: 600_000 }, async () => {
+    const { code, output } = await runBench();
+    expect(code, output).toBe(0);
+
+    const results = BenchResults.parse(JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')));
+    expect(results.mode).toBe('quick');
+    expect(results.density.paused).toBe(results.density.runs);
+    expect(results.density.completed).toBe(results.density.runs);
+    expect(results.density.completion).toBe(1);
+    expect(results.peer.completed).toBe(results.peer.threads);
+    expect(results.decisionLatency.ours.update.sentToToolStart.n).toBe(results.settings.latencySamples);
+    expect(results.targets.map((t) => t.id)).toEqual(['decision-latency', 'step-overhead', 'density', 'history-events', 'peer-resume']);
+
+    const report = readFileSync(path.join(outDir, 'RESULTS.md'), 'utf8');
+    expect(report).toContain('npm run bench -- --quick');
+    expect(report).toContain('## Targets');
+    expect(existsSync(path.join(outDir, 'results.json.tmp'))).toBe(false);
+  });
+});
