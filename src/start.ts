@@ -13,7 +13,7 @@ import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, type EnvConfig } from './config.js';
 import { modelForDemo } from './demo/offline-model.js';
 import { startDevServer } from './dev/dev-server.js';
-import { createWorker, depsFromEnv } from './worker.js';
+import { createWorkerFromEnv } from './worker.js';
 
 const STATE_DIR = path.resolve('.temporal');
 
@@ -50,14 +50,7 @@ async function main(): Promise<void> {
   config = model.config;
 
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
-  const { deps, close: closeTools } = depsFromEnv(config);
-  const worker = await createWorker({
-    connection,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps,
-    dataConverter: dataConverterFromEnv(config),
-  });
+  const { worker, close: closeTools } = await createWorkerFromEnv(config, connection);
   const running = worker.run();
   const tokens = devTokens(config);
   const api = await startApiServer(config, { tokens });

@@ -41,34 +41,38 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
   });
 }
 
-/** Activity dependencies from the environment: the registered agents, the demo tools over HITL_DATA_DIR. */
-export function depsFromEnv(config: EnvConfig) {
+/**
+ * A worker configured from the environment: the registered agents, the demo tools over HITL_DATA_DIR, the model
+ * endpoint and webhooks, and encryption when keys are set. `close` releases the tools' database.
+ */
+export async function createWorkerFromEnv(config: EnvConfig, connection: NativeConnection): Promise<{ worker: Worker; close(): void }> {
   const tools = createToolImplementations({ dataDir: path.resolve(config.HITL_DATA_DIR) });
-  const deps: ActivityDeps = {
-    agents: defaultAgents,
-    tools: tools.byName,
-    model: { baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY, defaultModel: config.OPENAI_MODEL },
-    webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
-  };
-  return { deps, close: tools.close };
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    dataConverter: dataConverterFromEnv(config),
+    deps: {
+      agents: defaultAgents,
+      tools: tools.byName,
+      model: { baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY, defaultModel: config.OPENAI_MODEL },
+      webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
+    },
+  }).catch((err) => {
+    tools.close();
+    throw err;
+  });
+  return { worker, close: tools.close };
 }
 
 export async function runWorkerFromEnv(config = readEnvConfig()): Promise<void> {
   const connection = await NativeConnection.connect({ address: temporalAddress(config) });
-  const { deps, close } = depsFromEnv(config);
   try {
-    const worker = await createWorker({
-      connection,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      deps,
-      dataConverter: dataConverterFromEnv(config),
-    });
+    const { worker, close } = await createWorkerFromEnv(config, connection);
     console.log(`worker polling ${config.TEMPORAL_TASK_QUEUE} on ${temporalAddress(config)} (${config.TEMPORAL_NAMESPACE})`);
     // Worker.run returns after SIGINT/SIGTERM once in-flight tasks have drained.
-    await worker.run();
+    await worker.run().finally(close);
   } finally {
-    close();
     await connection.close();
   }
 }

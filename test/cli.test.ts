@@ -7,10 +7,10 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { runHitl } from './helpers/cli.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'clidemo' });
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
-const BIN = path.resolve('bin/hitl.js');
 
 let h: Harness;
 beforeAll(async () => {
@@ -52,35 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function hitl(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: h.temporal.address,
-        TEMPORAL_NAMESPACE: h.temporal.namespace,
-        TEMPORAL_TASK_QUEUE: h.taskQueue,
-        NO_COLOR: '1',
-        // Vitest sets EDITOR=vi; without a terminal that would wait forever.
-        EDITOR: '',
-        VISUAL: '',
-        ...options.env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(options.input ?? '');
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const hitl = (args: string[], options?: Parameters<typeof runHitl>[2]) => runHitl(h, args, options);
 
 async function startRun(prompt: string, pendingCount: number): Promise<string> {
   const started = await hitl(['--json', 'start', '--agent', 'clidemo', '--requested-by', 'cara', prompt]);
@@ -195,7 +167,7 @@ describe('hitl', () => {
   it('model-server serves a script standalone', async () => {
     const script = path.join(h.dataDir, 'script.json');
     writeFileSync(script, JSON.stringify({ conversations: [], default: { content: 'hello from the script' } }));
-    const child = spawn(process.execPath, [BIN, 'model-server', '--script', script, '--port', '0']);
+    const child = spawn(process.execPath, [path.resolve('bin/hitl.js'), 'model-server', '--script', script, '--port', '0']);
     try {
       const baseURL = await new Promise<string>((resolve) =>
         child.stdout.on('data', (d) => /on (\S+)/.test(String(d)) && resolve(/on (\S+)/.exec(String(d))![1]!)),

@@ -8,15 +8,14 @@ import type { WorkflowHandle } from '@temporalio/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeApprovalId } from '../src/client/approval-id.js';
-import { HitlClient } from '../src/client/hitl-client.js';
-import { createApiApp } from '../src/client/http/app.js';
-import { listen, type Listening } from '../src/http/listen.js';
 import type { AuditEntry } from '../src/schemas/audit-entry.js';
 import type { RunState } from '../src/schemas/run-state.js';
 import { decideUpdate, decisionSignal, runStateQuery } from '../src/workflows/messages.js';
 import { waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import type { Listening } from '../src/http/listen.js';
+import { startTestApi } from './helpers/api.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const TOKENS = {
@@ -50,18 +49,7 @@ beforeAll(async () => {
       ],
     },
   });
-  api = await listen(
-    createApiApp({
-      hitl: new HitlClient(h.temporal.client, h.taskQueue),
-      tokens: TOKENS,
-      fourEyes: false,
-      bodyLimitBytes: 65_536,
-      rateLimitPerMinute: 100_000,
-      temporalUiUrl: 'http://ui.test',
-      namespace: h.temporal.namespace,
-      log: () => {},
-    }),
-  );
+  api = await startTestApi(h, { tokens: TOKENS, rateLimitPerMinute: 100_000 });
 });
 afterAll(async () => {
   await api?.close();

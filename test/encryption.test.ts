@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AesGcmPayloadCodec, KEY_ID_METADATA } from '../src/codec/aes-gcm-codec.js';
 import type { KeyRing } from '../src/codec/encryption-keys.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { createApiApp } from '../src/client/http/app.js';
-import { listen, type Listening } from '../src/http/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import type { Listening } from '../src/http/listen.js';
+import { startTestApi } from './helpers/api.js';
 
 const k1 = randomBytes(32);
 const k2 = randomBytes(32);
@@ -53,18 +53,12 @@ beforeAll(async () => {
     new Client({ connection: h.temporal.client.connection, namespace: h.temporal.namespace, dataConverter: converter(ring) });
   hitlA = new HitlClient(client(ringA), h.taskQueue);
   hitl = new HitlClient(client(ringB), h.taskQueue);
-  api = await listen(
-    createApiApp({
-      hitl,
-      tokens: { [TOKEN]: { approver: 'ops', groups: ['finance'] } },
-      fourEyes: false,
-      bodyLimitBytes: 1 << 20,
-      temporalUiUrl: 'http://localhost:8233',
-      namespace: h.temporal.namespace,
-      codec: new AesGcmPayloadCodec(ringB),
-      log: () => {},
-    }),
-  );
+  api = await startTestApi(h, {
+    hitl,
+    tokens: { [TOKEN]: { approver: 'ops', groups: ['finance'] } },
+    temporalUiUrl: 'http://localhost:8233',
+    codec: new AesGcmPayloadCodec(ringB),
+  });
 });
 afterAll(async () => {
   await api?.close();

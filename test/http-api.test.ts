@@ -4,12 +4,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
-import { HitlClient } from '../src/client/hitl-client.js';
-import { createApiApp } from '../src/client/http/app.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
-import { listen, type Listening } from '../src/http/listen.js';
+import type { Listening } from '../src/http/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { startTestApi } from './helpers/api.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'httpdemo' });
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
@@ -53,17 +52,9 @@ beforeAll(async () => {
       ],
     },
   });
-  const hitl = new HitlClient(h.temporal.client, h.taskQueue);
-  const options = {
-    hitl,
-    tokens: TOKENS,
-    bodyLimitBytes: 4096,
-    temporalUiUrl: 'http://ui.test',
-    namespace: h.temporal.namespace,
-    log: (l: string) => logLines.push(l),
-  };
-  api = await listen(createApiApp({ ...options, fourEyes: false }));
-  apiFourEyes = await listen(createApiApp({ ...options, fourEyes: true }));
+  const options = { tokens: TOKENS, bodyLimitBytes: 4096, log: (l: string) => logLines.push(l) };
+  api = await startTestApi(h, { ...options, fourEyes: false });
+  apiFourEyes = await startTestApi(h, { ...options, fourEyes: true });
 });
 afterAll(async () => {
   await api?.close();
@@ -289,18 +280,7 @@ describe('runs', () => {
 
 describe('hardening', () => {
   it('limits requests per token, and callers without a valid token per address', async () => {
-    const limited = await listen(
-      createApiApp({
-        hitl: new HitlClient(h.temporal.client, h.taskQueue),
-        tokens: TOKENS,
-        fourEyes: false,
-        bodyLimitBytes: 4096,
-        rateLimitPerMinute: 5,
-        temporalUiUrl: 'http://ui.test',
-        namespace: 'default',
-        log: () => {},
-      }),
-    );
+    const limited = await startTestApi(h, { tokens: TOKENS, rateLimitPerMinute: 5 });
     try {
       const statuses = async (who: Who | null, n: number) => {
         const out: number[] = [];

@@ -13,10 +13,10 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { createApiApp } from '../src/client/http/app.js';
-import { listen, type Listening } from '../src/http/listen.js';
+import type { Listening } from '../src/http/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { startTestApi } from './helpers/api.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -117,17 +117,7 @@ beforeAll(async () => {
     },
   });
   const hitl = new HitlClient(h.temporal.client, h.taskQueue);
-  api = await listen(
-    createApiApp({
-      hitl,
-      tokens: TOKENS,
-      fourEyes: false,
-      bodyLimitBytes: 64 * 1024,
-      temporalUiUrl: 'http://ui.test',
-      namespace: h.temporal.namespace,
-      log: () => {},
-    }),
-  );
+  api = await startTestApi(h, { hitl, tokens: TOKENS });
 
   [runs.refund, runs.report, runs.cancelOne, runs.cancelTwo, runs.race] = await Promise.all(
     ['inbox refund, order 1234', 'inbox report on refunds', 'inbox cancel, first', 'inbox cancel, second', 'inbox cancel, raced'].map(

@@ -11,7 +11,10 @@ import { HISTORIES_DIR } from './helpers/harness.js';
 export async function replayAll(bundlePath: string, files: string[]): Promise<ReplayResult[]> {
   const histories = files.map((file) => ({ workflowId: file, history: JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')) }));
   const results: ReplayResult[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: bundlePath }, replayName: 'replay-suite' }, histories)) {
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle: { codePath: bundlePath }, replayName: 'replay-suite' },
+    histories,
+  )) {
     results.push(result);
   }
   return results;

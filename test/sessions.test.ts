@@ -1,16 +1,15 @@
 /** Multi-turn sessions: runs that stay open for the next message, by update, signal, client, CLI and HTTP. */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlStatus } from '../src/contract/search-attributes.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { createApiApp } from '../src/client/http/app.js';
 import { SessionClosedError } from '../src/errors/session-closed-error.js';
-import { listen, type Listening } from '../src/http/listen.js';
 import { endSignal, messageSignal, runStateQuery } from '../src/workflows/messages.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { timerSummaries, waitFor } from './helpers/history.js';
+import type { Listening } from '../src/http/listen.js';
+import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const TOKEN = 'session-token-0123456789';
@@ -47,17 +46,7 @@ beforeAll(async () => {
     },
   });
   hitl = new HitlClient(h.temporal.client, h.taskQueue);
-  api = await listen(
-    createApiApp({
-      hitl,
-      tokens: { [TOKEN]: { approver: 'sam', groups: [] } },
-      fourEyes: false,
-      bodyLimitBytes: 65_536,
-      temporalUiUrl: 'http://ui.test',
-      namespace: h.temporal.namespace,
-      log: () => {},
-    }),
-  );
+  api = await startTestApi(h, { hitl, tokens: { [TOKEN]: { approver: 'sam', groups: [] } } });
 });
 afterAll(async () => {
   await api?.close();
@@ -69,25 +58,6 @@ const userAndAssistant = async (runId: string) =>
   (await hitl.getRun(runId)).messages
     .filter((m) => m.role === 'user' || (m.role === 'assistant' && m.content))
     .map((m) => `${m.role}: ${m.content}`);
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.resolve('bin/hitl.js'), ...args], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: h.temporal.address,
-        TEMPORAL_NAMESPACE: h.temporal.namespace,
-        TEMPORAL_TASK_QUEUE: h.taskQueue,
-        NO_COLOR: '1',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('sessions', () => {
   it('answer after answer: messages by update, signal, the hitl CLI and HTTP, then end', async () => {
@@ -101,7 +71,7 @@ describe('sessions', () => {
     await waitFor(async () => (await userAndAssistant(runId)).length === 4 && (await hitl.getRun(runId)).status === 'awaiting_message');
     await handle.signal(messageSignal, { content: 'third question' });
     await waitFor(async () => (await userAndAssistant(runId)).length === 6 && (await hitl.getRun(runId)).status === 'awaiting_message');
-    expect(await cli(['say', runId, 'fourth question'])).toMatchObject({ code: 0 });
+    expect(await runHitl(h, ['say', runId, 'fourth question'])).toMatchObject({ code: 0 });
     await waitFor(async () => (await userAndAssistant(runId)).length === 8 && (await hitl.getRun(runId)).status === 'awaiting_message');
 
     const over = await fetch(`${api.url}/api/runs/${runId}/messages`, {

@@ -9,6 +9,7 @@ import { ToolRefusedError } from '../errors/tool-refused-error.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { durationToMs } from '../schemas/duration.js';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT } from '../tools/define-tool.js';
+import type { ToolContext } from '../tools/implement-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments, type ArgumentsProblem } from '../tools/tool-arguments.js';
 import type { ActivityDeps } from './activity-deps.js';
@@ -43,18 +44,7 @@ export function createExecuteTool({ tools }: ActivityDeps) {
     }): Promise<string | undefined> {
       const implementation = tools[input.name];
       if (!implementation?.describe) return undefined;
-      const activity = Context.current();
-      const workflowId = activity.info.workflowExecution?.workflowId ?? activity.info.activityId;
-      return implementation.describe(implementation.spec.parameters.parse(input.args), {
-        workflowId,
-        toolCallId: input.toolCallId,
-        idempotencyKey: `${workflowId}:${input.toolCallId}`,
-        attempt: activity.info.attempt,
-        agent: input.agent,
-        context: input.context ?? {},
-        heartbeat: (details) => activity.heartbeat(details),
-        signal: activity.cancellationSignal,
-      });
+      return implementation.describe(implementation.spec.parameters.parse(input.args), toolContext(Context.current(), input));
     },
 
     async executeTool(input: ExecuteToolInput): Promise<ExecuteToolResult> {
@@ -66,20 +56,10 @@ export function createExecuteTool({ tools }: ActivityDeps) {
       }
 
       const activity = Context.current();
-      const workflowId = activity.info.workflowExecution?.workflowId ?? activity.info.activityId;
       const heartbeatTimeout = implementation.spec.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT;
       const stopHeartbeats = keepHeartbeating(activity, Math.max(1000, durationToMs(heartbeatTimeout) / 3));
       try {
-        const result = await implementation.run(parsed.args, {
-          workflowId,
-          toolCallId: input.toolCallId,
-          idempotencyKey: `${workflowId}:${input.toolCallId}`,
-          attempt: activity.info.attempt,
-          agent: input.agent,
-          context: input.context ?? {},
-          heartbeat: (details) => activity.heartbeat(details),
-          signal: activity.cancellationSignal,
-        });
+        const result = await implementation.run(parsed.args, toolContext(activity, input));
         return { content: typeof result === 'string' ? result : JSON.stringify(result) };
       } catch (err) {
         if (ToolRefusedError.isInstance(err)) throw err.toFailure();
@@ -89,5 +69,20 @@ export function createExecuteTool({ tools }: ActivityDeps) {
         stopHeartbeats();
       }
     },
+  };
+}
+
+/** What an implementation may know about the call: never the model's view, always a stable idempotency key. */
+function toolContext(activity: Context, input: { agent: string; toolCallId: string; context?: Record<string, unknown> }): ToolContext {
+  const workflowId = activity.info.workflowExecution?.workflowId ?? activity.info.activityId;
+  return {
+    workflowId,
+    toolCallId: input.toolCallId,
+    idempotencyKey: `${workflowId}:${input.toolCallId}`,
+    attempt: activity.info.attempt,
+    agent: input.agent,
+    context: input.context ?? {},
+    heartbeat: (details) => activity.heartbeat(details),
+    signal: activity.cancellationSignal,
   };
 }

@@ -18,7 +18,7 @@ import { readEnvConfig } from '../config.js';
 import { startDevServer } from '../dev/dev-server.js';
 import { openShopDb } from '../tools/implementations/shop-db.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import { createWorker, depsFromEnv } from '../worker.js';
+import { createWorkerFromEnv } from '../worker.js';
 import { modelForDemo } from './offline-model.js';
 
 const auto = process.argv.includes('--auto');
@@ -57,18 +57,14 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-demo-'));
   config = { ...config, HITL_DATA_DIR: dataDir };
   const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const { deps, close: closeTools } = depsFromEnv(config);
   step('Starting the worker (bundling the workflow)…');
-  const worker = await createWorker({
-    connection: nativeConnection,
-    namespace: server.namespace,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps,
-    dataConverter: dataConverterFromEnv(config),
-  });
+  const { worker, close: closeTools } = await createWorkerFromEnv({ ...config, TEMPORAL_NAMESPACE: server.namespace }, nativeConnection);
   const running = worker.run();
   const connection = await Connection.connect({ address: server.address });
-  const hitl = new HitlClient(new Client({ connection, namespace: server.namespace, dataConverter: dataConverterFromEnv(config) }), config.TEMPORAL_TASK_QUEUE);
+  const hitl = new HitlClient(
+    new Client({ connection, namespace: server.namespace, dataConverter: dataConverterFromEnv(config) }),
+    config.TEMPORAL_TASK_QUEUE,
+  );
 
   let ok = false;
   try {

@@ -72,7 +72,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   let bundlePath = options.bundlePath ?? inject('workflowBundlePath');
   let dataConverter = options.dataConverter;
   const makeWorker = () =>
-    createWorker({ connection: temporal.nativeConnection, namespace: temporal.namespace, taskQueue, deps, workflowBundlePath: bundlePath, dataConverter });
+    createWorker({
+      connection: temporal.nativeConnection,
+      namespace: temporal.namespace,
+      taskQueue,
+      deps,
+      workflowBundlePath: bundlePath,
+      dataConverter,
+    });
 
   const started: { workflowId: string; prompt: string }[] = [];
   let worker = await makeWorker();

@@ -3,31 +3,34 @@
  * silently turns into a default (an `alwys: true` that approves only once).
  */
 import { z } from 'zod';
-import { DecisionType } from '../../schemas/decision.js';
+import { DecideResult } from '../../schemas/decision.js';
+import { PendingApproval } from '../../schemas/pending-approval.js';
 import { SessionOptions } from '../../schemas/session.js';
 import { ToolArgs } from '../../schemas/tool-args.js';
 
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
-export const ApprovalView = z.object({
+/** A pending approval over HTTP: the REST names (`arguments`, a global `id`) and what the caller may do with it. */
+export const ApprovalView = PendingApproval.pick({
+  toolName: true,
+  argsHash: true,
+  description: true,
+  allowedDecisions: true,
+  requestedAt: true,
+  deadline: true,
+  step: true,
+  onTimeout: true,
+  approvers: true,
+}).extend({
   /** Global approval id (URL-safe). */
   id: z.string(),
   /** The run (workflow id). */
   runId: z.string(),
   callId: z.string(),
   agent: z.string(),
-  toolName: z.string(),
   arguments: ToolArgs,
-  argsHash: z.string(),
-  description: z.string(),
-  allowedDecisions: z.array(DecisionType),
-  requestedAt: z.iso.datetime(),
-  deadline: z.iso.datetime(),
-  step: z.number().int(),
-  onTimeout: z.string(),
   userPrompt: z.string(),
   requestedBy: z.string().optional(),
-  approvers: z.array(z.string()).optional(),
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
   canDecide: z.boolean(),
   temporalUiUrl: z.string(),
@@ -51,11 +54,8 @@ export const EditBody = z.strictObject({
 });
 export const RespondBody = z.strictObject({ message: z.string().min(1).max(20_000) });
 
-export const DecisionResponse = z.object({
-  applied: z.array(
-    z.object({ id: z.string(), type: DecisionType, toolName: z.string(), argsHash: z.string(), approver: z.string().optional() }),
-  ),
-});
+/** What a decision over HTTP answers: the `decide` update's own result. */
+export const DecisionResponse = DecideResult;
 
 export const StartRunBody = z.strictObject({
   agent: z.string().min(1),
