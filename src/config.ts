@@ -24,6 +24,11 @@ export const EnvConfig = z
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_MODEL: z.string().min(1).default('gpt-4.1'),
+    /** `npm start`: where the dev server keeps its SQLite file and the dev API tokens. */
+    HITL_STATE_DIR: z.string().min(1).default('.temporal'),
+    /** `npm start`: the dev server's gRPC and Web UI ports. */
+    HITL_DEV_SERVER_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+    HITL_DEV_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
     /** Where the demo tools keep their shop database, outbox and workspace. */
     HITL_DATA_DIR: z.string().min(1).default('.temporal/demo-data'),
     /** Comma-separated URLs that receive approval events. */

@@ -15,17 +15,15 @@ import { modelForDemo } from './demo/offline-model.js';
 import { startDevServer } from './dev/dev-server.js';
 import { createWorkerFromEnv } from './worker.js';
 
-const STATE_DIR = path.resolve('.temporal');
-
-/** Tokens from the environment, or a pair of dev tokens kept under .temporal/ so they survive restarts. */
-function devTokens(config: EnvConfig): ApiTokens {
+/** Tokens from the environment, or a pair of dev tokens kept in the state directory so they survive restarts. */
+function devTokens(config: EnvConfig, stateDir: string): ApiTokens {
   const configured = tokensFromEnv(config);
   if (Object.keys(configured).length) return configured;
-  const file = path.join(STATE_DIR, 'dev-tokens.json');
+  const file = path.join(stateDir, 'dev-tokens.json');
   if (existsSync(file)) return ApiTokens.parse(JSON.parse(readFileSync(file, 'utf8')));
   const token = () => `dev-${randomBytes(18).toString('base64url')}`;
   const tokens: ApiTokens = { [token()]: { approver: 'alice', groups: ['finance'] }, [token()]: { approver: 'bob', groups: ['support'] } };
-  mkdirSync(STATE_DIR, { recursive: true });
+  mkdirSync(stateDir, { recursive: true });
   writeFileSync(file, JSON.stringify(tokens, null, 2), { mode: 0o600 });
   return tokens;
 }
@@ -33,13 +31,16 @@ function devTokens(config: EnvConfig): ApiTokens {
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   let config = readEnvConfig();
+  const stateDir = path.resolve(config.HITL_STATE_DIR);
   const encrypted = dataConverterFromEnv(config) !== undefined;
+  if (!config.TEMPORAL_ADDRESS)
+    console.log(`Starting the Temporal dev server (state in ${path.relative(process.cwd(), stateDir) || '.'}/dev.db)…`);
   const server = config.TEMPORAL_ADDRESS
     ? undefined
     : await startDevServer({
-        dbFile: path.join(STATE_DIR, 'dev.db'),
-        port: 7233,
-        uiPort: 8233,
+        dbFile: path.join(stateDir, 'dev.db'),
+        port: config.HITL_DEV_SERVER_PORT,
+        uiPort: config.HITL_DEV_UI_PORT,
         namespace: config.TEMPORAL_NAMESPACE,
         handleSignals: false,
         // The UI decrypts payloads through the API's codec endpoint; the dev UI sends no token, hence anonymous.
@@ -49,17 +50,18 @@ async function main(): Promise<void> {
   const model = await modelForDemo(config);
   config = model.config;
 
+  console.log('Bundling the workflow and starting the worker…');
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
   const { worker, close: closeTools } = await createWorkerFromEnv(config, connection);
   const running = worker.run();
-  const tokens = devTokens(config);
+  const tokens = devTokens(config, stateDir);
   const api = await startApiServer(config, { tokens });
 
   const [aliceToken] = Object.entries(tokens).find(([, id]) => id.groups.includes('finance')) ?? Object.entries(tokens)[0] ?? [];
   console.log(
     [
       '',
-      `Temporal      ${config.TEMPORAL_ADDRESS}${server ? ' (dev server, state in .temporal/dev.db)' : ''}`,
+      `Temporal      ${config.TEMPORAL_ADDRESS}${server ? ` (dev server, state in ${path.relative(process.cwd(), path.join(stateDir, 'dev.db'))})` : ''}`,
       `Temporal UI   ${server?.uiUrl ?? config.TEMPORAL_UI_URL}`,
       `Approval API  ${api.url}/api   (OpenAPI: ${api.url}/api/openapi.json)`,
       `Encryption    ${encrypted ? `payloads encrypted (key ${config.HITL_ENCRYPTION_KEY_ID ?? 'configured'}); the UI decodes via ${api.url}/codec` : 'off (set HITL_ENCRYPTION_KEYS to encrypt payloads)'}`,

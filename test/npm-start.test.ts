@@ -1,0 +1,111 @@
+/**
+ * `npm start` as a user runs it: the dev server with its UI, the worker and the API come up; Ctrl-C stops it all
+ * with nothing left behind; started again, the runs and tokens of the first session are still there.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import getPort from 'get-port';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeApprovalId } from '../src/client/approval-id.js';
+import { waitFor } from './helpers/history.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'hitl-npm-start-'));
+let ports: { grpc: number; ui: number; api: number };
+const running = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of running) process.kill(-child.pid!, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function baseEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HITL_STATE_DIR: path.join(dir, 'state'),
+    HITL_DATA_DIR: path.join(dir, 'data'),
+    HITL_DEV_SERVER_PORT: String(ports.grpc),
+    HITL_DEV_UI_PORT: String(ports.ui),
+    HITL_API_PORT: String(ports.api),
+  };
+  for (const name of ['TEMPORAL_ADDRESS', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'HITL_API_TOKENS', 'HITL_ENCRYPTION_KEYS']) delete env[name];
+  return env;
+}
+
+/** Runs `npm start` until its banner is out; returns the process, its output so far and the finance token. */
+async function npmStart() {
+  const child = spawn('npm', ['start'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  running.add(child);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  await waitFor(() => output.includes('Ctrl-C stops everything.'), 120_000, 'the npm start banner');
+  const token = /alice \(finance\): (\S+)/.exec(output)![1]!;
+  return { child, output: () => output, token };
+}
+
+/**
+ * Ctrl-C in a terminal signals the whole foreground process group: npm, tsx and node alike. Done means every
+ * process holding the output has closed it (npm itself may exit first).
+ */
+async function ctrlC(child: ChildProcess): Promise<void> {
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  process.kill(-child.pid!, 'SIGINT');
+  await closed;
+  running.delete(child);
+}
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+function api(token: string, method: string, route: string, body?: unknown) {
+  return fetch(`http://127.0.0.1:${ports.api}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+describe('npm start', () => {
+  it('starts everything, stops cleanly on Ctrl-C, and keeps its state across restarts', { timeout: 300_000 }, async () => {
+    ports = { grpc: await getPort(), ui: await getPort(), api: await getPort() };
+    const first = await npmStart();
+    expect(first.output()).toContain(`Temporal UI   http://localhost:${ports.ui}`);
+    expect((await fetch(`http://localhost:${ports.ui}/`)).status).toBe(200);
+    expect((await api(first.token, 'GET', '/api/me')).status).toBe(200);
+
+    const started = (await (
+      await api(first.token, 'POST', '/api/runs', { agent: 'demo', prompt: 'Refund order 1234 in full' })
+    ).json()) as { runId: string };
+    const approvalId = encodeApprovalId({ workflowId: started.runId, callId: 'call_refund' });
+    await waitFor(async () => (await api(first.token, 'GET', `/api/approvals/${approvalId}`)).status === 200, 60_000, 'the refund to wait');
+
+    await ctrlC(first.child);
+    expect(first.output()).toContain('Stopping: draining the worker…');
+    expect(first.output()).toContain('Stopped.');
+    for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
+
+    const second = await npmStart();
+    expect(second.token).toBe(first.token);
+    const waiting = (await (await api(second.token, 'GET', '/api/approvals?agent=demo')).json()) as { id: string }[];
+    expect(waiting.map((a) => a.id)).toContain(approvalId);
+    expect((await api(second.token, 'POST', `/api/approvals/${approvalId}/approve`, {})).status).toBe(200);
+    await waitFor(
+      async () =>
+        ((await (await api(second.token, 'GET', `/api/runs/${started.runId}`)).json()) as { status: string }).status === 'completed',
+      60_000,
+      'the run to finish',
+    );
+    await ctrlC(second.child);
+    expect(second.output().match(/Stopped\./g)).toHaveLength(1);
+    for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
+  });
+});
