@@ -65,13 +65,13 @@ const cases: { name: string; input: unknown; code: string; message: string | Reg
   },
   {
     name: 'edit args invalid for the schema',
-    input: { decisions: [{ id: 'w', type: 'edit', args: { path: 'w.txt', content: 5 } }] },
+    input: { decisions: [{ id: 'w', type: 'edit', args: { path: 'w.txt', content: 5 } }], approver: 'sam' },
     code: 'invalid_edit_args',
     message: 'The edited arguments for write_file are invalid:\n✖ Invalid input: expected string, received number\n  → at content',
   },
   {
     name: 'an edit to an unknown tool',
-    input: { decisions: [{ id: 'w', type: 'edit', name: 'rm_rf' }] },
+    input: { decisions: [{ id: 'w', type: 'edit', name: 'rm_rf' }], approver: 'sam' },
     code: 'unknown_tool',
     message: `Cannot edit write_file (call w) into rm_rf: this agent has no such tool (tools: ${TOOLS}).`,
   },
@@ -106,6 +106,22 @@ const cases: { name: string; input: unknown; code: string; message: string | Reg
     input: { decisions: [{ id: 'r', type: 'approve' }], approver: 'rita', groups: ['finance'] },
     code: 'four_eyes',
     message: 'rita requested this run and may not approve its own process_refund (call r); another approver must.',
+  },
+  {
+    name: 'no approver for a call under the four-eyes rule',
+    input: { decisions: [{ id: 'w', type: 'approve' }] },
+    code: 'approver_required',
+    message: 'write_file (call w) falls under the four-eyes rule; say who you are (approver).',
+  },
+  {
+    name: 'an edit into a call that needs other approvers',
+    input: {
+      decisions: [{ id: 'w', type: 'edit', name: 'process_refund', args: { orderId: '1234', amount: 50000 } }],
+      approver: 'bob',
+      groups: ['support'],
+    },
+    code: 'approver_not_allowed',
+    message: 'bob may not decide the edited call (process_refund); approvers: finance.',
   },
   {
     name: 'an empty decision list',
@@ -163,6 +179,7 @@ describe('after the refusals', () => {
         { id: 'w', type: 'approve' },
         { id: 'q', type: 'reject' },
       ],
+      approver: 'sam',
     });
     await decide(handle, { decisions: [{ id: 'r', type: 'approve' }], approver: 'fiona', groups: ['finance'] });
     expect(await handle.result()).toMatchObject({ status: 'completed' });

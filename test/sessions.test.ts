@@ -20,6 +20,7 @@ let api: Listening;
 
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'sessions',
     script: {
       conversations: [
         {

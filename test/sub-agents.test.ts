@@ -17,6 +17,7 @@ let h: Harness;
 let hitl: HitlClient;
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'sub-agents',
     script: {
       conversations: [
         {

@@ -9,7 +9,7 @@ export function evaluateCondition(condition: Condition, args: Readonly<Record<st
   if ('any' in condition) return condition.any.some((c) => evaluateCondition(c, args));
   if ('not' in condition) return !evaluateCondition(condition.not, args);
   if ('predicate' in condition) {
-    const predicate = predicates[condition.predicate];
+    const predicate = Object.hasOwn(predicates, condition.predicate) ? predicates[condition.predicate] : undefined;
     // An unknown predicate must not silently let a call through: treat it as matching, so the call waits.
     return predicate ? predicate(args, condition.options) : true;
   }
@@ -37,7 +37,7 @@ function compare({ op, value, flags = '' }: ArgComparison, actual: unknown): boo
       }
       return Array.isArray(actual) && actual.some((v) => deepEqual(v, value));
     case 'matches':
-      return typeof actual === 'string' && typeof value === 'string' && new RegExp(value, flags.replace('g', '')).test(actual);
+      return typeof actual === 'string' && typeof value === 'string' && new RegExp(value, flags).test(actual);
   }
 }
 

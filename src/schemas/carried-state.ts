@@ -42,6 +42,8 @@ export const CarriedState = z.object({
   idleDeadline: z.iso.datetime().optional(),
   lastOutput: z.string().optional(),
   notificationSeq: z.number().int(),
+  /** Sub-agents: the sequence number of the last report to the parent (the parent ignores older ones). */
+  parentReportSeq: z.number().int().default(0),
   /** Earlier runs of this workflow id, newest last: where older history and audit entries live. */
   previousRunIds: z.array(z.string()),
 });

@@ -6,17 +6,31 @@ import { z } from 'zod';
 
 export const COMPARISON_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'matches', 'exists'] as const;
 
-export const ArgComparison = z.strictObject({
-  /** Dot path into the arguments: `amount`, `customer.email`, `items.0.sku`. */
-  arg: z.string().min(1),
-  op: z.enum(COMPARISON_OPS),
-  value: z.unknown().optional(),
-  /** `matches`: regular expression flags, e.g. `i`. `contains`: `i` compares strings case-insensitively. */
-  flags: z
-    .string()
-    .regex(/^[gimsuy]*$/)
-    .optional(),
-});
+export const ArgComparison = z
+  .strictObject({
+    /** Dot path into the arguments: `amount`, `customer.email`, `items.0.sku`. */
+    arg: z.string().min(1),
+    op: z.enum(COMPARISON_OPS),
+    value: z.unknown().optional(),
+    /** `matches`: regular expression flags, e.g. `i`. `contains`: `i` compares strings case-insensitively. */
+    flags: z
+      .string()
+      .regex(/^[imsu]*$/)
+      .optional(),
+  })
+  .superRefine((c, ctx) => {
+    // A pattern that does not compile must fail where the policy is defined, never inside a waiting run.
+    if (c.op !== 'matches') return;
+    if (typeof c.value !== 'string') {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: '`matches` needs a regular expression string' });
+      return;
+    }
+    try {
+      new RegExp(c.value, c.flags);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `not a valid regular expression: ${(err as Error).message}` });
+    }
+  });
 
 export const PredicateCall = z.strictObject({
   predicate: z.string().min(1),

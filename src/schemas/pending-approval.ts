@@ -22,6 +22,12 @@ export const PendingApproval = z.object({
   onTimeout: OnTimeout,
   /** The policy rule that gated the call, e.g. `tools.process_refund.when`. */
   rule: z.string(),
+  /**
+   * The version of the decision rules the call is checked under, fixed when it is announced so a paused run's
+   * decisions replay as they were judged. 2: an edit into a gated call needs that call's approvers, and the
+   * four-eyes rule needs the approver to say who they are. @default 1
+   */
+  checks: z.number().int().optional(),
   /** Set when the call belongs to a sub-agent's run: the workflow id that owns it. */
   workflowId: z.string().optional(),
 });

@@ -2,7 +2,16 @@
  * The state of one run and the transitions on it. The loop in `agent-workflow.ts` drives it; handlers read and
  * decide through it. Deterministic: time comes from the workflow clock, nothing else from outside.
  */
-import { getExternalWorkflowHandle, isCancellation, log, setCurrentDetails, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  log,
+  patched,
+  setCurrentDetails,
+  upsertMemo,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
 import ms from 'ms';
 import { ApprovalTimeoutError } from '../errors/approval-timeout-error.js';
@@ -27,7 +36,7 @@ import { notifyActivities } from './activities.js';
 import { describedByTool } from './approval-description.js';
 import { currentDetails } from './current-details.js';
 import type { PlanContext, PlannedDecision } from './decision-plan.js';
-import { childApprovalsSignal, decisionSignal } from './messages.js';
+import { childApprovalsSignal, decisionSignal, type ChildApprovals } from './messages.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 import { workflowIsoNow, workflowNow } from './workflow-clock.js';
 
@@ -62,14 +71,17 @@ export class AgentRun {
   idleDeadline?: string;
   lastOutput?: string;
   previousRunIds: string[] = [];
-  /** Pending calls of sub-agent runs, mirrored from their `hitl.childApprovals` signals. */
-  childApprovals = new Map<string, { seq: number; pending: PendingApproval[] }>();
+  /** Pending calls of sub-agent runs (and their tools), mirrored from their `hitl.childApprovals` signals. */
+  childApprovals = new Map<string, { seq: number; pending: PendingApproval[]; tools: string[] }>();
+  /** Sub-agent calls this run passed a decision on, hidden until the sub-agent reports again: `<workflowId>/<id>`. */
+  private forwarded = new Map<string, DecidedSummary>();
   result?: AgentResult;
   error?: string;
   /** What the loop is doing, for the UI's current details. */
   activity = 'starting';
   private notificationSeq = 0;
-  private sentToParent = { seq: 0, key: '' };
+  private notificationsInFlight = 0;
+  private sentToParent = { seq: 0, key: '', auditSeq: 0 };
   private readonly searchAttributes = new SearchAttributePublisher();
 
   get agent(): string {
@@ -113,6 +125,7 @@ export class AgentRun {
     this.idleDeadline = carry.idleDeadline;
     this.lastOutput = carry.lastOutput;
     this.notificationSeq = carry.notificationSeq;
+    this.sentToParent = { seq: carry.parentReportSeq, key: '', auditSeq: carry.auditDropped + carry.audit.length };
     this.previousRunIds = carry.previousRunIds;
     this.publish('resumed after continue-as-new');
   }
@@ -142,6 +155,7 @@ export class AgentRun {
       ...(this.idleDeadline && { idleDeadline: this.idleDeadline }),
       ...(this.lastOutput !== undefined && { lastOutput: this.lastOutput }),
       notificationSeq: this.notificationSeq,
+      parentReportSeq: this.sentToParent.seq,
       previousRunIds: [...this.previousRunIds, workflowInfo().runId].slice(-50),
     };
   }
@@ -152,7 +166,9 @@ export class AgentRun {
   pendingApprovals(): PendingApproval[] {
     const own = this.calls.flatMap((c) => (c.pending && !c.resolution ? [c.pending] : []));
     const children = [...this.childApprovals].flatMap(([workflowId, { pending }]) =>
-      pending.map((p) => (p.workflowId ? p : { ...p, workflowId })),
+      pending.flatMap((p) =>
+        this.forwarded.has(`${p.workflowId ?? workflowId}/${p.id}`) ? [] : [p.workflowId ? p : { ...p, workflowId }],
+      ),
     );
     return [...own, ...children];
   }
@@ -181,7 +197,16 @@ export class AgentRun {
   }
 
   planContext(): PlanContext {
-    return { pending: this.pendingApprovals(), decided: this.decided, available: this.snapshot?.tools ?? [], specs: toolSpecs };
+    const decided = new Map(this.decided);
+    for (const [key, summary] of this.forwarded) decided.set(key.slice(key.lastIndexOf('/') + 1), summary);
+    return {
+      pending: this.pendingApprovals(),
+      decided,
+      available: this.snapshot?.tools ?? [],
+      specs: toolSpecs,
+      ...(this.policy && { policy: this.policy }),
+      subAgentTools: new Map([...this.childApprovals].map(([workflowId, { tools }]) => [workflowId, tools])),
+    };
   }
 
   /** No tool or sub-agent is running and no decided call is about to start one: safe to continue as new. */
@@ -246,6 +271,7 @@ export class AgentRun {
       ...(this.policy.fourEyes && this.input.requestedBy && { excludedApprovers: [this.input.requestedBy] }),
       onTimeout: gate.onTimeout,
       rule: record.rule,
+      ...(patched(DECISION_CHECKS_V2_PATCH) && { checks: 2 }),
     };
   }
 
@@ -300,15 +326,20 @@ export class AgentRun {
     return applied;
   }
 
-  /** A decision for a sub-agent's call goes to that run, which checks it again and records it. */
+  /**
+   * A decision for a sub-agent's call goes to that run, which checks it again and records it. The call stays
+   * hidden here until the sub-agent reports what it still waits for (which also brings it back if refused there).
+   */
   private forward(
     workflowId: string,
     planned: PlannedDecision,
     via: 'update' | 'signal',
     who: { approver?: string; groups?: string[] },
   ): void {
-    const mirror = this.childApprovals.get(workflowId);
-    if (mirror) mirror.pending = mirror.pending.filter((p) => p.id !== planned.call.id);
+    this.forwarded.set(`${workflowId}/${planned.call.id}`, {
+      type: planned.decision.type,
+      ...(planned.approver && { approver: planned.approver }),
+    });
     this.pushAudit({
       via,
       outcome: 'applied',
@@ -341,6 +372,8 @@ export class AgentRun {
       input: truncate(safeStringify(raw), 2000),
     });
     log.warn('decision refused', { code: error.code, via });
+    // A parent that passed this decision on learns it did not take.
+    this.publish(this.activity);
   }
 
   /** The deadline passed with no decision: apply the call's `onTimeout` (`fail` throws, failing the run). */
@@ -353,11 +386,20 @@ export class AgentRun {
     if (onTimeout === 'fail') throw new ApprovalTimeoutError(record.toolName, record.id, ms(record.gate!.timeoutMs));
   }
 
-  /** A sub-agent's pending calls changed. */
-  mirrorChild(workflowId: string, seq: number, pending: PendingApproval[]): void {
+  /**
+   * A sub-agent reports what it waits for, and which calls it received decisions for since its last report. A
+   * call this run forwarded stays hidden until the sub-agent has answered it (taken: gone; refused: back).
+   */
+  mirrorChild(report: ChildApprovals): void {
+    const { workflowId, seq, pending, tools, answered = [] } = report;
     const known = this.childApprovals.get(workflowId);
-    if (known && known.seq >= seq) return; // an older update arriving late
-    if (pending.length) this.childApprovals.set(workflowId, { seq, pending });
+    if (known && known.seq >= seq) return; // an older report arriving late
+    const stillPending = new Set(pending.map((p) => p.id));
+    for (const key of [...this.forwarded.keys()].filter((k) => k.startsWith(`${workflowId}/`))) {
+      const id = key.slice(workflowId.length + 1);
+      if (answered.includes(id) || !stillPending.has(id)) this.forwarded.delete(key);
+    }
+    if (pending.length) this.childApprovals.set(workflowId, { seq, pending, tools });
     else this.childApprovals.delete(workflowId);
     this.publish(this.activity);
   }
@@ -435,6 +477,15 @@ export class AgentRun {
     return failure;
   }
 
+  /**
+   * Gives notifications still in flight up to 30 seconds before the run closes (once it closes, its activities
+   * never start). The result is already decided and visible; only the close waits.
+   */
+  async flushNotifications(): Promise<void> {
+    if (this.notificationsInFlight > 0 && patched(FLUSH_NOTIFICATIONS_PATCH))
+      await condition(() => this.notificationsInFlight === 0, '30s');
+  }
+
   // ---- visibility ----------------------------------------------------------------------------------------
 
   publish(activity: string): void {
@@ -453,11 +504,25 @@ export class AgentRun {
   private tellParent(pending: PendingApproval[]): void {
     const parent = workflowInfo().parent;
     if (!parent) return;
-    const key = pending.map((p) => `${p.workflowId ?? ''}/${p.id}`).join(',');
+    // Any new audit entry (a decision taken or refused) sends a report, so a forwarded decision never goes unanswered.
+    const auditSeq = this.auditDropped + this.audit.length;
+    const pendingKey = pending.map((p) => `${p.workflowId ?? ''}/${p.id}`).join(',');
+    const key =
+      pendingKey === this.sentToParent.key.split('#')[0] && !patched(REPORT_EVERY_ANSWER_PATCH)
+        ? this.sentToParent.key
+        : `${pendingKey}#${auditSeq}`;
     if (key === this.sentToParent.key) return;
-    this.sentToParent = { seq: this.sentToParent.seq + 1, key };
+    const answered = this.audit.filter((e) => e.seq > this.sentToParent.auditSeq && e.id).map((e) => e.id!);
+    this.sentToParent = { seq: this.sentToParent.seq + 1, key, auditSeq };
+    const report: ChildApprovals = {
+      workflowId: workflowInfo().workflowId,
+      seq: this.sentToParent.seq,
+      pending,
+      tools: this.snapshot!.tools,
+      answered,
+    };
     getExternalWorkflowHandle(parent.workflowId)
-      .signal(childApprovalsSignal, { workflowId: workflowInfo().workflowId, seq: this.sentToParent.seq, pending })
+      .signal(childApprovalsSignal, report)
       .catch((err) => log.warn('could not tell the parent run what waits', { error: String(err) }));
   }
 
@@ -475,6 +540,7 @@ export class AgentRun {
       approval,
       ...(decision && { decision }),
     };
+    this.notificationsInFlight++;
     notifyActivities.notify
       .executeWithOptions(
         {
@@ -485,9 +551,15 @@ export class AgentRun {
         },
         [event],
       )
-      .catch((err) => log.warn('notification not delivered', { type, error: String(err) }));
+      .catch((err) => log.warn('notification not delivered', { type, error: String(err) }))
+      .finally(() => this.notificationsInFlight--);
   }
 }
+
+/** Changes made after runs were already paused: see README, "Changing workflow code". */
+const FLUSH_NOTIFICATIONS_PATCH = 'flush-notifications-before-close';
+const DECISION_CHECKS_V2_PATCH = 'decision-checks-v2';
+const REPORT_EVERY_ANSWER_PATCH = 'sub-agents-report-every-answer';
 
 const HITL_STATUS = {
   running: 'Running',

@@ -3,7 +3,7 @@
  * human); append the results in the model's order; repeat until it answers without tools or hits maxSteps.
  * Session runs then wait for the next message. Long runs continue as new with everything they know.
  */
-import { ContinueAsNew } from '@temporalio/workflow';
+import { ContinueAsNew, isCancellation } from '@temporalio/workflow';
 import { z } from 'zod';
 import { InvalidRunInputError } from '../errors/invalid-run-input-error.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
@@ -37,14 +37,21 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
       if (run.status !== 'awaiting_message') {
         const answer = await runTurn(run);
         run.lastOutput = answer.output;
-        if (!input.session) return run.finish(answer.status, answer.output, answer.structured);
+        if (!input.session) return await finished(run, run.finish(answer.status, answer.output, answer.structured));
       }
-      if ((await waitForNextTurn(run)) === 'ended') return run.finish('ended', run.lastOutput ?? '');
+      if ((await waitForNextTurn(run)) === 'ended') return await finished(run, run.finish('ended', run.lastOutput ?? ''));
     }
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
-    throw run.fail(err);
+    const failure = run.fail(err);
+    if (!isCancellation(err)) await run.flushNotifications();
+    throw failure;
   }
+}
+
+async function finished(run: AgentRun, result: AgentResult): Promise<AgentResult> {
+  await run.flushNotifications();
+  return result;
 }
 
 interface Answer {

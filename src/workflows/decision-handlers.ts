@@ -29,7 +29,7 @@ export function registerDecisionHandlers(run: AgentRun): void {
     },
   );
 
-  setHandler(childApprovalsSignal, ({ workflowId, seq, pending }) => run.mirrorChild(workflowId, seq, pending));
+  setHandler(childApprovalsSignal, (report) => run.mirrorChild(report));
 
   setHandler(decisionSignal, (input: DecideInput) => {
     const plan = planDecisions(input, run.planContext());

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { argsHash } from '../policy/args-hash.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
+import { ApprovalPolicy } from '../schemas/approval-policy.js';
 import { toolSpecs } from '../tools/registry.js';
 import { planDecisions, type PlanContext } from './decision-plan.js';
 
@@ -102,6 +103,24 @@ describe('planDecisions', () => {
     expect(code({ decisions: [{ id: 'b', type: 'reject' }], approver: 'rita', groups: ['finance'] })).toBe('ok');
     expect(code({ decisions: [{ id: 'b', type: 'approve' }], approver: 'fred', groups: ['finance'] })).toBe('ok');
     expect(code({ decisions: [{ id: 'b', type: 'approve', approver: 'cfo' }] })).toBe('ok');
+  });
+
+  it('under the v2 checks, needs an approver for four eyes and the target approvers for an edit', () => {
+    const v2: PlanContext = {
+      ...ctx,
+      pending: ctx.pending.map((p) => ({ ...p, checks: 2, excludedApprovers: ['rita'] })),
+      policy: ApprovalPolicy.parse({ tools: { process_refund: { approvers: ['finance'] } } }),
+    };
+    const code2 = (raw: unknown) => {
+      const plan = planDecisions(raw, v2);
+      return plan.ok ? 'ok' : plan.error.code;
+    };
+    expect(code2({ decisions: [{ id: 'a', type: 'approve' }] })).toBe('approver_required');
+    expect(code({ decisions: [{ id: 'a', type: 'approve' }] })).toBe('ok');
+    const intoRefund = { id: 'a', type: 'edit', name: 'process_refund', args: { orderId: '1', amount: 5 } };
+    expect(code2({ decisions: [intoRefund], approver: 'bob' })).toBe('approver_not_allowed');
+    expect(code2({ decisions: [intoRefund], approver: 'fay', groups: ['finance'] })).toBe('ok');
+    expect(code2({ decisions: [{ ...intoRefund, name: 'cancel_order', args: { orderId: '1' } }], approver: 'bob' })).toBe('ok');
   });
 
   it('refuses everything when nothing is pending', () => {

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { DecisionRefusedError } from '../errors/decision-refused-error.js';
 import { argsHash } from '../policy/args-hash.js';
+import { classifyCall } from '../policy/classify-call.js';
+import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import { DecideInput, type Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
@@ -23,6 +25,10 @@ export interface PlanContext {
   decided: ReadonlyMap<string, DecidedSummary>;
   available: readonly string[];
   specs: Readonly<Record<string, ToolSpec>>;
+  /** The run's policy: an edit into a gated call needs an approver that call would need. */
+  policy?: ApprovalPolicy;
+  /** Tools of sub-agent runs, by workflow id, for edits of their calls. */
+  subAgentTools?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface PlannedDecision {
@@ -125,41 +131,63 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     );
   }
   const approver = decision.approver ?? input.approver;
+  const groups = input.groups ?? [];
   if (call.approvers) {
-    if (!approver) {
-      return new DecisionRefusedError(
-        'approver_required',
-        `${label} may only be decided by ${call.approvers.join(', ')}; say who you are (approver).`,
-      );
-    }
-    const groups = input.groups ?? [];
-    if (!call.approvers.includes(approver) && !groups.some((g) => call.approvers!.includes(g))) {
-      return new DecisionRefusedError(
-        'approver_not_allowed',
-        `${approver} may not decide ${label}; approvers: ${call.approvers.join(', ')}.`,
-      );
-    }
+    const refused = checkApprover(call.approvers, approver, groups, label);
+    if (refused) return refused;
   }
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
-  if (runsTheTool && approver !== undefined && call.excludedApprovers?.includes(approver)) {
-    return new DecisionRefusedError(
-      'four_eyes',
-      `${approver} requested this run and may not ${decision.type} its own ${label}; another approver must.`,
-    );
+  const v2 = (call.checks ?? 1) >= 2;
+  if (runsTheTool && call.excludedApprovers) {
+    if (approver === undefined && v2) {
+      return new DecisionRefusedError('approver_required', `${label} falls under the four-eyes rule; say who you are (approver).`);
+    }
+    if (approver !== undefined && call.excludedApprovers.includes(approver)) {
+      return new DecisionRefusedError(
+        'four_eyes',
+        `${approver} requested this run and may not ${decision.type} its own ${label}; another approver must.`,
+      );
+    }
   }
 
   if (decision.type !== 'edit') {
     return { call, decision, approver, toolName: call.toolName, args: call.args, argsHash: call.argsHash };
   }
   const toolName = decision.name ?? call.toolName;
-  const checked = parseToolArguments(toolName, decision.args ?? call.args, ctx.specs, ctx.available);
+  const available = call.workflowId ? (ctx.subAgentTools?.get(call.workflowId) ?? []) : ctx.available;
+  const checked = parseToolArguments(toolName, decision.args ?? call.args, ctx.specs, available);
   if (!checked.ok) {
     const code = checked.problem === 'unknown_tool' ? 'unknown_tool' : 'invalid_edit_args';
     const message =
       code === 'unknown_tool'
-        ? `Cannot edit ${label} into ${toolName}: this agent has no such tool (tools: ${ctx.available.join(', ')}).`
+        ? `Cannot edit ${label} into ${toolName}: this agent has no such tool (tools: ${available.join(', ')}).`
         : `The edited arguments for ${toolName} are invalid:\n${checked.message.split('\n').slice(1, -1).join('\n')}`;
     return new DecisionRefusedError(code, message);
   }
+  // What runs after an edit must be something this approver could have approved directly: the target call's own
+  // approvers apply (a sub-agent's run checks its own policy when the decision reaches it).
+  const target = v2 && ctx.policy && !call.workflowId ? classifyCall(ctx.policy, toolName, checked.args) : undefined;
+  if (target?.gated && target.settings.approvers) {
+    const refused = checkApprover(target.settings.approvers, approver, groups, `the edited call (${toolName})`);
+    if (refused) return refused;
+  }
   return { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args) };
+}
+
+function checkApprover(
+  approvers: string[],
+  approver: string | undefined,
+  groups: string[],
+  label: string,
+): DecisionRefusedError | undefined {
+  if (!approver) {
+    return new DecisionRefusedError(
+      'approver_required',
+      `${label} may only be decided by ${approvers.join(', ')}; say who you are (approver).`,
+    );
+  }
+  if (!approvers.includes(approver) && !groups.some((g) => approvers.includes(g))) {
+    return new DecisionRefusedError('approver_not_allowed', `${approver} may not decide ${label}; approvers: ${approvers.join(', ')}.`);
+  }
+  return undefined;
 }

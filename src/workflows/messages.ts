@@ -25,5 +25,9 @@ export interface ChildApprovals {
   workflowId: string;
   seq: number;
   pending: PendingApproval[];
+  /** The sub-agent's tools: what an edit of its calls may turn into. */
+  tools: string[];
+  /** Calls it received a decision for (taken or refused) since its previous report. */
+  answered?: string[];
 }
 export const childApprovalsSignal = defineSignal<[ChildApprovals]>('hitl.childApprovals');

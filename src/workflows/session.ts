@@ -76,8 +76,9 @@ export async function waitForNextTurn(run: AgentRun): Promise<'turn' | 'ended'> 
     run.publish('waiting for the next message');
   }
   for (;;) {
-    if (run.endRequested) return 'ended';
+    // Messages queued before `end` still get their turn: their senders were told they were queued.
     if (run.inbox.length) break;
+    if (run.endRequested) return 'ended';
     const remaining = Date.parse(run.idleDeadline!) - workflowNow();
     if (remaining <= 0) return 'ended';
     const woke = await condition(

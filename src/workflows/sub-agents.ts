@@ -20,6 +20,8 @@ export async function runSubAgent(run: AgentRun, callId: string, agent: string, 
     prompt: String(args.prompt),
     ...(run.input.requestedBy && { requestedBy: run.input.requestedBy }),
     ...(run.input.context && { context: run.input.context }),
+    // The four-eyes rule follows the work down: the requester may not approve a sub-agent's calls either.
+    ...(run.policy.fourEyes && { approval: { fourEyes: true } }),
   };
   const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentResult>>('agentWorkflow', {
     workflowId: subAgentWorkflowId(workflowId, callId),

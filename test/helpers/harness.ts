@@ -33,8 +33,8 @@ export interface HarnessOptions {
   wrapTools?: (tools: Record<string, ToolImplementation>) => Record<string, ToolImplementation>;
   webhooks?: ActivityDeps['webhooks'];
   /**
-   * With HITL_RECORD_HISTORIES set (`npm run record-histories`), the histories of the runs this harness
-   * started are written to test/histories/<recordAs>--<prompt>.json when it closes, for the replay suite.
+   * With HITL_RECORD_HISTORIES=<set> (`npm run record-histories -- <set>`), the histories of the runs this
+   * harness started are written to test/histories/<set>/<recordAs>--<prompt>.json when it closes.
    */
   recordAs?: string;
   /** A workflow bundle other than the suite's (versioning tests run "old code" first). */
@@ -81,7 +81,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       dataConverter,
     });
 
-  const started: { workflowId: string; prompt: string }[] = [];
   let worker = await makeWorker();
   let running = worker.run();
   const shop = openShopDb(path.join(dataDir, 'shop.db'));
@@ -96,7 +95,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       return worker;
     },
     start(input, workflowId = uniqueName('run')) {
-      started.push({ workflowId, prompt: input.prompt });
       return temporal.client.workflow.start('agentWorkflow', { args: [input], taskQueue, workflowId });
     },
     async restartWorker(restart = {}) {
@@ -108,7 +106,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       running = worker.run();
     },
     async close() {
-      if (options.recordAs && process.env.HITL_RECORD_HISTORIES) await recordHistories(temporal, options.recordAs, started);
+      if (options.recordAs && process.env.HITL_RECORD_HISTORIES) {
+        await recordHistories(temporal, taskQueue, path.join(HISTORIES_DIR, process.env.HITL_RECORD_HISTORIES), options.recordAs);
+      }
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch(() => {});
       shop.close();
@@ -121,14 +121,16 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   return harness;
 }
 
-/** Writes each finished run's history as `temporal workflow show --output json` prints it (what replay reads). */
-async function recordHistories(temporal: TestTemporal, prefix: string, runs: { workflowId: string; prompt: string }[]): Promise<void> {
-  mkdirSync(HISTORIES_DIR, { recursive: true });
+/**
+ * Writes the history of every finished run on the harness's task queue (sub-agents and runs started through the
+ * client included) as `temporal workflow show --output json` prints it, which is what replay reads.
+ */
+async function recordHistories(temporal: TestTemporal, taskQueue: string, dir: string, prefix: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
   const used = new Set<string>();
-  for (const { workflowId, prompt } of runs) {
-    const handle = temporal.client.workflow.getHandle(workflowId);
-    if ((await handle.describe()).status.name === 'RUNNING') continue;
-    const slug = prompt
+  for await (const info of temporal.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus != 'Running'` })) {
+    const prompt = String((info.memo as { prompt?: string } | undefined)?.prompt ?? info.workflowId);
+    const slug = `${info.parentExecution ? 'sub-agent-' : ''}${prompt}`
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '')
@@ -142,7 +144,9 @@ async function recordHistories(temporal: TestTemporal, prefix: string, runs: { w
         'workflow',
         'show',
         '--workflow-id',
-        workflowId,
+        info.workflowId,
+        '--run-id',
+        info.runId,
         '--address',
         temporal.address,
         '--namespace',
@@ -152,6 +156,7 @@ async function recordHistories(temporal: TestTemporal, prefix: string, runs: { w
       ],
       { maxBuffer: 256 * 1024 * 1024 },
     );
-    writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), stdout);
+    // Histories of the very long runs (hundreds of steps) are too big to keep in the repository.
+    if (stdout.length < 1_000_000) writeFileSync(path.join(dir, `${name}.json`), stdout);
   }
 }

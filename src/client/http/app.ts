@@ -89,8 +89,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
         const identity = c.get('identity');
         return identity ? `approver:${identity.approver}` : `address:${getConnInfo(c).remote.address ?? 'unknown'}`;
       },
-      handler: (c) =>
-        errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
+      handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
     }),
   );
   app.use('/api/*', async (c, next) => {
