@@ -15,17 +15,20 @@ import { modelForDemo } from './demo/offline-model.js';
 import { startDevServer } from './dev/dev-server.js';
 import { createWorkerFromEnv } from './worker.js';
 
-/** Tokens from the environment, or a pair of dev tokens kept in the state directory so they survive restarts. */
-function devTokens(config: EnvConfig, stateDir: string): ApiTokens {
+/**
+ * Tokens from the environment, or a pair of dev tokens kept in the state directory so they survive restarts.
+ * Only the dev tokens are ever printed: configured tokens are secrets.
+ */
+function devTokens(config: EnvConfig, stateDir: string): { tokens: ApiTokens; printable: boolean } {
   const configured = tokensFromEnv(config);
-  if (Object.keys(configured).length) return configured;
+  if (Object.keys(configured).length) return { tokens: configured, printable: false };
   const file = path.join(stateDir, 'dev-tokens.json');
-  if (existsSync(file)) return ApiTokens.parse(JSON.parse(readFileSync(file, 'utf8')));
+  if (existsSync(file)) return { tokens: ApiTokens.parse(JSON.parse(readFileSync(file, 'utf8'))), printable: true };
   const token = () => `dev-${randomBytes(18).toString('base64url')}`;
   const tokens: ApiTokens = { [token()]: { approver: 'alice', groups: ['finance'] }, [token()]: { approver: 'bob', groups: ['support'] } };
   mkdirSync(stateDir, { recursive: true });
   writeFileSync(file, JSON.stringify(tokens, null, 2), { mode: 0o600 });
-  return tokens;
+  return { tokens, printable: true };
 }
 
 async function main(): Promise<void> {
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
   const { worker, close: closeTools } = await createWorkerFromEnv(config, connection);
   const running = worker.run();
-  const tokens = devTokens(config, stateDir);
+  const { tokens, printable } = devTokens(config, stateDir);
   const api = await startApiServer(config, { tokens });
 
   const [aliceToken] = Object.entries(tokens).find(([, id]) => id.groups.includes('finance')) ?? Object.entries(tokens)[0] ?? [];
@@ -68,14 +71,18 @@ async function main(): Promise<void> {
       `Inbox         ${api.url}/`,
       `Model         ${model.server ? `scripted demo model at ${model.server.baseURL} (set OPENAI_API_KEY for a real one)` : (config.OPENAI_BASE_URL ?? 'api.openai.com')}`,
       '',
-      'API tokens:',
-      ...Object.entries(tokens).map(([token, id]) => `  ${id.approver} (${id.groups.join(', ') || 'no groups'}): ${token}`),
+      ...(printable
+        ? [
+            'Dev API tokens (kept in the state directory):',
+            ...Object.entries(tokens).map(([token, id]) => `  ${id.approver} (${id.groups.join(', ') || 'no groups'}): ${token}`),
+          ]
+        : [`API tokens: ${Object.keys(tokens).length} from HITL_API_TOKENS (not shown)`]),
       '',
       'Try it:',
       '  npx hitl start --agent demo "Refund order 1234 in full"',
       '  npx hitl pending',
       '  npx hitl approve <run> call_refund --as alice --group finance',
-      `  curl -H "Authorization: Bearer ${aliceToken ?? '<token>'}" ${api.url}/api/approvals`,
+      `  curl -H "Authorization: Bearer ${printable && aliceToken ? aliceToken : '<token>'}" ${api.url}/api/approvals`,
       '',
       'Ctrl-C stops everything.',
     ].join('\n'),

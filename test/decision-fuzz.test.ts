@@ -8,6 +8,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeApprovalId } from '../src/client/approval-id.js';
+import { argsHash } from '../src/policy/args-hash.js';
 import type { AuditEntry } from '../src/schemas/audit-entry.js';
 import type { RunState } from '../src/schemas/run-state.js';
 import { decideUpdate, decisionSignal, runStateQuery } from '../src/workflows/messages.js';
@@ -21,7 +22,11 @@ const call = (id: string, name: string, args: unknown) => ({ id, name, arguments
 const TOKENS = {
   'ann-fuzz-token-0123456789': { approver: 'ann', groups: ['finance'] },
   'bob-fuzz-token-0123456789': { approver: 'bob', groups: [] },
+  'rita-fuzz-token-012345678': { approver: 'rita', groups: ['finance'] },
 };
+const WHO = ['ann', 'bob', 'rita'] as const;
+/** Runs requested by rita, under the four-eyes rule, with cancel_order reserved to finance. */
+const FUZZ_POLICY = { fourEyes: true, tools: { cancel_order: { approvers: ['finance'] } } };
 const IDS = ['w', 'c', 's', 'nope'];
 
 let h: Harness;
@@ -57,7 +62,7 @@ afterAll(async () => {
 });
 
 async function pausedRun(): Promise<WorkflowHandle> {
-  const handle = await h.start({ agent: 'demo', prompt: `fuzz run ${++runCount}` });
+  const handle = await h.start({ agent: 'demo', prompt: `fuzz run ${++runCount}`, requestedBy: 'rita', approval: FUZZ_POLICY });
   await waitForPending(handle, 3);
   counts.runs++;
   return handle;
@@ -68,20 +73,33 @@ const appliedPerCall = (audit: AuditEntry[]) =>
   audit.filter((e) => e.outcome === 'applied').reduce<Record<string, number>>((n, e) => ({ ...n, [e.id!]: (n[e.id!] ?? 0) + 1 }), {});
 
 // Inputs: mostly well-formed decisions for real, decided or unknown ids (duplicates arise on their own), plus junk.
-const decision = fc.oneof(
-  fc.record({ id: fc.constantFrom(...IDS), type: fc.constantFrom('approve', 'reject') }),
-  fc.record({ id: fc.constantFrom(...IDS), type: fc.constant('respond'), message: fc.constant('done by hand') }),
-  fc.record({
-    id: fc.constantFrom(...IDS),
-    type: fc.constant('edit'),
-    args: fc.constantFrom({ path: 'f.txt', content: 'edited' }, { path: 7 }),
-  }),
-  fc.record({ type: fc.constantFrom('approve', 'reject') }),
-);
+const argsHashOf = { w: argsHash({ path: 'f.txt', content: 'x' }), c: argsHash({ orderId: '1236' }), s: argsHash({ query: 'SELECT 1' }) };
+const hash = fc.option(fc.constantFrom(argsHashOf.w, argsHashOf.c, 'sha256:stale'), { nil: undefined });
+const always = fc.option(fc.boolean(), { nil: undefined });
+const approver = fc.option(fc.constantFrom(...WHO), { nil: undefined });
+const decision = fc
+  .oneof(
+    fc.record({ id: fc.constantFrom(...IDS), type: fc.constantFrom('approve', 'reject'), argsHash: hash, always, approver }),
+    fc.record({ id: fc.constantFrom(...IDS), type: fc.constant('respond'), message: fc.constant('done by hand') }),
+    fc.record({
+      id: fc.constantFrom(...IDS),
+      type: fc.constant('edit'),
+      args: fc.constantFrom({ path: 'f.txt', content: 'edited' }, { path: 7 }, { orderId: '1238' }),
+      name: fc.option(fc.constantFrom('write_file', 'cancel_order', 'process_refund'), { nil: undefined }),
+    }),
+    fc.record({ type: fc.constantFrom('approve', 'reject') }),
+  )
+  .map((d) => Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined)));
 const input = fc.oneof(
   {
     weight: 5,
-    arbitrary: fc.record({ decisions: fc.array(decision, { minLength: 1, maxLength: 3 }), approver: fc.constantFrom('ann', 'bob') }),
+    arbitrary: fc
+      .record({
+        decisions: fc.array(decision, { minLength: 1, maxLength: 3 }),
+        approver,
+        groups: fc.option(fc.constantFrom([], ['finance']), { nil: undefined }),
+      })
+      .map((d) => Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined))),
   },
   {
     weight: 1,
@@ -113,7 +131,8 @@ async function send(handle: WorkflowHandle, via: 'update' | 'signal' | 'http', p
   const id = encodeApprovalId({ workflowId: handle.workflowId, callId: typeof first?.id === 'string' ? first.id : 'w' });
   const action = ['approve', 'reject', 'respond', 'edit'].includes(String(first?.type)) ? String(first!.type) : 'approve';
   const body = action === 'respond' ? { message: first?.message ?? '' } : action === 'edit' ? { arguments: first?.args } : {};
-  const token = Object.keys(TOKENS)[(payload as { approver?: string })?.approver === 'bob' ? 1 : 0];
+  const who = (payload as { approver?: string })?.approver;
+  const token = Object.keys(TOKENS)[Math.max(0, WHO.indexOf(who as (typeof WHO)[number]))];
   const response = await fetch(`${api.url}/api/approvals/${id}/${action}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -146,7 +165,7 @@ describe('decision fuzzing against real runs', () => {
         }
         // Whatever happened, the run finishes once what is left is decided.
         const left = (await state(handle)).pending.map((p) => ({ id: p.id, type: 'reject' as const }));
-        if (left.length) await handle.executeUpdate(decideUpdate, { args: [{ decisions: left }] });
+        if (left.length) await handle.executeUpdate(decideUpdate, { args: [{ decisions: left, approver: 'ann', groups: ['finance'] }] });
         expect(await handle.result()).toMatchObject({ status: 'completed', output: 'fuzz done' });
         const final = await state(handle);
         expect(Object.keys(appliedPerCall(final.decisions)).sort()).toEqual(['c', 's', 'w']);
@@ -165,11 +184,16 @@ describe('decision fuzzing against real runs', () => {
           [first, second].map(async (via, i) => {
             const type = i === 0 ? 'approve' : 'reject';
             if (via === 'update')
-              return handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id, type }] }] }).then(
-                () => 'won',
-                (e) => e.cause?.details?.[0]?.code,
-              );
-            if (via === 'signal') return handle.signal(decisionSignal, { decisions: [{ id, type }] }).then(() => 'signal');
+              return handle
+                .executeUpdate(decideUpdate, { args: [{ decisions: [{ id, type }], approver: 'ann', groups: ['finance'] }] })
+                .then(
+                  () => 'won',
+                  (e) => e.cause?.details?.[0]?.code,
+                );
+            if (via === 'signal')
+              return handle
+                .signal(decisionSignal, { decisions: [{ id, type }], approver: 'ann', groups: ['finance'] })
+                .then(() => 'signal');
             const response = await fetch(
               `${api.url}/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: id })}/${type}`,
               {

@@ -123,6 +123,22 @@ describe('sessions', () => {
     ]);
   });
 
+  it('answers a message queued before end, then ends', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'a busy session that ends', session: {} });
+    await waitForPending(handle, 1);
+    await hitl.say(handle.workflowId, 'one last thing');
+    await hitl.endSession(handle.workflowId);
+    await expect(hitl.say(handle.workflowId, 'too late')).rejects.toThrow('The session has ended.');
+    await decide(handle, { decisions: [{ id: 'g1', type: 'reject' }] });
+    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'second turn done' });
+    expect(await userAndAssistant(handle.workflowId)).toEqual([
+      'user: a busy session that ends',
+      'assistant: first turn done',
+      'user: one last thing',
+      'assistant: second turn done',
+    ]);
+  });
+
   it('refuses messages to a run that is not a session, with the reason', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'not a session' });
     await handle.result();

@@ -1,5 +1,4 @@
 /** An agent calling another agent as a tool: a child workflow under its own policy, decided through the parent. */
-import { WorkflowFailedError } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +31,20 @@ beforeAll(async () => {
           replies: [
             { toolCalls: [call('note', 'write_file', { path: 'shipped.md', content: 'one shipped order' })] },
             { content: 'Note written to shipped.md.' },
+          ],
+        },
+        {
+          match: 'coordinate an edited note',
+          replies: [
+            { toolCalls: [call('ask3', 'ask_researcher', { prompt: 'research: a note to edit' })] },
+            { content: 'The edited note is written.' },
+          ],
+        },
+        {
+          match: 'research: a note to edit',
+          replies: [
+            { toolCalls: [call('draft', 'write_file', { path: 'draft.md', content: 'first draft' })] },
+            { content: 'Note written.' },
           ],
         },
         {
@@ -84,12 +97,33 @@ describe('sub-agents', () => {
     ]);
   });
 
+  it("edits a sub-agent's call through the parent against the sub-agent's own tools; a second decision is refused", async () => {
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate an edited note' });
+    await waitForPending(parent, 1);
+    // write_file is the researcher's tool, not the coordinator's: the edit is checked against the researcher's.
+    await decide(parent, {
+      decisions: [{ id: 'draft', type: 'edit', args: { path: 'draft.md', content: 'edited draft' } }],
+      approver: 'pat',
+    });
+    await expect(decide(parent, { decisions: [{ id: 'draft', type: 'approve' }], approver: 'pat' })).rejects.toMatchObject({
+      cause: { message: 'Call draft was already decided (edit by pat).' },
+    });
+    expect(await parent.result()).toMatchObject({ status: 'completed', output: 'The edited note is written.' });
+    expect(readFileSync(path.join(h.dataDir, 'workspace', 'draft.md'), 'utf8')).toBe('edited draft');
+    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'ask3'));
+    expect((await child.query(runStateQuery)).decisions.filter((d) => d.outcome === 'applied')).toEqual([
+      expect.objectContaining({ id: 'draft', type: 'edit', approver: 'pat', argsAfter: { path: 'draft.md', content: 'edited draft' } }),
+    ]);
+  });
+
   it('cancelling the parent cancels the child', async () => {
     const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate and cancel' });
     await waitForPending(parent, 1);
     const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'ask2'));
     await parent.cancel();
-    await expect(parent.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+    await expect(parent.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
+    expect((await parent.query(runStateQuery)).status).toBe('canceled');
+    expect((await parent.describe()).status.name).toBe('CANCELLED');
     await expect(child.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
     expect((await child.describe()).status.name).toBe('CANCELLED');
     expect((await child.query(runStateQuery)).status).toBe('canceled');

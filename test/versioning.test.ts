@@ -60,12 +60,12 @@ describe('changing workflow code while runs are paused', () => {
     expect(pausedNew!.description).toBe(
       'Tool execution requires approval: Cancel order 1237 of Edsger Dijkstra (paid 15000, status open).',
     );
-    const markers = ((await fresh.fetchHistory()).events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch');
-    expect(markers).toHaveLength(1);
-    const patch = defaultPayloadConverter.fromPayload(
-      markers[0]!.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]! as never,
-    );
-    expect(patch).toEqual({ id: TOOL_DESCRIPTIONS_PATCH, deprecated: false });
+    const patchesOf = async (handle: typeof old) =>
+      ((await handle.fetchHistory()).events ?? [])
+        .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+        .map((e) => defaultPayloadConverter.fromPayload(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]! as never));
+    expect(await patchesOf(fresh)).toContainEqual({ id: TOOL_DESCRIPTIONS_PATCH, deprecated: false });
+    expect(await patchesOf(old)).not.toContainEqual(expect.objectContaining({ id: TOOL_DESCRIPTIONS_PATCH }));
     await decide(fresh, { decisions: [{ id: 'c2', type: 'reject' }] });
     await fresh.result();
 

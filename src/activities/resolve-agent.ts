@@ -1,5 +1,6 @@
 import { UnknownAgentError } from '../errors/unknown-agent-error.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
+import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
 
 /** Recorded in history as a local activity result, so a paused run keeps the agent it started with. */
@@ -17,6 +18,7 @@ export function createResolveAgent({ agents, model, webhooks }: ActivityDeps) {
         maxSteps: agent.maxSteps,
         structuredOutput: agent.responseFormat !== undefined,
         notify: webhooks.urls.length > 0,
+        describedTools: agent.tools.filter((name) => toolSpecs[name]?.describe === true),
       };
     },
   };

@@ -48,6 +48,8 @@ export interface WatchOptions {
 interface RunMemo {
   prompt?: string;
   requestedBy?: string;
+  /** What waits, as of the run's last change (absent for older runs; `{tooLarge: true}` when left out). */
+  pendingApprovals?: PendingApproval[] | { tooLarge: true };
 }
 
 export class HitlClient {
@@ -103,8 +105,9 @@ export class HitlClient {
   }
 
   /**
-   * Everything waiting for a decision, across runs: visibility finds the waiting runs by search attribute, then
-   * each run is asked for its pending calls (the source of truth; visibility may lag a moment behind).
+   * Everything waiting for a decision, across runs, from visibility alone: the waiting runs by search attribute,
+   * their pending calls from the memo. One list call for any number of runs; it may lag a moment behind the runs
+   * themselves (a decision then answers 409 "already decided"). `pending(runId)` asks the run.
    */
   async listWaiting(filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
     const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`, `HitlStatus = 'AwaitingApproval'`];
@@ -116,15 +119,18 @@ export class HitlClient {
       if (!info.parentExecution) infos.push(info);
     }
 
+    // Runs publish what waits in their memo; runs that cannot (too much, or older code) are asked directly.
     const limit = pLimit(8);
     const perRun = await Promise.all(
       infos.map((info) =>
         limit(async () => {
-          const pending = await this.temporal.workflow
-            .getHandle(info.workflowId)
-            .query(pendingApprovalsQuery)
-            .catch(() => [] as PendingApproval[]); // finished between the list and the query
           const memo = (info.memo ?? {}) as RunMemo;
+          const pending = Array.isArray(memo.pendingApprovals)
+            ? memo.pendingApprovals
+            : await this.temporal.workflow
+                .getHandle(info.workflowId)
+                .query(pendingApprovalsQuery)
+                .catch(() => [] as PendingApproval[]); // finished between the list and the query
           return pending
             .filter((p) => !filter.tool || p.toolName === filter.tool)
             .map((p) => toWaiting(p, info.workflowId, info.typedSearchAttributes.get(HitlAgent) ?? '', memo));
@@ -160,7 +166,9 @@ export class HitlClient {
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const code = DecisionRefusedError.codeOf(err.cause);
-        throw new DecisionRefusedError(code ?? 'malformed', err.cause?.message ?? err.message);
+        // Anything else that fails the update is not a verdict on the input: let it surface as the error it is.
+        if (!code) throw err.cause ?? err;
+        throw new DecisionRefusedError(code, err.cause?.message ?? err.message);
       }
       if (err instanceof WorkflowNotFoundError) {
         if (await this.hasFinished(runId))

@@ -16,6 +16,8 @@ export const AgentSnapshot = z.object({
   structuredOutput: z.boolean(),
   /** Webhooks are configured, so approval events are worth a `notify` activity. */
   notify: z.boolean(),
+  /** Tools whose implementation describes their calls for approvers (absent in runs started before it existed). */
+  describedTools: z.array(z.string()).optional(),
 });
 
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

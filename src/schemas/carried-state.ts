@@ -29,6 +29,8 @@ export const CarriedState = z.object({
   turnSteps: z.number().int(),
   corrected: z.boolean(),
   messages: z.array(ChatMessage),
+  /** Messages compacted away in earlier runs, so transcript offsets keep counting from the first message. */
+  messagesDropped: z.number().int().default(0),
   usage: Usage,
   calls: z.array(CallRecord),
   decided: z.array(z.tuple([z.string(), DecidedSummary])),

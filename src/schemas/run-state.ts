@@ -37,11 +37,11 @@ export const RunState = z.object({
   prompt: z.string(),
   requestedBy: z.string().optional(),
   messages: z.array(ChatMessage),
-  /** Index of `messages[0]` in the whole transcript (non-zero when the query asked for a tail). */
+  /** Position of `messages[0]` among all messages the run ever held (compacted ones included). */
   messagesFrom: z.number().int(),
   pending: z.array(PendingApproval),
   decisions: z.array(AuditEntry),
-  /** Index of `decisions[0]` in the whole audit log. */
+  /** Entries before `decisions[0]` (its `seq` minus one). */
   decisionsFrom: z.number().int(),
   policyOutcomes: z.array(PolicyOutcome),
   usage: Usage,
@@ -53,7 +53,10 @@ export const RunState = z.object({
   queuedMessages: z.number().int(),
 });
 
-/** Optional argument of the `runState` query: only the tail of the transcript and audit log. */
+/**
+ * Optional argument of the `runState` query: only what is new. `messagesFrom` counts all messages the run ever
+ * held; `decisionsFrom` is the `seq` of the last audit entry already seen.
+ */
 export const RunStateQueryOptions = z.object({
   messagesFrom: z.number().int().min(0).optional(),
   decisionsFrom: z.number().int().min(0).optional(),

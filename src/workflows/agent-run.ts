@@ -64,6 +64,8 @@ export class AgentRun {
   sticky = new Map<string, StickyDecision>();
   audit: AuditEntry[] = [];
   auditDropped = 0;
+  /** Messages compacted away by continue-as-new (net of the summary that replaced them). */
+  messagesDropped = 0;
   policyOutcomes: PolicyOutcome[] = [];
   /** Session runs: user messages waiting for the next turn, and whether `end` was asked for. */
   inbox: string[] = [];
@@ -81,6 +83,7 @@ export class AgentRun {
   activity = 'starting';
   private notificationSeq = 0;
   private notificationsInFlight = 0;
+  private memoPendingKey = '[]';
   private sentToParent = { seq: 0, key: '', auditSeq: 0 };
   private readonly searchAttributes = new SearchAttributePublisher();
 
@@ -119,6 +122,7 @@ export class AgentRun {
     this.sticky = new Map(carry.sticky);
     this.audit = carry.audit;
     this.auditDropped = carry.auditDropped;
+    this.messagesDropped = carry.messagesDropped;
     this.policyOutcomes = carry.policyOutcomes;
     this.inbox = carry.inbox;
     this.endRequested = carry.endRequested;
@@ -132,6 +136,7 @@ export class AgentRun {
 
   /** Everything the next run needs; only called when no tool or sub-agent is running. */
   carry(messages: ChatMessage[]): CarriedState {
+    const messagesDropped = this.messagesDropped + (this.messages.length - messages.length);
     const auditKept = this.audit.slice(-KEEP_AUDIT);
     return {
       version: CARRIED_STATE_VERSION,
@@ -143,6 +148,7 @@ export class AgentRun {
       turnSteps: this.turnSteps,
       corrected: this.corrected,
       messages,
+      messagesDropped,
       usage: this.usage,
       calls: this.calls,
       decided: [...this.decided].slice(-KEEP_DECIDED),
@@ -174,19 +180,20 @@ export class AgentRun {
   }
 
   state(options: RunStateQueryOptions = {}): RunState {
-    const messagesFrom = Math.min(options.messagesFrom ?? 0, this.messages.length);
-    const decisionsFrom = Math.min(options.decisionsFrom ?? 0, this.audit.length);
+    // Both offsets count everything the run ever held, so they stay valid after old entries are dropped.
+    const skip = Math.min(Math.max(0, (options.messagesFrom ?? 0) - this.messagesDropped), this.messages.length);
+    const decisions = this.audit.filter((e) => e.seq > (options.decisionsFrom ?? 0));
     return {
       status: this.status,
       step: this.step,
       agent: this.agent,
       prompt: this.input?.prompt ?? '',
       requestedBy: this.input?.requestedBy,
-      messages: this.messages.slice(messagesFrom),
-      messagesFrom,
+      messages: this.messages.slice(skip),
+      messagesFrom: skip + this.messagesDropped,
       pending: this.pendingApprovals(),
-      decisions: this.audit.slice(decisionsFrom),
-      decisionsFrom,
+      decisions,
+      decisionsFrom: (decisions[0]?.seq ?? this.auditDropped + this.audit.length + 1) - 1,
       policyOutcomes: this.policyOutcomes,
       usage: this.usage,
       result: this.result,
@@ -238,7 +245,7 @@ export class AgentRun {
         record.rule = classification.rule;
         if (classification.gated) {
           record.gate = classification.settings;
-          if (!describedByTool(record)) this.announce(record, classification.settings.description, requestedAt);
+          if (!describedByTool(this.snapshot!, record)) this.announce(record, classification.settings.description, requestedAt);
         }
       }
       this.policyOutcomes.push({ id: record.id, toolName: record.toolName, step: this.step, gated: !!record.gate, rule: record.rule });
@@ -404,7 +411,8 @@ export class AgentRun {
     this.publish(this.activity);
   }
 
-  private applyStanding(record: CallRecord, standing: StickyDecision): void {
+  /** Settles a call by an earlier `always` decision for its tool. */
+  applyStanding(record: CallRecord, standing: StickyDecision): void {
     const resolution: Resolution =
       standing.type === 'approve'
         ? { kind: 'approve', via: 'sticky', approver: standing.approver }
@@ -496,8 +504,23 @@ export class AgentRun {
     }
     if (!this.snapshot) return;
     this.searchAttributes.publish({ agent: this.agent, status: HITL_STATUS[this.status], pending });
+    this.publishPendingMemo(pending);
     setCurrentDetails(currentDetails(this.step, this.maxSteps, pending.length ? 'waiting for approval' : activity, pending));
     this.tellParent(pending);
+  }
+
+  /**
+   * What waits, in the memo too: lists across runs read it from visibility instead of querying every run (a
+   * sub-agent's calls are listed through its parent). Too large a list is left out; lists then ask the run.
+   */
+  private publishPendingMemo(pending: PendingApproval[]): void {
+    if (workflowInfo().parent) return;
+    const text = JSON.stringify(pending);
+    const value = text.length <= MEMO_PENDING_LIMIT ? pending : null;
+    const key = value ? text : 'too-large';
+    if (key === this.memoPendingKey || !patched(PENDING_IN_MEMO_PATCH)) return;
+    this.memoPendingKey = key;
+    upsertMemo({ pendingApprovals: value ?? { tooLarge: true } });
   }
 
   /** A sub-agent keeps its parent's view of what waits current, so decisions can be sent to the parent. */
@@ -559,6 +582,9 @@ export class AgentRun {
 /** Changes made after runs were already paused: see README, "Changing workflow code". */
 const FLUSH_NOTIFICATIONS_PATCH = 'flush-notifications-before-close';
 const DECISION_CHECKS_V2_PATCH = 'decision-checks-v2';
+const PENDING_IN_MEMO_PATCH = 'pending-approvals-in-memo';
+/** Bytes of pending approvals kept in the memo; beyond that, lists ask the run itself. */
+const MEMO_PENDING_LIMIT = 16_000;
 const REPORT_EVERY_ANSWER_PATCH = 'sub-agents-report-every-answer';
 
 const HITL_STATUS = {

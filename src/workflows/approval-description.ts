@@ -5,6 +5,7 @@
  * ran, and only new runs call the describing activity. See README, "Changing workflow code".
  */
 import { log, patched } from '@temporalio/workflow';
+import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
 import { toolActivities } from './activities.js';
@@ -13,8 +14,12 @@ import type { AgentRun } from './agent-run.js';
 export const TOOL_DESCRIPTIONS_PATCH = 'tool-written-approval-descriptions';
 
 /** Whether this gated call waits for its tool's own description before it is announced to approvers. */
-export function describedByTool(record: CallRecord): boolean {
-  return toolSpecs[record.toolName]?.describe === true && !record.gate?.descriptionFromPolicy && patched(TOOL_DESCRIPTIONS_PATCH);
+export function describedByTool(snapshot: AgentSnapshot, record: CallRecord): boolean {
+  // Which tools describe themselves is recorded when the run starts (runs from before that record: the code's).
+  const describes = snapshot.describedTools
+    ? snapshot.describedTools.includes(record.toolName)
+    : toolSpecs[record.toolName]?.describe === true;
+  return describes && !record.gate?.descriptionFromPolicy && patched(TOOL_DESCRIPTIONS_PATCH);
 }
 
 /** The tool's sentence after the policy's prefix; the default text if the tool cannot say (approvers must never wait on it). */

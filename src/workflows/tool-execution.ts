@@ -45,6 +45,9 @@ async function announceWithToolDescription(run: AgentRun, record: CallRecord): P
   record.status = 'running';
   const description = await describeForApprovers(run, record);
   record.status = 'waiting';
+  // An "always" decision for this tool may have come while the description was being written.
+  const standing = run.sticky.get(record.toolName);
+  if (standing) return run.applyStanding(record, standing);
   run.announce(record, description);
   run.notify('approval.requested', record.pending!);
   run.publish(run.activity);

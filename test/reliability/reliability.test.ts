@@ -151,16 +151,17 @@ describe('reliability under faults', () => {
     const runs = await Promise.all([0, 1, 2, 3].map((i) => start(queue, `reliability refund ${i}`, true)));
     await pendingEverywhere(runs);
     await sigkill(first);
-    await spawnWorker(queue);
     const sent: Sent[] = [
       { handle: runs[0]!, type: 'approve' },
       { handle: runs[1]!, type: 'reject' },
       { handle: runs[2]!, type: 'approve' },
       { handle: runs[3]!, type: 'reject' },
     ];
-    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type: 'approve' }] }] });
+    // Signals while no worker runs at all: the server keeps them until one comes back.
     await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'refund', type: 'reject' }] });
     await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'refund', type: 'approve' }] });
+    await spawnWorker(queue);
+    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type: 'approve' }] }] });
     await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type: 'reject' }] }] });
     await account(runs, sent);
     covered['worker killed while waiting'] = runs.length;

@@ -5,6 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { PayloadCodec } from '@temporalio/common';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { rateLimiter } from 'hono-rate-limiter';
 import { HTTPException } from 'hono/http-exception';
@@ -63,35 +64,30 @@ export function createApiApp(options: ApiOptions): ApiApp {
     log(`[api] ${c.req.method} ${c.req.path} ${c.res.status} ${Date.now() - started}ms ${who}`);
   });
 
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: options.bodyLimitBytes,
-      onError: (c) => errorResponse(c, 413, 'body_too_large', `Request bodies are limited to ${options.bodyLimitBytes} bytes.`),
-    }),
-  );
-
+  // Size, identity and rate limits guard the codec endpoint as much as the API.
+  const limitBody = bodyLimit({
+    maxSize: options.bodyLimitBytes,
+    onError: (c) => errorResponse(c, 413, 'body_too_large', `Request bodies are limited to ${options.bodyLimitBytes} bytes.`),
+  });
   // Who is calling (a valid token), then how often they may, then whether they may at all: unknown tokens are
   // limited by address, so guessing tokens is slow.
-  app.use('/api/*', async (c, next) => {
+  const identify: MiddlewareHandler<ApiEnv> = async (c, next) => {
     const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
     const identity = token ? verifier.verify(token) : undefined;
     if (identity) c.set('identity', identity);
     return next();
+  };
+  const limitRate = rateLimiter<ApiEnv>({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-7',
+    keyGenerator: (c) => {
+      const identity = c.get('identity');
+      return identity ? `approver:${identity.approver}` : `address:${getConnInfo(c).remote.address ?? 'unknown'}`;
+    },
+    handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
   });
-  app.use(
-    '/api/*',
-    rateLimiter<ApiEnv>({
-      windowMs: 60_000,
-      limit: perMinute,
-      standardHeaders: 'draft-7',
-      keyGenerator: (c) => {
-        const identity = c.get('identity');
-        return identity ? `approver:${identity.approver}` : `address:${getConnInfo(c).remote.address ?? 'unknown'}`;
-      },
-      handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
-    }),
-  );
+  for (const prefix of ['/api/*', '/codec/*']) app.use(prefix, limitBody, identify, limitRate);
   app.use('/api/*', async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path) && !c.get('identity')) {
       throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });
@@ -108,7 +104,6 @@ export function createApiApp(options: ApiOptions): ApiApp {
   if (options.codec) {
     codecRoutes(app, {
       codec: options.codec,
-      verifier,
       uiOrigins: [new URL(options.temporalUiUrl).origin],
       allowAnonymous: options.codecAllowAnonymous ?? false,
     });

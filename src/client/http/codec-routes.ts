@@ -7,7 +7,6 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import type { ApiApp } from './app.js';
-import type { TokenVerifier } from './api-tokens.js';
 
 const JsonPayload = z.object({ metadata: z.record(z.string(), z.string()).optional(), data: z.string().optional() });
 export const RemoteCodecBody = z.object({ payloads: z.array(JsonPayload) });
@@ -17,14 +16,13 @@ const toBase64 = (value: Uint8Array | null | undefined) => Buffer.from(value ?? 
 
 export interface CodecRouteOptions {
   codec: PayloadCodec;
-  verifier: TokenVerifier;
   /** Origins allowed to call from a browser: the Temporal UI. */
   uiOrigins: string[];
   /** Local development only: the dev server's UI sends no token. */
   allowAnonymous: boolean;
 }
 
-export function codecRoutes(app: ApiApp, { codec, verifier, uiOrigins, allowAnonymous }: CodecRouteOptions): void {
+export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous }: CodecRouteOptions): void {
   app.use(
     '/codec/*',
     cors({
@@ -34,12 +32,11 @@ export function codecRoutes(app: ApiApp, { codec, verifier, uiOrigins, allowAnon
       credentials: true,
     }),
   );
+  // The identity (from a valid bearer token) was set by the app's shared middleware.
   app.use('/codec/*', async (c, next) => {
-    if (c.req.method === 'OPTIONS' || allowAnonymous) return next();
-    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
-    const identity = token ? verifier.verify(token) : undefined;
-    if (!identity) throw new HTTPException(401, { message: 'The codec endpoint needs a valid bearer token.' });
-    c.set('identity', identity);
+    if (c.req.method !== 'OPTIONS' && !allowAnonymous && !c.get('identity')) {
+      throw new HTTPException(401, { message: 'The codec endpoint needs a valid bearer token.' });
+    }
     return next();
   });
 

@@ -3,6 +3,7 @@
  * silently turns into a default (an `alwys: true` that approves only once).
  */
 import { z } from 'zod';
+import { HITL_STATUSES } from '../../contract/search-attributes.js';
 import { DecideResult } from '../../schemas/decision.js';
 import { PendingApproval } from '../../schemas/pending-approval.js';
 import { SessionOptions } from '../../schemas/session.js';
@@ -69,7 +70,7 @@ export const StartRunResponse = z.object({ runId: z.string(), temporalUiUrl: z.s
 
 export const ApprovalListQuery = z.strictObject({ agent: z.string().optional(), tool: z.string().optional() });
 export const RunListQuery = z.strictObject({
-  status: z.enum(['Running', 'AwaitingApproval', 'Completed', 'Failed', 'Canceled']).optional(),
+  status: z.enum(HITL_STATUSES).optional(),
   agent: z.string().optional(),
 });
 export const IdParam = z.object({ id: z.string().min(1).max(2000) });

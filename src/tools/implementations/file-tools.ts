@@ -1,10 +1,11 @@
-/** The demo tools that write files: a sandboxed workspace and an email outbox. */
+/** The demo tools that write files: a sandboxed workspace and an email outbox (effects recorded in the shop ledger). */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ToolRefusedError } from '../../errors/tool-refused-error.js';
 import { implementTool } from '../implement-tool.js';
 import { sendEmail } from '../specs/send-email.js';
 import { writeFile } from '../specs/write-file.js';
+import { onceByKey, type ShopDb } from './shop-db.js';
 
 /** Resolves `relative` inside `root`, refusing absolute paths and anything that escapes it. */
 export function insideWorkspace(root: string, relative: string): string {
@@ -15,14 +16,16 @@ export function insideWorkspace(root: string, relative: string): string {
   return target;
 }
 
-export function fileTools(workspaceDir: string, outboxFile: string) {
+export function fileTools(db: ShopDb, workspaceDir: string, outboxFile: string) {
   return [
-    // Writing the same content again is harmless, so retries need no ledger.
-    implementTool(writeFile, ({ path: relative, content }) => {
+    // Through the ledger: a retry must not overwrite what someone changed after the first attempt wrote.
+    implementTool(writeFile, ({ path: relative, content }, ctx) => {
       const target = insideWorkspace(path.resolve(workspaceDir), relative);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, content);
-      return `Wrote ${Buffer.byteLength(content)} bytes to ${relative}.`;
+      return onceByKey(db, ctx.idempotencyKey, 'write_file', () => {
+        mkdirSync(path.dirname(target), { recursive: true });
+        writeFileSync(target, content);
+        return `Wrote ${Buffer.byteLength(content)} bytes to ${relative}.`;
+      });
     }),
 
     // One JSON line per email, carrying its idempotency key; a retry finds its line and sends nothing.

@@ -17,7 +17,7 @@ export interface ToolImplementations {
 
 export function createToolImplementations({ dataDir }: DemoState): ToolImplementations {
   const db = openShopDb(path.join(dataDir, 'shop.db'));
-  const all = [...shopTools(db), ...fileTools(path.join(dataDir, 'workspace'), path.join(dataDir, 'outbox.jsonl'))];
+  const all = [...shopTools(db), ...fileTools(db, path.join(dataDir, 'workspace'), path.join(dataDir, 'outbox.jsonl'))];
   return {
     byName: Object.fromEntries(all.map((impl) => [impl.spec.name, impl as unknown as ToolImplementation])),
     close: () => db.close(),

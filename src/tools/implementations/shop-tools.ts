@@ -33,14 +33,21 @@ export function shopTools(db: ShopDb) {
     }),
 
     implementTool(executeSql, ({ query }, ctx) => {
+      // Statements that reach outside this database (other files, its settings) are not the agent's to run.
+      if (/^\s*(attach|detach|vacuum|pragma)\b/i.test(query)) {
+        throw new ToolRefusedError('ATTACH, DETACH, VACUUM and PRAGMA are not allowed; query the shop tables.');
+      }
       let statement;
       try {
         statement = db.prepare(query);
       } catch (err) {
         throw new ToolRefusedError(`SQL error: ${(err as Error).message}`);
       }
-      if (statement.reader) return statement.all();
-      return onceByKey(db, ctx.idempotencyKey, 'execute_sql', () => ({ changes: statement.run().changes }));
+      // `readonly`, not `reader`: an INSERT … RETURNING returns rows and still writes, so it goes through the ledger.
+      if (statement.readonly) return statement.all();
+      return onceByKey(db, ctx.idempotencyKey, 'execute_sql', () =>
+        statement.reader ? { rows: statement.all() } : { changes: statement.run().changes },
+      );
     }),
 
     implementTool(
