@@ -79,7 +79,7 @@ describe('timeouts', () => {
     expect(await toolMessages(handle)).toEqual([
       ['tr', 'No decision arrived within 2 seconds: the approval timed out and write_file did not run.'],
     ]);
-    expect(await timerSummaries(handle)).toEqual(['approval · write_file · tr']);
+    expect(await timerSummaries(handle)).toEqual(['approval · write_file · tr', 'last notifications before closing']);
     const { decisions } = await handle.query(runStateQuery);
     expect(decisions).toEqual([
       expect.objectContaining({

@@ -9,7 +9,11 @@ import { describe, expect, inject, it } from 'vitest';
 import { HISTORIES_DIR } from './helpers/harness.js';
 
 export async function replayAll(bundlePath: string, files: string[]): Promise<ReplayResult[]> {
-  const histories = files.map((file) => ({ workflowId: file, history: JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')) }));
+  // Recorded as {workflowId, history}; the first set holds bare histories (from runs that never derive ids).
+  const histories = files.map((file) => {
+    const json = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'));
+    return json.history ? { workflowId: json.workflowId, history: json.history } : { workflowId: file, history: json };
+  });
   const results: ReplayResult[] = [];
   for await (const result of Worker.runReplayHistories(
     { workflowBundle: { codePath: bundlePath }, replayName: 'replay-suite' },

@@ -486,12 +486,13 @@ export class AgentRun {
   }
 
   /**
-   * Gives notifications still in flight up to 30 seconds before the run closes (once it closes, its activities
-   * never start). The result is already decided and visible; only the close waits.
+   * Gives notifications still in flight a few seconds (a first attempt and a retry) before the run closes: once it
+   * closes, their activities never start. The result is already decided and visible; only the close waits.
    */
   async flushNotifications(): Promise<void> {
-    if (this.notificationsInFlight > 0 && patched(FLUSH_NOTIFICATIONS_PATCH))
-      await condition(() => this.notificationsInFlight === 0, '30s');
+    if (this.notificationsInFlight > 0 && patched(FLUSH_NOTIFICATIONS_PATCH)) {
+      await condition(() => this.notificationsInFlight === 0, '5s', { summary: 'last notifications before closing' });
+    }
   }
 
   // ---- visibility ----------------------------------------------------------------------------------------

@@ -156,7 +156,9 @@ async function recordHistories(temporal: TestTemporal, taskQueue: string, dir: s
       ],
       { maxBuffer: 256 * 1024 * 1024 },
     );
-    // Histories of the very long runs (hundreds of steps) are too big to keep in the repository.
-    if (stdout.length < 1_000_000) writeFileSync(path.join(dir, `${name}.json`), stdout);
+    // Histories of the very long runs (hundreds of steps) are too big to keep in the repository. The workflow id
+    // is kept beside the history: replay needs it where the code derives ids from it (sub-agents).
+    if (stdout.length < 1_000_000)
+      writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId: info.workflowId, history: JSON.parse(stdout) }));
   }
 }
