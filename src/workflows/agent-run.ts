@@ -1,21 +1,10 @@
 /**
- * The state of one run and the transitions on it. The loop in `agent-workflow.ts` drives it; handlers read and
- * decide through it. Deterministic: time comes from the workflow clock, nothing else from outside.
+ * The state of one run: transcript, open step, decisions, audit log, session and sub-agent bookkeeping. The loop in
+ * `agent-workflow.ts` drives it, `run-decisions.ts` changes it by decision, `run-visibility.ts` and
+ * `run-notifications.ts` tell the outside. Deterministic: time comes from the workflow clock, nothing else.
  */
-import {
-  condition,
-  getExternalWorkflowHandle,
-  isCancellation,
-  log,
-  patched,
-  setCurrentDetails,
-  upsertMemo,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { isCancellation, patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
-import ms from 'ms';
-import { ApprovalTimeoutError } from '../errors/approval-timeout-error.js';
-import type { DecisionRefusedError } from '../errors/decision-refused-error.js';
 import { HitlError } from '../errors/hitl-error.js';
 import { argsHash } from '../policy/args-hash.js';
 import { classifyCall } from '../policy/classify-call.js';
@@ -23,21 +12,18 @@ import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import type { AuditEntry } from '../schemas/audit-entry.js';
-import type { CallRecord, DecidedVia, Resolution } from '../schemas/call-record.js';
+import type { CallRecord } from '../schemas/call-record.js';
 import { CARRIED_STATE_VERSION, type CarriedState, type DecidedSummary, type StickyDecision } from '../schemas/carried-state.js';
 import type { ChatMessage, ToolCall } from '../schemas/chat-message.js';
-import type { AppliedDecision } from '../schemas/decision.js';
-import type { NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentResult, PolicyOutcome, RunState, RunStateQueryOptions, RunStatus, Usage } from '../schemas/run-state.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
-import { notifyActivities } from './activities.js';
 import { describedByTool } from './approval-description.js';
-import { currentDetails } from './current-details.js';
-import type { PlanContext, PlannedDecision } from './decision-plan.js';
-import { childApprovalsSignal, decisionSignal, type ChildApprovals } from './messages.js';
-import { SearchAttributePublisher } from './search-attributes.js';
+import type { PlanContext } from './decision-plan.js';
+import { applyStanding } from './run-decisions.js';
+import { RunNotifications } from './run-notifications.js';
+import { RunVisibility } from './run-visibility.js';
 import { workflowIsoNow, workflowNow } from './workflow-clock.js';
 
 /** Bounds on what a long session keeps in memory and carries across continue-as-new. */
@@ -76,16 +62,13 @@ export class AgentRun {
   /** Pending calls of sub-agent runs (and their tools), mirrored from their `hitl.childApprovals` signals. */
   childApprovals = new Map<string, { seq: number; pending: PendingApproval[]; tools: string[] }>();
   /** Sub-agent calls this run passed a decision on, hidden until the sub-agent reports again: `<workflowId>/<id>`. */
-  private forwarded = new Map<string, DecidedSummary>();
+  readonly forwarded = new Map<string, DecidedSummary>();
   result?: AgentResult;
   error?: string;
   /** What the loop is doing, for the UI's current details. */
   activity = 'starting';
-  private notificationSeq = 0;
-  private notificationsInFlight = 0;
-  private memoPendingKey = '[]';
-  private sentToParent = { seq: 0, key: '', auditSeq: 0 };
-  private readonly searchAttributes = new SearchAttributePublisher();
+  readonly notifications = new RunNotifications(this);
+  private readonly visibility = new RunVisibility(this);
 
   get agent(): string {
     return this.snapshot?.name ?? this.input?.agent ?? '';
@@ -128,8 +111,8 @@ export class AgentRun {
     this.endRequested = carry.endRequested;
     this.idleDeadline = carry.idleDeadline;
     this.lastOutput = carry.lastOutput;
-    this.notificationSeq = carry.notificationSeq;
-    this.sentToParent = { seq: carry.parentReportSeq, key: '', auditSeq: carry.auditDropped + carry.audit.length };
+    this.notifications.seq = carry.notificationSeq;
+    this.visibility.parentReport = { seq: carry.parentReportSeq, key: '', auditSeq: carry.auditDropped + carry.audit.length };
     this.previousRunIds = carry.previousRunIds;
     this.publish('resumed after continue-as-new');
   }
@@ -160,8 +143,8 @@ export class AgentRun {
       endRequested: this.endRequested,
       ...(this.idleDeadline && { idleDeadline: this.idleDeadline }),
       ...(this.lastOutput !== undefined && { lastOutput: this.lastOutput }),
-      notificationSeq: this.notificationSeq,
-      parentReportSeq: this.sentToParent.seq,
+      notificationSeq: this.notifications.seq,
+      parentReportSeq: this.visibility.parentReport.seq,
       previousRunIds: [...this.previousRunIds, workflowInfo().runId].slice(-50),
     };
   }
@@ -254,8 +237,8 @@ export class AgentRun {
     });
     for (const record of this.calls) {
       const standing = record.gate && this.sticky.get(record.toolName);
-      if (standing) this.applyStanding(record, standing);
-      else if (record.pending) this.notify('approval.requested', record.pending);
+      if (standing) applyStanding(this, record, standing);
+      else if (record.pending) this.notifications.send('approval.requested', record.pending);
     }
     this.publish('running tools');
     return this.calls;
@@ -289,161 +272,14 @@ export class AgentRun {
     this.publish('running the agent');
   }
 
-  // ---- decisions -----------------------------------------------------------------------------------------
+  // ---- bookkeeping for decisions (see run-decisions.ts) -----------------------------------------------
 
-  /**
-   * Applies a checked plan. Calls of sub-agents are forwarded to the run that owns them; `always` decisions
-   * also settle other pending calls of the same tool.
-   */
-  applyPlan(decisions: PlannedDecision[], via: 'update' | 'signal', who: { approver?: string; groups?: string[] } = {}): AppliedDecision[] {
-    const applied = decisions.map((planned): AppliedDecision => {
-      const { decision, call } = planned;
-      const approver = planned.approver;
-      const base = {
-        id: call.id,
-        type: decision.type,
-        toolName: planned.toolName,
-        argsHash: planned.argsHash,
-        ...(approver && { approver }),
-      };
-      if (call.workflowId) {
-        this.forward(call.workflowId, planned, via, who);
-        return { ...base, forwardedTo: call.workflowId };
-      }
-      const record = this.calls.find((c) => c.id === call.id)!;
-      const resolution: Resolution =
-        decision.type === 'edit'
-          ? { kind: 'edit', via, approver, toolName: planned.toolName, args: planned.args }
-          : decision.type === 'respond'
-            ? { kind: 'respond', via, approver, message: decision.message! }
-            : decision.type === 'reject'
-              ? { kind: 'reject', via, approver, message: decision.message }
-              : { kind: 'approve', via, approver };
-      this.settle(record, resolution, { message: decision.message, always: decision.always });
-      if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
-        this.sticky.set(record.toolName, { type: decision.type, approver, message: decision.message });
-      }
-      return base;
-    });
-    for (const record of this.calls) {
-      const standing = this.sticky.get(record.toolName);
-      if (standing && record.pending && !record.resolution) this.applyStanding(record, standing);
-    }
-    this.publish(this.activity);
-    return applied;
-  }
-
-  /**
-   * A decision for a sub-agent's call goes to that run, which checks it again and records it. The call stays
-   * hidden here until the sub-agent reports what it still waits for (which also brings it back if refused there).
-   */
-  private forward(
-    workflowId: string,
-    planned: PlannedDecision,
-    via: 'update' | 'signal',
-    who: { approver?: string; groups?: string[] },
-  ): void {
-    this.forwarded.set(`${workflowId}/${planned.call.id}`, {
-      type: planned.decision.type,
-      ...(planned.approver && { approver: planned.approver }),
-    });
-    this.pushAudit({
-      via,
-      outcome: 'applied',
-      type: planned.decision.type,
-      id: planned.call.id,
-      toolName: planned.call.toolName,
-      ...(planned.approver && { approver: planned.approver }),
-      forwardedTo: workflowId,
-    });
-    const decision = { ...planned.decision, id: planned.call.id };
-    getExternalWorkflowHandle(workflowId)
-      .signal(decisionSignal, {
-        decisions: [decision],
-        ...(who.approver && { approver: who.approver }),
-        ...(who.groups && { groups: who.groups }),
-      })
-      .catch((err) => log.warn('could not forward a decision to a sub-agent', { workflowId, error: String(err) }));
-  }
-
-  /** Records a refused input in the audit log; nothing else changes. */
-  recordRefusal(error: DecisionRefusedError, via: 'update' | 'signal', raw: unknown): void {
-    const input = raw as { decisions?: { id?: string; type?: string }[]; approver?: string } | undefined;
-    const first = Array.isArray(input?.decisions) ? input.decisions[0] : undefined;
-    this.pushAudit({
-      via,
-      outcome: 'refused',
-      ...(typeof first?.id === 'string' && { id: first.id }),
-      ...(typeof input?.approver === 'string' && { approver: input.approver }),
-      refusal: { code: error.code, message: error.message },
-      input: truncate(safeStringify(raw), 2000),
-    });
-    log.warn('decision refused', { code: error.code, via });
-    // A parent that passed this decision on learns it did not take.
-    this.publish(this.activity);
-  }
-
-  /** The deadline passed with no decision: apply the call's `onTimeout` (`fail` throws, failing the run). */
-  timeOut(record: CallRecord): void {
-    const onTimeout = record.gate!.onTimeout;
-    this.settle(record, onTimeout === 'approve' ? { kind: 'approve', via: 'timeout' } : { kind: 'timeout' }, {
-      message: `no decision within the timeout; onTimeout: ${onTimeout}`,
-    });
-    this.publish(this.activity);
-    if (onTimeout === 'fail') throw new ApprovalTimeoutError(record.toolName, record.id, ms(record.gate!.timeoutMs));
-  }
-
-  /**
-   * A sub-agent reports what it waits for, and which calls it received decisions for since its last report. A
-   * call this run forwarded stays hidden until the sub-agent has answered it (taken: gone; refused: back).
-   */
-  mirrorChild(report: ChildApprovals): void {
-    const { workflowId, seq, pending, tools, answered = [] } = report;
-    const known = this.childApprovals.get(workflowId);
-    if (known && known.seq >= seq) return; // an older report arriving late
-    const stillPending = new Set(pending.map((p) => p.id));
-    for (const key of [...this.forwarded.keys()].filter((k) => k.startsWith(`${workflowId}/`))) {
-      const id = key.slice(workflowId.length + 1);
-      if (answered.includes(id) || !stillPending.has(id)) this.forwarded.delete(key);
-    }
-    if (pending.length) this.childApprovals.set(workflowId, { seq, pending, tools });
-    else this.childApprovals.delete(workflowId);
-    this.publish(this.activity);
-  }
-
-  /** Settles a call by an earlier `always` decision for its tool. */
-  applyStanding(record: CallRecord, standing: StickyDecision): void {
-    const resolution: Resolution =
-      standing.type === 'approve'
-        ? { kind: 'approve', via: 'sticky', approver: standing.approver }
-        : { kind: 'reject', via: 'sticky', approver: standing.approver, message: standing.message };
-    this.settle(record, resolution, { message: `standing "always ${standing.type}"` });
-  }
-
-  private settle(record: CallRecord, resolution: Resolution, extra: { message?: string; always?: boolean }): void {
-    record.resolution = resolution;
-    const via: DecidedVia = resolution.kind === 'timeout' ? 'timeout' : resolution.via;
-    const type = via === 'timeout' ? 'timeout' : (resolution.kind as Exclude<Resolution['kind'], 'timeout'>);
-    const approver = resolution.kind === 'timeout' ? undefined : resolution.approver;
-    this.decided.set(record.id, { type, ...(approver && { approver }) });
+  markDecided(id: string, summary: DecidedSummary): void {
+    this.decided.set(id, summary);
     if (this.decided.size > KEEP_DECIDED * 2) this.decided = new Map([...this.decided].slice(-KEEP_DECIDED));
-    const entry = this.pushAudit({
-      via,
-      outcome: 'applied',
-      type,
-      id: record.id,
-      toolName: record.toolName,
-      ...(approver && { approver }),
-      argsBefore: record.args,
-      ...(resolution.kind === 'edit' && { argsAfter: resolution.args }),
-      ...(resolution.kind === 'edit' && resolution.toolName !== record.toolName && { toolNameAfter: resolution.toolName }),
-      ...(extra.message !== undefined && { message: extra.message }),
-      ...(extra.always && { always: true }),
-    });
-    if (record.pending) this.notify(type === 'timeout' ? 'approval.timed_out' : 'approval.decided', record.pending, entry);
   }
 
-  private pushAudit(entry: Omit<AuditEntry, 'seq' | 'at'>): AuditEntry {
+  addAudit(entry: Omit<AuditEntry, 'seq' | 'at'>): AuditEntry {
     const full: AuditEntry = { seq: this.auditDropped + this.audit.length + 1, at: workflowIsoNow(), ...entry };
     this.audit.push(full);
     if (this.audit.length > KEEP_AUDIT * 2) {
@@ -485,16 +321,6 @@ export class AgentRun {
     return failure;
   }
 
-  /**
-   * Gives notifications still in flight a few seconds (a first attempt and a retry) before the run closes: once it
-   * closes, their activities never start. The result is already decided and visible; only the close waits.
-   */
-  async flushNotifications(): Promise<void> {
-    if (this.notificationsInFlight > 0 && patched(FLUSH_NOTIFICATIONS_PATCH)) {
-      await condition(() => this.notificationsInFlight === 0, '5s', { summary: 'last notifications before closing' });
-    }
-  }
-
   // ---- visibility ----------------------------------------------------------------------------------------
 
   publish(activity: string): void {
@@ -503,100 +329,12 @@ export class AgentRun {
     if (this.status === 'running' || this.status === 'awaiting_approval') {
       this.status = pending.length ? 'awaiting_approval' : 'running';
     }
-    if (!this.snapshot) return;
-    this.searchAttributes.publish({ agent: this.agent, status: HITL_STATUS[this.status], pending });
-    this.publishPendingMemo(pending);
-    setCurrentDetails(currentDetails(this.step, this.maxSteps, pending.length ? 'waiting for approval' : activity, pending));
-    this.tellParent(pending);
-  }
-
-  /**
-   * What waits, in the memo too: lists across runs read it from visibility instead of querying every run (a
-   * sub-agent's calls are listed through its parent). Too large a list is left out; lists then ask the run.
-   */
-  private publishPendingMemo(pending: PendingApproval[]): void {
-    if (workflowInfo().parent) return;
-    const text = JSON.stringify(pending);
-    const value = text.length <= MEMO_PENDING_LIMIT ? pending : null;
-    const key = value ? text : 'too-large';
-    if (key === this.memoPendingKey || !patched(PENDING_IN_MEMO_PATCH)) return;
-    this.memoPendingKey = key;
-    upsertMemo({ pendingApprovals: value ?? { tooLarge: true } });
-  }
-
-  /** A sub-agent keeps its parent's view of what waits current, so decisions can be sent to the parent. */
-  private tellParent(pending: PendingApproval[]): void {
-    const parent = workflowInfo().parent;
-    if (!parent) return;
-    // Any new audit entry (a decision taken or refused) sends a report, so a forwarded decision never goes unanswered.
-    const auditSeq = this.auditDropped + this.audit.length;
-    const pendingKey = pending.map((p) => `${p.workflowId ?? ''}/${p.id}`).join(',');
-    const key =
-      pendingKey === this.sentToParent.key.split('#')[0] && !patched(REPORT_EVERY_ANSWER_PATCH)
-        ? this.sentToParent.key
-        : `${pendingKey}#${auditSeq}`;
-    if (key === this.sentToParent.key) return;
-    const answered = this.audit.filter((e) => e.seq > this.sentToParent.auditSeq && e.id).map((e) => e.id!);
-    this.sentToParent = { seq: this.sentToParent.seq + 1, key, auditSeq };
-    const report: ChildApprovals = {
-      workflowId: workflowInfo().workflowId,
-      seq: this.sentToParent.seq,
-      pending,
-      tools: this.snapshot!.tools,
-      answered,
-    };
-    getExternalWorkflowHandle(parent.workflowId)
-      .signal(childApprovalsSignal, report)
-      .catch((err) => log.warn('could not tell the parent run what waits', { error: String(err) }));
-  }
-
-  /** Fire and forget: a webhook outage never holds up or fails the run. */
-  notify(type: NotificationEvent['type'], approval: PendingApproval, decision?: AuditEntry): void {
-    if (!this.snapshot?.notify) return;
-    const { workflowId, runId } = workflowInfo();
-    const event: NotificationEvent = {
-      id: `${workflowId}:${runId}:${++this.notificationSeq}`,
-      type,
-      workflowId,
-      runId,
-      agent: this.agent,
-      at: workflowIsoNow(),
-      approval,
-      ...(decision && { decision }),
-    };
-    this.notificationsInFlight++;
-    notifyActivities.notify
-      .executeWithOptions(
-        {
-          startToCloseTimeout: '30s',
-          scheduleToCloseTimeout: '10m',
-          retry: { initialInterval: '2s', maximumAttempts: 6 },
-          summary: `notify ${type}`,
-        },
-        [event],
-      )
-      .catch((err) => log.warn('notification not delivered', { type, error: String(err) }))
-      .finally(() => this.notificationsInFlight--);
+    if (this.snapshot) this.visibility.publish(pending, activity);
   }
 }
 
-/** Changes made after runs were already paused: see README, "Changing workflow code". */
-const FLUSH_NOTIFICATIONS_PATCH = 'flush-notifications-before-close';
+/** Added after runs were already paused: see README, "Changing workflow code". */
 const DECISION_CHECKS_V2_PATCH = 'decision-checks-v2';
-const PENDING_IN_MEMO_PATCH = 'pending-approvals-in-memo';
-/** Bytes of pending approvals kept in the memo; beyond that, lists ask the run itself. */
-const MEMO_PENDING_LIMIT = 16_000;
-const REPORT_EVERY_ANSWER_PATCH = 'sub-agents-report-every-answer';
-
-const HITL_STATUS = {
-  running: 'Running',
-  awaiting_approval: 'AwaitingApproval',
-  awaiting_message: 'AwaitingMessage',
-  completed: 'Completed',
-  max_steps: 'Completed',
-  failed: 'Failed',
-  canceled: 'Canceled',
-} as const;
 
 /**
  * Our errors and the non-retryable causes of activity failures become ApplicationFailures, which fail the run
@@ -616,14 +354,6 @@ function toRunFailure(err: unknown): unknown {
     });
   }
   return err;
-}
-
-function safeStringify(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 function truncate(text: string, max: number): string {

@@ -44,13 +44,13 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     const failure = run.fail(err);
-    if (!isCancellation(err)) await run.flushNotifications();
+    if (!isCancellation(err)) await run.notifications.flush();
     throw failure;
   }
 }
 
 async function finished(run: AgentRun, result: AgentResult): Promise<AgentResult> {
-  await run.flushNotifications();
+  await run.notifications.flush();
   return result;
 }
 

@@ -6,6 +6,7 @@ import { CancellationScope, condition, isCancellation, sleep } from '@temporalio
 import type { AgentRun } from './agent-run.js';
 import type { CallRecord, Resolution } from '../schemas/call-record.js';
 import { workflowNow } from './workflow-clock.js';
+import { timeOut } from './run-decisions.js';
 
 export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<Resolution> {
   if (record.resolution) return record.resolution;
@@ -18,7 +19,7 @@ export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<
       (await condition(() => record.resolution !== undefined, remaining, {
         summary: `approval · ${record.toolName} · ${record.id}`,
       }));
-    if (!decided && !record.resolution) run.timeOut(record);
+    if (!decided && !record.resolution) timeOut(run, record);
   } finally {
     reminders?.cancel();
   }
@@ -34,7 +35,7 @@ function startReminders(run: AgentRun, record: CallRecord, deadline: number): Ca
         const wait = at - workflowNow();
         if (wait <= 0) continue;
         await sleep(wait, { summary: `reminder · ${record.toolName} · ${record.id}` });
-        if (!record.resolution) run.notify('approval.reminder', record.pending!);
+        if (!record.resolution) run.notifications.send('approval.reminder', record.pending!);
       }
     })
     .catch((err) => {

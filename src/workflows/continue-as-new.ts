@@ -27,7 +27,7 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
   const messages = await compact(run);
   // A decision may have arrived while the summary was written and started a tool: wait until it is done.
   await condition(() => run.isPausable() && allHandlersFinished());
-  await run.flushNotifications();
+  await run.notifications.flush();
   const { carry: _previous, ...input } = run.input;
   return continueAsNew<(input: AgentWorkflowInput) => Promise<AgentResult>>({ ...input, carry: run.carry(messages) });
 }

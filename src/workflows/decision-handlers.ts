@@ -8,6 +8,7 @@ import { RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
 import { planDecisions } from './decision-plan.js';
 import { childApprovalsSignal, decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from './messages.js';
+import { applyPlan, mirrorChild, recordRefusal } from './run-decisions.js';
 
 export function registerDecisionHandlers(run: AgentRun): void {
   setHandler(pendingApprovalsQuery, () => run.pendingApprovals());
@@ -19,7 +20,7 @@ export function registerDecisionHandlers(run: AgentRun): void {
       const plan = planDecisions(input, run.planContext());
       // The validator already checked this input against this same state; a failure here would be a bug.
       if (!plan.ok) throw plan.error.toFailure();
-      return { applied: run.applyPlan(plan.decisions, 'update', plan.input) };
+      return { applied: applyPlan(run, plan.decisions, 'update', plan.input) };
     },
     {
       validator: (input: DecideInput) => {
@@ -29,11 +30,11 @@ export function registerDecisionHandlers(run: AgentRun): void {
     },
   );
 
-  setHandler(childApprovalsSignal, (report) => run.mirrorChild(report));
+  setHandler(childApprovalsSignal, (report) => mirrorChild(run, report));
 
   setHandler(decisionSignal, (input: DecideInput) => {
     const plan = planDecisions(input, run.planContext());
-    if (plan.ok) run.applyPlan(plan.decisions, 'signal', plan.input);
-    else run.recordRefusal(plan.error, 'signal', input);
+    if (plan.ok) applyPlan(run, plan.decisions, 'signal', plan.input);
+    else recordRefusal(run, plan.error, 'signal', input);
   });
 }

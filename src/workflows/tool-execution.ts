@@ -12,6 +12,7 @@ import { describeForApprovers } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
 import { runSubAgent } from './sub-agents.js';
 import { editedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
+import { applyStanding } from './run-decisions.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord): Promise<void> {
   if (record.status === 'done') return;
@@ -47,9 +48,9 @@ async function announceWithToolDescription(run: AgentRun, record: CallRecord): P
   record.status = 'waiting';
   // An "always" decision for this tool may have come while the description was being written.
   const standing = run.sticky.get(record.toolName);
-  if (standing) return run.applyStanding(record, standing);
+  if (standing) return applyStanding(run, record, standing);
   run.announce(record, description);
-  run.notify('approval.requested', record.pending!);
+  run.notifications.send('approval.requested', record.pending!);
   run.publish(run.activity);
 }
 
