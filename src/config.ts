@@ -31,6 +31,8 @@ export const EnvConfig = z
     HITL_DEV_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
     /** Where the demo tools keep their shop database, outbox and workspace. */
     HITL_DATA_DIR: z.string().min(1).default('.temporal/demo-data'),
+    /** Runs a worker keeps in memory between decisions (see DEFAULT_MAX_CACHED_RUNS in src/worker.ts). */
+    HITL_WORKER_MAX_CACHED_RUNS: z.coerce.number().int().min(1).optional(),
     /** Comma-separated URLs that receive approval events. */
     HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url())),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),

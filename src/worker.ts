@@ -23,9 +23,19 @@ export interface HitlWorkerOptions {
   workflowBundlePath?: string;
   /** Encryption (see src/codec); must match the clients'. */
   dataConverter?: DataConverter;
+  /** Runs kept in memory between workflow tasks. @default DEFAULT_MAX_CACHED_RUNS */
+  maxCachedRuns?: number;
   /** Extra Worker options (tuning, interceptors, versioning). */
   overrides?: Partial<WorkerOptions>;
 }
+
+/**
+ * The SDK sizes its workflow cache from the V8 heap limit (thousands of runs on a large machine), and a cached
+ * agent run costs about 2.5 MiB of RSS (bench/RESULTS.md), so a worker holding thousands of paused runs grows to
+ * gigabytes. A paused run needs no memory: when its decision comes, an evicted run is rebuilt by replaying its
+ * history (a few dozen events for a run paused early), so a small cache keeps RSS flat at any number of paused runs.
+ */
+export const DEFAULT_MAX_CACHED_RUNS = 200;
 
 export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
   return Worker.create({
@@ -35,6 +45,7 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
     ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(options.deps),
     ...(options.dataConverter && { dataConverter: options.dataConverter }),
+    maxCachedWorkflows: options.maxCachedRuns ?? DEFAULT_MAX_CACHED_RUNS,
     // Cancellation reaches a tool through its heartbeats; don't let them be batched for long.
     maxHeartbeatThrottleInterval: '5s',
     ...options.overrides,
@@ -52,6 +63,7 @@ export async function createWorkerFromEnv(config: EnvConfig, connection: NativeC
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     dataConverter: dataConverterFromEnv(config),
+    ...(config.HITL_WORKER_MAX_CACHED_RUNS && { maxCachedRuns: config.HITL_WORKER_MAX_CACHED_RUNS }),
     deps: {
       agents: defaultAgents,
       tools: tools.byName,

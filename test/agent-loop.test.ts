@@ -8,7 +8,7 @@ import { toFunctionDefinition } from '../src/tools/define-tool.js';
 import { toolSpecs } from '../src/tools/registry.js';
 import { runStateQuery } from '../src/workflows/messages.js';
 import { startHarness, type Harness } from './helpers/harness.js';
-import { activitySummaries, waitFor } from './helpers/history.js';
+import { activitySummaries, localActivitySummaries, waitFor } from './helpers/history.js';
 
 const ops = defineAgent({
   name: 'ops',
@@ -155,6 +155,8 @@ describe('agent loop', () => {
       'tool write_file',
       'model scripted-model · step 3',
     ]);
+    // read_data is `local: true`: it ran in the workflow's worker (a marker each), write_file as a regular activity.
+    expect(await localActivitySummaries(handle)).toEqual(['tool read_data', 'tool read_data']);
   });
 
   it('sends unknown tools, malformed JSON, schema violations and tool exceptions back to the model', async () => {

@@ -57,7 +57,10 @@ export function createExecuteTool({ tools }: ActivityDeps) {
 
       const activity = Context.current();
       const heartbeatTimeout = implementation.spec.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT;
-      const stopHeartbeats = keepHeartbeating(activity, Math.max(1000, durationToMs(heartbeatTimeout) / 3));
+      // A local activity has no heartbeats to send (and no heartbeat timeout to keep alive).
+      const stopHeartbeats = activity.info.isLocal
+        ? () => {}
+        : keepHeartbeating(activity, Math.max(1000, durationToMs(heartbeatTimeout) / 3));
       try {
         const result = await implementation.run(parsed.args, toolContext(activity, input));
         return { content: typeof result === 'string' ? result : JSON.stringify(result) };
@@ -82,7 +85,9 @@ function toolContext(activity: Context, input: { agent: string; toolCallId: stri
     attempt: activity.info.attempt,
     agent: input.agent,
     context: input.context ?? {},
-    heartbeat: (details) => activity.heartbeat(details),
+    heartbeat: (details) => {
+      if (!activity.info.isLocal) activity.heartbeat(details);
+    },
     signal: activity.cancellationSignal,
   };
 }

@@ -21,6 +21,8 @@ export interface DevServerOptions {
   namespace?: string;
   /** Remote codec endpoint the Web UI calls to decode payloads. */
   uiCodecEndpoint?: string;
+  /** Server dynamic config (`--dynamic-config-value KEY=VALUE`, the value JSON-encoded), over DEV_SERVER_DYNAMIC_CONFIG. */
+  dynamicConfig?: Record<string, string | number | boolean>;
   /** Ignore `TEMPORAL_ADDRESS` and always start a server (tests that kill the server need their own). */
   forceStart?: boolean;
   /**
@@ -77,6 +79,16 @@ function installSignalHooks(): void {
   }
 }
 
+/**
+ * The server's dynamic config, as docker-compose's deploy/temporal-dynamic-config.yaml sets it. Eager activity
+ * execution is off by default in the server: with it on, a workflow task that schedules an activity gets the
+ * activity back in its own completion and the worker starts it at once, skipping a dispatch through matching
+ * (bench/RESULTS.md, experiment eager-activities-off).
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean> = {
+  'system.enableActivityEagerExecution': true,
+};
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
   const external = process.env.TEMPORAL_ADDRESS;
@@ -95,6 +107,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
   if (options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
+  for (const [key, value] of Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...options.dynamicConfig })) {
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  }
   if (options.dbFile) {
     mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);

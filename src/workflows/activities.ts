@@ -23,6 +23,12 @@ export const toolActivities = proxyActivities<Activities>({
   retry: { maximumAttempts: 3 },
 });
 
+/** Tools whose spec says `local: true`: quick ones, run in the workflow's own worker (no heartbeats). */
+export const localToolActivities = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '2m',
+  retry: { maximumAttempts: 3 },
+});
+
 /** Notifications retry for a while, then give up: a webhook outage must never hold up a run. */
 export const notifyActivities = proxyActivities<Activities>({
   startToCloseTimeout: '30s',

@@ -1,12 +1,12 @@
 /** Settles one call: runs the tool (as the model asked, or as a human edited it), or answers for it. */
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
-import { isCancellation } from '@temporalio/workflow';
+import { isCancellation, patched } from '@temporalio/workflow';
 import { ToolFailedError } from '../errors/tool-failed-error.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
-import { toolActivities } from './activities.js';
+import { localToolActivities, toolActivities } from './activities.js';
 import type { AgentRun } from './agent-run.js';
 import { describeForApprovers } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
@@ -54,20 +54,29 @@ async function announceWithToolDescription(run: AgentRun, record: CallRecord): P
   run.publish(run.activity);
 }
 
+/**
+ * Local tool activities came after runs had paused with regular ones. The patch marker is written only by a run
+ * that calls a local tool, so a run recorded before keeps replaying its calls as regular activities.
+ */
+export const LOCAL_TOOLS_PATCH = 'local-tool-activities';
+
+function runsLocally(spec: { local?: boolean } | undefined): boolean {
+  return spec?.local === true && patched(LOCAL_TOOLS_PATCH);
+}
+
 async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs): Promise<string> {
   const spec = run.snapshot!.tools.includes(name) ? toolSpecs[name] : undefined;
   record.status = 'running';
   try {
     if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args);
-    const { content } = await toolActivities.executeTool.executeWithOptions(
-      {
-        summary: `tool ${name}`,
-        startToCloseTimeout: spec?.timeout ?? '2m',
-        heartbeatTimeout: spec?.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT,
-        retry: spec?.retry ?? { maximumAttempts: 3 },
-      },
-      [{ agent: run.agent, available: run.snapshot!.tools, toolCallId: record.id, name, args, context: run.input.context }],
-    );
+    const input = { agent: run.agent, available: run.snapshot!.tools, toolCallId: record.id, name, args, context: run.input.context };
+    const common = { summary: `tool ${name}`, startToCloseTimeout: spec?.timeout ?? '2m', retry: spec?.retry ?? { maximumAttempts: 3 } };
+    const { content } = runsLocally(spec)
+      ? await localToolActivities.executeTool.executeWithOptions(common, [input])
+      : await toolActivities.executeTool.executeWithOptions(
+          { ...common, heartbeatTimeout: spec?.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT },
+          [input],
+        );
     return content;
   } catch (err) {
     if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ChildWorkflowFailure)) throw err;

@@ -41,6 +41,8 @@ export interface HarnessOptions {
   bundlePath?: string;
   /** The worker's data converter (encryption tests). */
   dataConverter?: DataConverter;
+  /** The worker's workflow cache size (createWorker's default otherwise). */
+  maxCachedRuns?: number;
 }
 
 export interface Harness {
@@ -79,6 +81,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       deps,
       workflowBundlePath: bundlePath,
       dataConverter,
+      ...(options.maxCachedRuns && { maxCachedRuns: options.maxCachedRuns }),
     });
 
   let worker = await makeWorker();

@@ -4,12 +4,29 @@ import { defaultPayloadConverter } from '@temporalio/common';
 
 type Payload = Parameters<typeof defaultPayloadConverter.fromPayload>[0];
 
-/** The summaries of scheduled activities, in order (what the Temporal UI shows). */
+/**
+ * The summaries of activities, in order (what the Temporal UI shows): scheduled ones, and local ones (a marker
+ * each) that carry a summary, as tools do.
+ */
 export async function activitySummaries(handle: WorkflowHandle): Promise<string[]> {
   const events = (await handle.fetchHistory()).events ?? [];
   return events
-    .filter((e) => e.activityTaskScheduledEventAttributes)
+    .filter((e) => e.activityTaskScheduledEventAttributes || (isLocalActivityMarker(e) && e.userMetadata?.summary))
     .map((e) => (e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as Payload)) : ''));
+}
+
+/** The summaries of local activities alone. */
+export async function localActivitySummaries(handle: WorkflowHandle): Promise<string[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events
+    .filter((e) => isLocalActivityMarker(e) && e.userMetadata?.summary)
+    .map((e) => String(defaultPayloadConverter.fromPayload(e.userMetadata!.summary as Payload)));
+}
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+function isLocalActivityMarker(e: HistoryEvent): boolean {
+  return e.markerRecordedEventAttributes?.markerName === 'core_local_activity';
 }
 
 /** Timer summaries, in order. */

@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { EnvConfig } from '../../src/config.js';
 import { searchAttributeCliPairs } from '../../src/contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE } from '../../src/contract/task-queue.js';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/dev/dev-server.js';
 
 interface Service {
   image?: string;
@@ -40,6 +41,14 @@ describe('docker-compose.yml', () => {
   it('has Temporal on PostgreSQL, the UI, the worker and the API', () => {
     expect(Object.keys(services).sort()).toEqual(['api', 'postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'worker']);
     expect(services.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
+  });
+
+  it('gives the server the dynamic config the dev server runs with', () => {
+    const temporal = services.temporal as Service & { volumes: string[] };
+    const [source, target] = temporal.volumes[0]!.split(':');
+    expect(`/etc/temporal/${temporal.environment!.DYNAMIC_CONFIG_FILE_PATH}`).toBe(target);
+    const fileConfig = parse(readFileSync(source!, 'utf8')) as Record<string, { value: unknown }[]>;
+    expect(Object.fromEntries(Object.entries(fileConfig).map(([key, [first]]) => [key, first!.value]))).toEqual(DEV_SERVER_DYNAMIC_CONFIG);
   });
 
   it('registers exactly the search attributes the workflow upserts', () => {

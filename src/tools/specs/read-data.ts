@@ -6,6 +6,8 @@ export const SHOP_TABLES = ['orders', 'refunds'] as const;
 export const readData = defineTool({
   name: 'read_data',
   description: 'Read rows from a shop table, optionally filtered by exact column values.',
+  // One indexed SQLite read: quick and side-effect free, so it skips the server round trip of a regular activity.
+  local: true,
   parameters: z.object({
     table: z.enum(SHOP_TABLES).describe('Table to read'),
     where: z
