@@ -1,0 +1,111 @@
+/** What every scenario shares: the dev server, a client, the scripted model, the bundles, child processes. */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { DevServer } from '../src/dev/dev-server.js';
+import type { ModelServer } from '../src/model-server/server.js';
+import { BENCH_DIR, spawnChild, type BenchChild } from './ipc.js';
+import type { WorkerProcessConfig } from './worker-process.js';
+
+export interface BenchSettings {
+  mode: 'quick' | 'full';
+  latencySamples: number;
+  warmupSamples: number;
+  steps: number;
+  stepRepetitions: number;
+  densityRuns: number;
+  decideConcurrency: number;
+  /** Tuning experiments (worker option overrides) after the main measurements. */
+  experiments: boolean;
+}
+
+/** What child processes need; known before the server is up, so they can start while it starts. */
+export interface ChildEnv {
+  address: string;
+  namespace: string;
+  model: ModelServer;
+  agentBundlePath: string;
+  floorBundlePath: string;
+}
+
+export interface BenchContext extends ChildEnv {
+  settings: BenchSettings;
+  server: DevServer;
+  serverDbFile?: string;
+  connection: Connection;
+  client: Client;
+  model: ModelServer;
+  agentBundlePath: string;
+  floorBundlePath: string;
+  tmpDir: string;
+  log(line: string): void;
+}
+
+export async function connectClient(server: DevServer): Promise<{ connection: Connection; client: Client }> {
+  const connection = await Connection.connect({ address: server.address });
+  return { connection, client: new Client({ connection, namespace: server.namespace }) };
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+export interface WorkerChild extends BenchChild {
+  /** The agent workflow's task queue ('' when this worker runs no agent workflow). */
+  taskQueue: string;
+  floorTaskQueue?: string;
+}
+
+export async function startWorkerChild(
+  ctx: ChildEnv,
+  options: {
+    /** Agent workflow bundle; false for none. @default the run's bundle */
+    agentBundlePath?: string | false;
+    /** Floor workflow bundle: true for the run's floor bundle. */
+    floor: boolean | string;
+    record: boolean;
+    overrides?: WorkerProcessConfig['overrides'];
+    /** Poll this agent task queue (a replacement worker); a new one otherwise. */
+    taskQueue?: string;
+  },
+): Promise<WorkerChild> {
+  const agentBundle = options.agentBundlePath === false ? undefined : (options.agentBundlePath ?? ctx.agentBundlePath);
+  const floorBundle = options.floor === true ? ctx.floorBundlePath : options.floor || undefined;
+  const taskQueue = agentBundle ? (options.taskQueue ?? uniqueName('bench-agent')) : '';
+  const floorTaskQueue = floorBundle ? uniqueName('bench-floor') : undefined;
+  const config: WorkerProcessConfig = {
+    address: ctx.address,
+    namespace: ctx.namespace,
+    ...(agentBundle && { agent: { taskQueue, bundlePath: agentBundle } }),
+    modelBaseURL: ctx.model.baseURL,
+    ...(floorBundle && floorTaskQueue && { floor: { taskQueue: floorTaskQueue, bundlePath: floorBundle } }),
+    ...(options.overrides && { overrides: options.overrides }),
+    record: options.record,
+  };
+  const child = await spawnChild(
+    path.join(BENCH_DIR, 'worker-process.ts'),
+    { BENCH_WORKER: JSON.stringify(config) },
+    { nodeArgs: ['--expose-gc'] },
+  );
+  return { ...child, taskQueue, floorTaskQueue };
+}
+
+export async function startPeerChild(ctx: ChildEnv, checkpointFile: string): Promise<BenchChild> {
+  return spawnChild(
+    path.join(BENCH_DIR, 'peer', 'langgraph-peer.ts'),
+    { BENCH_PEER: JSON.stringify({ modelBaseURL: ctx.model.baseURL, checkpointFile }) },
+    { nodeArgs: ['--expose-gc'] },
+  );
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` holds. */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string, everyMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * Profiling: what the misses come from, and what our changes bought. Worker option overrides go through
+ * createWorker's `overrides`; the one comparison that needs other workflow code (every tool a regular activity,
+ * as before `local: true`) runs on a bench-only bundle of the real agent workflow with one module swapped.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import getPort from 'get-port';
+import pLimit from 'p-limit';
+import { startDevServer } from '../src/dev/dev-server.js';
+import { WORKFLOWS_PATH } from '../src/worker.js';
+import { BENCH_AGENT, PROMPTS } from './bench-agent.js';
+import { connectClient, sleep, startWorkerChild, uniqueName, type BenchContext } from './context.js';
+import { floorReadyQuery } from './floor/workflows.js';
+import { BENCH_DIR } from './ipc.js';
+import type { Experiment } from './schema.js';
+import { measureHistory } from './scenarios/history.js';
+import { measureDecisionLatency } from './scenarios/latency.js';
+import { measureStepOverhead } from './scenarios/steps.js';
+import { ratio, round } from './stats.js';
+
+export const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m) };
+
+interface ReplacementResource {
+  request: string;
+  context: string;
+  contextInfo: { issuer: string };
+}
+interface WebpackCompiler {
+  webpack: {
+    NormalModuleReplacementPlugin: new (re: RegExp, fn: (r: ReplacementResource) => void) => { apply(compiler: WebpackCompiler): void };
+  };
+}
+
+/** The agent workflow bundle with src/workflows/activities.ts replaced by the all-regular-activities variant. */
+export async function bundleWithRegularTools(file: string): Promise<string> {
+  const workflowsDir = path.dirname(WORKFLOWS_PATH);
+  const shim = path.join(BENCH_DIR, 'experiments', 'regular-tool-activities.ts');
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: quietLogger,
+    webpackConfigHook: (config) => {
+      const swap = {
+        apply(compiler: WebpackCompiler) {
+          new compiler.webpack.NormalModuleReplacementPlugin(/^\.\/activities\.js$/, (resource) => {
+            if (resource.context === workflowsDir && resource.contextInfo.issuer !== shim) resource.request = shim;
+          }).apply(compiler);
+        },
+      };
+      return { ...config, plugins: [...(config.plugins ?? []), swap as never] };
+    },
+  });
+  if (!code.includes('regular-tool-activities.ts')) throw new Error('the regular-activity swap did not take');
+  writeFileSync(file, code);
+  return file;
+}
+
+/**
+ * RSS per cached paused run for a workflow bundle: `runs` runs started and paused on one fresh worker process
+ * whose cache holds them all.
+ */
+async function footprint(ctx: BenchContext, kind: 'floor' | 'floor+zod' | 'agent', bundlePath: string, runs: number) {
+  const overrides = { maxCachedWorkflows: runs + 10 };
+  const worker = await startWorkerChild(
+    ctx,
+    kind === 'agent'
+      ? { agentBundlePath: bundlePath, floor: false, record: false, overrides }
+      : { agentBundlePath: false, floor: bundlePath, record: false, overrides },
+  );
+  try {
+    const { client } = ctx;
+    const limit = pLimit(50);
+    const start = (id: string) =>
+      kind === 'agent'
+        ? client.workflow.start('agentWorkflow', {
+            taskQueue: worker.taskQueue,
+            workflowId: id,
+            args: [{ agent: BENCH_AGENT, prompt: PROMPTS.gated }],
+          })
+        : client.workflow.start('floorDecisionWorkflow', { taskQueue: worker.floorTaskQueue!, workflowId: id, args: [] });
+    const paused = async (id: string) => {
+      const handle = client.workflow.getHandle(id);
+      if (kind !== 'agent') return handle.query(floorReadyQuery);
+      for (;;) {
+        const pending = await handle.query<unknown[]>('pendingApprovals').catch(() => []);
+        if (pending.length === 1) return true;
+        await sleep(200);
+      }
+    };
+    const tag = uniqueName(`footprint-${kind.replace('+', '-')}`);
+    await Promise.all(Array.from({ length: 3 }, (_, i) => start(`${tag}-warmup-${i}`).then((h) => paused(h.workflowId))));
+    await sleep(500);
+    const before = (await worker.request<{ rss: number }>('memory')).rss;
+    const t0 = Date.now();
+    await Promise.all(Array.from({ length: runs }, (_, i) => limit(() => start(`${tag}-${i}`).then((h) => paused(h.workflowId)))));
+    const seconds = (Date.now() - t0) / 1000;
+    await sleep(1000);
+    const after = (await worker.request<{ rss: number }>('memory')).rss;
+    const cache = await worker.request<{ cached: number; max: number; heapLimit: number }>('cache');
+    return { kibPerRun: Math.round((after - before) / runs / 1024), pausedPerSecond: round(runs / seconds, 1), cached: cache.cached };
+  } finally {
+    await worker.stop();
+  }
+}
+
+/** Runs one experiment; a failure is recorded, and the benchmark goes on. */
+async function attempt(
+  ctx: BenchContext,
+  experiments: Experiment[],
+  name: string,
+  description: string,
+  run: () => Promise<Experiment>,
+): Promise<void> {
+  try {
+    experiments.push(await run());
+  } catch (err) {
+    ctx.log(`  experiment ${name} failed: ${(err as Error).message}`);
+    experiments.push({ name, description, overrides: {}, metrics: {}, error: (err as Error).message.split('\n')[0]! });
+  }
+}
+
+export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
+  const experiments: Experiment[] = [];
+  const { log } = ctx;
+
+  // 1. Where the memory per paused run goes: the floor, the floor plus two zod schemas, the agent workflow.
+  const runs = ctx.settings.mode === 'quick' ? 100 : 300;
+  const footprintDescription = `${runs} runs paused at once on a fresh worker process per bundle (default worker options, all cached): RSS growth per run, and runs paused per second`;
+  await attempt(ctx, experiments, 'memory-per-cached-run', footprintDescription, async () => {
+    log('experiment: memory per cached run by workflow bundle');
+    const zodFloorBundle = path.join(ctx.tmpDir, 'zod-floor-workflows.js');
+    writeFileSync(
+      zodFloorBundle,
+      (await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor', 'zod-floor-workflows.ts'), logger: quietLogger })).code,
+    );
+    const floor = await footprint(ctx, 'floor', ctx.floorBundlePath, runs);
+    const zodFloor = await footprint(ctx, 'floor+zod', zodFloorBundle, runs);
+    const agent = await footprint(ctx, 'agent', ctx.agentBundlePath, runs);
+    log(`  KiB per cached run: floor ${floor.kibPerRun}, floor + 2 zod schemas ${zodFloor.kibPerRun}, agent ${agent.kibPerRun}`);
+    return {
+      name: 'memory-per-cached-run',
+      description: footprintDescription,
+      overrides: {},
+      metrics: {
+        floorKiBPerRun: floor.kibPerRun,
+        floorWithZodKiBPerRun: zodFloor.kibPerRun,
+        agentKiBPerRun: agent.kibPerRun,
+        floorPausedPerSecond: floor.pausedPerSecond,
+        floorWithZodPausedPerSecond: zodFloor.pausedPerSecond,
+        agentPausedPerSecond: agent.pausedPerSecond,
+      },
+    };
+  });
+
+  // 2. Every tool a regular activity (before `local: true`): what local tools buy per automatic step.
+  const samples = Math.max(20, Math.round(ctx.settings.latencySamples / 2));
+  const regularDescription = `the agent workflow with every tool call a regular activity, read_data included (src/workflows/activities.ts swapped in a bench-only bundle), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s) against the floor in the same window`;
+  await attempt(ctx, experiments, 'tools-as-regular-activities', regularDescription, async () => {
+    log('experiment: every tool a regular activity (bench-only bundle of the agent workflow)');
+    const regularBundle = await bundleWithRegularTools(path.join(ctx.tmpDir, 'agent-regular-tools.js'));
+    const worker = await startWorkerChild(ctx, { agentBundlePath: regularBundle, floor: true, record: true });
+    try {
+      const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
+      const steps = await measureStepOverhead(ctx, worker);
+      const history = await measureHistory(ctx, worker, {
+        gatedUpdateRunId: latency.gatedUpdateRunId,
+        stepsRunId: steps.stepsRunId,
+        steps: ctx.settings.steps,
+      });
+      const ours = latency.series.oursUpdate!.decisionToNextCall!;
+      const base = latency.series.floorUpdate!.decisionToNextCall!;
+      log(
+        `  decision ${ours.p50} vs floor ${base.p50} ms; step ${steps.ours.perStepMs.p50} vs ${steps.floor.perStepMs.p50} ms; ${history.perAutomaticStep.events} events per automatic step`,
+      );
+      return {
+        name: 'tools-as-regular-activities',
+        description: regularDescription,
+        overrides: {},
+        metrics: {
+          decisionP50Ms: ours.p50,
+          decisionP99Ms: ours.p99,
+          floorDecisionP50Ms: base.p50,
+          floorDecisionP99Ms: base.p99,
+          decisionRatioP50: ratio(ours.p50, base.p50),
+          sentToToolStartP50Ms: latency.series.oursUpdate!.sentToToolStart.p50,
+          sentToToolStartP99Ms: latency.series.oursUpdate!.sentToToolStart.p99,
+          stepP50Ms: steps.ours.perStepMs.p50,
+          floorStepP50Ms: steps.floor.perStepMs.p50,
+          stepRatioP50: ratio(steps.ours.perStepMs.p50, steps.floor.perStepMs.p50),
+          workerCpuMsPerStep: steps.ours.cpuMsPerStep.worker,
+          serverCpuMsPerStep: steps.ours.cpuMsPerStep.server,
+          eventsPerAutomaticStep: history.perAutomaticStep.events,
+          bytesPerAutomaticStep: history.perAutomaticStep.bytes,
+          eventsPerGatedStep: history.perGatedStep.events,
+        },
+      };
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  // 3. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.
+  const eagerDescription = `a second dev server with system.enableActivityEagerExecution=false (the server's default; ours turn it on), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s), ours and the floor, on a fresh worker process`;
+  await attempt(ctx, experiments, 'eager-activities-off', eagerDescription, async () => {
+    log('experiment: eager activity execution off (a second dev server)');
+    const server = await startDevServer({
+      forceStart: true,
+      uiPort: false,
+      port: await getPort(),
+      namespace: ctx.namespace,
+      ...(ctx.serverDbFile && { dbFile: path.join(ctx.tmpDir, 'temporal-no-eager.db') }),
+      dynamicConfig: { 'system.enableActivityEagerExecution': false },
+      progress: () => {},
+    });
+    const { connection, client } = await connectClient(server);
+    const off: BenchContext = { ...ctx, address: server.address, server, connection, client };
+    const worker = await startWorkerChild(off, { floor: true, record: true });
+    try {
+      const latency = await measureDecisionLatency(off, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
+      const steps = await measureStepOverhead(off, worker);
+      const ours = latency.series.oursUpdate!;
+      log(
+        `  without eager activities: decision ${ours.decisionToNextCall!.p50} ms, step ${steps.ours.perStepMs.p50} ms, floor step ${steps.floor.perStepMs.p50} ms`,
+      );
+      return {
+        name: 'eager-activities-off',
+        description: eagerDescription,
+        overrides: {},
+        metrics: {
+          decisionP50Ms: ours.decisionToNextCall!.p50,
+          floorDecisionP50Ms: latency.series.floorUpdate!.decisionToNextCall!.p50,
+          sentToToolStartP50Ms: ours.sentToToolStart.p50,
+          stepP50Ms: steps.ours.perStepMs.p50,
+          floorStepP50Ms: steps.floor.perStepMs.p50,
+          stepRatioP50: ratio(steps.ours.perStepMs.p50, steps.floor.perStepMs.p50),
+        },
+      };
+    } finally {
+      await worker.stop();
+      await connection.close().catch(() => {});
+      await server.stop();
+    }
+  });
+  return experiments;
+}

@@ -1,0 +1,148 @@
+/** Messages between the runner and its child processes (worker, LangGraph peer), over Node's IPC channel. */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** Activity timestamps taken inside the worker (an activity interceptor): start and end of each execution. */
+export interface ActivityMark {
+  activity: string;
+  phase: 'start' | 'end';
+  at: number;
+}
+
+export type ChildRequest = { id: number; cmd: string; [key: string]: unknown };
+export type ChildReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+export interface BenchChild {
+  pid: number;
+  /** Resolves when the process exits, for whatever reason. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  request<T>(cmd: string, args?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
+  /** Asks the child to stop, and kills it if it does not within the timeout. */
+  stop(): Promise<void>;
+}
+
+/** Spawns `node --import tsx <script>` with an IPC channel and waits for its `ready` message. */
+export async function spawnChild(
+  script: string,
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; readyTimeoutMs?: number } = {},
+): Promise<BenchChild> {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  exited.then(() => {
+    for (const w of waiting.values())
+      w.reject(new Error(`${path.basename(script)} exited (code ${child.exitCode}, signal ${child.signalCode})`));
+    waiting.clear();
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${path.basename(script)} was not ready in time`)), options.readyTimeoutMs ?? 120_000);
+    child.on('message', (raw) => {
+      const message = raw as { ready?: true; error?: string } & Partial<ChildReply>;
+      if (message.ready) {
+        clearTimeout(timer);
+        resolve();
+        return;
+      }
+      if (message.id === undefined) return;
+      const w = waiting.get(message.id);
+      if (!w) return;
+      waiting.delete(message.id);
+      if (message.ok) w.resolve(message.value);
+      else w.reject(new Error(message.error));
+    });
+    exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${path.basename(script)} exited before it was ready (code ${child.exitCode})`));
+    });
+  });
+  await ready;
+  return {
+    pid: child.pid!,
+    exited,
+    request<T>(cmd: string, args: Record<string, unknown> = {}, timeoutMs = 30 * 60_000): Promise<T> {
+      const id = nextId++;
+      return new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          reject(new Error(`${path.basename(script)}: ${cmd} timed out`));
+        }, timeoutMs);
+        waiting.set(id, {
+          resolve: (v) => {
+            clearTimeout(timer);
+            resolve(v as T);
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        });
+        child.send({ id, cmd, ...args } satisfies ChildRequest);
+      });
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.send({ id: 0, cmd: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The child's side: answer requests with the handlers; `stop` runs `onStop` and exits. */
+export function serveParent(
+  handlers: Record<string, (req: ChildRequest) => Promise<unknown> | unknown>,
+  onStop: () => Promise<void>,
+): void {
+  process.on('message', async (raw) => {
+    const req = raw as ChildRequest;
+    if (req.cmd === 'stop') {
+      await onStop().catch((err) => console.error(err));
+      process.disconnect?.();
+      process.exit(0);
+    }
+    const handler = handlers[req.cmd];
+    try {
+      if (!handler) throw new Error(`unknown command ${req.cmd}`);
+      const value = await handler(req);
+      process.send!({ id: req.id, ok: true, value } satisfies ChildReply);
+    } catch (err) {
+      process.send!({ id: req.id, ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies ChildReply);
+    }
+  });
+  // The runner died: don't linger.
+  process.on('disconnect', () => {
+    void onStop().finally(() => process.exit(0));
+  });
+  process.send!({ ready: true });
+}
+
+/** Resident set size of a process in bytes (`VmRSS` in /proc/<pid>/status). */
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+let clockTicks: number | undefined;
+
+/** CPU time (user + system) a process has used so far, in milliseconds (`/proc/<pid>/stat`, clock-tick resolution). */
+export function cpuMsOf(pid: number): number {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces) start at index 2 (state); utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}

@@ -1,0 +1,266 @@
+/**
+ * `npm run bench` — what durability costs, against the floor (bare Temporal round trips on the same server) and
+ * a peer (LangGraph.js human-in-the-loop with a SQLite checkpointer), in one run on this machine. Writes
+ * RESULTS.md and results.json (to bench/, or --out DIR).
+ *
+ *   npm run bench                 full run (10,000 paused runs; long, loads the machine)
+ *   npm run bench -- --quick      CI-sized (under 2 minutes on 2 cores)
+ *   options: --out DIR  --density N  --samples N  --server-db file|memory  --experiments / --no-experiments
+ *            --render-only (RESULTS.md again from results.json)
+ */
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import getPort from 'get-port';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { startDevServer } from '../src/dev/dev-server.js';
+import { startModelServer } from '../src/model-server/server.js';
+import { WORKFLOWS_PATH } from '../src/worker.js';
+import { benchScript } from './bench-agent.js';
+import { connectClient, startPeerChild, startWorkerChild, type BenchContext, type BenchSettings, type ChildEnv } from './context.js';
+import { quietLogger, runExperiments } from './experiments.js';
+import { BENCH_DIR } from './ipc.js';
+import { machineDetails } from './machine.js';
+import { renderReport } from './report.js';
+import { BenchResults, type LatencySeries, type Target } from './schema.js';
+import { measureContinueAsNew } from './scenarios/continue-as-new.js';
+import { measureDensity } from './scenarios/density.js';
+import { measureHistory } from './scenarios/history.js';
+import { measureDecisionLatency, type SeriesName } from './scenarios/latency.js';
+import { measurePeerDensity, peerDensityFile } from './scenarios/peer-density.js';
+import { measureStepOverhead } from './scenarios/steps.js';
+import { ratio, round } from './stats.js';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    density: { type: 'string' },
+    samples: { type: 'string' },
+    'server-db': { type: 'string', default: 'file' },
+    experiments: { type: 'boolean' },
+    'no-experiments': { type: 'boolean' },
+    /** Re-render RESULTS.md from an existing results.json (after a change to the report's wording); measures nothing. */
+    'render-only': { type: 'boolean', default: false },
+  },
+});
+
+const quick = args.quick!;
+const settings: BenchSettings = {
+  mode: quick ? 'quick' : 'full',
+  latencySamples: Number(args.samples ?? (quick ? 15 : 150)),
+  warmupSamples: quick ? 2 : 10,
+  steps: 50,
+  stepRepetitions: quick ? 1 : 10,
+  densityRuns: Number(args.density ?? (quick ? 50 : 10_000)),
+  decideConcurrency: quick ? 50 : 100,
+  experiments: args['no-experiments'] ? false : (args.experiments ?? !quick),
+};
+const outDir = path.resolve(args.out ?? BENCH_DIR);
+const serverStorage = args['server-db'] === 'memory' ? 'memory' : 'sqlite-file';
+const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+
+const started = Date.now();
+const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
+
+async function bundle(workflowsPath: string, file: string): Promise<string> {
+  // The agent workflow is bundled from the working tree as it is now (src/ may be changing under us). Written
+  // atomically: worker processes started meanwhile wait for the file.
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  writeFileSync(`${file}.tmp`, code);
+  renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+async function main(): Promise<void> {
+  const tmpDir = mkdtempSync(path.join(tmpdir(), 'hitl-bench-'));
+  const serverDbFile = serverStorage === 'sqlite-file' ? path.join(tmpDir, 'temporal.db') : undefined;
+  const model = await startModelServer({ script: benchScript(settings.steps - 1) });
+  const port = await getPort();
+  const env: ChildEnv = {
+    address: `127.0.0.1:${port}`,
+    namespace: 'default',
+    model,
+    agentBundlePath: path.join(tmpDir, 'agent-workflows.js'),
+    floorBundlePath: path.join(tmpDir, 'floor-workflows.js'),
+  };
+  log(`${settings.mode} run; dev server (${serverStorage}), workflow bundles, worker and LangGraph processes`);
+  // Everything starts at once; the worker processes wait for the server and the bundles. The density scenario's
+  // worker and peer get processes of their own (their RSS must be theirs alone); they idle until then.
+  const [server, , , worker, peer, densityWorker, densityPeer] = await Promise.all([
+    startDevServer({
+      forceStart: true,
+      uiPort: false,
+      port,
+      namespace: env.namespace,
+      ...(serverDbFile && { dbFile: serverDbFile }),
+      progress: (l) => log(l),
+    }),
+    bundle(WORKFLOWS_PATH, env.agentBundlePath),
+    bundle(path.join(BENCH_DIR, 'floor', 'workflows.ts'), env.floorBundlePath),
+    startWorkerChild(env, { floor: true, record: true }),
+    startPeerChild(env, path.join(tmpDir, 'peer-latency.sqlite')),
+    startWorkerChild(env, { floor: false, record: false }),
+    startPeerChild(env, peerDensityFile({ tmpDir })),
+  ]);
+  const { connection, client } = await connectClient(server);
+  const ctx: BenchContext = { ...env, settings, server, serverDbFile, connection, client, tmpDir, log };
+  try {
+    const machine = machineDetails(server.cliPath, serverStorage);
+
+    let latency, steps, history;
+    try {
+      log(`decision latency: ${settings.latencySamples} samples (+${settings.warmupSamples} warm-up) × 5 series, interleaved`);
+      latency = await measureDecisionLatency(ctx, worker, peer);
+      log(`step overhead: ${settings.stepRepetitions} × ${settings.steps}-step runs, ours and floor alternating`);
+      steps = await measureStepOverhead(ctx, worker);
+      log('history cost');
+      history = {
+        ...(await measureHistory(ctx, worker, { ...latency, stepsRunId: steps.stepsRunId, steps: settings.steps })),
+        continueAsNew: await measureContinueAsNew(ctx, worker),
+      };
+    } finally {
+      await Promise.all([worker.stop(), peer.stop()]);
+    }
+    ctx.model.clearRequests();
+
+    log(`density: ${settings.densityRuns} runs paused at once on one worker process`);
+    const density = await measureDensity(ctx, {
+      runs: settings.densityRuns,
+      concurrency: settings.decideConcurrency,
+      worker: densityWorker,
+    });
+    ctx.model.clearRequests();
+    log(`peer density: ${settings.densityRuns} LangGraph threads paused at once in one process`);
+    const peerDensity = await measurePeerDensity(ctx, settings.densityRuns, settings.decideConcurrency, densityPeer);
+
+    const experiments = settings.experiments ? await runExperiments(ctx) : [];
+
+    const s = latency.series as Record<SeriesName, LatencySeries>;
+    const ours = s.oursUpdate;
+    const decisionRatios = {
+      updateP50: ratio(ours.decisionToNextCall!.p50, s.floorUpdate.decisionToNextCall!.p50),
+      updateP99: ratio(ours.decisionToNextCall!.p99, s.floorUpdate.decisionToNextCall!.p99),
+      signalP50: ratio(s.oursSignal.decisionToNextCall!.p50, s.floorSignal.decisionToNextCall!.p50),
+      signalP99: ratio(s.oursSignal.decisionToNextCall!.p99, s.floorSignal.decisionToNextCall!.p99),
+      updateVsSignalFloorP50: ratio(ours.decisionToNextCall!.p50, s.floorSignal.decisionToNextCall!.p50),
+    };
+    const stepRatio = ratio(steps.ours.perStepMs.p50, steps.floor.perStepMs.p50);
+    const cpuRatio = ratio(
+      steps.ours.cpuMsPerStep.worker + steps.ours.cpuMsPerStep.server,
+      steps.floor.cpuMsPerStep.worker + steps.floor.cpuMsPerStep.server,
+    );
+    const peerRatios = {
+      resumeToToolP50: ratio(ours.sentToToolStart.p50, s.peer.sentToToolStart.p50),
+      resumeToToolP99: ratio(ours.sentToToolStart.p99, s.peer.sentToToolStart.p99),
+      resumeToNextCallP50: ratio(ours.sentToNextCall.p50, s.peer.sentToNextCall.p50),
+      memoryPerPausedRun:
+        peerDensity.perPausedThreadBytes > 0 ? ratio(density.worker.perPausedRunBytes, peerDensity.perPausedThreadBytes) : null,
+    };
+    const GiB = 1024 ** 3;
+    const full = density.runs >= 10_000;
+    const targets: Target[] = [
+      {
+        id: 'decision-latency',
+        target: 'decision latency ≤ 1.2× the floor',
+        measured: `${decisionRatios.updateP50}× at p50 (${ours.decisionToNextCall!.p50} vs ${s.floorUpdate.decisionToNextCall!.p50} ms, both by update), ${decisionRatios.updateP99}× at p99`,
+        met: decisionRatios.updateP50 <= 1.2,
+      },
+      {
+        id: 'step-overhead',
+        target: 'step overhead ≤ 1.2× the floor',
+        measured: `${stepRatio}× (${steps.ours.perStepMs.p50} vs ${steps.floor.perStepMs.p50} ms per step)`,
+        met: stepRatio <= 1.2,
+      },
+      {
+        id: 'density',
+        target: '10,000 paused runs, worker RSS ≤ 1 GiB, 100% completion',
+        measured: `${density.runs} paused, worker RSS ${round(density.worker.pausedRssBytes / 2 ** 20, 0)} MiB, ${round(density.completion * 100, 2)}% completed`,
+        met: full ? density.worker.pausedRssBytes <= GiB && density.completion === 1 : null,
+      },
+      {
+        id: 'history-events',
+        target: '≤ 10 history events per automatic step',
+        measured: `${history.perAutomaticStep.events} events per automatic step`,
+        met: history.perAutomaticStep.events <= 10,
+      },
+      {
+        id: 'peer-resume',
+        target: "resume-to-tool latency ≤ the peer's",
+        measured: `${peerRatios.resumeToToolP50}× the peer at p50 (${ours.sentToToolStart.p50} vs ${s.peer.sentToToolStart.p50} ms), ${peerRatios.resumeToToolP99}× at p99`,
+        met: peerRatios.resumeToToolP50 <= 1,
+      },
+    ];
+
+    const results = BenchResults.parse({
+      schemaVersion: 1,
+      mode: settings.mode,
+      command,
+      startedAt: new Date(started).toISOString(),
+      durationSeconds: round((Date.now() - started) / 1000, 1),
+      machine,
+      settings: {
+        latencySamples: settings.latencySamples,
+        warmupSamples: settings.warmupSamples,
+        steps: settings.steps,
+        stepRepetitions: settings.stepRepetitions,
+        densityRuns: settings.densityRuns,
+        decideConcurrency: settings.decideConcurrency,
+      },
+      decisionLatency: {
+        ours: { update: s.oursUpdate, signal: s.oursSignal },
+        floor: { update: s.floorUpdate, signal: s.floorSignal },
+        ratios: decisionRatios,
+      },
+      stepOverhead: { steps: settings.steps, ours: steps.ours, floor: steps.floor, ratioP50: stepRatio, cpuRatio },
+      density,
+      history,
+      peer: {
+        latency: s.peer,
+        threads: peerDensity.threads,
+        pauseSeconds: peerDensity.pauseSeconds,
+        baselineRssBytes: peerDensity.baselineRssBytes,
+        pausedRssBytes: peerDensity.pausedRssBytes,
+        perPausedThreadBytes: peerDensity.perPausedThreadBytes,
+        checkpointFileBytes: peerDensity.checkpointFileBytes,
+        drain: peerDensity.drain,
+        completed: peerDensity.completed,
+        ratios: peerRatios,
+      },
+      targets,
+      experiments,
+    });
+
+    mkdirSync(outDir, { recursive: true });
+    const jsonFile = path.join(outDir, 'results.json');
+    writeFileSync(`${jsonFile}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+    renameSync(`${jsonFile}.tmp`, jsonFile);
+    writeFileSync(path.join(outDir, 'RESULTS.md'), renderReport(results));
+    log(
+      `done in ${results.durationSeconds}s: ${path.relative(process.cwd(), jsonFile)}, ${path.relative(process.cwd(), path.join(outDir, 'RESULTS.md'))}`,
+    );
+    for (const t of targets) log(`  ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'} ${t.target}: ${t.measured}`);
+  } finally {
+    await connection.close().catch(() => {});
+    await model.close().catch(() => {});
+    await server.stop();
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+}
+
+function renderOnly(): void {
+  const results = BenchResults.parse(JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')));
+  writeFileSync(path.join(outDir, 'RESULTS.md'), renderReport(results));
+  log(
+    `re-rendered ${path.relative(process.cwd(), path.join(outDir, 'RESULTS.md'))} from results.json (${results.command}, ${results.startedAt})`,
+  );
+}
+
+(args['render-only'] ? Promise.resolve().then(renderOnly) : main()).then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

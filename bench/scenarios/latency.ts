@@ -1,0 +1,186 @@
+/**
+ * Decision latency, four ways on the same server and worker process, plus the LangGraph peer, interleaved sample
+ * by sample so the noise of a shared machine falls on every side alike: our agent workflow decided by the
+ * `decide` update and by the `decision` signal, the floor workflow decided the same two ways, and a LangGraph
+ * thread resumed with Command({ resume }). Every sample is one paused run, decided while nothing else runs.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import pLimit from 'p-limit';
+import type { AgentWorkflowInput } from '../../src/schemas/agent-workflow-input.js';
+import type { DecideInput } from '../../src/schemas/decision.js';
+import { decideUpdate, decisionSignal, pendingApprovalsQuery } from '../../src/workflows/messages.js';
+import { BENCH_AGENT, GATED_CALL_ID, PROMPTS } from '../bench-agent.js';
+import { uniqueName, waitUntil, type BenchContext, type WorkerChild } from '../context.js';
+import { floorDecideUpdate, floorDecisionSignal, floorReadyQuery } from '../floor/workflows.js';
+import type { ActivityMark, BenchChild } from '../ipc.js';
+import type { PeerSample } from '../peer/langgraph-peer.js';
+import type { LatencySeries } from '../schema.js';
+import { summarize } from '../stats.js';
+
+interface Sample {
+  sent: number;
+  /** Absent for the peer: resuming a LangGraph thread returns when the whole graph has run. */
+  returned?: number;
+  toolStart: number;
+  toolEnd: number;
+  nextStart: number;
+  modelRequest?: number;
+}
+
+export type SeriesName = 'oursUpdate' | 'oursSignal' | 'floorUpdate' | 'floorSignal' | 'peer';
+export const ALL_SERIES: SeriesName[] = ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal', 'peer'];
+
+const approve: DecideInput = { decisions: [{ id: GATED_CALL_ID, type: 'approve' }] };
+
+export interface LatencyResult {
+  series: Partial<Record<SeriesName, LatencySeries>>;
+  /** A measured run of each kind, for the history scenario. */
+  gatedUpdateRunId: string;
+  gatedSignalRunId?: string;
+}
+
+export async function measureDecisionLatency(
+  ctx: BenchContext,
+  worker: WorkerChild,
+  peer: BenchChild | undefined,
+  options: { series?: SeriesName[]; samples?: number } = {},
+): Promise<LatencyResult> {
+  const series = (options.series ?? ALL_SERIES).filter((name) => name !== 'peer' || peer);
+  const { warmupSamples: warmup } = ctx.settings;
+  const n = options.samples ?? ctx.settings.latencySamples;
+  const total = n + warmup;
+  const tag = uniqueName('lat');
+  const { client } = ctx;
+
+  // Every run is started and paused before the first sample.
+  const limit = pLimit(20);
+  const startOurs = (kind: string) =>
+    series.includes(kind === 'update' ? 'oursUpdate' : 'oursSignal') ? startOursRuns(kind) : Promise.resolve([]);
+  const startFloor = (kind: string) =>
+    series.includes(kind === 'update' ? 'floorUpdate' : 'floorSignal') ? startFloorRuns(kind) : Promise.resolve([]);
+  const startOursRuns = (kind: string) =>
+    Promise.all(
+      Array.from({ length: total }, (_, i) =>
+        limit(() =>
+          client.workflow.start('agentWorkflow', {
+            taskQueue: worker.taskQueue,
+            workflowId: `${tag}-${kind}-${i}`,
+            args: [{ agent: BENCH_AGENT, prompt: PROMPTS.gated } satisfies AgentWorkflowInput],
+          }),
+        ),
+      ),
+    );
+  const startFloorRuns = (kind: string) =>
+    Promise.all(
+      Array.from({ length: total }, (_, i) =>
+        limit(() =>
+          client.workflow.start('floorDecisionWorkflow', {
+            taskQueue: worker.floorTaskQueue!,
+            workflowId: `${tag}-floor-${kind}-${i}`,
+            args: [],
+          }),
+        ),
+      ),
+    );
+  const [oursUpdate, oursSignal, floorUpdate, floorSignal] = [
+    await startOurs('update'),
+    await startOurs('signal'),
+    await startFloor('update'),
+    await startFloor('signal'),
+  ];
+  const peerThreads = Array.from({ length: total }, (_, i) => `${tag}-peer-${i}`);
+  if (peer) await peer.request('pause', { threadIds: peerThreads, concurrency: 4 });
+  await Promise.all([
+    ...[...oursUpdate, ...oursSignal].map((h) =>
+      limit(() => waitUntil(async () => (await h.query(pendingApprovalsQuery)).length === 1, 120_000, `${h.workflowId} to pause`)),
+    ),
+    ...[...floorUpdate, ...floorSignal].map((h) => limit(() => h.query(floorReadyQuery))),
+  ]);
+  ctx.log(`  ${total * series.length} runs paused (${series.join(', ')}); sampling`);
+
+  const marksOf = async (workflowId: string) =>
+    (await worker.request<Record<string, ActivityMark[]>>('marks', { workflowIds: [workflowId] }))[workflowId]!;
+
+  const oursSample = async (handle: WorkflowHandle, via: 'update' | 'signal'): Promise<Sample> => {
+    ctx.model.clearRequests();
+    const sent = Date.now();
+    if (via === 'update') await handle.executeUpdate(decideUpdate, { args: [approve] });
+    else await handle.signal(decisionSignal, approve);
+    const returned = Date.now();
+    const result = (await handle.result()) as { status: string };
+    if (result.status !== 'completed') throw new Error(`${handle.workflowId} ended ${result.status}`);
+    const marks = await marksOf(handle.workflowId);
+    const toolStart = marks.find((m) => m.activity === 'executeTool' && m.phase === 'start')?.at;
+    const toolEnd = marks.find((m) => m.activity === 'executeTool' && m.phase === 'end')?.at;
+    const nextStart = marks.filter((m) => m.activity === 'callModel' && m.phase === 'start').at(-1)?.at;
+    const requests = ctx.model.requests.filter((r) => r.receivedAt >= sent);
+    if (toolStart === undefined || toolEnd === undefined || nextStart === undefined || nextStart < toolEnd || requests.length !== 1) {
+      throw new Error(`${handle.workflowId}: unexpected activity marks ${JSON.stringify(marks)} / ${requests.length} model requests`);
+    }
+    return { sent, returned, toolStart, toolEnd, nextStart, modelRequest: requests[0]!.receivedAt };
+  };
+
+  const floorSample = async (handle: WorkflowHandle, via: 'update' | 'signal'): Promise<Sample> => {
+    const sent = Date.now();
+    if (via === 'update') await handle.executeUpdate(floorDecideUpdate, { args: [approve] });
+    else await handle.signal(floorDecisionSignal, approve);
+    const returned = Date.now();
+    await handle.result();
+    const marks = await marksOf(handle.workflowId);
+    const toolStart = marks.find((m) => m.activity === 'floorTool' && m.phase === 'start')?.at;
+    const toolEnd = marks.find((m) => m.activity === 'floorTool' && m.phase === 'end')?.at;
+    const nextStart = marks.find((m) => m.activity === 'floorNext' && m.phase === 'start')?.at;
+    if (toolStart === undefined || toolEnd === undefined || nextStart === undefined) throw new Error(`${handle.workflowId}: missing marks`);
+    return { sent, returned, toolStart, toolEnd, nextStart };
+  };
+
+  const peerSample = async (threadId: string): Promise<Sample> => {
+    ctx.model.clearRequests();
+    const s = await peer!.request<PeerSample>('sample', { threadId });
+    const requests = ctx.model.requests.filter((r) => r.receivedAt >= s.sent);
+    return { sent: s.sent, toolStart: s.toolStart, toolEnd: s.toolEnd, nextStart: s.nextModelStart, modelRequest: requests[0]?.receivedAt };
+  };
+
+  const samples: Record<SeriesName, Sample[]> = { oursUpdate: [], oursSignal: [], floorUpdate: [], floorSignal: [], peer: [] };
+  for (let i = 0; i < total; i++) {
+    // Rotate the order so no side always goes first after an idle gap.
+    const order = series.map((_, k) => series[(k + i) % series.length]!);
+    for (const name of order) {
+      const sample =
+        name === 'oursUpdate'
+          ? await oursSample(oursUpdate[i]!, 'update')
+          : name === 'oursSignal'
+            ? await oursSample(oursSignal[i]!, 'signal')
+            : name === 'floorUpdate'
+              ? await floorSample(floorUpdate[i]!, 'update')
+              : name === 'floorSignal'
+                ? await floorSample(floorSignal[i]!, 'signal')
+                : await peerSample(peerThreads[i]!);
+      if (i >= warmup) samples[name].push(sample);
+    }
+    if ((i + 1) % 50 === 0) ctx.log(`  ${i + 1}/${total} rounds`);
+  }
+
+  return {
+    series: Object.fromEntries(series.map((name) => [name, toSeries(samples[name])])),
+    gatedUpdateRunId: oursUpdate[warmup]!.workflowId,
+    gatedSignalRunId: oursSignal[warmup]?.workflowId,
+  };
+}
+
+function toSeries(samples: Sample[]): LatencySeries {
+  const span = (f: (s: Sample) => number | undefined) => {
+    const values = samples.map(f).filter((v): v is number => v !== undefined);
+    return values.length === samples.length ? summarize(values) : undefined;
+  };
+  const withReturn = samples.every((s) => s.returned !== undefined);
+  return {
+    ...(withReturn && { decisionToNextCall: span((s) => s.nextStart - s.returned!)! }),
+    sentToToolStart: span((s) => s.toolStart - s.sent)!,
+    sentToToolEnd: span((s) => s.toolEnd - s.sent)!,
+    sentToNextCall: span((s) => s.nextStart - s.sent)!,
+    ...(withReturn && { sentToReturned: span((s) => s.returned! - s.sent)! }),
+    ...(withReturn &&
+      samples.every((s) => s.modelRequest !== undefined) && { returnedToModelRequest: span((s) => s.modelRequest! - s.returned!)! }),
+  };
+}

@@ -1,0 +1,213 @@
+/** The shape of bench/results.json. `test/bench.test.ts` validates the quick run's output against it. */
+import { z } from 'zod';
+
+const ms = z.number();
+const bytes = z.number().int().nonnegative();
+const positiveRatio = z.number().positive();
+
+export const LatencyStats = z.strictObject({
+  n: z.number().int().positive(),
+  p50: ms,
+  p90: ms,
+  p99: ms,
+  mean: ms,
+  min: ms,
+  max: ms,
+});
+
+/** One way of delivering a decision, measured over many runs; spans in milliseconds on the machine's clock. */
+export const LatencySeries = z.strictObject({
+  /** Decision returned to the client (update result / signal accepted) → the next model call (activity) starts. */
+  decisionToNextCall: LatencyStats.optional(),
+  /** Decision sent → the approved tool starts. */
+  sentToToolStart: LatencyStats,
+  /** Decision sent → the approved tool has completed. */
+  sentToToolEnd: LatencyStats,
+  /** Decision sent → the next model call starts. */
+  sentToNextCall: LatencyStats,
+  /** Decision sent → the client has its answer (update / signal round trip). */
+  sentToReturned: LatencyStats.optional(),
+  /** Decision returned → the scripted model server received the next request (includes the openai client and HTTP). */
+  returnedToModelRequest: LatencyStats.optional(),
+});
+
+/** One side of the step-overhead comparison. */
+export const StepSide = z.strictObject({
+  /** Wall time of a whole run ÷ steps, one value per repetition. */
+  perStepMs: LatencyStats,
+  /** Time between consecutive steps' starts (model call / first activity), every step of every repetition. */
+  stepIntervalMs: LatencyStats,
+  /** CPU time per step, which a busy machine's run queue does not inflate. */
+  cpuMsPerStep: z.strictObject({ worker: z.number().nonnegative(), server: z.number().nonnegative() }),
+});
+
+export const Target = z.strictObject({
+  id: z.enum(['decision-latency', 'step-overhead', 'density', 'history-events', 'peer-resume']),
+  target: z.string(),
+  measured: z.string(),
+  /** null: not measurable in this run (e.g. quick mode's smaller density). */
+  met: z.boolean().nullable(),
+});
+
+export const Experiment = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  overrides: z.record(z.string(), z.number()),
+  metrics: z.record(z.string(), z.number()),
+  /** Set when the experiment could not finish; its metrics are then absent. */
+  error: z.string().optional(),
+});
+
+export const BenchResults = z.strictObject({
+  schemaVersion: z.literal(1),
+  mode: z.enum(['quick', 'full']),
+  command: z.string(),
+  startedAt: z.iso.datetime(),
+  durationSeconds: z.number().positive(),
+  machine: z.strictObject({
+    cpuModel: z.string(),
+    cores: z.number().int().positive(),
+    ramBytes: bytes,
+    os: z.string(),
+    kernel: z.string(),
+    node: z.string(),
+    temporalCli: z.string(),
+    temporalSdk: z.string(),
+    langgraph: z.string(),
+    /** Where the dev server keeps its state for the run. */
+    serverStorage: z.enum(['sqlite-file', 'memory']),
+  }),
+  settings: z.strictObject({
+    latencySamples: z.number().int().positive(),
+    warmupSamples: z.number().int().nonnegative(),
+    steps: z.number().int().positive(),
+    stepRepetitions: z.number().int().positive(),
+    densityRuns: z.number().int().positive(),
+    decideConcurrency: z.number().int().positive(),
+  }),
+  decisionLatency: z.strictObject({
+    ours: z.strictObject({ update: LatencySeries, signal: LatencySeries }),
+    floor: z.strictObject({ update: LatencySeries, signal: LatencySeries }),
+    /** Ours ÷ floor, decision returned → next call starts. */
+    ratios: z.strictObject({
+      updateP50: positiveRatio,
+      updateP99: positiveRatio,
+      signalP50: positiveRatio,
+      signalP99: positiveRatio,
+      /** Ours by update ÷ the floor by signal (the brief's literal pairing; see RESULTS.md for why it flatters us). */
+      updateVsSignalFloorP50: positiveRatio,
+    }),
+  }),
+  stepOverhead: z.strictObject({
+    steps: z.number().int().positive(),
+    ours: StepSide,
+    floor: StepSide,
+    ratioP50: positiveRatio,
+    /** Ours ÷ floor, CPU milliseconds per step (worker process + server). */
+    cpuRatio: positiveRatio,
+  }),
+  density: z.strictObject({
+    runs: z.number().int().positive(),
+    paused: z.number().int().nonnegative(),
+    startSeconds: z.number().nonnegative(),
+    /** Start of the first run → all runs paused on their approval. */
+    pauseSeconds: z.number().nonnegative(),
+    worker: z.strictObject({
+      baselineRssBytes: bytes,
+      pausedRssBytes: bytes,
+      /** Sampled every second from the start of the runs to the end of the drain. */
+      peakRssBytes: bytes,
+      perPausedRunBytes: z.number(),
+      /** RSS growth ÷ runs held in the workflow cache. */
+      perCachedRunBytes: z.number(),
+      cachedWorkflows: z.number().int().nonnegative(),
+      maxCachedWorkflows: z.number().int().nonnegative(),
+      /** The worker's V8 heap limit, from which the SDK derives its default maxCachedWorkflows. */
+      heapLimitBytes: bytes,
+      /** Worker processes that died and were replaced during the scenario (0 expected). */
+      restarts: z.number().int().nonnegative(),
+    }),
+    /** CPU milliseconds per run to get it paused, and per decision to get it completed. */
+    cpu: z.strictObject({
+      workerMsPerPause: z.number(),
+      serverMsPerPause: z.number(),
+      workerMsPerDecision: z.number(),
+      serverMsPerDecision: z.number(),
+    }),
+    devServer: z.strictObject({ baselineRssBytes: bytes, pausedRssBytes: bytes, peakRssBytes: bytes, dbFileBytes: bytes.optional() }),
+    drain: z.strictObject({
+      concurrency: z.number().int().positive(),
+      /** Decisions accepted per second (update round trips, `concurrency` in flight). */
+      decisionsPerSecond: z.number().positive(),
+      /** Runs completed per second, first decision sent → last run completed. */
+      completionsPerSecond: z.number().nonnegative(),
+      seconds: z.number().positive(),
+      /** `decide` updates retried (same update id) after the server timed out waiting for the worker. */
+      decideRetries: z.number().int().nonnegative(),
+    }),
+    completed: z.number().int().nonnegative(),
+    /** completed ÷ runs; must be 1. */
+    completion: z.number().min(0).max(1),
+  }),
+  history: z.strictObject({
+    directRun: z.strictObject({ events: z.number().int(), bytes }),
+    stepsRun: z.strictObject({ steps: z.number().int(), events: z.number().int(), bytes }),
+    gatedRunUpdate: z.strictObject({ events: z.number().int(), bytes }),
+    gatedRunSignal: z.strictObject({ events: z.number().int(), bytes }),
+    perAutomaticStep: z.strictObject({ events: z.number(), bytes: z.number(), eventTypes: z.record(z.string(), z.number()) }),
+    perGatedStep: z.strictObject({ events: z.number(), bytes: z.number(), eventTypes: z.record(z.string(), z.number()) }),
+    perGatedStepSignal: z.strictObject({ events: z.number(), bytes: z.number() }),
+    /** Size of the callModel activity input (the whole transcript) at the first and last step of the steps run. */
+    modelInputBytes: z.strictObject({ firstStep: bytes, lastStep: bytes, growthPerStep: z.number() }),
+    /** A 1,000-step run without continue-as-new, extrapolated from the steps run (not measured). */
+    projected1000Steps: z.strictObject({ events: z.number().int(), bytes }),
+    continueAsNew: z.discriminatedUnion('status', [
+      z.strictObject({ status: z.literal('not-landed'), message: z.string() }),
+      z.strictObject({ status: z.literal('skipped'), message: z.string(), detectedBy: z.string() }),
+      z.strictObject({ status: z.literal('failed'), message: z.string(), detectedBy: z.string() }),
+      z.strictObject({
+        status: z.literal('measured'),
+        detectedBy: z.string(),
+        steps: z.number().int(),
+        /** Runs in the chain (continue-as-new count + 1). */
+        runs: z.number().int().positive(),
+        seconds: z.number().nonnegative(),
+        /** The run with the most bytes of history. */
+        largestHistory: z.strictObject({ events: z.number().int(), bytes }),
+        /** The most events any run of the chain held. */
+        mostEvents: z.number().int(),
+        message: z.string(),
+      }),
+    ]),
+  }),
+  peer: z.strictObject({
+    latency: LatencySeries,
+    threads: z.number().int().positive(),
+    pauseSeconds: z.number().nonnegative(),
+    baselineRssBytes: bytes,
+    pausedRssBytes: bytes,
+    perPausedThreadBytes: z.number(),
+    checkpointFileBytes: bytes,
+    drain: z.strictObject({
+      concurrency: z.number().int().positive(),
+      completionsPerSecond: z.number().positive(),
+      seconds: z.number().positive(),
+    }),
+    completed: z.number().int().nonnegative(),
+    /** Ours ÷ peer (above 1: we are slower / heavier). */
+    ratios: z.strictObject({
+      resumeToToolP50: positiveRatio,
+      resumeToToolP99: positiveRatio,
+      resumeToNextCallP50: positiveRatio,
+      /** null when the peer's RSS did not measurably grow (nothing to divide by). */
+      memoryPerPausedRun: z.number().positive().nullable(),
+    }),
+  }),
+  targets: z.array(Target).length(5),
+  experiments: z.array(Experiment),
+});
+
+export type BenchResults = z.infer<typeof BenchResults>;
+export type LatencySeries = z.infer<typeof LatencySeries>;
+export type Experiment = z.infer<typeof Experiment>;
+export type Target = z.infer<typeof Target>;

@@ -1,0 +1,163 @@
+/**
+ * A worker in its own process, so its RSS is its own: the agent workflow (through `createWorker`, with the bench
+ * agent and instant tools) and, optionally, the floor workflow on its own task queue. Configured by the
+ * BENCH_WORKER environment variable (JSON, see WorkerProcessConfig); driven by the runner over IPC.
+ */
+import { existsSync } from 'node:fs';
+import v8 from 'node:v8';
+import { Context } from '@temporalio/activity';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { createWorker } from '../src/worker.js';
+import { benchAgent, benchTools, BENCH_AGENT } from './bench-agent.js';
+import { floorActivities } from './floor/activities.js';
+import { rssOf, serveParent, type ActivityMark } from './ipc.js';
+
+export interface WorkerProcessConfig {
+  address: string;
+  namespace: string;
+  /** The agent workflow (through createWorker). */
+  agent?: { taskQueue: string; bundlePath: string };
+  modelBaseURL: string;
+  /** A floor workflow bundle (bench/floor/*) with the floor activities. */
+  floor?: { taskQueue: string; bundlePath: string };
+  /** Worker option overrides (tuning experiments), passed to createWorker's `overrides`. */
+  overrides?: Partial<
+    Pick<
+      WorkerOptions,
+      | 'maxCachedWorkflows'
+      | 'maxConcurrentWorkflowTaskExecutions'
+      | 'maxConcurrentActivityTaskExecutions'
+      | 'maxConcurrentLocalActivityExecutions'
+      | 'maxEagerActivityReservationsPerWorkflowTask'
+      | 'workflowThreadPoolSize'
+      | 'reuseV8Context'
+    >
+  >;
+  /** Record activity start/end timestamps per workflow id (off for density runs). */
+  record: boolean;
+}
+
+const config = JSON.parse(process.env.BENCH_WORKER ?? '') as WorkerProcessConfig;
+// Core's own warnings (e.g. "workflow task duration exceeded 5 seconds" under load) would drown the runner's output.
+Runtime.install({
+  logger: new DefaultLogger('ERROR'),
+  telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+});
+
+const marks = new Map<string, ActivityMark[]>();
+const mark = (workflowId: string | undefined, activity: string, phase: ActivityMark['phase']) => {
+  if (!workflowId) return;
+  let list = marks.get(workflowId);
+  if (!list) marks.set(workflowId, (list = []));
+  list.push({ activity, phase, at: Date.now() });
+};
+/** Timestamps inside the worker, around the activity function itself; the same for both workflows. */
+const recordActivities: ActivityInterceptorsFactory = (ctx: Context) => ({
+  inbound: {
+    async execute(input, next) {
+      const workflowId = ctx.info.workflowExecution?.workflowId;
+      mark(workflowId, ctx.info.activityType, 'start');
+      try {
+        return await next(input);
+      } finally {
+        mark(workflowId, ctx.info.activityType, 'end');
+      }
+    },
+  },
+});
+const interceptors = config.record ? { interceptors: { activity: [recordActivities] } } : {};
+
+// The runner starts this process while the server starts and the bundles build: wait for both.
+async function connect(): Promise<NativeConnection> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      return await NativeConnection.connect({ address: config.address });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+async function bundleReady(file: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`no workflow bundle at ${file}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+await Promise.all([config.agent, config.floor].flatMap((c) => (c ? [bundleReady(c.bundlePath)] : [])));
+const connection = await connect();
+const workers: Worker[] = [];
+if (config.agent) {
+  workers.push(
+    await createWorker({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.agent.taskQueue,
+      workflowBundlePath: config.agent.bundlePath,
+      deps: {
+        agents: { [BENCH_AGENT]: benchAgent },
+        tools: benchTools(),
+        model: { baseURL: config.modelBaseURL, apiKey: 'sk-bench', defaultModel: 'scripted-model' },
+        webhooks: { urls: [] },
+      },
+      overrides: { ...config.overrides, ...interceptors },
+    }),
+  );
+}
+if (config.floor) {
+  workers.push(
+    await Worker.create({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.floor.taskQueue,
+      workflowBundle: { codePath: config.floor.bundlePath },
+      activities: floorActivities,
+      ...config.overrides,
+      ...interceptors,
+    }),
+  );
+}
+const running = Promise.all(workers.map((w) => w.run()));
+running.catch((err) => {
+  console.error('[bench worker]', err);
+  process.exit(1);
+});
+
+serveParent(
+  {
+    /** Activity marks of these workflows (and forget them). */
+    marks: (req) => {
+      const ids = req.workflowIds as string[];
+      const out: Record<string, ActivityMark[]> = {};
+      for (const id of ids) {
+        out[id] = marks.get(id) ?? [];
+        marks.delete(id);
+      }
+      return out;
+    },
+    clearMarks: () => {
+      marks.clear();
+      return null;
+    },
+    /** RSS as the process sees it, after a full GC when exposed. */
+    memory: () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      const usage = process.memoryUsage();
+      return { rss: rssOf(process.pid), heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers };
+    },
+    /** The (first) worker's cache: how many runs it holds in memory, and how many it may. */
+    cache: () => ({
+      cached: workers[0]!.getStatus().numCachedWorkflows,
+      max: workers[0]!.options.maxCachedWorkflows,
+      heapLimit: v8.getHeapStatistics().heap_size_limit,
+    }),
+  },
+  async () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    await running.catch(() => {});
+    await connection.close();
+  },
+);
