@@ -65,6 +65,7 @@ export async function startWorkerChild(
     floor: boolean | string;
     record: boolean;
     overrides?: WorkerProcessConfig['overrides'];
+    optimizeForSize?: boolean;
     /** Poll this agent task queue (a replacement worker); a new one otherwise. */
     taskQueue?: string;
   },
@@ -80,6 +81,7 @@ export async function startWorkerChild(
     modelBaseURL: ctx.model.baseURL,
     ...(floorBundle && floorTaskQueue && { floor: { taskQueue: floorTaskQueue, bundlePath: floorBundle } }),
     ...(options.overrides && { overrides: options.overrides }),
+    ...(options.optimizeForSize === false && { optimizeForSize: false }),
     record: options.record,
   };
   const child = await spawnChild(

@@ -8,7 +8,7 @@ import v8 from 'node:v8';
 import { Context } from '@temporalio/activity';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { createWorker } from '../src/worker.js';
+import { createWorker, preferSmallHeaps } from '../src/worker.js';
 import { benchAgent, benchTools, BENCH_AGENT } from './bench-agent.js';
 import { floorActivities } from './floor/activities.js';
 import { rssOf, serveParent, type ActivityMark } from './ipc.js';
@@ -36,9 +36,14 @@ export interface WorkerProcessConfig {
   >;
   /** Record activity start/end timestamps per workflow id (off for density runs). */
   record: boolean;
+  /** false: V8's default heap sizing instead of createWorker's `--optimize-for-size` (experiment v8-default-heaps). */
+  optimizeForSize?: boolean;
 }
 
 const config = JSON.parse(process.env.BENCH_WORKER ?? '') as WorkerProcessConfig;
+// As createWorker does, before any workflow thread exists: the floor's workers get the same heaps as ours.
+const optimizeForSize = config.optimizeForSize !== false;
+if (optimizeForSize) preferSmallHeaps();
 // Core's own warnings (e.g. "workflow task duration exceeded 5 seconds" under load) would drown the runner's output.
 Runtime.install({
   logger: new DefaultLogger('ERROR'),
@@ -104,6 +109,7 @@ if (config.agent) {
         webhooks: { urls: [] },
       },
       overrides: { ...config.overrides, ...interceptors },
+      optimizeForSize,
     }),
   );
 }

@@ -48,12 +48,20 @@ async function decideWithRetry(handle: WorkflowHandle, onRetry: () => void): Pro
 
 export async function measureDensity(
   ctx: BenchContext,
-  options: { runs: number; concurrency: number; overrides?: WorkerProcessConfig['overrides']; label?: string; worker?: WorkerChild },
+  options: {
+    runs: number;
+    concurrency: number;
+    overrides?: WorkerProcessConfig['overrides'];
+    optimizeForSize?: boolean;
+    label?: string;
+    worker?: WorkerChild;
+  },
 ): Promise<BenchResults['density']> {
   const { runs, concurrency } = options;
   const { client } = ctx;
   const log = (line: string) => ctx.log(`  ${options.label ? `[${options.label}] ` : ''}${line}`);
-  let worker = options.worker ?? (await startWorkerChild(ctx, { floor: false, record: false, overrides: options.overrides }));
+  const workerOptions = { floor: false, record: false, overrides: options.overrides, optimizeForSize: options.optimizeForSize };
+  let worker = options.worker ?? (await startWorkerChild(ctx, workerOptions));
   const taskQueue = worker.taskQueue;
   const serverPid = ctx.server.pid!;
 
@@ -78,7 +86,7 @@ export async function measureDensity(
       restarts++;
       deadCpu += lastCpu;
       log(`the worker process exited (code ${code}, signal ${signal}); starting a replacement on the same task queue`);
-      worker = await startWorkerChild(ctx, { floor: false, record: false, overrides: options.overrides, taskQueue });
+      worker = await startWorkerChild(ctx, { ...workerOptions, taskQueue });
       watch(worker);
     });
   };
