@@ -377,7 +377,7 @@ ${ms(e.eagerOff.sentToToolStartP50Ms)} ms against ${ms(d.ours.update.sentToToolS
 **Quick tools as local activities** (\`local: true\` on a tool spec; \`read_data\` uses it). A local activity runs in the
 worker that runs the workflow task: no dispatch through the server, one marker event instead of three activity
 events, and no extra workflow task. It cannot heartbeat to the server, and its retries run inside workflow tasks,
-so slow, cancellable or side-effecting tools stay regular activities (every gated tool in the demo does). Runs that
+so slow or side-effecting tools stay regular activities (every gated tool in the demo does). Runs that
 paused before the change replay their regular activities (patch \`local-tool-activities\`).`);
 
   out.push(`### What the remaining misses come from
