@@ -81,7 +81,7 @@ export async function startWorkerChild(
     modelBaseURL: ctx.model.baseURL,
     ...(floorBundle && floorTaskQueue && { floor: { taskQueue: floorTaskQueue, bundlePath: floorBundle } }),
     ...(options.overrides && { overrides: options.overrides }),
-    ...(options.optimizeForSize === false && { optimizeForSize: false }),
+    ...(options.optimizeForSize && { optimizeForSize: true }),
     record: options.record,
   };
   const child = await spawnChild(

@@ -16,7 +16,6 @@ import { floorReadyQuery } from './floor/workflows.js';
 import { BENCH_DIR } from './ipc.js';
 import type { Experiment } from './schema.js';
 import { measureHistory } from './scenarios/history.js';
-import { measureDensity } from './scenarios/density.js';
 import { measureDecisionLatency } from './scenarios/latency.js';
 import { measureStepOverhead } from './scenarios/steps.js';
 import { ratio, round } from './stats.js';
@@ -243,36 +242,5 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
       await server.stop();
     }
   });
-  // 4. V8's default heap sizing (createWorker's --optimize-for-size off): the density scenario, smaller.
-  if (ctx.settings.mode === 'full') {
-    const runs = Math.min(2000, ctx.settings.densityRuns);
-    const heapsDescription = `the density scenario with ${runs} runs on a worker process with V8's default heap sizing (createWorker's optimizeForSize: false), same cache bound`;
-    await attempt(ctx, experiments, 'v8-default-heaps', heapsDescription, async () => {
-      log(`experiment: density of ${runs} runs with V8's default heap sizing`);
-      ctx.model.clearRequests();
-      const density = await measureDensity(ctx, {
-        runs,
-        concurrency: ctx.settings.decideConcurrency,
-        optimizeForSize: false,
-        label: 'v8 default heaps',
-      });
-      ctx.model.clearRequests();
-      return {
-        name: 'v8-default-heaps',
-        description: heapsDescription,
-        overrides: {},
-        metrics: {
-          runs: density.runs,
-          workerPausedRssMiB: round(density.worker.pausedRssBytes / 2 ** 20, 0),
-          workerPeakRssMiB: round(density.worker.peakRssBytes / 2 ** 20, 0),
-          pausedPerSecond: round(density.paused / density.pauseSeconds, 1),
-          completionsPerSecond: density.drain.completionsPerSecond,
-          workerCpuMsPerPause: density.cpu.workerMsPerPause,
-          workerCpuMsPerDecision: density.cpu.workerMsPerDecision,
-          completion: density.completion,
-        },
-      };
-    });
-  }
   return experiments;
 }

@@ -52,7 +52,6 @@ export function renderReport(r: BenchResults): string {
   const regular = exp['tools-as-regular-activities'];
   const footprint = exp['memory-per-cached-run'];
   const eagerOff = exp['eager-activities-off'];
-  const defaultHeaps = exp['v8-default-heaps'];
   const cas = h.continueAsNew;
   const quickNote =
     r.mode === 'quick'
@@ -306,7 +305,7 @@ ${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'
 
 ## Findings
 
-${findings(r, { regular, footprint, eagerOff, defaultHeaps })}
+${findings(r, { regular, footprint, eagerOff })}
 `;
 }
 
@@ -316,7 +315,6 @@ function findings(
     regular?: Record<string, number>;
     footprint?: Record<string, number>;
     eagerOff?: Record<string, number>;
-    defaultHeaps?: Record<string, number>;
   },
 ): string {
   const den = r.density;
@@ -353,16 +351,6 @@ take ${round((e.footprint.agentKiBPerRun * 1000) / 2 ** 20, 1)} GiB.`
       : `A cached agent run costs megabytes of RSS (experiment memory-per-cached-run in the full run).`
   } A paused run needs no memory: an evicted run is rebuilt from its history when its decision arrives, which costs
 CPU (a replay of a few dozen events) and not correctness: completion above is ${pct(den.completion)}.
-
-**Small V8 heaps** (\`preferSmallHeaps\` in src/worker.ts: \`--optimize-for-size\`, set by \`createWorker\` before the SDK creates
-its workflow thread). A bounded cache is not enough on its own: the runs it evicts leave garbage in the workflow
-thread's heap, which V8, sizing heaps from the machine's memory, lets grow past a GiB before collecting. ${
-    e.defaultHeaps
-      ? `With V8's default sizing (experiment v8-default-heaps) ${e.defaultHeaps.runs!.toLocaleString('en-US')} paused runs took the worker to ${e.defaultHeaps.workerPausedRssMiB} MiB
-(peak ${e.defaultHeaps.workerPeakRssMiB} MiB), against ${mib(den.worker.pausedRssBytes)} (peak ${mib(den.worker.peakRssBytes)}) for ${den.runs.toLocaleString('en-US')} above; CPU per run to pause
-${e.defaultHeaps.workerCpuMsPerPause} ms against ${den.cpu.workerMsPerPause} ms.`
-      : "The full run compares it with V8's default sizing (experiment v8-default-heaps)."
-  } The flag does not cap the heap, so a worker whose cached runs hold long transcripts grows instead of crashing.
 
 **Eager activity execution on the server** (\`DEV_SERVER_DYNAMIC_CONFIG\` in src/dev/dev-server.ts, and
 deploy/temporal-dynamic-config.yaml for docker-compose). The server ships with it off, and then every activity

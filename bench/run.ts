@@ -5,7 +5,7 @@
  *
  *   npm run bench                 full run (10,000 paused runs; long, loads the machine)
  *   npm run bench -- --quick      CI-sized (under 2 minutes on 2 cores)
- *   options: --out DIR  --density N  --samples N  --server-db file|memory  --experiments / --no-experiments
+ *   options: --out DIR  --density N  --samples N  --server-db file|memory  --experiments / --no-experiments  --small-heaps
  *            --render-only (RESULTS.md again from results.json)
  */
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     'server-db': { type: 'string', default: 'file' },
     experiments: { type: 'boolean' },
     'no-experiments': { type: 'boolean' },
+    /** The density worker with createWorker's optimizeForSize (HITL_WORKER_SMALL_HEAPS). */
+    'small-heaps': { type: 'boolean', default: false },
     /** Re-render RESULTS.md from an existing results.json (after a change to the report's wording); measures nothing. */
     'render-only': { type: 'boolean', default: false },
   },
@@ -101,7 +103,7 @@ async function main(): Promise<void> {
     bundle(path.join(BENCH_DIR, 'floor', 'workflows.ts'), env.floorBundlePath),
     startWorkerChild(env, { floor: true, record: true }),
     startPeerChild(env, path.join(tmpDir, 'peer-latency.sqlite')),
-    startWorkerChild(env, { floor: false, record: false }),
+    startWorkerChild(env, { floor: false, record: false, optimizeForSize: args['small-heaps'] }),
     startPeerChild(env, peerDensityFile({ tmpDir })),
   ]);
   const { connection, client } = await connectClient(server);

@@ -36,13 +36,13 @@ export interface WorkerProcessConfig {
   >;
   /** Record activity start/end timestamps per workflow id (off for density runs). */
   record: boolean;
-  /** false: V8's default heap sizing instead of createWorker's `--optimize-for-size` (experiment v8-default-heaps). */
+  /** createWorker's optimizeForSize (V8's --optimize-for-size), for the whole process. */
   optimizeForSize?: boolean;
 }
 
 const config = JSON.parse(process.env.BENCH_WORKER ?? '') as WorkerProcessConfig;
 // As createWorker does, before any workflow thread exists: the floor's workers get the same heaps as ours.
-const optimizeForSize = config.optimizeForSize !== false;
+const optimizeForSize = config.optimizeForSize === true;
 if (optimizeForSize) preferSmallHeaps();
 // Core's own warnings (e.g. "workflow task duration exceeded 5 seconds" under load) would drown the runner's output.
 Runtime.install({

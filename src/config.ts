@@ -33,6 +33,8 @@ export const EnvConfig = z
     HITL_DATA_DIR: z.string().min(1).default('.temporal/demo-data'),
     /** Runs a worker keeps in memory between decisions (see DEFAULT_MAX_CACHED_RUNS in src/worker.ts). */
     HITL_WORKER_MAX_CACHED_RUNS: z.coerce.number().int().min(1).optional(),
+    /** V8's --optimize-for-size for the worker: less memory per paused run, less throughput (src/worker.ts). */
+    HITL_WORKER_SMALL_HEAPS: z.stringbool().default(false),
     /** Comma-separated URLs that receive approval events. */
     HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url())),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),

@@ -26,7 +26,7 @@ export interface HitlWorkerOptions {
   dataConverter?: DataConverter;
   /** Runs kept in memory between workflow tasks. @default DEFAULT_MAX_CACHED_RUNS */
   maxCachedRuns?: number;
-  /** Have V8 keep heaps small (see preferSmallHeaps). @default true */
+  /** Have V8 keep heaps small, at a cost in throughput (see preferSmallHeaps). @default false */
   optimizeForSize?: boolean;
   /** Extra Worker options (tuning, interceptors, versioning). */
   overrides?: Partial<WorkerOptions>;
@@ -41,18 +41,19 @@ export interface HitlWorkerOptions {
 export const DEFAULT_MAX_CACHED_RUNS = 200;
 
 /**
- * V8 sizes its heaps from the machine's memory and collects lazily: with thousands of runs passing through a
- * small cache, the garbage of evicted runs piled up in the SDK's workflow thread to over a GiB of RSS before V8
- * collected it (bench/RESULTS.md). `--optimize-for-size` makes V8 collect sooner and keep its heaps small,
- * without capping them (a cap would crash a worker whose cached runs hold long transcripts). It applies to the
- * isolates created after it, the workflow thread among them.
+ * V8 sizes its heaps from the machine's memory and collects lazily: with 10,000 runs passing through the bounded
+ * cache, the garbage of evicted runs took the SDK's workflow thread to ~1.5 GiB of RSS before V8 collected it.
+ * `--optimize-for-size` kept that worker at ~650 MiB, but decisions drained at well under half the rate and a
+ * workflow task hit the SDK's 5 s isolate timeout, so it is opt-in (HITL_WORKER_SMALL_HEAPS) for workers whose
+ * memory matters more than their throughput. It does not cap the heap, so it cannot crash a worker whose cached
+ * runs hold long transcripts. It applies to the isolates created after it, the workflow thread among them.
  */
 export function preferSmallHeaps(): void {
   v8.setFlagsFromString('--optimize-for-size');
 }
 
 export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
-  if (options.optimizeForSize !== false) preferSmallHeaps();
+  if (options.optimizeForSize) preferSmallHeaps();
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -79,6 +80,7 @@ export async function createWorkerFromEnv(config: EnvConfig, connection: NativeC
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     dataConverter: dataConverterFromEnv(config),
     ...(config.HITL_WORKER_MAX_CACHED_RUNS && { maxCachedRuns: config.HITL_WORKER_MAX_CACHED_RUNS }),
+    optimizeForSize: config.HITL_WORKER_SMALL_HEAPS,
     deps: {
       agents: defaultAgents,
       tools: tools.byName,
