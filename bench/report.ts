@@ -55,7 +55,7 @@ export function renderReport(r: BenchResults): string {
   const cas = h.continueAsNew;
   const quickNote =
     r.mode === 'quick'
-      ? '\n> **This is a `--quick` run** (CI-sized: few samples, small density, no experiments unless asked). The committed RESULTS.md comes from the full run.\n'
+      ? '\n> **This is a `--quick` run** (CI-sized: few samples, small density, no experiments unless asked).\n'
       : '';
 
   return `# Benchmarks: what durability costs
