@@ -132,6 +132,8 @@ async function main(): Promise<void> {
       runs: settings.densityRuns,
       concurrency: settings.decideConcurrency,
       worker: densityWorker,
+      // A replacement worker (if this one dies) runs as it did.
+      optimizeForSize: args['small-heaps'],
     });
     ctx.model.clearRequests();
     log(`peer density: ${settings.densityRuns} LangGraph threads paused at once in one process`);
