@@ -7,19 +7,36 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
-        // Pure functions (policy, hashing, schemas, request checks): fast, no server.
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'test/static/**/*.test.ts'] },
+        test: {
+          // Pure functions (policy, hashing, schemas, request checks): fast, no server.
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/static/**/*.test.ts'],
+          // They share 2 cores with the integration suite; the determinism check parses every workflow module and
+          // has taken 7 s on a loaded machine, against vitest's 5 s default.
+          testTimeout: 30_000,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/static/**'],
+          exclude: ['test/static/**', 'test/bench.test.ts'],
           // One dev server and one workflow bundle for the suite; each file has its own task queue and model server.
           globalSetup: ['test/setup/global-setup.ts'],
           setupFiles: ['test/setup/quiet-runtime.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          // The quick benchmark starts its own servers and workers and saturates both cores: it runs alone, after
+          // the others, so it neither slows their workflow tasks past their timeouts nor is slowed by them.
+          name: 'bench',
+          include: ['test/bench.test.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --quick` as CI runs it: a real process, its own dev server, worker and LangGraph processes.
  * Checks that the results have the documented shape and that every paused run completed; the numbers themselves
- * are the benchmark's business (this machine is busy running the other suites meanwhile).
+ * are the benchmark's business. It runs alone, after the other suites (see vitest.config.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
