@@ -62,16 +62,28 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function request(base: Listening, who: Who | null, method: string, path: string, body?: unknown) {
+async function request(
+  base: Listening,
+  who: Who | null,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const token = who && Object.entries(TOKENS).find(([, id]) => id.approver === who)![0];
   const response = await fetch(`${base.url}${path}`, {
     method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as any };
 }
-const as = (who: Who | null, method: string, path: string, body?: unknown) => request(api, who, method, path, body);
+const as = (who: Who | null, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  request(api, who, method, path, body, headers);
 
 async function startAndWait(base: Listening, who: Who, prompt: string, count: number) {
   const started = await request(base, who, 'POST', '/api/runs', { agent: 'httpdemo', prompt });
@@ -179,6 +191,37 @@ describe('approvals', () => {
       'I wrote it by hand',
       '(A human reviewer edited the arguments before it ran: {"path":"w4.txt","content":"four"})\nWrote 4 bytes to w4.txt.',
     ]);
+  });
+
+  it('answers a retried decision with the same Idempotency-Key as the first attempt, and applies it once', async () => {
+    const runId = await startAndWait(api, 'bob', 'http four files, sent twice', 4);
+    const id = (callId: string) => encodeApprovalId({ workflowId: runId, callId });
+    const once = { 'idempotency-key': 'retry-me-1' };
+    const first = await as('bob', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once);
+    expect(first).toMatchObject({ status: 200, body: { applied: [{ id: 'w1', type: 'approve', approver: 'bob' }] } });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once)).toEqual(first);
+
+    // The key answers only for the same caller and the same body; anything else is decided as the request it is.
+    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/reject`, {}, once)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'already_decided' } },
+    });
+    expect(await as('alice', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'already_decided' } },
+    });
+    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/approve`, {}, { 'idempotency-key': 'has a space' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringContaining('Idempotency-Key') } },
+    });
+
+    for (const callId of ['w2', 'w3', 'w4']) expect((await as('bob', 'POST', `/api/approvals/${id(callId)}/reject`, {})).status).toBe(200);
+    await waitFor(async () => (await as('bob', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
+    const run = (await as('bob', 'GET', `/api/runs/${runId}`)).body;
+    expect(run.decisions.filter((d: any) => d.id === 'w1')).toEqual([expect.objectContaining({ type: 'approve', message: 'go' })]);
+    expect(run.messages.filter((m: any) => m.role === 'tool' && m.tool_call_id === 'w1')).toHaveLength(1);
+    // Temporal keeps the update's outcome with the closed run, so a retry after the end still gets the first answer.
+    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once)).toEqual(first);
   });
 
   it('answers 404 for unknown and malformed approval ids, 400 for bad bodies, 413 for big ones', async () => {

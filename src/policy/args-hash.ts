@@ -12,5 +12,10 @@ const canonicalize = ((canonicalizeModule as { default?: unknown }).default ?? c
 ) => string | undefined;
 
 export function argsHash(args: unknown): string {
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(canonicalize(args ?? {}) ?? 'null')))}`;
+  return `sha256:${canonicalSha256(args ?? {})}`;
+}
+
+/** Hex SHA-256 of any JSON value's canonical form. */
+export function canonicalSha256(value: unknown): string {
+  return bytesToHex(sha256(utf8ToBytes(canonicalize(value) ?? 'null')));
 }

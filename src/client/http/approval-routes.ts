@@ -1,16 +1,19 @@
 /** `/api/approvals`: what waits for a decision, and the four ways to decide it. */
 import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { ApprovalNotFoundError } from '../../errors/approval-not-found-error.js';
 import type { Decision } from '../../schemas/decision.js';
 import type { WaitingApproval } from '../../schemas/waiting-approval.js';
 import { decodeApprovalId } from '../approval-id.js';
-import type { ApiApp, ApiOptions } from './app.js';
+import { decisionUpdateId } from './idempotency-key.js';
+import type { ApiApp, ApiEnv, ApiOptions } from './app.js';
 import type { Identity } from './api-tokens.js';
 import {
   ApprovalListQuery,
   ApprovalView,
   ApproveBody,
+  DecisionHeaders,
   DecisionResponse,
   EditBody,
   ErrorBody,
@@ -67,7 +70,7 @@ function decideRoute<B extends z.ZodType>(action: string, body: B, summary: stri
     method: 'post',
     path: `/api/approvals/{id}/${action}`,
     summary,
-    request: { params: IdParam, body: { content: { 'application/json': { schema: body } }, required: true } },
+    request: { params: IdParam, headers: DecisionHeaders, body: { content: { 'application/json': { schema: body } }, required: true } },
     responses: { 200: json(DecisionResponse, 'The decision was applied'), ...errors },
   });
 }
@@ -104,11 +107,15 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   );
 
   /** Sends one decision for the call the id names, as the caller's identity. */
-  const decide = async (id: string, identity: Identity, decision: Omit<Decision, 'id'>) => {
+  const decide = async (c: Context<ApiEnv>, id: string, decision: Omit<Decision, 'id'>) => {
     const ref = decodeApprovalId(id);
     if (!ref) throw new ApprovalNotFoundError(id, 'it is not a valid approval id');
     const clean = Object.fromEntries(Object.entries({ ...decision, id: ref.callId }).filter(([, v]) => v !== undefined)) as Decision;
-    return hitl.decide(ref.workflowId, { decisions: [clean], approver: identity.approver, groups: identity.groups });
+    const identity = c.get('identity');
+    const input = { decisions: [clean], approver: identity.approver, groups: identity.groups };
+    // Checked against DecisionHeaders by the route.
+    const key = c.req.header('idempotency-key');
+    return hitl.decide(ref.workflowId, input, { updateId: key && decisionUpdateId(key, ref.workflowId, input) });
   };
 
   app.openapi(decideRoute('approve', ApproveBody, 'Approve, optionally with modified arguments (an edit)'), async (c) => {
@@ -119,13 +126,13 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     if (body.modifiedArguments && body.always) {
       return c.json({ error: { code: 'invalid_request', message: '`always` cannot be combined with modifiedArguments.' } }, 400);
     }
-    return c.json(await decide(c.req.valid('param').id, c.get('identity'), decision), 200);
+    return c.json(await decide(c, c.req.valid('param').id, decision), 200);
   });
 
   app.openapi(decideRoute('reject', RejectBody, 'Reject; the reason reaches the model'), async (c) => {
     const body = c.req.valid('json');
     return c.json(
-      await decide(c.req.valid('param').id, c.get('identity'), {
+      await decide(c, c.req.valid('param').id, {
         type: 'reject',
         message: body.reason,
         always: body.always,
@@ -138,7 +145,7 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   app.openapi(decideRoute('edit', EditBody, 'Run with new arguments, or as another tool'), async (c) => {
     const body = c.req.valid('json');
     return c.json(
-      await decide(c.req.valid('param').id, c.get('identity'), {
+      await decide(c, c.req.valid('param').id, {
         type: 'edit',
         args: body.arguments,
         name: body.name,
@@ -151,6 +158,6 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
 
   app.openapi(decideRoute('respond', RespondBody, 'Answer for the tool: the message is the tool result'), async (c) => {
     const body = c.req.valid('json');
-    return c.json(await decide(c.req.valid('param').id, c.get('identity'), { type: 'respond', message: body.message }), 200);
+    return c.json(await decide(c, c.req.valid('param').id, { type: 'respond', message: body.message }), 200);
   });
 }

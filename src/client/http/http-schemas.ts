@@ -74,6 +74,14 @@ export const RunListQuery = z.strictObject({
   agent: z.string().optional(),
 });
 export const IdParam = z.object({ id: z.string().min(1).max(2000) });
+/** Not strict: every other request header passes through. */
+export const DecisionHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'an Idempotency-Key is 1 to 255 visible ASCII characters')
+    .optional()
+    .describe('Retrying with the same key and body answers as the first attempt did, and never decides twice'),
+});
 
 export const Me = z.object({ approver: z.string(), groups: z.array(z.string()) });
 
