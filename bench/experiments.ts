@@ -9,7 +9,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import getPort from 'get-port';
 import pLimit from 'p-limit';
 import { startDevServer } from '../src/dev/dev-server.js';
-import { WORKFLOWS_PATH } from '../src/worker.js';
+import { bundleWorkflows, WORKFLOWS_PATH } from '../src/workflow-bundle.js';
 import { BENCH_AGENT, PROMPTS } from './bench-agent.js';
 import { connectClient, sleep, startWorkerChild, uniqueName, type BenchContext } from './context.js';
 import { floorReadyQuery } from './floor/workflows.js';
@@ -37,8 +37,7 @@ interface WebpackCompiler {
 export async function bundleWithRegularTools(file: string): Promise<string> {
   const workflowsDir = path.dirname(WORKFLOWS_PATH);
   const shim = path.join(BENCH_DIR, 'experiments', 'regular-tool-activities.ts');
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
+  const { code } = await bundleWorkflows({
     logger: quietLogger,
     webpackConfigHook: (config) => {
       const swap = {
@@ -124,7 +123,8 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   const experiments: Experiment[] = [];
   const { log } = ctx;
 
-  // 1. Where the memory per paused run goes: the floor, the floor plus two zod schemas, the agent workflow.
+  // 1. Where the memory per paused run goes: the floor, the floor plus two zod schemas (zod instantiated per run), the
+  //    agent workflow as shipped (zod preloaded and shared), and the agent workflow with zod per run again.
   const runs = ctx.settings.mode === 'quick' ? 100 : 300;
   const footprintDescription = `${runs} runs paused at once on a fresh worker process per bundle (default worker options, all cached): RSS growth per run, and runs paused per second`;
   await attempt(ctx, experiments, 'memory-per-cached-run', footprintDescription, async () => {
@@ -134,10 +134,15 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
       zodFloorBundle,
       (await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor', 'zod-floor-workflows.ts'), logger: quietLogger })).code,
     );
+    const zodPerRunBundle = path.join(ctx.tmpDir, 'agent-zod-per-run-workflows.js');
+    writeFileSync(zodPerRunBundle, (await bundleWorkflows({ preloadModules: [], logger: quietLogger })).code);
     const floor = await footprint(ctx, 'floor', ctx.floorBundlePath, runs);
     const zodFloor = await footprint(ctx, 'floor+zod', zodFloorBundle, runs);
     const agent = await footprint(ctx, 'agent', ctx.agentBundlePath, runs);
-    log(`  KiB per cached run: floor ${floor.kibPerRun}, floor + 2 zod schemas ${zodFloor.kibPerRun}, agent ${agent.kibPerRun}`);
+    const agentZodPerRun = await footprint(ctx, 'agent', zodPerRunBundle, runs);
+    log(
+      `  KiB per cached run: floor ${floor.kibPerRun}, floor + 2 zod schemas ${zodFloor.kibPerRun}, agent ${agent.kibPerRun}, agent with zod per run ${agentZodPerRun.kibPerRun}`,
+    );
     return {
       name: 'memory-per-cached-run',
       description: footprintDescription,
@@ -146,9 +151,11 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
         floorKiBPerRun: floor.kibPerRun,
         floorWithZodKiBPerRun: zodFloor.kibPerRun,
         agentKiBPerRun: agent.kibPerRun,
+        agentZodPerRunKiBPerRun: agentZodPerRun.kibPerRun,
         floorPausedPerSecond: floor.pausedPerSecond,
         floorWithZodPausedPerSecond: zodFloor.pausedPerSecond,
         agentPausedPerSecond: agent.pausedPerSecond,
+        agentZodPerRunPausedPerSecond: agentZodPerRun.pausedPerSecond,
       },
     };
   });

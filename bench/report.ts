@@ -54,9 +54,7 @@ export function renderReport(r: BenchResults): string {
   const eagerOff = exp['eager-activities-off'];
   const cas = h.continueAsNew;
   const quickNote =
-    r.mode === 'quick'
-      ? '\n> **This is a `--quick` run** (CI-sized: few samples, small density, no experiments unless asked).\n'
-      : '';
+    r.mode === 'quick' ? '\n> **This is a `--quick` run** (CI-sized: few samples, small density, no experiments unless asked).\n' : '';
 
   return `# Benchmarks: what durability costs
 
@@ -378,10 +376,11 @@ worker resume any run and survive any process dying; no option of ours removes i
 
 **Memory per cached run.** ${
     e.footprint
-      ? `The bare floor workflow costs ${e.footprint.floorKiBPerRun} KiB per cached run, the floor plus two of our zod schemas ${e.footprint.floorWithZodKiBPerRun} KiB,
-our agent workflow ${e.footprint.agentKiBPerRun} KiB (every run gets its own instance of the modules the bundle imports). zod in the
-sandbox is most of the difference; it also slows each run's first workflow task (${e.footprint.floorPausedPerSecond} runs paused per second for the
-floor, ${e.footprint.agentPausedPerSecond} for ours).`
+      ? `The bare floor workflow costs ${e.footprint.floorKiBPerRun} KiB per cached run and the floor plus two of our zod schemas ${e.footprint.floorWithZodKiBPerRun} KiB:
+every run gets its own instance of the modules the bundle imports, and zod is large. The agent workflow preloads
+zod once per worker and shares it (src/workflow-bundle.ts): ${e.footprint.agentKiBPerRun} KiB per cached run, against ${e.footprint.agentZodPerRunKiBPerRun ?? '?'} KiB with zod
+per run in the same experiment. What remains above the floor is our own schema modules, still instantiated per run.
+Runs paused per second: floor ${e.footprint.floorPausedPerSecond}, agent ${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodPerRunPausedPerSecond ?? '?'} with zod per run).`
       : 'Measured by the memory-per-cached-run experiment in the full run.'
   } The bounded cache makes this a cap on the worker's memory rather than a cost per paused run.
 
@@ -396,9 +395,10 @@ floor, ${e.footprint.agentPausedPerSecond} for ours).`
 
   out.push(`### Not done yet
 
-1. **Keep zod out of the workflow sandbox**: validate at the edges (client, HTTP API, the \`resolveAgent\` local
-   activity) and give the workflow plain checks or validators precompiled from the same schemas. Expected: toward
-   the floor's memory per cached run, so a bigger cache in the same memory, and faster first workflow tasks.
+1. **Share our schemas across runs, or keep them out of the sandbox**: zod itself is shared now, but every run still
+   builds its own copy of our schema modules. They cannot simply be preloaded, because zod fills in parts of a
+   schema lazily and the SDK freezes shared modules. Validating at the edges (client, HTTP API, the
+   \`resolveAgent\` local activity) with plain checks in the workflow would take a cached run toward the floor.
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 

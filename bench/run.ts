@@ -16,7 +16,7 @@ import getPort from 'get-port';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer } from '../src/dev/dev-server.js';
 import { startModelServer } from '../src/model-server/server.js';
-import { WORKFLOWS_PATH } from '../src/worker.js';
+import { bundleWorkflows } from '../src/workflow-bundle.js';
 import { benchScript } from './bench-agent.js';
 import { connectClient, startPeerChild, startWorkerChild, type BenchContext, type BenchSettings, type ChildEnv } from './context.js';
 import { quietLogger, runExperiments } from './experiments.js';
@@ -66,10 +66,10 @@ const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...proces
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
 
-async function bundle(workflowsPath: string, file: string): Promise<string> {
+async function writeBundle(file: string, bundling: Promise<{ code: string }>): Promise<string> {
   // The agent workflow is bundled from the working tree as it is now (src/ may be changing under us). Written
   // atomically: worker processes started meanwhile wait for the file.
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  const { code } = await bundling;
   writeFileSync(`${file}.tmp`, code);
   renameSync(`${file}.tmp`, file);
   return file;
@@ -99,8 +99,11 @@ async function main(): Promise<void> {
       ...(serverDbFile && { dbFile: serverDbFile }),
       progress: (l) => log(l),
     }),
-    bundle(WORKFLOWS_PATH, env.agentBundlePath),
-    bundle(path.join(BENCH_DIR, 'floor', 'workflows.ts'), env.floorBundlePath),
+    writeBundle(env.agentBundlePath, bundleWorkflows({ logger: quietLogger })),
+    writeBundle(
+      env.floorBundlePath,
+      bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor', 'workflows.ts'), logger: quietLogger }),
+    ),
     startWorkerChild(env, { floor: true, record: true }),
     startPeerChild(env, path.join(tmpDir, 'peer-latency.sqlite')),
     startWorkerChild(env, { floor: false, record: false, optimizeForSize: args['small-heaps'] }),

@@ -12,15 +12,14 @@ import { agents as defaultAgents } from './agents/registry.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
 import { createToolImplementations } from './tools/implementations/index.js';
-
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+import { PRELOADED_MODULES, WORKFLOWS_PATH } from './workflow-bundle.js';
 
 export interface HitlWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
-  /** A prebuilt bundle (tests build one for the whole suite); otherwise the workflows are bundled at start. */
+  /** A prebuilt bundle (from bundleWorkflows; tests build one for the whole suite); otherwise bundled at start. */
   workflowBundlePath?: string;
   /** Encryption (see src/codec); must match the clients'. */
   dataConverter?: DataConverter;
@@ -34,7 +33,7 @@ export interface HitlWorkerOptions {
 
 /**
  * The SDK sizes its workflow cache from the V8 heap limit (thousands of runs on a large machine), and a cached
- * agent run costs about 2.5 MiB of RSS (bench/RESULTS.md), so a worker holding thousands of paused runs grows to
+ * agent run costs over 1 MiB of RSS (bench/RESULTS.md), so a worker holding thousands of paused runs grows to
  * gigabytes. A paused run needs no memory: when its decision comes, an evicted run is rebuilt by replaying its
  * history (a few dozen events for a run paused early), so a small cache keeps RSS flat at any number of paused runs.
  */
@@ -58,7 +57,9 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    ...(options.workflowBundlePath ? { workflowBundle: { codePath: options.workflowBundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundlePath
+      ? { workflowBundle: { codePath: options.workflowBundlePath } }
+      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOADED_MODULES } }),
     activities: createActivities(options.deps),
     ...(options.dataConverter && { dataConverter: options.dataConverter }),
     maxCachedWorkflows: options.maxCachedRuns ?? DEFAULT_MAX_CACHED_RUNS,

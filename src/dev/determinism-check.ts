@@ -1,7 +1,7 @@
 /**
  * Fails the build when code that runs inside the workflow sandbox reaches for something non-deterministic: the
  * clock, randomness, the environment, timers or I/O outside the SDK. It follows every module the workflow entry
- * point imports (type-only imports excluded, as they never reach the bundle), so a helper three imports away is
+ * points import (type-only imports excluded, as they never reach the bundle), so a helper three imports away is
  * checked as strictly as the loop itself. `npm test` runs it first.
  */
 import { readFileSync, existsSync } from 'node:fs';
@@ -15,7 +15,8 @@ import traverseModule, { type NodePath } from '@babel/traverse';
 type Traverse = typeof traverseModule.default;
 const traverse: Traverse = typeof traverseModule === 'function' ? (traverseModule as unknown as Traverse) : traverseModule.default;
 
-export const WORKFLOW_ENTRY = 'src/workflows/index.ts';
+/** The workflows, and the module preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts). */
+export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/shared-libraries.ts'];
 /** The one file allowed to read `Date`: the sandbox makes it the workflow task's time (see the file). */
 export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 
@@ -42,10 +43,10 @@ export interface Finding {
   message: string;
 }
 
-export function checkWorkflowDeterminism(root: string, entry = WORKFLOW_ENTRY): { files: string[]; findings: Finding[] } {
+export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIES): { files: string[]; findings: Finding[] } {
   const findings: Finding[] = [];
   const seen = new Set<string>();
-  const queue = [path.resolve(root, entry)];
+  const queue = entries.map((entry) => path.resolve(root, entry)).filter((file) => existsSync(file));
   while (queue.length) {
     const file = queue.shift()!;
     if (seen.has(file)) continue;

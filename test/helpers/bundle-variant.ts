@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflows } from '../../src/workflow-bundle.js';
 
 // webpack is the bundler the Temporal worker ships with; take it from there rather than adding a second copy.
 const webpack = createRequire(createRequire(import.meta.url).resolve('@temporalio/worker'))('webpack') as {
@@ -11,8 +11,7 @@ const webpack = createRequire(createRequire(import.meta.url).resolve('@temporali
 };
 
 export async function bundleWithReplacement(request: RegExp, replacement: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: path.resolve('src/workflows/index.ts'),
+  const { code } = await bundleWorkflows({
     webpackConfigHook: (config) => ({
       ...config,
       plugins: [...(config.plugins ?? []), new webpack.NormalModuleReplacementPlugin(request, path.resolve(replacement)) as never],

@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { startDevServer } from '../../src/dev/dev-server.js';
+import { bundleWorkflows } from '../../src/workflow-bundle.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,10 +20,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const [server, bundle] = await Promise.all([
-    startDevServer({ uiPort: false }),
-    bundleWorkflowCode({ workflowsPath: path.resolve('src/workflows/index.ts'), logger: quietLogger }),
-  ]);
+  const [server, bundle] = await Promise.all([startDevServer({ uiPort: false }), bundleWorkflows({ logger: quietLogger })]);
   const dir = mkdtempSync(path.join(tmpdir(), 'hitl-bundle-'));
   const bundlePath = path.join(dir, 'workflows.js');
   writeFileSync(bundlePath, bundle.code);
