@@ -248,6 +248,10 @@ async function main(): Promise<void> {
       `done in ${results.durationSeconds}s: ${path.relative(process.cwd(), jsonFile)}, ${path.relative(process.cwd(), path.join(outDir, 'RESULTS.md'))}`,
     );
     for (const t of targets) log(`  ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'} ${t.target}: ${t.measured}`);
+  } catch (err) {
+    // Said before the cleanup below: calls still retrying on the closed connection can crash the process first.
+    log(`failed: ${(err as Error).stack ?? err}`);
+    throw err;
   } finally {
     await connection.close().catch(() => {});
     await model.close().catch(() => {});

@@ -5,7 +5,7 @@
  * reported: completion is the runs that completed, however many workers it took.
  */
 import { existsSync, statSync } from 'node:fs';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import pLimit from 'p-limit';
 import type { AgentWorkflowInput } from '../../src/schemas/agent-workflow-input.js';
 import type { DecideInput } from '../../src/schemas/decision.js';
@@ -27,23 +27,32 @@ const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 const approve: DecideInput = { decisions: [{ id: GATED_CALL_ID, type: 'approve' }] };
 
 /**
- * `decide`, as a careful client sends it: with an update id, so that a retry after a timeout (the server answers
- * "context deadline exceeded" when the worker is slow to take the update) is the same update, not a second one.
+ * A call sent again, up to 10 times, after an overload answer from the server: "context deadline exceeded" when
+ * the worker is slow to take an update, and, seen under 10,000 concurrent starts, "Namespace not found". The
+ * calls are idempotent, as a careful client makes them: a decide carries an update id, a start a workflow id.
  */
-async function decideWithRetry(handle: WorkflowHandle, onRetry: () => void): Promise<void> {
-  const updateId = `bench-decide-${handle.workflowId}`;
+async function retryWhenOverloaded(call: () => Promise<void>, onRetry: () => void): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await handle.executeUpdate(decideUpdate, { args: [approve], updateId });
-      return;
+      return await call();
     } catch (err) {
       const message = String((err as Error).message ?? err);
-      if (/already completed/i.test(message)) return;
-      if (attempt >= 10 || !/deadline|unavailable|timed? ?out/i.test(message)) throw err;
+      if (attempt >= 10 || !/deadline|unavailable|timed? ?out|exhausted|namespace not found/i.test(message)) throw err;
       onRetry();
       await sleep(1000);
     }
   }
+}
+
+function approveRun(handle: WorkflowHandle, onRetry: () => void): Promise<void> {
+  return retryWhenOverloaded(async () => {
+    try {
+      await handle.executeUpdate(decideUpdate, { args: [approve], updateId: `bench-decide-${handle.workflowId}` });
+    } catch (err) {
+      // An earlier attempt got through after all.
+      if (!/already completed/i.test(String((err as Error).message ?? err))) throw err;
+    }
+  }, onRetry);
 }
 
 export async function measureDensity(
@@ -123,15 +132,35 @@ export async function measureDensity(
     const t0 = Date.now();
     const ids = Array.from({ length: runs }, (_, i) => `${tag}-${i}`);
     let started = 0;
+    let startRetries = 0;
+    const startFailures: string[] = [];
+    // Every start settles before we go on: a failure must not close the connection under calls still in flight.
     await Promise.all(
       ids.map((workflowId) =>
         startLimit(async () => {
-          await client.workflow.start('agentWorkflow', { taskQueue, workflowId, args: [input] });
+          try {
+            await retryWhenOverloaded(
+              async () => {
+                try {
+                  await client.workflow.start('agentWorkflow', { taskQueue, workflowId, args: [input] });
+                } catch (err) {
+                  if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+                }
+              },
+              () => startRetries++,
+            );
+          } catch (err) {
+            startFailures.push(`${workflowId}: start failed: ${(err as Error).message}`);
+            return;
+          }
           if (++started % 2000 === 0) log(`${started}/${runs} started`);
         }),
       ),
     );
     const startSeconds = (Date.now() - t0) / 1000;
+    if (startRetries || startFailures.length)
+      log(`${startRetries} start retries after an overload answer; ${startFailures.length} starts failed`);
+    if (startFailures.length) log(`e.g. ${startFailures[0]}`);
 
     // Wait while the count moves; give up after 3 minutes without progress (and say which runs are stuck).
     const pausedQuery = `TaskQueue = '${taskQueue}' AND HitlStatus = 'AwaitingApproval'`;
@@ -142,7 +171,7 @@ export async function measureDensity(
       const now = (await client.workflow.count(pausedQuery)).count;
       if (now > paused) progressAt = Date.now();
       paused = now;
-      if (paused >= runs) break;
+      if (paused >= started) break;
       if (Date.now() - progressAt > 180_000) {
         log(`only ${paused}/${runs} paused, no progress for 3 minutes; e.g.:`);
         for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND HitlStatus != 'AwaitingApproval'` })) {
@@ -193,7 +222,7 @@ export async function measureDensity(
         decideLimit(async () => {
           const handle = client.workflow.getHandle(workflowId);
           try {
-            await decideWithRetry(handle, () => retries++);
+            await approveRun(handle, () => retries++);
           } catch (err) {
             failures.push(`${workflowId}: decide failed: ${(err as Error).message}`);
             return;
