@@ -93,7 +93,7 @@ ${table(
   ],
 )}
 
-The machine is shared: other test suites ran on it during the run, so absolute milliseconds are inflated and
+The machine is shared, and other work may have run on it during the run, so absolute milliseconds are inflated and
 noisy (a trivial activity round trip costs tens of milliseconds here, mostly waiting for a core). Read the
 ratios, which compare sides measured in the same minutes; the CPU-time columns are the least disturbed by
 waiting.
@@ -331,9 +331,15 @@ function findings(
   }
 - **Density** (${den.runs.toLocaleString('en-US')} runs paused at once on one worker): worker RSS ${mib(den.worker.pausedRssBytes)} (peak ${mib(
     den.worker.peakRssBytes,
-  )}) against a 1 GiB target, ${pct(den.completion)} completed${den.worker.restarts ? `, ${den.worker.restarts} worker restart(s)` : ''}. ${
-    den.worker.pausedRssBytes > 2 ** 30 ? 'Missed on memory.' : 'Within the memory target.'
-  }
+  )}) against a 1 GiB target, ${pct(den.completion)} completed${den.worker.restarts ? `, ${den.worker.restarts} worker restart(s)` : ''}. ${[
+    den.worker.pausedRssBytes > 2 ** 30 ? 'Missed on memory.' : 'Within the memory target once all were paused.',
+    den.worker.peakRssBytes > 2 ** 30 ? 'The peak, while runs were pausing, was over it.' : '',
+    den.completion < 1
+      ? `Missed on completion: ${(den.runs - den.completed).toLocaleString('en-US')} run(s) did not complete; the run's log names each one and why.`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ')}
 - **History**: ${h.perAutomaticStep.events} events per automatic step against a target of 10${
     e.regular ? ` (${e.regular.eventsPerAutomaticStep} with the tool as a regular activity)` : ''
   }: the model call's activity (3 events), the workflow task after it (3) and the local tool's marker (1).
@@ -348,7 +354,7 @@ sizes its cache from the V8 heap limit (${mib(den.worker.heapLimitBytes)} here),
 take ${round((e.footprint.agentKiBPerRun * 1000) / 2 ** 20, 1)} GiB.`
       : `A cached agent run costs megabytes of RSS (experiment memory-per-cached-run in the full run).`
   } A paused run needs no memory: an evicted run is rebuilt from its history when its decision arrives, which costs
-CPU (a replay of a few dozen events) and not correctness: completion above is ${pct(den.completion)}.
+CPU (a replay of a few dozen events). Completion above is ${pct(den.completion)}.
 
 **Eager activity execution on the server** (\`DEV_SERVER_DYNAMIC_CONFIG\` in src/dev/dev-server.ts, and
 deploy/temporal-dynamic-config.yaml for docker-compose). The server ships with it off, and then every activity

@@ -28,8 +28,9 @@ const approve: DecideInput = { decisions: [{ id: GATED_CALL_ID, type: 'approve' 
 
 /**
  * A call sent again, up to 10 times, after an overload answer from the server: "context deadline exceeded" when
- * the worker is slow to take an update, and, seen under 10,000 concurrent starts, "Namespace not found". The
- * calls are idempotent, as a careful client makes them: a decide carries an update id, a start a workflow id.
+ * the worker is slow to take an update, and, seen at 10,000 runs, "Namespace not found" on starts and a stream
+ * reset ("RST_STREAM with error code: CANCEL") on 2 decides. The calls are idempotent, as a careful client makes
+ * them: a decide carries an update id, a start a workflow id.
  */
 async function retryWhenOverloaded(call: () => Promise<void>, onRetry: () => void): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -37,7 +38,7 @@ async function retryWhenOverloaded(call: () => Promise<void>, onRetry: () => voi
       return await call();
     } catch (err) {
       const message = String((err as Error).message ?? err);
-      if (attempt >= 10 || !/deadline|unavailable|timed? ?out|exhausted|namespace not found/i.test(message)) throw err;
+      if (attempt >= 10 || !/deadline|unavailable|timed? ?out|exhausted|namespace not found|RST_STREAM/i.test(message)) throw err;
       onRetry();
       await sleep(1000);
     }
