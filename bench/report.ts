@@ -335,7 +335,7 @@ function findings(
     den.worker.pausedRssBytes > 2 ** 30 ? 'Missed on memory.' : 'Within the memory target once all were paused.',
     den.worker.peakRssBytes > 2 ** 30 ? 'The peak, while runs were pausing, was over it.' : '',
     den.completion < 1
-      ? `Missed on completion: ${(den.runs - den.completed).toLocaleString('en-US')} run(s) did not complete; the run's log names each one and why.`
+      ? `Missed on completion: ${(den.runs - den.completed).toLocaleString('en-US')} run(s) did not complete; the run's log names the first five and why.`
       : '',
   ]
     .filter(Boolean)

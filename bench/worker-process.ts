@@ -42,8 +42,7 @@ export interface WorkerProcessConfig {
 
 const config = JSON.parse(process.env.BENCH_WORKER ?? '') as WorkerProcessConfig;
 // As createWorker does, before any workflow thread exists: the floor's workers get the same heaps as ours.
-const optimizeForSize = config.optimizeForSize === true;
-if (optimizeForSize) preferSmallHeaps();
+if (config.optimizeForSize) preferSmallHeaps();
 // Core's own warnings (e.g. "workflow task duration exceeded 5 seconds" under load) would drown the runner's output.
 Runtime.install({
   logger: new DefaultLogger('ERROR'),
@@ -109,7 +108,6 @@ if (config.agent) {
         webhooks: { urls: [] },
       },
       overrides: { ...config.overrides, ...interceptors },
-      optimizeForSize,
     }),
   );
 }

@@ -40,11 +40,11 @@ export interface HitlWorkerOptions {
 export const DEFAULT_MAX_CACHED_RUNS = 200;
 
 /**
- * V8 sizes its heaps from the machine's memory and collects lazily: with 10,000 runs passing through the bounded
- * cache, the garbage of evicted runs took the SDK's workflow thread to ~1.5 GiB of RSS before V8 collected it.
- * `--optimize-for-size` kept that worker at ~650 MiB, but decisions drained at well under half the rate and a
- * workflow task hit the SDK's 5 s isolate timeout, so it is opt-in (HITL_WORKER_SMALL_HEAPS) for workers whose
- * memory matters more than their throughput. It does not cap the heap, so it cannot crash a worker whose cached
+ * V8 sizes its heaps from the machine's memory and collects lazily. Measured before zod was shared across runs
+ * (src/workflow-bundle.ts): with 10,000 runs passing through the bounded cache, the garbage of evicted runs took
+ * the SDK's workflow thread to ~1.5 GiB of RSS. `--optimize-for-size` kept that worker at ~650 MiB, but decisions
+ * drained at well under half the rate and a workflow task hit the SDK's 5 s isolate timeout, so it is opt-in
+ * (HITL_WORKER_SMALL_HEAPS) for workers whose memory matters more than their throughput. It does not cap the heap, so it cannot crash a worker whose cached
  * runs hold long transcripts. It applies to the isolates created after it, the workflow thread among them.
  */
 export function preferSmallHeaps(): void {

@@ -32,8 +32,9 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
    * Run as a local activity, in the worker that runs the workflow task: no server round trip, one history event
    * (a marker) instead of three and no extra workflow task. For quick, idempotent tools only: a local activity
    * cannot heartbeat to the server (so `heartbeatTimeout` does not apply and a crashed worker's attempt is noticed
-   * only when the workflow task times out), and its retries happen inside workflow tasks. Changing this on a tool that paused runs have already called is a
-   * code change like any other: their histories record how the call ran (see `LOCAL_TOOLS_PATCH`).
+   * only when the workflow task times out), and its retries happen inside workflow tasks. Changing this on a tool
+   * that paused runs have already called is a code change like any other: their histories record how the call ran
+   * (see `LOCAL_TOOLS_PATCH`).
    * @default false
    */
   local?: boolean;
