@@ -6,7 +6,7 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import type { ChatMessage } from '../src/schemas/chat-message.js';
 import { toFunctionDefinition } from '../src/tools/define-tool.js';
 import { toolSpecs } from '../src/tools/registry.js';
-import { runStateQuery } from '../src/workflows/messages.js';
+import { runStateQuery } from '../src/contract/messages.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { activitySummaries, localActivitySummaries, waitFor } from './helpers/history.js';
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argsHash } from '../src/policy/args-hash.js';
-import { pendingApprovalsQuery, runStateQuery } from '../src/workflows/messages.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { decide, toolMessages, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { activitySummaries, waitFor } from './helpers/history.js';

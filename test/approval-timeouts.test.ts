@@ -7,7 +7,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../src/activities/notify.js';
 import type { NotificationEvent } from '../src/schemas/notification-event.js';
-import { runStateQuery } from '../src/workflows/messages.js';
+import { runStateQuery } from '../src/contract/messages.js';
 import { decide, toolMessages, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { timerSummaries, waitFor } from './helpers/history.js';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus } from '../src/contract/search-attributes.js';
-import { pendingApprovalsQuery, runStateQuery } from '../src/workflows/messages.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';

@@ -11,11 +11,11 @@ import { encodeApprovalId } from '../src/client/approval-id.js';
 import { argsHash } from '../src/policy/args-hash.js';
 import type { AuditEntry } from '../src/schemas/audit-entry.js';
 import type { RunState } from '../src/schemas/run-state.js';
-import { decideUpdate, decisionSignal, runStateQuery } from '../src/workflows/messages.js';
+import { decideUpdate, decisionSignal, runStateQuery } from '../src/contract/messages.js';
 import { waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
-import type { Listening } from '../src/http/listen.js';
+import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });

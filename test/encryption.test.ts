@@ -11,7 +11,7 @@ import type { KeyRing } from '../src/codec/encryption-keys.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
-import type { Listening } from '../src/http/listen.js';
+import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
 
 const k1 = randomBytes(32);

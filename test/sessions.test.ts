@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlStatus } from '../src/contract/search-attributes.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { SessionClosedError } from '../src/errors/session-closed-error.js';
-import { endSignal, messageSignal, runStateQuery } from '../src/workflows/messages.js';
+import { endSignal, messageSignal, runStateQuery } from '../src/contract/messages.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { timerSummaries, waitFor } from './helpers/history.js';
-import type { Listening } from '../src/http/listen.js';
+import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
 import { runHitl } from './helpers/cli.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { pendingApprovalsQuery, runStateQuery } from '../src/workflows/messages.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { subAgentWorkflowId } from '../src/workflows/sub-agents.js';
 import { decide, toolMessages, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';

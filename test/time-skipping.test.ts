@@ -19,7 +19,7 @@ import type { AgentWorkflowArgs } from '../src/schemas/agent-workflow-input.js';
 import type { AgentResult } from '../src/schemas/run-state.js';
 import { createToolImplementations } from '../src/tools/implementations/index.js';
 import { openShopDb } from '../src/tools/implementations/shop-db.js';
-import { decisionSignal, pendingApprovalsQuery, runStateQuery } from '../src/workflows/messages.js';
+import { decisionSignal, pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
 const { temporal } = proto;

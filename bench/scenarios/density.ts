@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import type { AgentWorkflowInput } from '../../src/schemas/agent-workflow-input.js';
 import type { DecideInput } from '../../src/schemas/decision.js';
 import type { AgentResult } from '../../src/schemas/run-state.js';
-import { decideUpdate } from '../../src/workflows/messages.js';
+import { decideUpdate } from '../../src/contract/messages.js';
 import { BENCH_AGENT, GATED_CALL_ID, PROMPTS } from '../bench-agent.js';
 import { sleep, startWorkerChild, uniqueName, waitUntil, type BenchContext, type WorkerChild } from '../context.js';
 import { cpuMsOf, rssOf } from '../ipc.js';

@@ -8,7 +8,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import pLimit from 'p-limit';
 import type { AgentWorkflowInput } from '../../src/schemas/agent-workflow-input.js';
 import type { DecideInput } from '../../src/schemas/decision.js';
-import { decideUpdate, decisionSignal, pendingApprovalsQuery } from '../../src/workflows/messages.js';
+import { decideUpdate, decisionSignal, pendingApprovalsQuery } from '../../src/contract/messages.js';
 import { BENCH_AGENT, GATED_CALL_ID, PROMPTS } from '../bench-agent.js';
 import { uniqueName, waitUntil, type BenchContext, type WorkerChild } from '../context.js';
 import { floorDecideUpdate, floorDecisionSignal, floorReadyQuery } from '../floor/workflows.js';

@@ -26,7 +26,7 @@ import type { RunEvent } from '../schemas/run-event.js';
 import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decideUpdate, endUpdate, messageUpdate, pendingApprovalsQuery, runStateQuery } from '../workflows/messages.js';
+import { decideUpdate, endUpdate, messageUpdate, pendingApprovalsQuery, runStateQuery } from '../contract/messages.js';
 import { decodeApprovalId, encodeApprovalId } from './approval-id.js';
 import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
 

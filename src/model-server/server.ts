@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { listen } from '../http/listen.js';
+import { listen } from '../api/listen.js';
 import { ChatRequest } from './chat-request.js';
 import { findRequestProblem } from './request-checks.js';
 import { selectReply, textOf } from './reply-selection.js';

@@ -7,7 +7,8 @@ import type { DecideInput } from '../schemas/decision.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
 import { planDecisions } from './decision-plan.js';
-import { childApprovalsSignal, decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from './messages.js';
+import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../contract/messages.js';
+import { childApprovalsSignal } from './sub-agent-report.js';
 import { applyPlan, mirrorChild, recordRefusal } from './run-decisions.js';
 
 export function registerDecisionHandlers(run: AgentRun): void {

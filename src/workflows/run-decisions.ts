@@ -11,7 +11,8 @@ import type { StickyDecision } from '../schemas/carried-state.js';
 import type { AppliedDecision } from '../schemas/decision.js';
 import type { AgentRun } from './agent-run.js';
 import type { PlannedDecision } from './decision-plan.js';
-import { decisionSignal, type ChildApprovals } from './messages.js';
+import { decisionSignal } from '../contract/messages.js';
+import type { ChildApprovals } from './sub-agent-report.js';
 
 type Channel = 'update' | 'signal';
 interface Who {

@@ -6,7 +6,7 @@ import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertMemo,
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
 import { currentDetails } from './current-details.js';
-import { childApprovalsSignal, type ChildApprovals } from './messages.js';
+import { childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 
 /** Added after runs were already paused: see README, "Changing workflow code". */

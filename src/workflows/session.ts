@@ -8,7 +8,7 @@ import { durationToMs } from '../schemas/duration.js';
 import { EndInput, UserMessageInput } from '../schemas/session.js';
 import type { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow } from './continue-as-new.js';
-import { endSignal, endUpdate, messageSignal, messageUpdate } from './messages.js';
+import { endSignal, endUpdate, messageSignal, messageUpdate } from '../contract/messages.js';
 import { workflowNow } from './workflow-clock.js';
 
 function parseOrThrow<T>(schema: z.ZodType<T>, raw: unknown): T {

@@ -2,7 +2,7 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { DecideInput } from '../../src/schemas/decision.js';
 import type { PendingApproval } from '../../src/schemas/pending-approval.js';
-import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/workflows/messages.js';
+import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/contract/messages.js';
 import { waitFor } from './history.js';
 
 export function decide(handle: WorkflowHandle, input: DecideInput) {

@@ -17,7 +17,7 @@ import { startModelServer, type ModelServer } from '../../src/model-server/serve
 import type { AgentWorkflowArgs } from '../../src/schemas/agent-workflow-input.js';
 import type { AgentResult } from '../../src/schemas/run-state.js';
 import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
-import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/workflows/messages.js';
+import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/contract/messages.js';
 import { waitFor } from '../helpers/history.js';
 
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.

@@ -2,12 +2,12 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { ApprovalNotFoundError } from '../../errors/approval-not-found-error.js';
-import type { Decision } from '../../schemas/decision.js';
-import type { WaitingApproval } from '../../schemas/waiting-approval.js';
-import { decodeApprovalId } from '../approval-id.js';
+import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
+import type { Decision } from '../schemas/decision.js';
+import type { WaitingApproval } from '../schemas/waiting-approval.js';
+import { decodeApprovalId } from '../client/approval-id.js';
 import { decisionUpdateId } from './idempotency-key.js';
-import type { ApiApp, ApiEnv, ApiOptions } from './app.js';
+import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
 import type { Identity } from './api-tokens.js';
 import {
   ApprovalListQuery,

@@ -1,10 +1,10 @@
 /** `/api/runs`: start a run, inspect one, list them. */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { RunState } from '../../schemas/run-state.js';
-import { UserMessageInput } from '../../schemas/session.js';
-import { RunSummary } from '../../schemas/run-summary.js';
-import type { ApiApp, ApiOptions } from './app.js';
+import { RunState } from '../schemas/run-state.js';
+import { UserMessageInput } from '../schemas/session.js';
+import { RunSummary } from '../schemas/run-summary.js';
+import type { ApiApp, ApiOptions } from './api-env.js';
 import { ErrorBody, IdParam, RunListQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
 
 /** Over HTTP the sender is the caller's identity, not a field. */

@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { EnvConfig } from '../../config.js';
+import type { EnvConfig } from '../config.js';
 
 export const Identity = z.strictObject({
   approver: z.string().min(1),

@@ -6,7 +6,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
-import type { ApiApp } from './app.js';
+import type { ApiApp } from './api-env.js';
 
 const JsonPayload = z.object({ metadata: z.record(z.string(), z.string()).optional(), data: z.string().optional() });
 export const RemoteCodecBody = z.object({ payloads: z.array(JsonPayload) });

@@ -3,11 +3,11 @@
  * silently turns into a default (an `alwys: true` that approves only once).
  */
 import { z } from 'zod';
-import { HITL_STATUSES } from '../../contract/search-attributes.js';
-import { DecideResult } from '../../schemas/decision.js';
-import { PendingApproval } from '../../schemas/pending-approval.js';
-import { SessionOptions } from '../../schemas/session.js';
-import { ToolArgs } from '../../schemas/tool-args.js';
+import { HITL_STATUSES } from '../contract/search-attributes.js';
+import { DecideResult } from '../schemas/decision.js';
+import { PendingApproval } from '../schemas/pending-approval.js';
+import { SessionOptions } from '../schemas/session.js';
+import { ToolArgs } from '../schemas/tool-args.js';
 
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 

@@ -1,10 +1,10 @@
 /** Every error leaves the API as `{error: {code, message}}` with a fitting status, never with a stack trace. */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { ApprovalNotFoundError } from '../../errors/approval-not-found-error.js';
-import { DecisionRefusedError, type RefusalCode } from '../../errors/decision-refused-error.js';
-import { RunNotFoundError } from '../../errors/run-not-found-error.js';
-import { SessionClosedError } from '../../errors/session-closed-error.js';
+import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
+import { DecisionRefusedError, type RefusalCode } from '../errors/decision-refused-error.js';
+import { RunNotFoundError } from '../errors/run-not-found-error.js';
+import { SessionClosedError } from '../errors/session-closed-error.js';
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
 

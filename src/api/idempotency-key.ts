@@ -5,8 +5,8 @@
  * and the same key with a different body is decided as the new request it is (usually refused as already decided)
  * instead of being answered with the first body's result.
  */
-import { canonicalSha256 } from '../../policy/args-hash.js';
-import type { DecideInput } from '../../schemas/decision.js';
+import { canonicalSha256 } from '../policy/args-hash.js';
+import type { DecideInput } from '../schemas/decision.js';
 
 export function decisionUpdateId(key: string, workflowId: string, input: DecideInput): string {
   return `http-idempotency-${canonicalSha256({ key, workflowId, input })}`;

@@ -1,11 +1,11 @@
 /** Runs the HTTP API against Temporal (`npm run api`); `npm start` embeds the same server. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dataConverterFromEnv } from '../../codec/data-converter.js';
-import { readEnvConfig, type EnvConfig } from '../../config.js';
-import { listen, type Listening } from '../../http/listen.js';
-import { sharedHitlClient } from '../connection.js';
-import type { HitlClient } from '../hitl-client.js';
+import { dataConverterFromEnv } from '../codec/data-converter.js';
+import { readEnvConfig, type EnvConfig } from '../config.js';
+import { listen, type Listening } from './listen.js';
+import { sharedHitlClient } from '../client/connection.js';
+import type { HitlClient } from '../client/hitl-client.js';
 import { tokensFromEnv, type ApiTokens } from './api-tokens.js';
 import { createApiApp } from './app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DecideInput } from '../../schemas/decision.js';
+import type { DecideInput } from '../schemas/decision.js';
 import { decisionUpdateId } from './idempotency-key.js';
 
 const input: DecideInput = { decisions: [{ id: 'c1', type: 'reject', message: 'no' }], approver: 'ann', groups: ['finance'] };

@@ -1,4 +1,7 @@
-/** Queries, updates and signals of `agentWorkflow`: the wire contract other services and the CLI depend on. */
+/**
+ * Queries, updates and signals of `agentWorkflow`: the wire contract other services and the CLI depend on. The
+ * definitions are plain names and types, so clients import them as freely as the workflow does.
+ */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DecideInput, DecideResult } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -19,15 +22,3 @@ export const messageSignal = defineSignal<[UserMessageInput]>('message');
 /** Session runs: close the session after the current turn. */
 export const endUpdate = defineUpdate<{ ending: true }, [EndInput]>('end');
 export const endSignal = defineSignal<[EndInput]>('end');
-
-/** Internal: a sub-agent run tells its parent what it waits for. */
-export interface ChildApprovals {
-  workflowId: string;
-  seq: number;
-  pending: PendingApproval[];
-  /** The sub-agent's tools: what an edit of its calls may turn into. */
-  tools: string[];
-  /** Calls it received a decision for (taken or refused) since its previous report. */
-  answered?: string[];
-}
-export const childApprovalsSignal = defineSignal<[ChildApprovals]>('hitl.childApprovals');

@@ -3,48 +3,25 @@
  * schemas the OpenAPI document is generated from; every error is `{error: {code, message}}`.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { PayloadCodec } from '@temporalio/common';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { rateLimiter } from 'hono-rate-limiter';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
-import type { HitlClient } from '../hitl-client.js';
 import { handleApiError, errorResponse } from './api-errors.js';
-import { TokenVerifier, type ApiTokens, type Identity } from './api-tokens.js';
+import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
+import { TokenVerifier } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
 import { codecRoutes } from './codec-routes.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runRoutes } from './run-routes.js';
 import { toolRoutes } from './tool-routes.js';
 
-export interface ApiOptions {
-  hitl: HitlClient;
-  tokens: ApiTokens;
-  /** Runs started over HTTP forbid their requester to approve or edit their own gated calls. */
-  fourEyes: boolean;
-  bodyLimitBytes: number;
-  /** Requests per minute per approver (and per address for callers without a valid token). @default 300 */
-  rateLimitPerMinute?: number;
-  temporalUiUrl: string;
-  namespace: string;
-  /** Serves /codec/encode and /codec/decode for the Temporal UI when payloads are encrypted. */
-  codec?: PayloadCodec;
-  /** Local development only: /codec without a token. */
-  codecAllowAnonymous?: boolean;
-  /** One line per request; never given headers or bodies. @default console.log */
-  log?: (line: string) => void;
-}
-
-export interface ApiEnv {
-  Variables: { identity: Identity };
-}
-
-export type ApiApp = OpenAPIHono<ApiEnv>;
-
 /** Paths reachable without a token. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/health']);
+
+export type { ApiApp, ApiEnv, ApiOptions };
 
 export function createApiApp(options: ApiOptions): ApiApp {
   const verifier = new TokenVerifier(options.tokens);

@@ -1,9 +1,9 @@
 /** `/api/tools`: every registered tool with the JSON Schema of its arguments, so clients can check an edit before sending it. */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { toFunctionDefinition } from '../../tools/define-tool.js';
-import { toolSpecs } from '../../tools/registry.js';
-import type { ApiApp } from './app.js';
+import { toFunctionDefinition } from '../tools/define-tool.js';
+import { toolSpecs } from '../tools/registry.js';
+import type { ApiApp } from './api-env.js';
 import { ErrorBody, ToolView } from './http-schemas.js';
 
 type ToolView = z.infer<typeof ToolView>;

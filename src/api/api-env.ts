@@ -1,0 +1,32 @@
+/**
+ * The API's types, apart from the app that wires the routes: routes import these, never the app, so the app can
+ * import the routes without a cycle.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { PayloadCodec } from '@temporalio/common';
+import type { HitlClient } from '../client/hitl-client.js';
+import type { ApiTokens, Identity } from './api-tokens.js';
+
+export interface ApiOptions {
+  hitl: HitlClient;
+  tokens: ApiTokens;
+  /** Runs started over HTTP forbid their requester to approve or edit their own gated calls. */
+  fourEyes: boolean;
+  bodyLimitBytes: number;
+  /** Requests per minute per approver (and per address for callers without a valid token). @default 300 */
+  rateLimitPerMinute?: number;
+  temporalUiUrl: string;
+  namespace: string;
+  /** Serves /codec/encode and /codec/decode for the Temporal UI when payloads are encrypted. */
+  codec?: PayloadCodec;
+  /** Local development only: /codec without a token. */
+  codecAllowAnonymous?: boolean;
+  /** One line per request; never given headers or bodies. @default console.log */
+  log?: (line: string) => void;
+}
+
+export interface ApiEnv {
+  Variables: { identity: Identity };
+}
+
+export type ApiApp = OpenAPIHono<ApiEnv>;
