@@ -42,7 +42,9 @@ export const PROMPTS = {
   direct: 'bench: direct answer',
 } as const;
 
-export const GATED_CALL_ID = 'call_write';
+/** The gated call is the run's first, so it gets the run's first call id; the model names it otherwise. */
+export const GATED_CALL_ID = 'call-1';
+const GATED_CALL_MODEL_ID = 'call_write';
 export const GATED_CALL = { name: 'write_file', arguments: { path: 'bench.txt', content: 'approved' } };
 
 export function benchScript(automaticSteps: number): ModelScriptInput {
@@ -50,7 +52,7 @@ export function benchScript(automaticSteps: number): ModelScriptInput {
     conversations: [
       {
         match: PROMPTS.gated,
-        replies: [{ toolCalls: [{ id: GATED_CALL_ID, ...GATED_CALL }] }, { content: 'done' }],
+        replies: [{ toolCalls: [{ id: GATED_CALL_MODEL_ID, ...GATED_CALL }] }, { content: 'done' }],
       },
       {
         match: PROMPTS.steps,

@@ -33,7 +33,7 @@ interface WebpackCompiler {
   };
 }
 
-/** The agent workflow bundle with src/workflows/activities.ts replaced by the all-regular-activities variant. */
+/** The agent workflow bundle with src/workflows/activity-options.ts replaced by the all-regular-activities variant. */
 export async function bundleWithRegularTools(file: string): Promise<string> {
   const workflowsDir = path.dirname(WORKFLOWS_PATH);
   const shim = path.join(BENCH_DIR, 'experiments', 'regular-tool-activities.ts');
@@ -42,7 +42,7 @@ export async function bundleWithRegularTools(file: string): Promise<string> {
     webpackConfigHook: (config) => {
       const swap = {
         apply(compiler: WebpackCompiler) {
-          new compiler.webpack.NormalModuleReplacementPlugin(/^\.\/activities\.js$/, (resource) => {
+          new compiler.webpack.NormalModuleReplacementPlugin(/^\.\/activity-options\.js$/, (resource) => {
             if (resource.context === workflowsDir && resource.contextInfo.issuer !== shim) resource.request = shim;
           }).apply(compiler);
         },
@@ -162,7 +162,7 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
 
   // 2. Every tool a regular activity (before `local: true`): what local tools buy per automatic step.
   const samples = Math.max(20, Math.round(ctx.settings.latencySamples / 2));
-  const regularDescription = `the agent workflow with every tool call a regular activity, read_data included (src/workflows/activities.ts swapped in a bench-only bundle), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s) against the floor in the same window`;
+  const regularDescription = `the agent workflow with every tool call a regular activity, read_data included (src/workflows/activity-options.ts swapped in a bench-only bundle), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s) against the floor in the same window`;
   await attempt(ctx, experiments, 'tools-as-regular-activities', regularDescription, async () => {
     log('experiment: every tool a regular activity (bench-only bundle of the agent workflow)');
     const regularBundle = await bundleWithRegularTools(path.join(ctx.tmpDir, 'agent-regular-tools.js'));

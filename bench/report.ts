@@ -419,7 +419,7 @@ Runs paused per second: floor ${e.footprint.floorPausedPerSecond}, agent ${e.foo
 
 - The machine was shared with other work during the run; absolute times and some p99s move from run to run.
   Ratios within a run are the numbers to quote.
-- The all-regular-activities numbers come from a bench-only bundle (src/workflows/activities.ts swapped at bundle
+- The all-regular-activities numbers come from a bench-only bundle (src/workflows/activity-options.ts swapped at bundle
   time), the shape of the code before \`local: true\`, not the old commit itself.
 - RSS is measured after a full GC and includes everything the process holds (workflow cache, V8 code, Core's
   buffers); per-run figures are RSS growth divided by runs, not an allocation profile.

@@ -110,7 +110,7 @@ describe('agent loop', () => {
     const handle = await h.start({ agent: 'ops', prompt: 'Write a report on orders' });
     const result = await handle.result();
 
-    expect(result).toMatchObject({ status: 'completed', output: 'The report is in reports/orders.md.', steps: 3 });
+    expect(result).toMatchObject({ status: 'Completed', output: 'The report is in reports/orders.md.', steps: 3 });
     const shipped = JSON.stringify(h.shop.prepare("SELECT * FROM orders WHERE status = 'shipped' LIMIT 100").all());
     const assistant1 = {
       role: 'assistant',
@@ -162,7 +162,7 @@ describe('agent loop', () => {
   it('sends unknown tools, malformed JSON, schema violations and tool exceptions back to the model', async () => {
     const handle = await h.start({ agent: 'ops', prompt: 'Make some bad calls' });
     const result = await handle.result();
-    expect(result).toMatchObject({ status: 'completed', output: 'I could not do any of that.' });
+    expect(result).toMatchObject({ status: 'Completed', output: 'I could not do any of that.' });
 
     const tools = (await handle.query(runStateQuery)).messages.filter((m) => m.role === 'tool');
     expect(tools.map((m) => [m.tool_call_id, m.content])).toEqual([
@@ -187,7 +187,7 @@ describe('agent loop', () => {
 
   it('retries a 429 after its retry-after, and fails the run with the API message on a 400', async () => {
     const limited = await h.start({ agent: 'ops', prompt: 'rate limited please' });
-    expect(await limited.result()).toMatchObject({ status: 'completed', output: 'Done after waiting.' });
+    expect(await limited.result()).toMatchObject({ status: 'Completed', output: 'Done after waiting.' });
     const attempts = h.model.requests.filter((r) => JSON.stringify(r.body).includes('rate limited please'));
     expect(attempts.map((r) => r.status)).toEqual([429, 200]);
     expect(attempts[1]!.receivedAt - attempts[0]!.receivedAt).toBeGreaterThanOrEqual(950);
@@ -199,7 +199,7 @@ describe('agent loop', () => {
     expect(error.cause.type).toBe('ModelRequestRejectedError');
     expect(h.model.requests.filter((r) => JSON.stringify(r.body).includes('a bad request'))).toHaveLength(1);
     const state = await rejected.query(runStateQuery);
-    expect(state).toMatchObject({ status: 'failed', error: error.cause.message });
+    expect(state).toMatchObject({ status: 'Failed', error: error.cause.message });
     expect(JSON.stringify(await rejected.fetchHistory())).not.toContain('sk-test-key');
   });
 
@@ -207,16 +207,16 @@ describe('agent loop', () => {
     const handle = await h.start({ agent: 'ops', prompt: 'loop forever', maxSteps: 3 });
     const result = await handle.result();
     expect(result).toMatchObject({
-      status: 'max_steps',
+      status: 'MaxSteps',
       steps: 3,
       output: 'I stopped after 3 steps, the limit for this run; more steps were needed to finish.',
     });
-    expect((await handle.query(runStateQuery)).status).toBe('max_steps');
+    expect((await handle.query(runStateQuery)).status).toBe('MaxSteps');
   });
 
   it('validates structured output, with one corrective retry, then fails clearly', async () => {
     const good = await h.start({ agent: 'triage', prompt: 'classify: good ticket' });
-    expect(await good.result()).toMatchObject({ status: 'completed', structured: { category: 'billing', priority: 2 }, steps: 2 });
+    expect(await good.result()).toMatchObject({ status: 'Completed', structured: { category: 'billing', priority: 2 }, steps: 2 });
     const messages = (await good.query(runStateQuery)).messages;
     expect(messages[3]).toEqual({
       role: 'user',
@@ -234,9 +234,9 @@ describe('agent loop', () => {
 
   it('makes a side effect exactly once when the activity is retried after the effect', async () => {
     const handle = await h.start({ agent: 'ops', prompt: 'refund once please' });
-    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
     const refunds = h.shop.prepare("SELECT * FROM refunds WHERE order_id = '1235'").all();
-    expect(refunds).toEqual([{ id: expect.any(Number), order_id: '1235', amount: 20, idempotency_key: `${handle.workflowId}:r1` }]);
+    expect(refunds).toEqual([{ id: expect.any(Number), order_id: '1235', amount: 20, idempotency_key: `${handle.workflowId}:call-1` }]);
     expect(h.shop.prepare("SELECT refunded FROM orders WHERE id = '1235'").get()).toEqual({ refunded: 20 });
     const tool = (await handle.query(runStateQuery)).messages.find((m) => m.role === 'tool');
     expect(tool?.content).toBe('{"orderId":"1235","refunded":20,"remaining":100}');
@@ -256,7 +256,7 @@ describe('agent loop', () => {
     const error = await handle.result().catch((e) => e);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(error.cause.name).toBe('CancelledFailure');
-    expect((await handle.query(runStateQuery)).status).toBe('canceled');
+    expect((await handle.query(runStateQuery)).status).toBe('Canceled');
     const events = (await handle.fetchHistory()).events ?? [];
     expect(events.some((e) => e.activityTaskCancelRequestedEventAttributes)).toBe(true);
   });

@@ -75,7 +75,7 @@ describe('each decision type, end to end', () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Please cancel order 1238' });
     const [pending] = await waitForPending(handle, 1);
     expect(pending).toMatchObject({
-      id: 'a1',
+      id: 'call-1',
       toolName: 'cancel_order',
       args: { orderId: '1238' },
       argsHash: argsHash({ orderId: '1238' }),
@@ -89,11 +89,11 @@ describe('each decision type, end to end', () => {
     expect(Date.parse(pending!.deadline) - Date.parse(pending!.requestedAt)).toBe(7 * 24 * 3600 * 1000);
     expect(h.shop.prepare("SELECT status FROM orders WHERE id = '1238'").get()).toEqual({ status: 'open' });
 
-    const result = await decide(handle, { decisions: [{ id: 'a1', type: 'approve', argsHash: pending!.argsHash }], approver: 'alice' });
+    const result = await decide(handle, { decisions: [{ id: 'call-1', type: 'approve', argsHash: pending!.argsHash }], approver: 'alice' });
     expect(result).toEqual({
-      applied: [{ id: 'a1', type: 'approve', toolName: 'cancel_order', argsHash: pending!.argsHash, approver: 'alice' }],
+      applied: [{ id: 'call-1', type: 'approve', toolName: 'cancel_order', argsHash: pending!.argsHash, approver: 'alice' }],
     });
-    expect(await handle.result()).toMatchObject({ status: 'completed', output: 'All done.' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'All done.' });
     expect(h.shop.prepare("SELECT status FROM orders WHERE id = '1238'").get()).toEqual({ status: 'canceled' });
     expect(await toolMessages(handle)).toEqual([['a1', '{"orderId":"1238","status":"canceled"}']]);
   });
@@ -109,12 +109,12 @@ describe('each decision type, end to end', () => {
     expect(Date.parse(pending!.deadline) - Date.parse(pending!.requestedAt)).toBe(3 * 24 * 3600 * 1000);
 
     const result = await decide(handle, {
-      decisions: [{ id: 'e1', type: 'edit', args: { orderId: '1234', amount: 100 }, message: 'partial refund only' }],
+      decisions: [{ id: 'call-1', type: 'edit', args: { orderId: '1234', amount: 100 }, message: 'partial refund only' }],
       approver: 'fiona',
       groups: ['finance'],
     });
     expect(result.applied[0]).toEqual({
-      id: 'e1',
+      id: 'call-1',
       type: 'edit',
       toolName: 'process_refund',
       argsHash: argsHash({ orderId: '1234', amount: 100 }),
@@ -135,7 +135,7 @@ describe('each decision type, end to end', () => {
         via: 'update',
         outcome: 'applied',
         type: 'edit',
-        id: 'e1',
+        id: 'call-1',
         toolName: 'process_refund',
         approver: 'fiona',
         argsBefore: { orderId: '1234', amount: 50000 },
@@ -149,7 +149,7 @@ describe('each decision type, end to end', () => {
   it('reject tells the model and the tool never runs', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Please write the rejected note' });
     await waitForPending(handle, 1);
-    await decide(handle, { decisions: [{ id: 'j1', type: 'reject', message: 'Notes go to the wiki.' }] });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'reject', message: 'Notes go to the wiki.' }] });
     await handle.result();
     expect(existsSync(workspace('rejected.txt'))).toBe(false);
     expect(await toolMessages(handle)).toEqual([
@@ -161,7 +161,7 @@ describe('each decision type, end to end', () => {
   it('respond makes the human text the tool result and the tool never runs', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Please write the answered note' });
     await waitForPending(handle, 1);
-    await decide(handle, { decisions: [{ id: 'p1', type: 'respond', message: 'Saved it myself; nothing to do.' }] });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'respond', message: 'Saved it myself; nothing to do.' }] });
     await handle.result();
     expect(existsSync(workspace('answered.txt'))).toBe(false);
     expect(await toolMessages(handle)).toEqual([['p1', 'Saved it myself; nothing to do.']]);
@@ -169,9 +169,9 @@ describe('each decision type, end to end', () => {
 
   it('a call the policy does not gate runs without waiting', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'A small refund' });
-    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
     expect((await handle.query(runStateQuery)).policyOutcomes).toEqual([
-      { id: 's1', toolName: 'process_refund', step: 1, gated: false, rule: 'tools.process_refund.when: amount gt 10000 did not hold' },
+      { id: 'call-1', toolName: 'process_refund', step: 1, gated: false, rule: 'tools.process_refund.when: amount gt 10000 did not hold' },
     ]);
   });
 });
@@ -180,17 +180,17 @@ describe('batches', () => {
   it('runs the automatic call at once, lets gated calls wait on their own, and keeps the model order', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'A mixed reply' });
     const pending = await waitForPending(handle, 3);
-    expect(pending.map((p) => p.id)).toEqual(['m1', 'm2', 'm4']);
-    expect(pending.find((p) => p.id === 'm4')?.allowedDecisions).toEqual(['approve', 'reject']);
+    expect(pending.map((p) => p.id)).toEqual(['call-1', 'call-2', 'call-4']);
+    expect(pending.find((p) => p.id === 'call-4')?.allowedDecisions).toEqual(['approve', 'reject']);
     await waitFor(async () => (await activitySummaries(handle)).includes('tool read_data'));
 
-    await decide(handle, { decisions: [{ id: 'm4', type: 'approve' }] });
+    await decide(handle, { decisions: [{ id: 'call-4', type: 'approve' }] });
     // The approved call runs while the other two still wait.
     await waitFor(async () => (await activitySummaries(handle)).includes('tool execute_sql'));
-    expect((await handle.query(pendingApprovalsQuery)).map((p) => p.id)).toEqual(['m1', 'm2']);
+    expect((await handle.query(pendingApprovalsQuery)).map((p) => p.id)).toEqual(['call-1', 'call-2']);
 
-    await decide(handle, { decisions: [{ id: 'm2', type: 'reject' }] });
-    await decide(handle, { decisions: [{ id: 'm1', type: 'approve' }] });
+    await decide(handle, { decisions: [{ id: 'call-2', type: 'reject' }] });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }] });
     await handle.result();
 
     const order = JSON.stringify(h.shop.prepare("SELECT * FROM orders WHERE id = '1237' LIMIT 100").all());
@@ -214,13 +214,13 @@ describe('batches', () => {
     await expect(decide(handle, { decisions: [{ type: 'approve' }] })).rejects.toMatchObject({
       cause: {
         message:
-          'Got 1 decision(s) without ids, but the oldest pending batch has 2 call(s) (b1 write_file, b2 write_file). Send one decision per call in that order, or use ids.',
+          'Got 1 decision(s) without ids, but the oldest pending batch has 2 call(s) (call-1 write_file, call-2 write_file). Send one decision per call in that order, or use ids.',
       },
     });
     const result = await decide(handle, { decisions: [{ type: 'reject', message: 'not b1' }, { type: 'approve' }] });
     expect(result.applied.map((a) => [a.id, a.type])).toEqual([
-      ['b1', 'reject'],
-      ['b2', 'approve'],
+      ['call-1', 'reject'],
+      ['call-2', 'approve'],
     ]);
     await handle.result();
     expect(existsSync(workspace('b1.txt'))).toBe(false);
@@ -228,18 +228,18 @@ describe('batches', () => {
   });
 });
 
-describe('sticky decisions', () => {
+describe('always decisions', () => {
   it('always-approve and always-reject apply to later calls of the same tool', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Try sticky decisions' });
     await waitForPending(handle, 2);
     await decide(handle, {
       decisions: [
-        { id: 't1', type: 'approve', always: true },
-        { id: 't2', type: 'reject', always: true, message: 'We never cancel from chat.' },
+        { id: 'call-1', type: 'approve', always: true },
+        { id: 'call-2', type: 'reject', always: true, message: 'We never cancel from chat.' },
       ],
       approver: 'sam',
     });
-    expect(await handle.result()).toMatchObject({ status: 'completed', steps: 3 });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', steps: 3 });
 
     expect(readFileSync(workspace('t3.txt'), 'utf8')).toBe('3');
     expect(h.shop.prepare("SELECT status FROM orders WHERE id IN ('1235', '1236') ORDER BY id").all()).toEqual([
@@ -254,10 +254,10 @@ describe('sticky decisions', () => {
     ]);
     const { decisions } = await handle.query(runStateQuery);
     expect(decisions.map((d) => [d.id, d.via, d.type, d.approver])).toEqual([
-      ['t1', 'update', 'approve', 'sam'],
-      ['t2', 'update', 'reject', 'sam'],
-      ['t3', 'sticky', 'approve', 'sam'],
-      ['t4', 'sticky', 'reject', 'sam'],
+      ['call-1', 'update', 'approve', 'sam'],
+      ['call-2', 'update', 'reject', 'sam'],
+      ['call-3', 'always', 'approve', 'sam'],
+      ['call-4', 'always', 'reject', 'sam'],
     ]);
   });
 });

@@ -74,19 +74,19 @@ const shortTimeout = (onTimeout: 'reject' | 'approve' | 'fail') => ({ tools: { w
 describe('timeouts', () => {
   it('reject (the default): tells the model the approval timed out, worded unlike a human rejection', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'timeout reject', approval: shortTimeout('reject') });
-    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
     expect(existsSync(file('tr.txt'))).toBe(false);
     expect(await toolMessages(handle)).toEqual([
       ['tr', 'No decision arrived within 2 seconds: the approval timed out and write_file did not run.'],
     ]);
-    expect(await timerSummaries(handle)).toEqual(['approval · write_file · tr', 'last notifications before closing']);
+    expect(await timerSummaries(handle)).toEqual(['approval · write_file · call-1', 'last notifications before closing']);
     const { decisions } = await handle.query(runStateQuery);
     expect(decisions).toEqual([
       expect.objectContaining({
         via: 'timeout',
         type: 'timeout',
         outcome: 'applied',
-        id: 'tr',
+        id: 'call-1',
         message: 'no decision within the timeout; onTimeout: reject',
       }),
     ]);
@@ -105,10 +105,10 @@ describe('timeouts', () => {
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(error.cause).toMatchObject({
       type: 'ApprovalTimeoutError',
-      message: 'No decision arrived for write_file (call tf) within 2s; the policy says onTimeout: fail.',
+      message: 'No decision arrived for write_file (call-1) within 2s; the policy says onTimeout: fail.',
     });
     expect(existsSync(file('tf.txt'))).toBe(false);
-    expect(await handle.query(runStateQuery)).toMatchObject({ status: 'failed', pending: [] });
+    expect(await handle.query(runStateQuery)).toMatchObject({ status: 'Failed', pending: [] });
   });
 });
 
@@ -121,14 +121,14 @@ describe('notifications', () => {
     });
     await waitForPending(handle, 1);
     await waitFor(() => received.some((r) => r.event.workflowId === handle.workflowId && r.event.type === 'approval.reminder'));
-    await decide(handle, { decisions: [{ id: 'nm', type: 'approve' }], approver: 'alice' });
-    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'alice' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
     await waitFor(() => received.filter((r) => r.event.workflowId === handle.workflowId).length === 3);
 
     const mine = received.filter((r) => r.event.workflowId === handle.workflowId);
     expect(mine.map((r) => r.event.type)).toEqual(['approval.requested', 'approval.reminder', 'approval.decided']);
     expect(mine.every((r) => r.signatureValid)).toBe(true);
-    expect(mine[0]!.event).toMatchObject({ agent: 'demo', approval: { id: 'nm', toolName: 'write_file', args: { path: 'nm.txt' } } });
+    expect(mine[0]!.event).toMatchObject({ agent: 'demo', approval: { id: 'call-1', toolName: 'write_file', args: { path: 'nm.txt' } } });
     expect(mine[2]!.event.decision).toMatchObject({ type: 'approve', approver: 'alice', outcome: 'applied' });
     expect(new Set(mine.map((r) => r.event.id)).size).toBe(3);
     expect(failingHits).toBeGreaterThan(0);
@@ -141,8 +141,8 @@ describe('worker restart', () => {
     const [pending] = await waitForPending(handle, 1);
     await h.restartWorker();
     expect(await waitForPending(handle, 1)).toEqual([pending]);
-    await decide(handle, { decisions: [{ id: 'sr', type: 'approve' }] });
-    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
     expect(readFileSync(file('sr.txt'), 'utf8')).toBe('sr.txt');
   });
 });

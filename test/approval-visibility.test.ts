@@ -77,8 +77,8 @@ describe('search attributes and current details', () => {
         '',
         '| call | tool | allowed | deadline |',
         '|---|---|---|---|',
-        `| \`v1\` | write_file | approve, edit, reject, respond | ${pending[0]!.deadline} |`,
-        `| \`v2\` | cancel_order | approve, edit, reject, respond | ${pending[1]!.deadline} |`,
+        `| \`call-1\` | write_file | approve, edit, reject, respond | ${pending[0]!.deadline} |`,
+        `| \`call-2\` | cancel_order | approve, edit, reject, respond | ${pending[1]!.deadline} |`,
       ].join('\n'),
     );
 
@@ -114,7 +114,7 @@ describe('the official temporal CLI', () => {
     );
     const fromCli = queried.queryResult[0];
     expect(fromCli).toEqual(await handle.query(pendingApprovalsQuery));
-    expect(fromCli.map((p: { id: string }) => p.id)).toEqual(['x1', 'x2']);
+    expect(fromCli.map((p: { id: string }) => p.id)).toEqual(['call-1', 'call-2']);
 
     const updated = await temporal(
       'workflow',
@@ -125,7 +125,7 @@ describe('the official temporal CLI', () => {
       '--name',
       'decide',
       '--input',
-      JSON.stringify({ decisions: [{ id: 'x2', type: 'approve' }], approver: 'ops-bot' }),
+      JSON.stringify({ decisions: [{ id: 'call-2', type: 'approve' }], approver: 'ops-bot' }),
       '--output',
       'json',
     );
@@ -140,13 +140,13 @@ describe('the official temporal CLI', () => {
       '--name',
       'decision',
       '--input',
-      JSON.stringify({ decisions: [{ id: 'x1', type: 'reject', message: 'from another service' }], approver: 'billing-service' }),
+      JSON.stringify({ decisions: [{ id: 'call-1', type: 'reject', message: 'from another service' }], approver: 'billing-service' }),
     );
-    expect(await handle.result()).toMatchObject({ status: 'completed' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
     const { decisions, messages } = await handle.query(runStateQuery);
     expect(decisions.map((d) => [d.id, d.type, d.via, d.approver])).toEqual([
-      ['x2', 'approve', 'update', 'ops-bot'],
-      ['x1', 'reject', 'signal', 'billing-service'],
+      ['call-2', 'approve', 'update', 'ops-bot'],
+      ['call-1', 'reject', 'signal', 'billing-service'],
     ]);
     expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
       'Rejected by a human reviewer; write_file did not run. Reason: from another service',

@@ -57,9 +57,9 @@ const hitl = (args: string[], options?: Parameters<typeof runHitl>[2]) => runHit
 async function startRun(prompt: string, pendingCount: number): Promise<string> {
   const started = await hitl(['--json', 'start', '--agent', 'clidemo', '--requested-by', 'cara', prompt]);
   expect(started).toMatchObject({ code: 0, stderr: '' });
-  const { runId } = JSON.parse(started.stdout);
-  await waitFor(async () => JSON.parse((await hitl(['--json', 'pending', runId])).stdout).length === pendingCount, 30_000);
-  return runId;
+  const { workflowId } = JSON.parse(started.stdout);
+  await waitFor(async () => JSON.parse((await hitl(['--json', 'pending', workflowId])).stdout).length === pendingCount, 30_000);
+  return workflowId;
 }
 
 describe('hitl', () => {
@@ -69,7 +69,7 @@ describe('hitl', () => {
     runId = await startRun('cli batch of calls', 4);
     await waitFor(async () => (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout.includes(runId), 30_000);
     const runs = await hitl(['--json', 'runs', '--waiting', '--agent', 'clidemo']);
-    expect(JSON.parse(runs.stdout).find((r: { runId: string }) => r.runId === runId)).toMatchObject({
+    expect(JSON.parse(runs.stdout).find((r: { workflowId: string }) => r.workflowId === runId)).toMatchObject({
       status: 'AwaitingApproval',
       pendingCount: 4,
     });
@@ -81,53 +81,56 @@ describe('hitl', () => {
     expect(show.stdout).toContain('assistant → cancel_order({"orderId":"1235"}) [c]');
 
     const across = JSON.parse((await hitl(['--json', 'pending', '--agent', 'clidemo', '--tool', 'process_refund'])).stdout);
-    expect(across.filter((w: { runId: string }) => w.runId === runId).map((w: { id: string }) => w.id)).toEqual(['d']);
+    expect(across.filter((w: { workflowId: string }) => w.workflowId === runId).map((w: { id: string }) => w.id)).toEqual(['call-4']);
     const table = await hitl(['pending', runId]);
-    expect(table.stdout).toMatch(/│ a\s+│ write_file/);
+    expect(table.stdout).toMatch(/│ call-1\s+│ write_file/);
   });
 
   it('approve, reject, edit (--args-file) and respond; a refusal prints the reason, no stack trace, and exits non-zero', async () => {
-    const refused = await hitl(['approve', runId, 'd', '--as', 'bob']);
+    const refused = await hitl(['approve', runId, 'call-4', '--as', 'bob']);
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toBe('Refused (approver_not_allowed): bob may not decide process_refund (call d); approvers: finance.\n');
+    expect(refused.stderr).toBe('Refused (approver_not_allowed): bob may not decide process_refund (call-4); approvers: finance.\n');
     const refusedJson = await hitl(['--json', 'approve', runId, 'zzz']);
     expect(refusedJson.code).toBe(3);
     expect(JSON.parse(refusedJson.stderr)).toEqual({
-      error: { code: 'unknown_call', message: 'No pending call has id zzz. Pending: a, b, c, d.' },
+      error: { code: 'unknown_call', message: 'No pending call has id zzz. Pending: call-1, call-2, call-3, call-4.' },
     });
 
-    expect(await hitl(['approve', runId, 'a', '--as', 'alice', '--message', 'fine'])).toMatchObject({
+    expect(await hitl(['approve', runId, 'call-1', '--as', 'alice', '--message', 'fine'])).toMatchObject({
       code: 0,
-      stdout: '✓ approve write_file (call a) by alice\n',
+      stdout: '✓ approve write_file (call-1) by alice\n',
     });
-    expect(await hitl(['reject', runId, 'c', '--message', 'keep the order'])).toMatchObject({
+    expect(await hitl(['reject', runId, 'call-3', '--message', 'keep the order'])).toMatchObject({
       code: 0,
-      stdout: '✓ reject cancel_order (call c)\n',
+      stdout: '✓ reject cancel_order (call-3)\n',
     });
     const argsFile = path.join(h.dataDir, 'args.json');
     writeFileSync(argsFile, JSON.stringify({ path: 'b.txt', content: 'from a file' }));
-    expect(await hitl(['edit', runId, 'b', '--args-file', argsFile])).toMatchObject({ code: 0, stdout: '✓ edit write_file (call b)\n' });
+    expect(await hitl(['edit', runId, 'call-2', '--args-file', argsFile])).toMatchObject({
+      code: 0,
+      stdout: '✓ edit write_file (call-2)\n',
+    });
     expect(
-      await hitl(['respond', runId, 'd', '--as', 'fay', '--group', 'finance', '--message', 'Refunds go through the bank this week.']),
+      await hitl(['respond', runId, 'call-4', '--as', 'fay', '--group', 'finance', '--message', 'Refunds go through the bank this week.']),
     ).toMatchObject({ code: 0 });
 
-    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'completed', 30_000);
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'Completed', 30_000);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'b.txt'), 'utf8')).toBe('from a file');
     const state = JSON.parse((await hitl(['--json', 'show', runId])).stdout);
     expect(state.decisions.map((d: { id: string; type: string; approver?: string }) => [d.id, d.type, d.approver ?? null])).toEqual([
-      ['a', 'approve', 'alice'],
-      ['c', 'reject', null],
-      ['b', 'edit', null],
-      ['d', 'respond', 'fay'],
+      ['call-1', 'approve', 'alice'],
+      ['call-3', 'reject', null],
+      ['call-2', 'edit', null],
+      ['call-4', 'respond', 'fay'],
     ]);
   });
 
   it('watch follows a run to its end', async () => {
     const watched = await hitl(['watch', runId, '--interval', '200']);
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toContain('decided: approve write_file [a] by alice via update');
+    expect(watched.stdout).toContain('decided: approve write_file [call-1] by alice via update');
     expect(watched.stdout).toContain('tool [d]: Refunds go through the bank this week.');
-    expect(watched.stdout.trim().split('\n').at(-1)).toBe('completed: batch handled');
+    expect(watched.stdout.trim().split('\n').at(-1)).toBe('Completed: batch handled');
   });
 
   it('review walks each pending call, driven through stdin (approve, edit by typed JSON, reject, edit in $EDITOR)', async () => {
@@ -147,17 +150,17 @@ describe('hitl', () => {
     const second = await hitl(['review', reviewId], { input: 'x\ne\n', env: { EDITOR: editor } });
     expect(second.stdout).toContain('Please answer one of');
     expect(second.stdout).toContain('✓ edit');
-    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', reviewId])).stdout).status === 'completed', 30_000);
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', reviewId])).stdout).status === 'Completed', 30_000);
     const workspace = (f: string) => readFileSync(path.join(h.dataDir, 'workspace', f), 'utf8');
     expect(workspace('r1.txt')).toBe('one');
     expect(workspace('r2.txt')).toBe('typed');
     expect(workspace('r4.txt')).toBe('four, edited');
     const state = JSON.parse((await hitl(['--json', 'show', reviewId])).stdout);
     expect(state.decisions.map((d: { id: string; type: string; message?: string }) => [d.id, d.type])).toEqual([
-      ['r1', 'approve'],
-      ['r2', 'edit'],
-      ['r3', 'reject'],
-      ['r4', 'edit'],
+      ['call-1', 'approve'],
+      ['call-2', 'edit'],
+      ['call-3', 'reject'],
+      ['call-4', 'edit'],
     ]);
     expect(state.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'r3').content).toBe(
       'Rejected by a human reviewer; cancel_order did not run. Reason: not this one',
@@ -191,6 +194,6 @@ describe('hitl', () => {
     expect((await hitl(['approve'])).code).toBe(2);
     expect((await hitl(['edit', 'x', 'y', '--args', '[1]'])).code).toBe(2);
     const missing = await hitl(['show', 'no-such-run']);
-    expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with id no-such-run.\n' });
+    expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with workflow id no-such-run.\n' });
   });
 });

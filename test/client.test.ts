@@ -4,8 +4,7 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { decodeApprovalId, encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { DecisionRefusedError } from '../src/errors/decision-refused-error.js';
-import { RunNotFoundError } from '../src/errors/run-not-found-error.js';
+import { DecisionRefusedError, RunNotFoundError } from '../src/errors.js';
 import type { RunEvent } from '../src/schemas/run-event.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
@@ -50,7 +49,7 @@ afterAll(() => h?.close());
 
 describe('HitlClient', () => {
   it('starts a run, finds it waiting across runs, decides idempotently, and watches it to the end', async () => {
-    const { runId } = await hitl.startRun({ agent: 'clientdemo', prompt: 'client two calls', requestedBy: 'carol' });
+    const { workflowId: runId } = await hitl.startRun({ agent: 'clientdemo', prompt: 'client two calls', requestedBy: 'carol' });
     await waitFor(async () => (await hitl.pending(runId)).length === 2);
     const events: RunEvent[] = [];
     const watching = (async () => {
@@ -58,37 +57,37 @@ describe('HitlClient', () => {
     })();
     await waitFor(() => events.filter((e) => e.type === 'approval_requested').length === 2);
 
-    await waitFor(async () => (await hitl.listWaiting({ agent: 'clientdemo' })).some((w) => w.runId === runId));
-    const waiting = (await hitl.listWaiting({ agent: 'clientdemo', tool: 'cancel_order' })).filter((w) => w.runId === runId);
+    await waitFor(async () => (await hitl.listWaiting({ agent: 'clientdemo' })).some((w) => w.workflowId === runId));
+    const waiting = (await hitl.listWaiting({ agent: 'clientdemo', tool: 'cancel_order' })).filter((w) => w.workflowId === runId);
     expect(waiting).toEqual([
       expect.objectContaining({
-        id: 'k2',
+        id: 'call-2',
         toolName: 'cancel_order',
-        runId,
+        workflowId: runId,
         agent: 'clientdemo',
         userPrompt: 'client two calls',
         requestedBy: 'carol',
       }),
     ]);
-    expect(decodeApprovalId(waiting[0]!.approvalId)).toEqual({ workflowId: runId, callId: 'k2' });
+    expect(decodeApprovalId(waiting[0]!.approvalId)).toEqual({ workflowId: runId, callId: 'call-2' });
     expect(await hitl.findApproval(waiting[0]!.approvalId)).toEqual(waiting[0]);
 
     const runs = await hitl.listRuns({ status: 'AwaitingApproval', agent: 'clientdemo' });
-    expect(runs.find((r) => r.runId === runId)).toMatchObject({
+    expect(runs.find((r) => r.workflowId === runId)).toMatchObject({
       agent: 'clientdemo',
       status: 'AwaitingApproval',
       pendingCount: 2,
       prompt: 'client two calls',
     });
 
-    const first = await hitl.approve(runId, 'k1', { approver: 'dan', updateId: 'same-update' });
-    const again = await hitl.approve(runId, 'k1', { approver: 'dan', updateId: 'same-update' });
+    const first = await hitl.approve(runId, 'call-1', { approver: 'dan', updateId: 'same-update' });
+    const again = await hitl.approve(runId, 'call-1', { approver: 'dan', updateId: 'same-update' });
     expect(again).toEqual(first);
-    await expect(hitl.approve(runId, 'k1', { approver: 'dan' })).rejects.toSatisfy(
-      (e) => DecisionRefusedError.isInstance(e) && e.code === 'already_decided',
+    await expect(hitl.approve(runId, 'call-1', { approver: 'dan' })).rejects.toSatisfy(
+      (e) => e instanceof DecisionRefusedError && e.code === 'already_decided',
     );
-    await hitl.reject(runId, 'k2', { approver: 'dan', message: 'keep it' });
-    expect(await hitl.result(runId)).toMatchObject({ status: 'completed', output: 'finished' });
+    await hitl.reject(runId, 'call-2', { approver: 'dan', message: 'keep it' });
+    expect(await hitl.result(runId)).toMatchObject({ status: 'Completed', output: 'finished' });
     await watching;
 
     // Status changes interleave with timing; everything else arrives in the order it happened.
@@ -105,28 +104,28 @@ describe('HitlClient', () => {
       'model_reply',
       'completed',
     ]);
-    expect(events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.status)).toContain('awaiting_approval');
+    expect(events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.status)).toContain('AwaitingApproval');
     expect(events.filter((e) => e.type === 'decision').map((e) => e.type === 'decision' && [e.entry.id, e.entry.type])).toEqual([
-      ['k1', 'approve'],
-      ['k2', 'reject'],
+      ['call-1', 'approve'],
+      ['call-2', 'reject'],
     ]);
-    expect(events.at(-1)).toMatchObject({ type: 'completed', status: 'completed', result: { output: 'finished' } });
+    expect(events.at(-1)).toMatchObject({ type: 'completed', status: 'Completed', result: { output: 'finished' } });
 
     const state = await hitl.getRun(runId);
-    expect(state.status).toBe('completed');
+    expect(state.status).toBe('Completed');
     const tail = await hitl.getRun(runId, { messagesFrom: state.messages.length - 1, decisionsFrom: 1 });
     expect(tail.messages).toEqual([state.messages.at(-1)]);
     expect(tail.decisions).toEqual([state.decisions[1]]);
   });
 
   it('has a helper for each decision type', async () => {
-    const { runId } = await hitl.startRun({ agent: 'clientdemo', prompt: 'client four helpers' });
+    const { workflowId: runId } = await hitl.startRun({ agent: 'clientdemo', prompt: 'client four helpers' });
     await waitFor(async () => (await hitl.pending(runId)).length === 4);
     const [h1] = await hitl.pending(runId);
-    await hitl.approve(runId, 'h1', { argsHash: h1!.argsHash, message: 'fine', always: false });
-    await hitl.edit(runId, 'h2', { args: { path: 'h2.txt', content: 'edited' } });
-    await hitl.reject(runId, 'h3', { message: 'no' });
-    await hitl.respond(runId, 'h4', 'answered by a person');
+    await hitl.approve(runId, 'call-1', { argsHash: h1!.argsHash, message: 'fine', always: false });
+    await hitl.edit(runId, 'call-2', { args: { path: 'h2.txt', content: 'edited' } });
+    await hitl.reject(runId, 'call-3', { message: 'no' });
+    await hitl.respond(runId, 'call-4', 'answered by a person');
     await hitl.result(runId);
     const tools = (await hitl.getRun(runId)).messages.flatMap((m) => (m.role === 'tool' ? [m.content] : []));
     expect(tools).toEqual([
@@ -135,12 +134,13 @@ describe('HitlClient', () => {
       'Rejected by a human reviewer; write_file did not run. Reason: no',
       'answered by a person',
     ]);
-    await expect(hitl.approve(runId, 'h1')).rejects.toSatisfy((e) => DecisionRefusedError.isInstance(e) && e.code === 'run_closed');
+    // The run has finished, and it had decided that call: the refusal says so, as it would have while it ran.
+    await expect(hitl.approve(runId, 'call-1')).rejects.toSatisfy((e) => e instanceof DecisionRefusedError && e.code === 'already_decided');
   });
 
   it('says clearly when a run or an approval does not exist', async () => {
-    await expect(hitl.getRun('no-such-run')).rejects.toSatisfy(RunNotFoundError.isInstance);
-    await expect(hitl.decide('no-such-run', { decisions: [{ type: 'approve' }] })).rejects.toSatisfy(RunNotFoundError.isInstance);
+    await expect(hitl.getRun('no-such-run')).rejects.toBeInstanceOf(RunNotFoundError);
+    await expect(hitl.decide('no-such-run', { decisions: [{ type: 'approve' }] })).rejects.toBeInstanceOf(RunNotFoundError);
     await expect(hitl.findApproval('not-an-id')).rejects.toThrow('Approval not-an-id not found: it is not a valid approval id.');
     await expect(hitl.findApproval(encodeApprovalId({ workflowId: 'no-such-run', callId: 'x' }))).rejects.toThrow(
       'run no-such-run does not exist',

@@ -72,16 +72,16 @@ describe('continue-as-new', () => {
     // A message arrives mid-turn; it must survive every boundary until the turn ends.
     await h.temporal.client.workflow.getHandle(handle.workflowId).executeUpdate('message', { args: [{ content: 'and a second thing' }] });
     await decide(handle, { decisions: [{ id: mid!.id, type: 'approve' }], approver: 'carla' });
-    await waitFor(async () => (await handle.query(runStateQuery)).status === 'awaiting_message', 200_000, 'both turns');
+    await waitFor(async () => (await handle.query(runStateQuery)).status === 'AwaitingMessage', 200_000, 'both turns');
     await h.temporal.client.workflow.getHandle(handle.workflowId).executeUpdate('end', { args: [{}] });
     const result = await h.temporal.client.workflow.getHandle(handle.workflowId).result();
 
-    expect(result).toMatchObject({ status: 'ended', output: 'turn two done', steps: 502 });
+    expect(result).toMatchObject({ status: 'Ended', output: 'turn two done', steps: 502 });
     const state = await handle.query(runStateQuery);
     expect(state.step).toBe(502);
     expect(state.messages.filter((m) => m.role === 'tool')).toHaveLength(500);
     expect(state.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['a long session', 'and a second thing']);
-    expect(state.decisions).toEqual([expect.objectContaining({ id: 'mid', type: 'approve', approver: 'carla', outcome: 'applied' })]);
+    expect(state.decisions).toEqual([expect.objectContaining({ id: mid!.id, type: 'approve', approver: 'carla', outcome: 'applied' })]);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'mid.txt'), 'utf8')).toBe('approved halfway');
 
     const ids = await runIds(handle);
@@ -108,8 +108,8 @@ describe('continue-as-new', () => {
     expect(state.previousRunIds).toContain(firstRun);
     expect(state.decisions.filter((d) => d.outcome === 'refused').length).toBeGreaterThan(50);
 
-    await decide(latest, { decisions: [{ id: 'keep', type: 'approve' }] });
-    expect(await latest.result()).toMatchObject({ status: 'completed', output: 'carried' });
+    await decide(latest, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'carried' });
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'keep.txt'), 'utf8')).toBe('kept');
   });
 
@@ -122,7 +122,7 @@ describe('continue-as-new', () => {
     });
     const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
     for (const text of ['again', 'once more']) {
-      await waitFor(async () => (await latest.query(runStateQuery)).status === 'awaiting_message');
+      await waitFor(async () => (await latest.query(runStateQuery)).status === 'AwaitingMessage');
       await latest.executeUpdate('message', { args: [{ content: text }] });
     }
     await waitFor(async () => (await latest.query(runStateQuery)).messages.some((m) => m.role === 'assistant' && m.content === 'third'));
@@ -142,6 +142,6 @@ describe('continue-as-new', () => {
       'assistant: third',
     ]);
     await latest.executeUpdate('end', { args: [{}] });
-    expect(await latest.result()).toMatchObject({ status: 'ended', output: 'third' });
+    expect(await latest.result()).toMatchObject({ status: 'Ended', output: 'third' });
   });
 });

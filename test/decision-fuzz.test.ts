@@ -27,7 +27,8 @@ const TOKENS = {
 const WHO = ['ann', 'bob', 'rita'] as const;
 /** Runs requested by rita, under the four-eyes rule, with cancel_order reserved to finance. */
 const FUZZ_POLICY = { fourEyes: true, tools: { cancel_order: { approvers: ['finance'] } } };
-const IDS = ['w', 'c', 's', 'nope'];
+/** The run's three calls get ids call-1, call-2, call-3 (write_file, cancel_order, execute_sql), plus one that never exists. */
+const IDS = ['call-1', 'call-2', 'call-3', 'nope'];
 
 let h: Harness;
 let api: Listening;
@@ -128,7 +129,7 @@ async function send(handle: WorkflowHandle, via: 'update' | 'signal' | 'http', p
   }
   // HTTP takes one decision per request; send the first decision of the input for its call.
   const first = (payload as { decisions?: { id?: string; type?: string; message?: string; args?: unknown }[] })?.decisions?.[0];
-  const id = encodeApprovalId({ workflowId: handle.workflowId, callId: typeof first?.id === 'string' ? first.id : 'w' });
+  const id = encodeApprovalId({ workflowId: handle.workflowId, callId: typeof first?.id === 'string' ? first.id : 'call-1' });
   const action = ['approve', 'reject', 'respond', 'edit'].includes(String(first?.type)) ? String(first!.type) : 'approve';
   const body = action === 'respond' ? { message: first?.message ?? '' } : action === 'edit' ? { arguments: first?.args } : {};
   const who = (payload as { approver?: string })?.approver;
@@ -161,21 +162,26 @@ describe('decision fuzzing against real runs', () => {
             expect(after.decisions.length - before.decisions.length).toBe(via === 'signal' ? 1 : 0);
           }
           expect(Object.values(appliedPerCall(after.decisions)).every((n) => n === 1)).toBe(true);
-          expect(after.status).not.toBe('failed');
+          expect(after.status).not.toBe('Failed');
         }
         // Whatever happened, the run finishes once what is left is decided.
         const left = (await state(handle)).pending.map((p) => ({ id: p.id, type: 'reject' as const }));
         if (left.length) await handle.executeUpdate(decideUpdate, { args: [{ decisions: left, approver: 'ann', groups: ['finance'] }] });
-        expect(await handle.result()).toMatchObject({ status: 'completed', output: 'fuzz done' });
+        expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'fuzz done' });
         const final = await state(handle);
-        expect(Object.keys(appliedPerCall(final.decisions)).sort()).toEqual(['c', 's', 'w']);
+        // Each of the model's calls was decided exactly once (an edit into another tool may have added a proposal, `<id>.2`).
+        expect(
+          Object.keys(appliedPerCall(final.decisions))
+            .filter((id) => !id.includes('.'))
+            .sort(),
+        ).toEqual(['call-1', 'call-2', 'call-3']);
       }),
       { numRuns: 20 },
     );
   });
 
   it('two approvers deciding the same call at once: exactly one wins, the other is told clearly', { timeout: 600_000 }, async () => {
-    const pairs = fc.tuple(channel, channel, fc.constantFrom('w', 'c', 's'));
+    const pairs = fc.tuple(channel, channel, fc.constantFrom('call-1', 'call-2', 'call-3'));
     await fc.assert(
       fc.asyncProperty(pairs, async ([first, second, id]) => {
         const handle = await pausedRun();

@@ -67,14 +67,14 @@ afterAll(async () => {
 
 describe('payload encryption', () => {
   it('keeps tool arguments and prompts out of raw history, while the client and the codec endpoint read them', async () => {
-    const { runId } = await hitlA.startRun({ agent: 'demo', prompt: SECRET_PROMPT });
+    const { workflowId: runId } = await hitlA.startRun({ agent: 'demo', prompt: SECRET_PROMPT });
     await waitFor(async () => (await hitlA.pending(runId)).length === 1);
     expect((await hitlA.pending(runId))[0]).toMatchObject({ toolName: 'process_refund', args: { orderId: '1234', amount: 43210.5 } });
 
     // Rotate: the new worker and clients encrypt with k2 and still read what k1 encrypted.
     await h.restartWorker({ dataConverter: converter(ringB) });
-    await hitl.approve(runId, 'z1', { approver: 'fin', groups: ['finance'] });
-    expect(await hitl.result(runId)).toMatchObject({ status: 'completed', output: 'Refunded Zelda.' });
+    await hitl.approve(runId, 'call-1', { approver: 'fin', groups: ['finance'] });
+    expect(await hitl.result(runId)).toMatchObject({ status: 'Completed', output: 'Refunded Zelda.' });
 
     // Raw history, read by a client without the codec.
     const raw = JSON.stringify(await h.temporal.client.workflow.getHandle(runId).fetchHistory());

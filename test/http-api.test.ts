@@ -88,7 +88,7 @@ const as = (who: Who | null, method: string, path: string, body?: unknown, heade
 async function startAndWait(base: Listening, who: Who, prompt: string, count: number) {
   const started = await request(base, who, 'POST', '/api/runs', { agent: 'httpdemo', prompt });
   expect(started.status).toBe(201);
-  const runId: string = started.body.runId;
+  const runId: string = started.body.workflowId;
   await waitFor(async () => (await as('alice', 'GET', `/api/runs/${runId}`)).body.pending?.length === count);
   return runId;
 }
@@ -110,14 +110,14 @@ describe('auth', () => {
 describe('approvals', () => {
   it('lists, shows and approves, with 403 for a non-approver and 409 for a stale hash and a second decision', async () => {
     const runId = await startAndWait(api, 'rita', 'http refund please', 1);
-    const id = encodeApprovalId({ workflowId: runId, callId: 'r1' });
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
     await waitFor(async () => (await as('bob', 'GET', '/api/approvals?agent=httpdemo')).body.some((a: any) => a.id === id));
 
     const asBob = (await as('bob', 'GET', '/api/approvals?agent=httpdemo&tool=process_refund')).body.find((a: any) => a.id === id);
     expect(asBob).toMatchObject({
       id,
-      runId,
-      callId: 'r1',
+      workflowId: runId,
+      callId: 'call-1',
       agent: 'httpdemo',
       toolName: 'process_refund',
       arguments: { orderId: '1237', amount: 12000 },
@@ -144,18 +144,18 @@ describe('approvals', () => {
     const approved = await as('alice', 'POST', `/api/approvals/${id}/approve`, { argsHash: one.body.argsHash, comment: 'ok by finance' });
     expect(approved).toEqual({
       status: 200,
-      body: { applied: [{ id: 'r1', type: 'approve', toolName: 'process_refund', argsHash: one.body.argsHash, approver: 'alice' }] },
+      body: { applied: [{ id: 'call-1', type: 'approve', toolName: 'process_refund', argsHash: one.body.argsHash, approver: 'alice' }] },
     });
     expect(await as('alice', 'POST', `/api/approvals/${id}/reject`, { reason: 'too late' })).toMatchObject({
       status: 409,
-      body: { error: { code: expect.stringMatching(/already_decided|run_closed/) } },
+      body: { error: { code: 'already_decided' } },
     });
     expect(await as('alice', 'GET', `/api/approvals/${id}`)).toMatchObject({
       status: 404,
       body: { error: { code: 'approval_not_found' } },
     });
 
-    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
+    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
     const run = (await as('alice', 'GET', `/api/runs/${runId}`)).body;
     expect(run.decisions[0]).toMatchObject({ type: 'approve', approver: 'alice', message: 'ok by finance' });
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1237'").all()).toEqual([{ amount: 12000 }]);
@@ -164,24 +164,28 @@ describe('approvals', () => {
   it('rejects, edits (refusing invalid arguments), responds, and approves with modified arguments', async () => {
     const runId = await startAndWait(api, 'bob', 'http four files', 4);
     const id = (callId: string) => encodeApprovalId({ workflowId: runId, callId });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/reject`, { reason: 'not needed', always: false })).toMatchObject({
+    expect(await as('bob', 'POST', `/api/approvals/${id('call-1')}/reject`, { reason: 'not needed', always: false })).toMatchObject({
       status: 200,
     });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/edit`, { arguments: { path: 'w2.txt', content: 7 } })).toMatchObject({
+    expect(await as('bob', 'POST', `/api/approvals/${id('call-2')}/edit`, { arguments: { path: 'w2.txt', content: 7 } })).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_edit_args', message: expect.stringContaining('expected string, received number') } },
     });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/edit`, { arguments: { path: 'w2.txt', content: 'edited' } })).toMatchObject({
+    expect(
+      await as('bob', 'POST', `/api/approvals/${id('call-2')}/edit`, { arguments: { path: 'w2.txt', content: 'edited' } }),
+    ).toMatchObject({
       status: 200,
     });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w3')}/respond`, { message: 'I wrote it by hand' })).toMatchObject({ status: 200 });
+    expect(await as('bob', 'POST', `/api/approvals/${id('call-3')}/respond`, { message: 'I wrote it by hand' })).toMatchObject({
+      status: 200,
+    });
     expect(
-      await as('bob', 'POST', `/api/approvals/${id('w4')}/approve`, { modifiedArguments: { path: 'w4.txt', content: 'four' } }),
+      await as('bob', 'POST', `/api/approvals/${id('call-4')}/approve`, { modifiedArguments: { path: 'w4.txt', content: 'four' } }),
     ).toMatchObject({
       status: 200,
       body: { applied: [{ type: 'edit' }] },
     });
-    await waitFor(async () => (await as('bob', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
+    await waitFor(async () => (await as('bob', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
     const tools = (await as('bob', 'GET', `/api/runs/${runId}`)).body.messages
       .filter((m: any) => m.role === 'tool')
       .map((m: any) => m.content);
@@ -197,31 +201,32 @@ describe('approvals', () => {
     const runId = await startAndWait(api, 'bob', 'http four files, sent twice', 4);
     const id = (callId: string) => encodeApprovalId({ workflowId: runId, callId });
     const once = { 'idempotency-key': 'retry-me-1' };
-    const first = await as('bob', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once);
-    expect(first).toMatchObject({ status: 200, body: { applied: [{ id: 'w1', type: 'approve', approver: 'bob' }] } });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once)).toEqual(first);
+    const first = await as('bob', 'POST', `/api/approvals/${id('call-1')}/approve`, { comment: 'go' }, once);
+    expect(first).toMatchObject({ status: 200, body: { applied: [{ id: 'call-1', type: 'approve', approver: 'bob' }] } });
+    expect(await as('bob', 'POST', `/api/approvals/${id('call-1')}/approve`, { comment: 'go' }, once)).toEqual(first);
 
     // The key answers only for the same caller and the same body; anything else is decided as the request it is.
-    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/reject`, {}, once)).toMatchObject({
+    expect(await as('bob', 'POST', `/api/approvals/${id('call-1')}/reject`, {}, once)).toMatchObject({
       status: 409,
       body: { error: { code: 'already_decided' } },
     });
-    expect(await as('alice', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once)).toMatchObject({
+    expect(await as('alice', 'POST', `/api/approvals/${id('call-1')}/approve`, { comment: 'go' }, once)).toMatchObject({
       status: 409,
       body: { error: { code: 'already_decided' } },
     });
-    expect(await as('bob', 'POST', `/api/approvals/${id('w2')}/approve`, {}, { 'idempotency-key': 'has a space' })).toMatchObject({
+    expect(await as('bob', 'POST', `/api/approvals/${id('call-2')}/approve`, {}, { 'idempotency-key': 'has a space' })).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_request', message: expect.stringContaining('Idempotency-Key') } },
     });
 
-    for (const callId of ['w2', 'w3', 'w4']) expect((await as('bob', 'POST', `/api/approvals/${id(callId)}/reject`, {})).status).toBe(200);
-    await waitFor(async () => (await as('bob', 'GET', `/api/runs/${runId}`)).body.status === 'completed');
+    for (const callId of ['call-2', 'call-3', 'call-4'])
+      expect((await as('bob', 'POST', `/api/approvals/${id(callId)}/reject`, {})).status).toBe(200);
+    await waitFor(async () => (await as('bob', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
     const run = (await as('bob', 'GET', `/api/runs/${runId}`)).body;
-    expect(run.decisions.filter((d: any) => d.id === 'w1')).toEqual([expect.objectContaining({ type: 'approve', message: 'go' })]);
+    expect(run.decisions.filter((d: any) => d.id === 'call-1')).toEqual([expect.objectContaining({ type: 'approve', message: 'go' })]);
     expect(run.messages.filter((m: any) => m.role === 'tool' && m.tool_call_id === 'w1')).toHaveLength(1);
     // Temporal keeps the update's outcome with the closed run, so a retry after the end still gets the first answer.
-    expect(await as('bob', 'POST', `/api/approvals/${id('w1')}/approve`, { comment: 'go' }, once)).toEqual(first);
+    expect(await as('bob', 'POST', `/api/approvals/${id('call-1')}/approve`, { comment: 'go' }, once)).toEqual(first);
   });
 
   it('answers 404 for unknown and malformed approval ids, 400 for bad bodies, 413 for big ones', async () => {
@@ -248,7 +253,7 @@ describe('approvals', () => {
 
   it('lets exactly one of two approvers deciding at once win; the other gets 409', async () => {
     const runId = await startAndWait(api, 'bob', 'http race', 1);
-    const id = encodeApprovalId({ workflowId: runId, callId: 'x1' });
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
     const results = await Promise.all([
       as('alice', 'POST', `/api/approvals/${id}/approve`, {}),
       as('bob', 'POST', `/api/approvals/${id}/reject`, {}),
@@ -261,7 +266,7 @@ describe('approvals', () => {
 describe('four eyes', () => {
   it('stops the requester from approving their own gated call; a colleague may', async () => {
     const runId = await startAndWait(apiFourEyes, 'rita', 'http refund, four eyes', 1);
-    const id = encodeApprovalId({ workflowId: runId, callId: 'r1' });
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
     const mine = (await request(apiFourEyes, 'rita', 'GET', `/api/approvals/${id}`)).body;
     expect(mine).toMatchObject({ requestedBy: 'rita', canDecide: false });
     expect(await request(apiFourEyes, 'rita', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({
@@ -269,7 +274,7 @@ describe('four eyes', () => {
       body: {
         error: {
           code: 'four_eyes',
-          message: 'rita requested this run and may not approve its own process_refund (call r1); another approver must.',
+          message: 'rita requested this run and may not approve its own process_refund (call-1); another approver must.',
         },
       },
     });
@@ -286,9 +291,11 @@ describe('runs', () => {
     expect(await as('alice', 'GET', '/api/runs/no-such-run')).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
     const runId = await startAndWait(api, 'alice', 'http race again', 1);
     await waitFor(async () =>
-      (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.some((r: any) => r.runId === runId),
+      (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.some((r: any) => r.workflowId === runId),
     );
-    const listed = (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.find((r: any) => r.runId === runId);
+    const listed = (await as('alice', 'GET', '/api/runs?status=AwaitingApproval&agent=httpdemo')).body.find(
+      (r: any) => r.workflowId === runId,
+    );
     expect(listed).toMatchObject({
       agent: 'httpdemo',
       status: 'AwaitingApproval',
@@ -367,13 +374,13 @@ describe('HTTP and the temporal CLI side by side', () => {
       '--name',
       'decide',
       '--input',
-      JSON.stringify({ decisions: [{ id: 'c1', type: 'reject', message: 'not from the CLI' }], approver: 'ops' }),
+      JSON.stringify({ decisions: [{ id: 'call-1', type: 'reject', message: 'not from the CLI' }], approver: 'ops' }),
     ]);
-    const http = as('alice', 'POST', `/api/approvals/${encodeApprovalId({ workflowId: viaHttp, callId: 'x1' })}/approve`, {});
+    const http = as('alice', 'POST', `/api/approvals/${encodeApprovalId({ workflowId: viaHttp, callId: 'call-1' })}/approve`, {});
     const [, httpResult] = await Promise.all([cli, http]);
     expect(httpResult.status).toBe(200);
-    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaCli}`)).body.status === 'completed');
-    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.status === 'completed');
+    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaCli}`)).body.status === 'Completed');
+    await waitFor(async () => (await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.status === 'Completed');
     expect((await as('alice', 'GET', `/api/runs/${viaCli}`)).body.decisions[0]).toMatchObject({
       type: 'reject',
       approver: 'ops',

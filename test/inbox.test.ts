@@ -65,7 +65,7 @@ async function request(who: Who, method: string, urlPath: string, body?: unknown
 async function startRun(prompt: string) {
   const started = await request('bob', 'POST', '/api/runs', { agent: 'inboxdemo', prompt });
   expect(started.status).toBe(201);
-  return started.body.runId as string;
+  return started.body.workflowId as string;
 }
 
 const item = (id: string) => page.locator(`.approval-item[data-approval-id="${id}"]`);
@@ -170,21 +170,21 @@ describe('approval inbox', () => {
     // Browser-side code as strings: this project type-checks for Node, without the DOM library.
     expect(await page.evaluate<string[]>('Object.keys(sessionStorage)')).toEqual(['hitl-inbox-token']);
 
-    await item(approvalId('refund', 'r1')).click();
+    await item(approvalId('refund', 'call-1')).click();
     await page.locator('#detail-title').waitFor();
     expect(await page.locator('.view-only').innerText()).toContain('Only finance may decide this call');
     expect(await decisionButtons()).toEqual([]);
-    expect(await item(approvalId('refund', 'r1')).innerText()).toContain('view only');
+    expect(await item(approvalId('refund', 'call-1')).innerText()).toContain('view only');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn('alice');
     expect(await page.locator('.identity').innerText()).toBe('Signed in as alice (finance)');
-    await item(approvalId('refund', 'r1')).click();
+    await item(approvalId('refund', 'call-1')).click();
     await expect.poll(decisionButtons).toEqual(['Approve', 'Edit…', 'Reject…', 'Respond…']);
   });
 
   it('filters by tool, folds long argument values, and answers for the tool with respond', async () => {
-    const report = approvalId('report', 'w1');
+    const report = approvalId('report', 'call-1');
     await page.getByRole('combobox', { name: 'Tool', exact: true }).selectOption('write_file');
     await expect.poll(listedIds).toEqual([report]);
     await expect.poll(() => new URL(page.url()).search).toBe('?agent=inboxdemo&tool=write_file');
@@ -203,13 +203,13 @@ describe('approval inbox', () => {
     await page.getByLabel('Result the agent receives').fill('I wrote the report by hand.');
     await page.getByRole('button', { name: 'Send response' }).click();
     await item(report).waitFor({ state: 'detached' });
-    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runs.report}`)).body.status === 'completed');
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runs.report}`)).body.status === 'Completed');
     const run = (await request('alice', 'GET', `/api/runs/${runs.report}`)).body;
     expect(run.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content)).toEqual(['I wrote the report by hand.']);
   });
 
   it('refuses an invalid edit in the page, sends a valid one, and the run completes with the edited arguments', async () => {
-    const refund = approvalId('refund', 'r1');
+    const refund = approvalId('refund', 'call-1');
     await item(refund).click();
     const posted: string[] = [];
     const recordPost = (r: Request) => r.method() === 'POST' && posted.push(r.url());
@@ -238,9 +238,9 @@ describe('approval inbox', () => {
     expect(posted).toEqual([]);
     const untouched = (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body;
     expect(untouched).toMatchObject({
-      status: 'awaiting_approval',
+      status: 'AwaitingApproval',
       decisions: [],
-      pending: [{ id: 'r1', args: { orderId: '1234', amount: 12000 } }],
+      pending: [{ id: 'call-1', args: { orderId: '1234', amount: 12000 } }],
     });
 
     await editor.fill('{ "orderId": "1234", "amount": 150 }');
@@ -260,7 +260,7 @@ describe('approval inbox', () => {
     expect(posted).toEqual([`${api.url}/api/approvals/${refund}/edit`]);
     page.off('request', recordPost);
 
-    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body.status === 'completed');
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body.status === 'Completed');
     const run = (await request('alice', 'GET', `/api/runs/${runs.refund}`)).body;
     expect(run.decisions).toMatchObject([
       { type: 'edit', approver: 'alice', argsBefore: { orderId: '1234', amount: 12000 }, argsAfter: { orderId: '1234', amount: 150 } },
@@ -269,7 +269,7 @@ describe('approval inbox', () => {
   });
 
   it('moves with j/k, approves with a, and opens the reason prompt with r', async () => {
-    const [one, two, race] = [approvalId('cancelOne', 'c1'), approvalId('cancelTwo', 'c1'), approvalId('race', 'c1')];
+    const [one, two, race] = [approvalId('cancelOne', 'call-1'), approvalId('cancelTwo', 'call-1'), approvalId('race', 'call-1')];
     await expect.poll(async () => (await listedIds()).sort()).toEqual([one, two, race].sort());
     const listed = await listedIds();
 
@@ -290,7 +290,7 @@ describe('approval inbox', () => {
     await item(one).waitFor({ state: 'detached' });
     expect((await listedIds()).sort()).toEqual([two, race].sort());
     expect((await request('alice', 'GET', `/api/runs/${runs.cancelOne}`)).body.decisions).toMatchObject([
-      { type: 'approve', approver: 'alice', id: 'c1' },
+      { type: 'approve', approver: 'alice', id: 'call-1' },
     ]);
 
     await moveTo(two);
@@ -306,7 +306,7 @@ describe('approval inbox', () => {
   });
 
   it('says in plain words that someone else already decided the call (409)', async () => {
-    const race = approvalId('race', 'c1');
+    const race = approvalId('race', 'call-1');
     await item(race).click();
     await expect.poll(selectedId).toBe(race);
     // Hold the page's timers (its polling) so the list still shows the call after it is decided elsewhere.
@@ -336,9 +336,9 @@ describe('approval inbox', () => {
 
   it('shows a new approval without a reload', async () => {
     const runId = await startRun('inbox cancel, arriving late');
-    await item(encodeApprovalId({ workflowId: runId, callId: 'c1' })).waitFor();
+    await item(encodeApprovalId({ workflowId: runId, callId: 'call-1' })).waitFor();
     await expect.poll(() => page.locator('.announcement').innerText()).toBe('New approval: cancel_order in inboxdemo.');
     expect(pageErrors).toEqual([]);
-    expect(failedResponses).toEqual([`409 /api/approvals/${approvalId('race', 'c1')}/approve`]);
+    expect(failedResponses).toEqual([`409 /api/approvals/${approvalId('race', 'call-1')}/approve`]);
   });
 });

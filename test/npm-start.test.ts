@@ -84,8 +84,9 @@ describe('npm start', () => {
 
     const started = (await (
       await api(first.token, 'POST', '/api/runs', { agent: 'demo', prompt: 'Refund order 1234 in full' })
-    ).json()) as { runId: string };
-    const approvalId = encodeApprovalId({ workflowId: started.runId, callId: 'call_refund' });
+    ).json()) as { workflowId: string };
+    // The refund is the run's second call (the demo model reads the order first).
+    const approvalId = encodeApprovalId({ workflowId: started.workflowId, callId: 'call-2' });
     await waitFor(async () => (await api(first.token, 'GET', `/api/approvals/${approvalId}`)).status === 200, 60_000, 'the refund to wait');
 
     await ctrlC(first.child);
@@ -100,7 +101,7 @@ describe('npm start', () => {
     expect((await api(second.token, 'POST', `/api/approvals/${approvalId}/approve`, {})).status).toBe(200);
     await waitFor(
       async () =>
-        ((await (await api(second.token, 'GET', `/api/runs/${started.runId}`)).json()) as { status: string }).status === 'completed',
+        ((await (await api(second.token, 'GET', `/api/runs/${started.workflowId}`)).json()) as { status: string }).status === 'Completed',
       60_000,
       'the run to finish',
     );

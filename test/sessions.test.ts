@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlStatus } from '../src/contract/search-attributes.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { SessionClosedError } from '../src/errors/session-closed-error.js';
+import { SessionClosedError } from '../src/errors.js';
 import { endSignal, messageSignal, runStateQuery } from '../src/contract/messages.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -64,16 +64,16 @@ describe('sessions', () => {
   it('answer after answer: messages by update, signal, the hitl CLI and HTTP, then end', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'a chat session', session: { idleTimeout: '1h' } });
     const runId = handle.workflowId;
-    await waitFor(async () => (await hitl.getRun(runId)).status === 'awaiting_message');
+    await waitFor(async () => (await hitl.getRun(runId)).status === 'AwaitingMessage');
     await waitFor(async () => (await handle.describe()).typedSearchAttributes.get(HitlStatus) === 'AwaitingMessage');
     expect(await timerSummaries(handle)).toEqual(['idle · waiting for the next message']);
 
     expect(await hitl.say(runId, 'second question')).toEqual({ queued: 1 });
-    await waitFor(async () => (await userAndAssistant(runId)).length === 4 && (await hitl.getRun(runId)).status === 'awaiting_message');
+    await waitFor(async () => (await userAndAssistant(runId)).length === 4 && (await hitl.getRun(runId)).status === 'AwaitingMessage');
     await handle.signal(messageSignal, { content: 'third question' });
-    await waitFor(async () => (await userAndAssistant(runId)).length === 6 && (await hitl.getRun(runId)).status === 'awaiting_message');
+    await waitFor(async () => (await userAndAssistant(runId)).length === 6 && (await hitl.getRun(runId)).status === 'AwaitingMessage');
     expect(await runHitl(h, ['say', runId, 'fourth question'])).toMatchObject({ code: 0 });
-    await waitFor(async () => (await userAndAssistant(runId)).length === 8 && (await hitl.getRun(runId)).status === 'awaiting_message');
+    await waitFor(async () => (await userAndAssistant(runId)).length === 8 && (await hitl.getRun(runId)).status === 'AwaitingMessage');
 
     const over = await fetch(`${api.url}/api/runs/${runId}/messages`, {
       method: 'POST',
@@ -85,7 +85,7 @@ describe('sessions', () => {
     const ended = await fetch(`${api.url}/api/runs/${runId}/end`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ended.status).toBe(202);
 
-    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'answer five', steps: 5 });
+    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'answer five', steps: 5 });
     expect(await userAndAssistant(runId)).toEqual([
       'user: a chat session',
       'assistant: answer one',
@@ -98,12 +98,12 @@ describe('sessions', () => {
       'user: one more',
       'assistant: answer five',
     ]);
-    await expect(hitl.say(runId, 'too late')).rejects.toSatisfy(SessionClosedError.isInstance);
+    await expect(hitl.say(runId, 'too late')).rejects.toBeInstanceOf(SessionClosedError);
   });
 
   it('ends after the idle timeout', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'an idle session', session: { idleTimeout: '2s' } });
-    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'hello', steps: 1 });
+    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'hello', steps: 1 });
   });
 
   it('queues a message sent while a turn waits for approval, and answers it next', async () => {
@@ -111,10 +111,10 @@ describe('sessions', () => {
     await waitForPending(handle, 1);
     await hitl.say(handle.workflowId, 'and while you are at it');
     expect((await handle.query(runStateQuery)).queuedMessages).toBe(1);
-    await decide(handle, { decisions: [{ id: 'g1', type: 'reject' }] });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'reject' }] });
     await waitFor(async () => (await userAndAssistant(handle.workflowId)).length === 4);
     await handle.signal(endSignal, {});
-    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'second turn done' });
+    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'second turn done' });
     expect(await userAndAssistant(handle.workflowId)).toEqual([
       'user: a busy session',
       'assistant: first turn done',
@@ -129,8 +129,8 @@ describe('sessions', () => {
     await hitl.say(handle.workflowId, 'one last thing');
     await hitl.endSession(handle.workflowId);
     await expect(hitl.say(handle.workflowId, 'too late')).rejects.toThrow('The session has ended.');
-    await decide(handle, { decisions: [{ id: 'g1', type: 'reject' }] });
-    expect(await handle.result()).toMatchObject({ status: 'ended', output: 'second turn done' });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'reject' }] });
+    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'second turn done' });
     expect(await userAndAssistant(handle.workflowId)).toEqual([
       'user: a busy session that ends',
       'assistant: first turn done',

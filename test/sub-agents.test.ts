@@ -65,35 +65,55 @@ afterAll(() => h?.close());
 describe('sub-agents', () => {
   it("shows the child's pending call in the parent, routes the parent's decision to it, and returns its answer", async () => {
     const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate a report' });
-    const childId = subAgentWorkflowId(parent.workflowId, 'ask1');
+    const childId = subAgentWorkflowId(parent.workflowId, 'call-1');
     const [pending] = await waitForPending(parent, 1);
-    expect(pending).toMatchObject({ id: 'note', toolName: 'write_file', workflowId: childId, args: { path: 'shipped.md' } });
+    // Shown in the parent under the parent's call that started the sub-agent: unique here, whatever ids the child uses.
+    expect(pending).toMatchObject({
+      id: 'call-1/call-1',
+      toolName: 'write_file',
+      subAgentWorkflowId: childId,
+      agent: 'researcher',
+      args: { path: 'shipped.md' },
+    });
     const child = h.temporal.client.workflow.getHandle(childId);
-    const { workflowId: _owner, ...asTheChildSeesIt } = pending!;
-    expect(await child.query(pendingApprovalsQuery)).toEqual([asTheChildSeesIt]);
+    const { subAgentWorkflowId: _owner, ...asTheChildSeesIt } = pending!;
+    expect(await child.query(pendingApprovalsQuery)).toEqual([{ ...asTheChildSeesIt, id: 'call-1' }]);
 
     // Listed once, through the parent, with an id that resolves to the child that owns the call.
-    await waitFor(async () => (await hitl.listWaiting({ agent: 'coordinator' })).some((w) => w.runId === parent.workflowId));
-    const listed = (await hitl.listWaiting()).filter((w) => w.id === 'note' && (w.runId === parent.workflowId || w.runId === childId));
+    await waitFor(async () => (await hitl.listWaiting({ agent: 'coordinator' })).some((w) => w.workflowId === parent.workflowId));
+    const listed = (await hitl.listWaiting()).filter((w) => w.workflowId === parent.workflowId || w.workflowId === childId);
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ runId: parent.workflowId, workflowId: childId, agent: 'coordinator' });
-    expect(decodeApprovalId(listed[0]!.approvalId)).toEqual({ workflowId: childId, callId: 'note' });
+    // Listed under the top-level run, named for the sub-agent that asks; decided through the parent.
+    expect(listed[0]).toMatchObject({
+      id: 'call-1/call-1',
+      workflowId: parent.workflowId,
+      subAgentWorkflowId: childId,
+      agent: 'researcher',
+    });
+    expect(decodeApprovalId(listed[0]!.approvalId)).toEqual({ workflowId: parent.workflowId, callId: 'call-1/call-1' });
 
-    const applied = await decide(parent, { decisions: [{ id: 'note', type: 'approve' }], approver: 'pat' });
+    const applied = await decide(parent, { decisions: [{ id: 'call-1/call-1', type: 'approve' }], approver: 'pat' });
     expect(applied).toEqual({
       applied: [
-        { id: 'note', type: 'approve', toolName: 'write_file', argsHash: pending!.argsHash, approver: 'pat', forwardedTo: childId },
+        {
+          id: 'call-1/call-1',
+          type: 'approve',
+          toolName: 'write_file',
+          argsHash: pending!.argsHash,
+          approver: 'pat',
+          forwardedTo: childId,
+        },
       ],
     });
-    expect(await parent.result()).toMatchObject({ status: 'completed', output: 'The researcher wrote the note.' });
+    expect(await parent.result()).toMatchObject({ status: 'Completed', output: 'The researcher wrote the note.' });
 
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'shipped.md'), 'utf8')).toBe('one shipped order');
     expect(await toolMessages(parent)).toEqual([['ask1', 'Note written to shipped.md.']]);
     expect((await child.query(runStateQuery)).decisions).toEqual([
-      expect.objectContaining({ id: 'note', type: 'approve', approver: 'pat', via: 'signal', outcome: 'applied' }),
+      expect.objectContaining({ id: 'call-1', type: 'approve', approver: 'pat', via: 'signal', outcome: 'applied' }),
     ]);
     expect((await parent.query(runStateQuery)).decisions).toEqual([
-      expect.objectContaining({ id: 'note', forwardedTo: childId, approver: 'pat' }),
+      expect.objectContaining({ id: 'call-1/call-1', forwardedTo: childId, approver: 'pat' }),
     ]);
   });
 
@@ -102,30 +122,31 @@ describe('sub-agents', () => {
     await waitForPending(parent, 1);
     // write_file is the researcher's tool, not the coordinator's: the edit is checked against the researcher's.
     await decide(parent, {
-      decisions: [{ id: 'draft', type: 'edit', args: { path: 'draft.md', content: 'edited draft' } }],
+      decisions: [{ id: 'call-1/call-1', type: 'edit', args: { path: 'draft.md', content: 'edited draft' } }],
       approver: 'pat',
     });
-    await expect(decide(parent, { decisions: [{ id: 'draft', type: 'approve' }], approver: 'pat' })).rejects.toMatchObject({
-      cause: { message: 'Call draft was already decided (edit by pat).' },
+    // Refused the same way however soon it comes: the parent remembers what it passed on, for the life of the run.
+    await expect(decide(parent, { decisions: [{ id: 'call-1/call-1', type: 'approve' }], approver: 'pat' })).rejects.toMatchObject({
+      cause: { message: 'call-1/call-1 was already decided (edit by pat).' },
     });
-    expect(await parent.result()).toMatchObject({ status: 'completed', output: 'The edited note is written.' });
+    expect(await parent.result()).toMatchObject({ status: 'Completed', output: 'The edited note is written.' });
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'draft.md'), 'utf8')).toBe('edited draft');
-    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'ask3'));
+    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'call-1'));
     expect((await child.query(runStateQuery)).decisions.filter((d) => d.outcome === 'applied')).toEqual([
-      expect.objectContaining({ id: 'draft', type: 'edit', approver: 'pat', argsAfter: { path: 'draft.md', content: 'edited draft' } }),
+      expect.objectContaining({ id: 'call-1', type: 'edit', approver: 'pat', argsAfter: { path: 'draft.md', content: 'edited draft' } }),
     ]);
   });
 
   it('cancelling the parent cancels the child', async () => {
     const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate and cancel' });
     await waitForPending(parent, 1);
-    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'ask2'));
+    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'call-1'));
     await parent.cancel();
     await expect(parent.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
-    expect((await parent.query(runStateQuery)).status).toBe('canceled');
+    expect((await parent.query(runStateQuery)).status).toBe('Canceled');
     expect((await parent.describe()).status.name).toBe('CANCELLED');
     await expect(child.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
     expect((await child.describe()).status.name).toBe('CANCELLED');
-    expect((await child.query(runStateQuery)).status).toBe('canceled');
+    expect((await child.query(runStateQuery)).status).toBe('Canceled');
   });
 });

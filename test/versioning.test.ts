@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import { TOOL_DESCRIPTIONS_PATCH } from '../src/workflows/approval-description.js';
+import { PATCHES } from '../src/workflows/patches.js';
 import { bundleWithReplacement } from './helpers/bundle-variant.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -51,8 +51,8 @@ describe('changing workflow code while runs are paused', () => {
     // Deploy: the worker now runs the current code.
     await h.restartWorker({ bundlePath: inject('workflowBundlePath') });
     expect(await waitForPending(old, 1)).toEqual([pausedOld]);
-    await decide(old, { decisions: [{ id: 'c1', type: 'approve' }] });
-    expect(await old.result()).toMatchObject({ status: 'completed', output: 'old run done' });
+    await decide(old, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    expect(await old.result()).toMatchObject({ status: 'Completed', output: 'old run done' });
     expect(await activitySummaries(old)).not.toContain('describe cancel_order');
 
     const fresh = await h.start({ agent: 'demo', prompt: 'started under the new code' });
@@ -64,9 +64,9 @@ describe('changing workflow code while runs are paused', () => {
       ((await handle.fetchHistory()).events ?? [])
         .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
         .map((e) => defaultPayloadConverter.fromPayload(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]! as never));
-    expect(await patchesOf(fresh)).toContainEqual({ id: TOOL_DESCRIPTIONS_PATCH, deprecated: false });
-    expect(await patchesOf(old)).not.toContainEqual(expect.objectContaining({ id: TOOL_DESCRIPTIONS_PATCH }));
-    await decide(fresh, { decisions: [{ id: 'c2', type: 'reject' }] });
+    expect(await patchesOf(fresh)).toContainEqual({ id: PATCHES.toolDescriptions, deprecated: false });
+    expect(await patchesOf(old)).not.toContainEqual(expect.objectContaining({ id: PATCHES.toolDescriptions }));
+    await decide(fresh, { decisions: [{ id: 'call-1', type: 'reject' }] });
     await fresh.result();
 
     // The same change without patched() cannot replay the old run.

@@ -46,7 +46,7 @@ it('keeps at most maxCachedRuns runs in memory, and every evicted paused run sti
     handles.map((handle, i) => decide(handle, { decisions: [{ id: pending[i]![0]!.id, type: 'approve' }], approver: 'alice' })),
   );
   const results = await Promise.all(handles.map((handle) => handle.result()));
-  expect(results.map((r) => r.status)).toEqual(Array(RUNS).fill('completed'));
+  expect(results.map((r) => r.status)).toEqual(Array(RUNS).fill('Completed'));
   for (let i = 0; i < RUNS; i++) {
     expect(readFileSync(path.join(h.dataDir, 'workspace', `note-${i}.txt`), 'utf8')).toBe(`${i}`);
     expect(await toolMessages(handles[i]!)).toEqual([[`w${i}`, `Wrote 1 bytes to note-${i}.txt.`]]);

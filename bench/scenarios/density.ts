@@ -231,7 +231,7 @@ export async function measureDensity(
           lastDecided = Date.now();
           void resultLimit(async () => {
             const result = (await handle.result().catch((err: unknown) => ({ status: String(err) }))) as Pick<AgentResult, 'status'>;
-            if (result.status === 'completed') completed++;
+            if (result.status === 'Completed') completed++;
             else failures.push(`${workflowId}: ${result.status}`);
             lastCompleted = Date.now();
             if (completed % 2000 === 0) log(`${completed}/${runs} completed`);

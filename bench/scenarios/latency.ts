@@ -108,7 +108,7 @@ export async function measureDecisionLatency(
     else await handle.signal(decisionSignal, approve);
     const returned = Date.now();
     const result = (await handle.result()) as { status: string };
-    if (result.status !== 'completed') throw new Error(`${handle.workflowId} ended ${result.status}`);
+    if (result.status !== 'Completed') throw new Error(`${handle.workflowId} ended ${result.status}`);
     const marks = await marksOf(handle.workflowId);
     const toolStart = marks.find((m) => m.activity === 'executeTool' && m.phase === 'start')?.at;
     const toolEnd = marks.find((m) => m.activity === 'executeTool' && m.phase === 'end')?.at;

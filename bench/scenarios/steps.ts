@@ -47,7 +47,7 @@ export async function measureStepOverhead(ctx: BenchContext, worker: WorkerChild
           args: [{ agent: BENCH_AGENT, prompt: PROMPTS.steps, maxSteps: steps } satisfies AgentWorkflowInput],
         });
         const result = (await handle.result()) as { status: string; steps: number };
-        if (result.status !== 'completed' || result.steps !== steps) throw new Error(`${workflowId}: ${JSON.stringify(result)}`);
+        if (result.status !== 'Completed' || result.steps !== steps) throw new Error(`${workflowId}: ${JSON.stringify(result)}`);
       } else {
         const handle = await ctx.client.workflow.start('floorStepsWorkflow', {
           taskQueue: worker.floorTaskQueue!,

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { ToolRefusedError } from '../errors/tool-refused-error.js';
+import { ToolRefusedError } from '../errors.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { durationToMs } from '../schemas/duration.js';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT } from '../tools/define-tool.js';
@@ -65,7 +65,7 @@ export function createExecuteTool({ tools }: ActivityDeps) {
         const result = await implementation.run(parsed.args, toolContext(activity, input));
         return { content: typeof result === 'string' ? result : JSON.stringify(result) };
       } catch (err) {
-        if (ToolRefusedError.isInstance(err)) throw err.toFailure();
+        if (err instanceof ToolRefusedError) throw err.toFailure();
         if (err instanceof ApplicationFailure || activity.cancellationSignal.aborted) throw err;
         throw ApplicationFailure.create({ type: 'ToolError', message: (err as Error).message ?? String(err), cause: err as Error });
       } finally {

@@ -1,7 +1,7 @@
 /** Maps failures of the model API onto Temporal's retry: transient ones retry (honouring retry-after), others fail. */
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
-import { ModelRequestRejectedError } from '../errors/model-request-rejected-error.js';
+import { ModelRequestRejectedError } from '../errors.js';
 
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 

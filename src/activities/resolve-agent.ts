@@ -1,4 +1,4 @@
-import { UnknownAgentError } from '../errors/unknown-agent-error.js';
+import { UnknownAgentError } from '../errors.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';

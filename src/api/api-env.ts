@@ -21,6 +21,8 @@ export interface ApiOptions {
   codec?: PayloadCodec;
   /** Local development only: /codec without a token. */
   codecAllowAnonymous?: boolean;
+  /** Agents the workers serve, by name: starting a run of any other is refused with 400. Unchecked when absent. */
+  agents?: readonly string[];
   /** One line per request; never given headers or bodies. @default console.log */
   log?: (line: string) => void;
 }

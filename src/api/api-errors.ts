@@ -1,17 +1,24 @@
 /** Every error leaves the API as `{error: {code, message}}` with a fitting status, never with a stack trace. */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
-import { DecisionRefusedError, type RefusalCode } from '../errors/decision-refused-error.js';
-import { RunNotFoundError } from '../errors/run-not-found-error.js';
-import { SessionClosedError } from '../errors/session-closed-error.js';
+import {
+  ApprovalNotFoundError,
+  DecisionRefusedError,
+  type RefusalCode,
+  RunNotFoundError,
+  SessionClosedError,
+  UnknownAgentError,
+} from '../errors.js';
 
-type Status = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
+type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
 
 const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   already_decided: 409,
   args_hash_mismatch: 409,
   run_closed: 409,
+  run_stuck: 409,
+  too_large: 413,
+  internal: 500,
   approver_required: 403,
   approver_not_allowed: 403,
   four_eyes: 403,
@@ -23,12 +30,22 @@ export function errorResponse(c: Context, status: Status, code: string, message:
 }
 
 export function handleApiError(err: unknown, c: Context) {
-  if (DecisionRefusedError.isInstance(err)) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
-  if (ApprovalNotFoundError.isInstance(err) || RunNotFoundError.isInstance(err)) return errorResponse(c, 404, err.code, err.message);
-  if (SessionClosedError.isInstance(err)) return errorResponse(c, 409, err.code, err.message);
+  if (err instanceof DecisionRefusedError) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
+  if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError) return errorResponse(c, 404, err.code, err.message);
+  if (err instanceof SessionClosedError) return errorResponse(c, 409, err.code, err.message);
+  if (err instanceof UnknownAgentError) return errorResponse(c, 400, err.code, err.message);
   if (err instanceof HTTPException) {
     const status = err.status as Status;
-    const code = status === 401 ? 'unauthorized' : status === 413 ? 'body_too_large' : status === 429 ? 'rate_limited' : 'bad_request';
+    const code =
+      status === 401
+        ? 'unauthorized'
+        : status === 413
+          ? 'body_too_large'
+          : status === 429
+            ? 'rate_limited'
+            : status === 415
+              ? 'unsupported_media_type'
+              : 'bad_request';
     return errorResponse(c, status, code, err.message || 'Request refused.');
   }
   console.error('[api] unexpected error', err instanceof Error ? err.message : err);

@@ -14,6 +14,7 @@ import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
 import { TokenVerifier } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
 import { codecRoutes } from './codec-routes.js';
+import { jsonBodies } from './json-bodies.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runRoutes } from './run-routes.js';
 import { toolRoutes } from './tool-routes.js';
@@ -65,6 +66,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
     handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
   });
   for (const prefix of ['/api/*', '/codec/*']) app.use(prefix, limitBody, identify, limitRate);
+  app.use('/api/*', jsonBodies);
   app.use('/api/*', async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path) && !c.get('identity')) {
       throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });

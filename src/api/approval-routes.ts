@@ -2,12 +2,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
-import type { Decision } from '../schemas/decision.js';
+import { decisionFor, type ActionOptions, type DecisionAction } from '../contract/decision-actions.js';
+import { ApprovalNotFoundError } from '../errors.js';
+import { mayDecide } from '../policy/may-decide.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from '../client/approval-id.js';
-import { decisionUpdateId } from './idempotency-key.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
+import { errorResponse } from './api-errors.js';
 import type { Identity } from './api-tokens.js';
 import {
   ApprovalListQuery,
@@ -21,6 +22,8 @@ import {
   RejectBody,
   RespondBody,
 } from './http-schemas.js';
+import { decisionUpdateId } from './idempotency-key.js';
+import { runLinks } from './run-links.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
 const errors = {
@@ -28,13 +31,12 @@ const errors = {
   401: json(ErrorBody, 'Missing or unknown token'),
   403: json(ErrorBody, 'You may not decide this call'),
   404: json(ErrorBody, 'No such approval'),
-  409: json(ErrorBody, 'Already decided, or the arguments changed since you saw them'),
+  409: json(ErrorBody, 'Already decided, the arguments changed since you saw them, or the run is stuck or closed'),
 };
 
+/** Whether the caller may decide the call: the planner's own rule (src/policy/may-decide.ts). */
 export function canDecide(approval: WaitingApproval, identity: Identity): boolean {
-  const byApprovers =
-    !approval.approvers || approval.approvers.includes(identity.approver) || identity.groups.some((g) => approval.approvers!.includes(g));
-  return byApprovers && !approval.excludedApprovers?.includes(identity.approver);
+  return mayDecide(approval, identity, true).ok;
 }
 
 export function toApprovalView(
@@ -44,11 +46,12 @@ export function toApprovalView(
 ): ApprovalView {
   return {
     id: approval.approvalId,
-    runId: approval.runId,
+    workflowId: approval.workflowId,
     callId: approval.id,
     agent: approval.agent,
     toolName: approval.toolName,
     arguments: approval.args,
+    ...(approval.argsTruncated && { argumentsTruncated: true }),
     argsHash: approval.argsHash,
     description: approval.description,
     allowedDecisions: approval.allowedDecisions,
@@ -59,8 +62,10 @@ export function toApprovalView(
     userPrompt: approval.userPrompt,
     ...(approval.requestedBy && { requestedBy: approval.requestedBy }),
     ...(approval.approvers && { approvers: approval.approvers }),
+    ...(approval.subAgentWorkflowId && { subAgentWorkflowId: approval.subAgentWorkflowId }),
+    ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
     canDecide: canDecide(approval, identity),
-    temporalUiUrl: `${options.temporalUiUrl}/namespaces/${encodeURIComponent(options.namespace)}/workflows/${encodeURIComponent(approval.workflowId ?? approval.runId)}`,
+    temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
   };
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
@@ -99,7 +104,7 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/approvals/{id}',
-      summary: 'One pending approval',
+      summary: 'One pending approval, with its arguments whole',
       request: { params: IdParam },
       responses: { 200: json(ApprovalView, 'The pending approval'), 401: errors[401], 404: errors[404] },
     }),
@@ -107,57 +112,41 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   );
 
   /** Sends one decision for the call the id names, as the caller's identity. */
-  const decide = async (c: Context<ApiEnv>, id: string, decision: Omit<Decision, 'id'>) => {
+  const decide = async (c: Context<ApiEnv>, action: DecisionAction, actionOptions: ActionOptions) => {
+    const id = c.req.param('id') ?? '';
     const ref = decodeApprovalId(id);
     if (!ref) throw new ApprovalNotFoundError(id, 'it is not a valid approval id');
-    const clean = Object.fromEntries(Object.entries({ ...decision, id: ref.callId }).filter(([, v]) => v !== undefined)) as Decision;
+    const decision = decisionFor(action, ref.callId, actionOptions);
+    if ('invalid' in decision) return errorResponse(c, 400, 'invalid_request', decision.invalid);
     const identity = c.get('identity');
-    const input = { decisions: [clean], approver: identity.approver, groups: identity.groups };
+    const input = { decisions: [decision], approver: identity.approver, groups: identity.groups };
     // Checked against DecisionHeaders by the route.
     const key = c.req.header('idempotency-key');
-    return hitl.decide(ref.workflowId, input, { updateId: key && decisionUpdateId(key, ref.workflowId, input) });
+    return c.json(await hitl.decide(ref.workflowId, input, { updateId: key && decisionUpdateId(key, ref.workflowId, input) }), 200);
   };
 
   app.openapi(decideRoute('approve', ApproveBody, 'Approve, optionally with modified arguments (an edit)'), async (c) => {
     const body = c.req.valid('json');
-    const decision: Omit<Decision, 'id'> = body.modifiedArguments
-      ? { type: 'edit', args: body.modifiedArguments, message: body.comment, argsHash: body.argsHash }
-      : { type: 'approve', always: body.always, message: body.comment, argsHash: body.argsHash };
-    if (body.modifiedArguments && body.always) {
-      return c.json({ error: { code: 'invalid_request', message: '`always` cannot be combined with modifiedArguments.' } }, 400);
-    }
-    return c.json(await decide(c, c.req.valid('param').id, decision), 200);
+    return decide(c, 'approve', {
+      args: body.modifiedArguments,
+      always: body.always,
+      message: body.comment,
+      argsHash: body.argsHash,
+    }) as never;
   });
 
   app.openapi(decideRoute('reject', RejectBody, 'Reject; the reason reaches the model'), async (c) => {
     const body = c.req.valid('json');
-    return c.json(
-      await decide(c, c.req.valid('param').id, {
-        type: 'reject',
-        message: body.reason,
-        always: body.always,
-        argsHash: body.argsHash,
-      }),
-      200,
-    );
+    return decide(c, 'reject', { message: body.reason, always: body.always, argsHash: body.argsHash }) as never;
   });
 
   app.openapi(decideRoute('edit', EditBody, 'Run with new arguments, or as another tool'), async (c) => {
     const body = c.req.valid('json');
-    return c.json(
-      await decide(c, c.req.valid('param').id, {
-        type: 'edit',
-        args: body.arguments,
-        name: body.name,
-        message: body.comment,
-        argsHash: body.argsHash,
-      }),
-      200,
-    );
+    return decide(c, 'edit', { args: body.arguments, name: body.name, message: body.comment, argsHash: body.argsHash }) as never;
   });
 
   app.openapi(decideRoute('respond', RespondBody, 'Answer for the tool: the message is the tool result'), async (c) => {
     const body = c.req.valid('json');
-    return c.json(await decide(c, c.req.valid('param').id, { type: 'respond', message: body.message }), 200);
+    return decide(c, 'respond', { message: body.message, argsHash: body.argsHash }) as never;
   });
 }

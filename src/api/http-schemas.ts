@@ -3,7 +3,8 @@
  * silently turns into a default (an `alwys: true` that approves only once).
  */
 import { z } from 'zod';
-import { HITL_STATUSES } from '../contract/search-attributes.js';
+import { LIMITS } from '../contract/limits.js';
+import { RUN_STATUSES } from '../contract/run-status.js';
 import { DecideResult } from '../schemas/decision.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 import { SessionOptions } from '../schemas/session.js';
@@ -22,14 +23,18 @@ export const ApprovalView = PendingApproval.pick({
   step: true,
   onTimeout: true,
   approvers: true,
+  subAgentWorkflowId: true,
+  proposedBy: true,
 }).extend({
   /** Global approval id (URL-safe). */
   id: z.string(),
-  /** The run (workflow id). */
-  runId: z.string(),
+  /** The run the call is listed under (for a sub-agent's call, the top-level run). */
+  workflowId: z.string(),
   callId: z.string(),
   agent: z.string(),
   arguments: ToolArgs,
+  /** `arguments` was cut to keep the list small; `GET /api/approvals/{id}` has them whole. */
+  argumentsTruncated: z.boolean().optional(),
   userPrompt: z.string(),
   requestedBy: z.string().optional(),
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
@@ -37,41 +42,47 @@ export const ApprovalView = PendingApproval.pick({
   temporalUiUrl: z.string(),
 });
 
-const argsHash = z.string().optional().describe('Hash of the arguments you saw; refused with 409 if they changed');
+const argsHash = z.string().max(100).optional().describe('Hash of the arguments you saw; refused with 409 if they changed');
+const message = z.string().max(LIMITS.decisionMessageChars);
 
 export const ApproveBody = z.strictObject({
   /** Approve with these arguments instead (an edit). */
   modifiedArguments: ToolArgs.optional(),
   always: z.boolean().optional(),
-  comment: z.string().max(20_000).optional(),
+  comment: message.optional(),
   argsHash,
 });
-export const RejectBody = z.strictObject({ reason: z.string().max(20_000).optional(), always: z.boolean().optional(), argsHash });
+export const RejectBody = z.strictObject({ reason: message.optional(), always: z.boolean().optional(), argsHash });
 export const EditBody = z.strictObject({
-  name: z.string().min(1).optional(),
+  name: z.string().min(1).max(128).optional(),
   arguments: ToolArgs,
-  comment: z.string().max(20_000).optional(),
+  comment: message.optional(),
   argsHash,
 });
-export const RespondBody = z.strictObject({ message: z.string().min(1).max(20_000) });
+export const RespondBody = z.strictObject({ message: message.min(1), argsHash });
 
 /** What a decision over HTTP answers: the `decide` update's own result. */
 export const DecisionResponse = DecideResult;
 
+/** Names of agents and tools in queries: visibility queries take them as literals. */
+const Name = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'letters, digits, `_`, `.`, `:` or `-`, at most 128');
+
 export const StartRunBody = z.strictObject({
-  agent: z.string().min(1),
-  prompt: z.string().min(1).max(100_000),
+  agent: Name,
+  prompt: z.string().min(1).max(LIMITS.promptChars),
   context: z.record(z.string(), z.unknown()).optional(),
   maxSteps: z.number().int().min(1).max(10_000).optional(),
   /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
   session: SessionOptions.optional(),
 });
-export const StartRunResponse = z.object({ runId: z.string(), temporalUiUrl: z.string() });
+export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 
-export const ApprovalListQuery = z.strictObject({ agent: z.string().optional(), tool: z.string().optional() });
+export const ApprovalListQuery = z.strictObject({ agent: Name.optional(), tool: Name.optional() });
 export const RunListQuery = z.strictObject({
-  status: z.enum(HITL_STATUSES).optional(),
-  agent: z.string().optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  agent: Name.optional(),
+  /** Only runs that are stuck (a failing workflow task, or no worker), with why. */
+  stuck: z.enum(['true', 'false']).optional(),
 });
 export const IdParam = z.object({ id: z.string().min(1).max(2000) });
 /** Not strict: every other request header passes through. */

@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { RunState } from '../schemas/run-state.js';
 import { UserMessageInput } from '../schemas/session.js';
 import { RunSummary } from '../schemas/run-summary.js';
+import { UnknownAgentError } from '../errors.js';
+import { RunProblem } from '../schemas/run-problem.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
+import { runLinks } from './run-links.js';
 import { ErrorBody, IdParam, RunListQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
 
 /** Over HTTP the sender is the caller's identity, not a field. */
@@ -14,8 +17,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({ content
 
 export function runRoutes(app: ApiApp, options: ApiOptions): void {
   const { hitl } = options;
-  const uiUrl = (runId: string) =>
-    `${options.temporalUiUrl}/namespaces/${encodeURIComponent(options.namespace)}/workflows/${encodeURIComponent(runId)}`;
+  const links = runLinks(options);
 
   app.openapi(
     createRoute({
@@ -31,12 +33,13 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const { runId } = await hitl.startRun({
+      if (options.agents && !options.agents.includes(body.agent)) throw new UnknownAgentError(body.agent, [...options.agents]);
+      const { workflowId, runId } = await hitl.startRun({
         ...body,
         requestedBy: c.get('identity').approver,
         ...(options.fourEyes && { approval: { fourEyes: true } }),
       });
-      return c.json({ runId, temporalUiUrl: uiUrl(runId) }, 201);
+      return c.json({ workflowId, runId, temporalUiUrl: links.ui(workflowId) }, 201);
     },
   );
 
@@ -44,7 +47,7 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/runs/{id}',
-      summary: 'A run: status, transcript, pending approvals, audit log, result',
+      summary: 'A run: status, transcript, pending approvals, audit log, result; for a stuck run, the problem',
       request: { params: IdParam },
       responses: {
         200: json(RunState, 'The run state'),
@@ -95,14 +98,17 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/runs',
-      summary: 'Runs, newest first, optionally by HitlStatus and agent',
+      summary: 'Runs, newest first, optionally by status and agent; `stuck=true` lists stuck runs with why',
       request: { query: RunListQuery },
       responses: {
-        200: json(z.array(RunSummary), 'Runs'),
+        200: json(z.array(RunSummary.extend({ problem: RunProblem.optional() })), 'Runs'),
         400: json(ErrorBody, 'Invalid query'),
         401: json(ErrorBody, 'Missing or unknown token'),
       },
     }),
-    async (c) => c.json(await hitl.listRuns(c.req.valid('query')), 200),
+    async (c) => {
+      const { stuck, ...filter } = c.req.valid('query');
+      return c.json(stuck === 'true' ? await hitl.listStuck(filter) : await hitl.listRuns(filter), 200);
+    },
   );
 }

@@ -1,24 +1,24 @@
 /**
  * A typed client over `@temporalio/client`: start and inspect runs, find what waits for a decision across all
  * runs, decide, and watch a run move. Approvers and other services use it without knowing Temporal's internals.
+ * Runs are named by their workflow id; `runId` is only ever Temporal's id of one execution.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
-import pLimit from 'p-limit';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import {
-  HitlAgent,
-  HitlNextDeadline,
-  HitlPendingCount,
-  HitlPendingTools,
-  HitlStatus,
-  type HitlStatusValue,
-} from '../contract/search-attributes.js';
+  decideUpdate,
+  endUpdate,
+  messageUpdate,
+  pendingApprovalQuery,
+  pendingApprovalsQuery,
+  runStateQuery,
+} from '../contract/messages.js';
+import { runStatusOf, type RunStatus } from '../contract/run-status.js';
+import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
-import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
-import { DecisionRefusedError } from '../errors/decision-refused-error.js';
-import { RunNotFoundError } from '../errors/run-not-found-error.js';
-import { SessionClosedError } from '../errors/session-closed-error.js';
+import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError, SessionClosedError } from '../errors.js';
+import { truncateChars } from '../bounds/truncate.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -26,8 +26,9 @@ import type { RunEvent } from '../schemas/run-event.js';
 import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decideUpdate, endUpdate, messageUpdate, pendingApprovalsQuery, runStateQuery } from '../contract/messages.js';
-import { decodeApprovalId, encodeApprovalId } from './approval-id.js';
+import { decodeApprovalId } from './approval-id.js';
+import { diagnoseRun, type RunProblem } from './run-health.js';
+import { listRuns, listWaiting, memoOf, toWaiting } from './run-lists.js';
 import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
 
 export interface DecisionOptions {
@@ -45,12 +46,8 @@ export interface WatchOptions {
   signal?: AbortSignal;
 }
 
-interface RunMemo {
-  prompt?: string;
-  requestedBy?: string;
-  /** What waits, as of the run's last change (absent for older runs; `{tooLarge: true}` when left out). */
-  pendingApprovals?: PendingApproval[] | { tooLarge: true };
-}
+/** A run as `show` and the HTTP API present it: its own state, or, when it cannot answer, what Temporal knows. */
+export type RunView = RunState;
 
 export class HitlClient {
   constructor(
@@ -61,106 +58,121 @@ export class HitlClient {
   // ---- runs ----------------------------------------------------------------------------------------------
 
   /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
-  async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ runId: string; temporalRunId: string }> {
+  async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
     const parsed = AgentWorkflowInput.parse(input);
     const workflowId = options.workflowId ?? `${parsed.agent}-${randomUUID()}`;
     const handle = await this.temporal.workflow.start(WORKFLOW_TYPE, {
       args: [parsed],
       taskQueue: this.taskQueue,
       workflowId,
-      staticSummary: truncate(`${parsed.agent}: ${parsed.prompt}`, 200),
+      staticSummary: truncateChars(`${parsed.agent}: ${parsed.prompt}`, 200),
       staticDetails: parsed.requestedBy ? `requested by ${parsed.requestedBy}` : undefined,
     });
-    return { runId: workflowId, temporalRunId: handle.firstExecutionRunId };
+    return { workflowId, runId: handle.firstExecutionRunId };
   }
 
-  async getRun(runId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunState> {
-    return this.call(runId, () => this.temporal.workflow.getHandle(runId).query(runStateQuery, options));
+  /**
+   * A run's state from the run itself. A stuck run cannot answer (its workflow task fails, or no worker polls):
+   * then the view comes from what Temporal knows (status, prompt and pending calls as last published), with the
+   * problem said plainly.
+   */
+  async getRun(workflowId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunView> {
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    const problem = await this.call(workflowId, () => diagnoseRun(this.temporal, handle));
+    if (!problem) return this.call(workflowId, () => handle.query(runStateQuery, options));
+    const info = await handle.describe();
+    const memo = memoOf(info);
+    return {
+      status: runStatusOf(info.typedSearchAttributes.get(HitlStatus), info.status.name) ?? 'Running',
+      step: 0,
+      agent: info.typedSearchAttributes.get(HitlAgent) ?? '',
+      prompt: memo.prompt ?? '',
+      ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
+      messages: [],
+      messagesFrom: 0,
+      pending: Array.isArray(memo.pendingApprovals) ? memo.pendingApprovals : [],
+      decisions: [],
+      decisionsFrom: 0,
+      policyOutcomes: [],
+      usage: { promptTokens: 0, completionTokens: 0 },
+      previousRunIds: [],
+      queuedMessages: 0,
+      problem,
+    };
   }
 
-  async result(runId: string): Promise<AgentResult> {
-    return this.call(runId, () => this.temporal.workflow.getHandle(runId).result() as Promise<AgentResult>);
+  /** Why a run is stuck, or undefined when it is not. */
+  diagnose(workflowId: string): Promise<RunProblem | undefined> {
+    return this.call(workflowId, () => diagnoseRun(this.temporal, this.temporal.workflow.getHandle(workflowId)));
   }
 
-  async cancel(runId: string): Promise<void> {
-    await this.call(runId, () => this.temporal.workflow.getHandle(runId).cancel());
+  async result(workflowId: string): Promise<AgentResult> {
+    return this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).result() as Promise<AgentResult>);
   }
 
-  async listRuns(filter: { status?: HitlStatusValue; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
-    const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
-    if (filter.status) clauses.push(`HitlStatus = ${quote(filter.status)}`);
-    if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
-    const runs: RunSummary[] = [];
-    for await (const info of this.temporal.workflow.list({ query: clauses.join(' AND ') })) {
-      runs.push(toSummary(info));
-      if (runs.length >= (filter.limit ?? 100)) break;
-    }
-    return runs;
+  async cancel(workflowId: string): Promise<void> {
+    await this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).cancel());
+  }
+
+  listRuns(filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
+    return listRuns(this.temporal, filter);
+  }
+
+  /** Open runs that are stuck, with why; checks at most `limit` of the newest open runs. */
+  async listStuck(filter: { agent?: string; limit?: number } = {}): Promise<(RunSummary & { problem: RunProblem })[]> {
+    const open = (
+      await Promise.all(
+        (['Running', 'AwaitingApproval', 'AwaitingMessage'] as const).map((status) =>
+          listRuns(this.temporal, { ...filter, status, limit: filter.limit ?? 200 }),
+        ),
+      )
+    ).flat();
+    const checked = await Promise.all(
+      open.map(async (run) => ({ run, problem: await this.diagnose(run.workflowId).catch(() => undefined) })),
+    );
+    return checked.flatMap(({ run, problem }) => (problem ? [{ ...run, problem }] : []));
   }
 
   // ---- approvals -----------------------------------------------------------------------------------------
 
-  async pending(runId: string): Promise<PendingApproval[]> {
-    return this.call(runId, () => this.temporal.workflow.getHandle(runId).query(pendingApprovalsQuery));
+  async pending(workflowId: string): Promise<PendingApproval[]> {
+    return this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).query(pendingApprovalsQuery));
   }
 
-  /**
-   * Everything waiting for a decision, across runs, from visibility alone: the waiting runs by search attribute,
-   * their pending calls from the memo. One list call for any number of runs; it may lag a moment behind the runs
-   * themselves (a decision then answers 409 "already decided"). `pending(runId)` asks the run.
-   */
-  async listWaiting(filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
-    const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`, `HitlStatus = 'AwaitingApproval'`];
-    if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
-    if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
-    const infos: WorkflowExecutionInfo[] = [];
-    for await (const info of this.temporal.workflow.list({ query: clauses.join(' AND ') })) {
-      // A sub-agent's calls are listed through its parent (marked with the sub-agent's workflow id).
-      if (!info.parentExecution) infos.push(info);
-    }
-
-    // Runs publish what waits in their memo; runs that cannot (too much, or older code) are asked directly.
-    const limit = pLimit(8);
-    const perRun = await Promise.all(
-      infos.map((info) =>
-        limit(async () => {
-          const memo = (info.memo ?? {}) as RunMemo;
-          const pending = Array.isArray(memo.pendingApprovals)
-            ? memo.pendingApprovals
-            : await this.temporal.workflow
-                .getHandle(info.workflowId)
-                .query(pendingApprovalsQuery)
-                .catch(() => [] as PendingApproval[]); // finished between the list and the query
-          return pending
-            .filter((p) => !filter.tool || p.toolName === filter.tool)
-            .map((p) => toWaiting(p, info.workflowId, info.typedSearchAttributes.get(HitlAgent) ?? '', memo));
-        }),
-      ),
-    );
-    return perRun.flat().sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+  listWaiting(filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
+    return listWaiting(this.temporal, filter);
   }
 
-  /** Resolves a global approval id to the call, while it is still pending. */
+  /** Resolves a global approval id to the call, with its arguments whole, while it is still pending. */
   async findApproval(approvalId: string): Promise<WaitingApproval> {
     const ref = decodeApprovalId(approvalId);
     if (!ref) throw new ApprovalNotFoundError(approvalId, 'it is not a valid approval id');
     const handle = this.temporal.workflow.getHandle(ref.workflowId);
-    let pending: PendingApproval[];
+    let call: PendingApproval | undefined;
     let description;
     try {
-      [pending, description] = await Promise.all([handle.query(pendingApprovalsQuery), handle.describe()]);
+      [call, description] = await Promise.all([handle.query(pendingApprovalQuery, ref.callId), handle.describe()]);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} does not exist`);
       throw err;
     }
-    const call = pending.find((p) => p.id === ref.callId);
     if (!call) throw new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
-    return toWaiting(call, ref.workflowId, description.typedSearchAttributes.get(HitlAgent) ?? '', (description.memo ?? {}) as RunMemo);
+    return toWaiting(call, ref.workflowId, description.typedSearchAttributes.get(HitlAgent) ?? '', memoOf(description));
   }
 
-  /** Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. */
-  async decide(runId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
-    const handle = this.temporal.workflow.getHandle(runId);
+  /**
+   * Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. A
+   * stuck run is refused up front: its validator cannot run, so the update would only wait.
+   */
+  async decide(workflowId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    const problem = await diagnoseRun(this.temporal, handle).catch(() => undefined);
+    if (problem) {
+      throw new DecisionRefusedError(
+        'run_stuck',
+        `Run ${workflowId} is stuck (${problem.kind}${problem.failure ? `: ${problem.failure}` : ''}); your decision was not recorded. ${problem.advice[0]}`,
+      );
+    }
     try {
       return await handle.executeUpdate(decideUpdate, { args: [input], updateId: options.updateId ?? randomUUID() });
     } catch (err) {
@@ -170,77 +182,97 @@ export class HitlClient {
         if (!code) throw err.cause ?? err;
         throw new DecisionRefusedError(code, err.cause?.message ?? err.message);
       }
-      if (err instanceof WorkflowNotFoundError) {
-        if (await this.hasFinished(runId))
-          throw new DecisionRefusedError('run_closed', `Run ${runId} has finished; nothing is waiting for a decision.`);
-        throw new RunNotFoundError(runId);
-      }
+      if (err instanceof WorkflowNotFoundError) throw await this.closedRunRefusal(workflowId, input);
       throw err;
     }
   }
 
-  approve(runId: string, callId: string, options: DecisionOptions & { message?: string; always?: boolean } = {}) {
-    return this.decideOne(runId, { id: callId, type: 'approve', message: options.message, always: options.always }, options);
+  /** A decision for a finished run: refused as already decided when the run had decided that call, else as closed. */
+  private async closedRunRefusal(workflowId: string, input: DecideInput): Promise<Error> {
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    const described = await handle.describe().catch(() => undefined);
+    if (!described) return new RunNotFoundError(workflowId);
+    const ids = new Set(input.decisions.flatMap((d) => (d.id ? [d.id] : [])));
+    const decided = await handle
+      .query(runStateQuery, {})
+      .then((state) => state.decisions.find((d) => d.outcome === 'applied' && d.id && ids.has(d.id)))
+      .catch(() => undefined);
+    if (decided) {
+      return new DecisionRefusedError(
+        'already_decided',
+        `${decided.id} was already decided (${decided.type}${decided.approver ? ` by ${decided.approver}` : ''}).`,
+      );
+    }
+    return new DecisionRefusedError('run_closed', `Run ${workflowId} has finished; nothing is waiting for a decision.`);
   }
 
-  edit(runId: string, callId: string, options: DecisionOptions & { args?: Record<string, unknown>; name?: string; message?: string }) {
-    return this.decideOne(runId, { id: callId, type: 'edit', args: options.args, name: options.name, message: options.message }, options);
-  }
-
-  reject(runId: string, callId: string, options: DecisionOptions & { message?: string; always?: boolean } = {}) {
-    return this.decideOne(runId, { id: callId, type: 'reject', message: options.message, always: options.always }, options);
-  }
-
-  respond(runId: string, callId: string, message: string, options: DecisionOptions = {}) {
-    return this.decideOne(runId, { id: callId, type: 'respond', message }, options);
-  }
-
-  private decideOne(runId: string, decision: Decision, options: DecisionOptions) {
+  /** One decision for one call, by the call's id. */
+  decideOne(workflowId: string, decision: Decision, options: DecisionOptions = {}): Promise<DecideResult> {
     const clean = Object.fromEntries(
-      Object.entries({ ...decision, argsHash: options.argsHash }).filter(([, v]) => v !== undefined),
+      Object.entries({ ...decision, ...(options.argsHash && { argsHash: options.argsHash }) }).filter(([, v]) => v !== undefined),
     ) as Decision;
     return this.decide(
-      runId,
+      workflowId,
       { decisions: [clean], ...(options.approver && { approver: options.approver }), ...(options.groups && { groups: options.groups }) },
       { updateId: options.updateId },
     );
   }
 
+  approve(workflowId: string, callId: string, options: DecisionOptions & { message?: string; always?: boolean } = {}) {
+    return this.decideOne(workflowId, { id: callId, type: 'approve', message: options.message, always: options.always }, options);
+  }
+
+  edit(workflowId: string, callId: string, options: DecisionOptions & { args?: Record<string, unknown>; name?: string; message?: string }) {
+    return this.decideOne(
+      workflowId,
+      { id: callId, type: 'edit', args: options.args, name: options.name, message: options.message },
+      options,
+    );
+  }
+
+  reject(workflowId: string, callId: string, options: DecisionOptions & { message?: string; always?: boolean } = {}) {
+    return this.decideOne(workflowId, { id: callId, type: 'reject', message: options.message, always: options.always }, options);
+  }
+
+  respond(workflowId: string, callId: string, message: string, options: DecisionOptions = {}) {
+    return this.decideOne(workflowId, { id: callId, type: 'respond', message }, options);
+  }
+
   // ---- sessions ------------------------------------------------------------------------------------------
 
   /** Sends the next user message to a session run; it is queued if a turn is running. */
-  async say(runId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
-    return this.sessionUpdate(runId, () =>
+  async say(workflowId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
+    return this.sessionUpdate(workflowId, () =>
       this.temporal.workflow
-        .getHandle(runId)
+        .getHandle(workflowId)
         .executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
     );
   }
 
   /** Closes a session run once its current turn is done. */
-  async endSession(runId: string, reason?: string): Promise<void> {
-    await this.sessionUpdate(runId, () =>
-      this.temporal.workflow.getHandle(runId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }),
+  async endSession(workflowId: string, reason?: string): Promise<void> {
+    await this.sessionUpdate(workflowId, () =>
+      this.temporal.workflow.getHandle(workflowId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }),
     );
   }
 
-  private async sessionUpdate<T>(runId: string, send: () => Promise<T>): Promise<T> {
+  private async sessionUpdate<T>(workflowId: string, send: () => Promise<T>): Promise<T> {
     try {
       return await send();
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) throw new SessionClosedError(runId, err.cause?.message ?? err.message);
+      if (err instanceof WorkflowUpdateFailedError) throw new SessionClosedError(workflowId, err.cause?.message ?? err.message);
       if (err instanceof WorkflowNotFoundError) {
-        if (await this.hasFinished(runId)) throw new SessionClosedError(runId, 'the run has finished.');
-        throw new RunNotFoundError(runId);
+        if (await this.hasFinished(workflowId)) throw new SessionClosedError(workflowId, 'the run has finished.');
+        throw new RunNotFoundError(workflowId);
       }
       throw err;
     }
   }
 
   /** Updates to a finished run fail as "not found"; tell that apart from a run that never existed. */
-  private hasFinished(runId: string): Promise<boolean> {
+  private hasFinished(workflowId: string): Promise<boolean> {
     return this.temporal.workflow
-      .getHandle(runId)
+      .getHandle(workflowId)
       .describe()
       .then(
         (d) => d.status.name !== 'RUNNING',
@@ -251,15 +283,13 @@ export class HitlClient {
   // ---- watching ------------------------------------------------------------------------------------------
 
   /**
-   * Yields a run's events as they happen, until it ends. It asks the `runState` query for what is new at a
-   * modest interval rather than holding a long-poll update open: an update is written to history (two events per
-   * poll, forever, counting toward the history limit), while a query costs no history at all. A second of delay
-   * is the price, and it is fine for people watching.
+   * Yields a run's events as they happen, until it ends. It asks the `runState` query for what is new at a modest
+   * interval: a query costs no history at all. A second of delay is the price, and it is fine for people watching.
    */
-  async *watch(runId: string, options: WatchOptions = {}): AsyncGenerator<RunEvent> {
+  async *watch(workflowId: string, options: WatchOptions = {}): AsyncGenerator<RunEvent> {
     let cursor = START_CURSOR;
     for (;;) {
-      const state = await this.getRun(runId, { messagesFrom: cursor.messages, decisionsFrom: cursor.decisions });
+      const state = await this.getRun(workflowId, { messagesFrom: cursor.messages, decisionsFrom: cursor.decisions });
       const next = diffRunState(cursor, state);
       cursor = next.cursor;
       yield* next.events;
@@ -272,50 +302,12 @@ export class HitlClient {
     }
   }
 
-  private async call<T>(runId: string, fn: () => Promise<T>): Promise<T> {
+  private async call<T>(workflowId: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new RunNotFoundError(runId);
+      if (err instanceof WorkflowNotFoundError) throw new RunNotFoundError(workflowId);
       throw err;
     }
   }
-}
-
-function toWaiting(p: PendingApproval, runId: string, agent: string, memo: RunMemo): WaitingApproval {
-  return {
-    ...p,
-    approvalId: encodeApprovalId({ workflowId: p.workflowId ?? runId, callId: p.id }),
-    runId,
-    agent,
-    userPrompt: memo.prompt ?? '',
-    ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
-  };
-}
-
-function toSummary(info: WorkflowExecutionInfo): RunSummary {
-  const attrs = info.typedSearchAttributes;
-  const memo = (info.memo ?? {}) as RunMemo;
-  const deadline = attrs.get(HitlNextDeadline);
-  return {
-    runId: info.workflowId,
-    agent: attrs.get(HitlAgent),
-    status: attrs.get(HitlStatus) ?? info.status.name,
-    pendingCount: attrs.get(HitlPendingCount) ?? 0,
-    pendingTools: attrs.get(HitlPendingTools) ?? [],
-    ...(deadline && { nextDeadline: deadline.toISOString() }),
-    startTime: info.startTime.toISOString(),
-    ...(info.closeTime && { closeTime: info.closeTime.toISOString() }),
-    ...(memo.prompt && { prompt: memo.prompt }),
-    ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
-  };
-}
-
-/** A visibility-query string literal. */
-function quote(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,6 +1,7 @@
 /** Turns successive snapshots of a run into the events between them (what `watch` yields). */
 import type { RunEvent } from '../schemas/run-event.js';
-import type { RunState, RunStatus } from '../schemas/run-state.js';
+import { isClosed, type RunStatus } from '../contract/run-status.js';
+import type { RunState } from '../schemas/run-state.js';
 
 export interface WatchCursor {
   status?: RunStatus;
@@ -13,7 +14,8 @@ export interface WatchCursor {
 
 export const START_CURSOR: WatchCursor = { step: 0, messages: 2, decisions: 0, pendingIds: new Set() };
 
-export const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'max_steps', 'failed', 'canceled']);
+/** Statuses a run does not leave. */
+export const TERMINAL = { has: (status: RunStatus) => isClosed(status) };
 
 export function diffRunState(cursor: WatchCursor, state: RunState): { events: RunEvent[]; cursor: WatchCursor } {
   const events: RunEvent[] = [];

@@ -8,7 +8,10 @@ import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { EndInput, UserMessageInput } from '../schemas/session.js';
 
+/** Every pending call (this run's and its sub-agents'); arguments over the list budget are cut (`argsTruncated`). */
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
+/** One pending call by id, with its arguments whole; undefined when nothing with that id waits. */
+export const pendingApprovalQuery = defineQuery<PendingApproval | undefined, [string]>('pendingApproval');
 /** Takes an optional `{messagesFrom, decisionsFrom}` to fetch only what is new. */
 export const runStateQuery = defineQuery<RunState, [RunStateQueryOptions?]>('runState');
 /** Validated before it is accepted; a refusal changes nothing and answers with the reason. */

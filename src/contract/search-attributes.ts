@@ -4,6 +4,7 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
+/** The run's status (`RunStatus`, src/contract/run-status.ts), as the run last said it. */
 export const HitlStatus = defineSearchAttributeKey('HitlStatus', SearchAttributeType.KEYWORD);
 export const HitlPendingTools = defineSearchAttributeKey('HitlPendingTools', SearchAttributeType.KEYWORD_LIST);
 export const HitlPendingCount = defineSearchAttributeKey('HitlPendingCount', SearchAttributeType.INT);
@@ -11,10 +12,6 @@ export const HitlNextDeadline = defineSearchAttributeKey('HitlNextDeadline', Sea
 export const HitlAgent = defineSearchAttributeKey('HitlAgent', SearchAttributeType.KEYWORD);
 
 export const SEARCH_ATTRIBUTE_KEYS = [HitlStatus, HitlPendingTools, HitlPendingCount, HitlNextDeadline, HitlAgent];
-
-/** Values of `HitlStatus`. */
-export const HITL_STATUSES = ['Running', 'AwaitingApproval', 'AwaitingMessage', 'Completed', 'Failed', 'Canceled'] as const;
-export type HitlStatusValue = (typeof HITL_STATUSES)[number];
 
 const CLI_TYPE_NAMES: Record<SearchAttributeType, string> = {
   TEXT: 'Text',

@@ -24,18 +24,22 @@ import { modelForDemo } from './offline-model.js';
 const auto = process.argv.includes('--auto');
 const step = (text: string) => console.log(style.bold(`\n▸ ${text}`));
 
-async function decideAtTerminal(hitl: HitlClient, runId: string, call: PendingApproval): Promise<void> {
+async function decideAtTerminal(hitl: HitlClient, workflowId: string, call: PendingApproval): Promise<void> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     for (;;) {
       const answer = (await rl.question('Approve (a), edit the amount (e) or reject (r)? ')).trim().toLowerCase();
       const as = { approver: 'you', groups: ['finance'], argsHash: call.argsHash };
-      if (answer === 'a') return void (await hitl.approve(runId, call.id, as));
+      if (answer === 'a') return void (await hitl.approve(workflowId, call.id, as));
       if (answer === 'r')
-        return void (await hitl.reject(runId, call.id, { ...as, message: (await rl.question('Reason for the model: ')) || undefined }));
+        return void (await hitl.reject(workflowId, call.id, {
+          ...as,
+          message: (await rl.question('Reason for the model: ')) || undefined,
+        }));
       if (answer === 'e') {
         const amount = Number(await rl.question('Refund amount instead: '));
-        if (Number.isFinite(amount) && amount > 0) return void (await hitl.edit(runId, call.id, { ...as, args: { ...call.args, amount } }));
+        if (Number.isFinite(amount) && amount > 0)
+          return void (await hitl.edit(workflowId, call.id, { ...as, args: { ...call.args, amount } }));
         console.log('That is not a positive number.');
       }
     }
@@ -70,11 +74,11 @@ async function main(): Promise<void> {
   try {
     const prompt = 'Refund order 1234 in full: the parcel never arrived.';
     step(`Starting a run of the demo agent: "${prompt}"`);
-    const { runId } = await hitl.startRun({ agent: 'demo', prompt, requestedBy: 'demo-customer' });
+    const { workflowId } = await hitl.startRun({ agent: 'demo', prompt, requestedBy: 'demo-customer' });
 
     let pending: PendingApproval[] = [];
     for (let i = 0; i < 240 && pending.length === 0; i++) {
-      pending = await hitl.pending(runId);
+      pending = await hitl.pending(workflowId);
       if (pending.length === 0) await sleep(250);
     }
     const call = pending[0];
@@ -90,21 +94,21 @@ async function main(): Promise<void> {
 
     if (auto) {
       step('--auto: approving as finance');
-      await hitl.approve(runId, call.id, {
+      await hitl.approve(workflowId, call.id, {
         approver: 'demo-finance',
         groups: ['finance'],
         argsHash: call.argsHash,
         message: 'approved by npm run demo --auto',
       });
     } else {
-      await decideAtTerminal(hitl, runId, call);
+      await decideAtTerminal(hitl, workflowId, call);
     }
 
-    const result = await hitl.result(runId);
+    const result = await hitl.result(workflowId);
     step(`Outcome: ${result.status}`);
     console.log(result.output);
-    const state = await hitl.getRun(runId);
-    const toolResult = state.messages.find((m) => m.role === 'tool' && m.tool_call_id === call.id);
+    const state = await hitl.getRun(workflowId);
+    const toolResult = state.messages.filter((m) => m.role === 'tool').at(-1);
     console.log(`Tool result the model saw: ${toolResult?.role === 'tool' ? toolResult.content : '(none)'}`);
     const shop = openShopDb(path.join(dataDir, 'shop.db'));
     console.log(
@@ -124,9 +128,9 @@ async function main(): Promise<void> {
       ),
     );
     const ui = server.uiUrl ?? config.TEMPORAL_UI_URL;
-    step(`See the run in the Temporal UI: ${ui}/namespaces/${server.namespace}/workflows/${runId}`);
+    step(`See the run in the Temporal UI: ${ui}/namespaces/${server.namespace}/workflows/${workflowId}`);
     if (server.owned) console.log('(the demo server stops when the demo ends; `npm start` keeps one running)');
-    ok = result.status === 'completed';
+    ok = result.status === 'Completed';
   } finally {
     worker.shutdown();
     await running.catch(() => {});

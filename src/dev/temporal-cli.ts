@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import envPaths from 'env-paths';
-import { TemporalCliNotFoundError } from '../errors/temporal-cli-not-found-error.js';
+import { TemporalCliNotFoundError } from '../errors.js';
 
 /** The one place the CLI version is pinned. v1.5.1 has no `replace` directive, so `go install pkg@version` builds it. */
 export const TEMPORAL_CLI_VERSION = '1.5.1';

@@ -15,9 +15,21 @@ export function textOf(content: ChatMessageIn['content']): string {
   return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
-function matches(pattern: string, text: string): boolean {
+/** The match's capture groups (empty for a substring match), or undefined when it does not match. */
+function matches(pattern: string, text: string): string[] | undefined {
   const regex = /^\/(.+)\/([a-z]*)$/s.exec(pattern);
-  return regex ? new RegExp(regex[1]!, regex[2]).test(text) : text.includes(pattern);
+  if (!regex) return text.includes(pattern) ? [] : undefined;
+  const found = new RegExp(regex[1]!, regex[2]).exec(text);
+  return found ? found.slice(1).map((g) => g ?? '') : undefined;
+}
+
+/** Fills `{{1}}`, `{{2}}`… with the conversation's capture groups ("Cancel order 1236" cancels 1236). */
+function fill(text: string, groups: string[], inJson: boolean): string {
+  return text.replace(/\{\{(\d)\}\}/g, (whole, n: string) => {
+    const value = groups[Number(n) - 1];
+    if (value === undefined) return whole;
+    return inJson ? JSON.stringify(value).slice(1, -1) : value;
+  });
 }
 
 /** Stateless: the same request always gets the same reply, whichever run or retry sends it. */
@@ -25,7 +37,12 @@ export function selectReply(script: ModelScript, request: ChatRequest): Selected
   const firstUser = request.messages.find((m) => m.role === 'user');
   const prompt = firstUser ? textOf(firstUser.content) : '';
   const turn = request.messages.filter((m) => m.role === 'assistant').length;
-  const conversation = script.conversations.find((c) => matches(c.match, prompt));
+  let groups: string[] = [];
+  const conversation = script.conversations.find((c) => {
+    const found = matches(c.match, prompt);
+    if (found) groups = found;
+    return found !== undefined;
+  });
 
   let reply: ScriptedReply | undefined;
   let repetition = 0;
@@ -50,7 +67,8 @@ export function selectReply(script: ModelScript, request: ChatRequest): Selected
   const toolCalls = (reply.toolCalls ?? []).map((call, i) => ({
     id: call.id ? (repetition > 0 ? `${call.id}_${repetition}` : call.id) : `call_${turn}_${i}`,
     name: call.name,
-    arguments: call.rawArguments ?? JSON.stringify(call.arguments ?? {}),
+    arguments: fill(call.rawArguments ?? JSON.stringify(call.arguments ?? {}), groups, call.rawArguments === undefined),
   }));
-  return { reply, toolCalls, conversation: conversation?.match, turn };
+  const filled = typeof reply.content === 'string' ? { ...reply, content: fill(reply.content, groups, false) } : reply;
+  return { reply: filled, toolCalls, conversation: conversation?.match, turn };
 }

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { LIMITS } from '../contract/limits.js';
+import { jsonDepthExceeds } from '../bounds/json-depth.js';
+import { utf8Length } from '../bounds/truncate.js';
 import { ApprovalPolicyOverride } from './approval-policy.js';
 import { CarriedState } from './carried-state.js';
 import { ContinueAsNewOptions } from './continue-as-new-options.js';
@@ -7,16 +10,21 @@ import { SessionOptions } from './session.js';
 /** Input of `agentWorkflow`, part of the wire contract. */
 export const AgentWorkflowInput = z.object({
   /** Name of an agent in the worker's registry. */
-  agent: z.string().min(1),
-  prompt: z.string().min(1),
+  agent: z.string().min(1).max(128),
+  prompt: z.string().min(1).max(LIMITS.promptChars),
   /** Who asked; with `fourEyes`, they may not approve their own run's calls. */
-  requestedBy: z.string().min(1).optional(),
+  requestedBy: z.string().min(1).max(200).optional(),
   /** @default the agent's, else 25 */
   maxSteps: z.number().int().min(1).max(100_000).optional(),
   /** Per-run overrides of the agent's approval policy. */
   approval: ApprovalPolicyOverride.optional(),
   /** Data tools receive and the model never sees (like LangGraph's InjectedState). */
-  context: z.record(z.string(), z.unknown()).optional(),
+  context: z
+    .record(z.string(), z.unknown())
+    .refine((value) => !jsonDepthExceeds(value) && utf8Length(JSON.stringify(value)) <= LIMITS.contextBytes, {
+      message: `context is limited to ${LIMITS.contextBytes} bytes of JSON, nested at most 64 deep`,
+    })
+    .optional(),
   /** Stay open after each answer for the next `message` (maxSteps then applies per turn). */
   session: SessionOptions.optional(),
   continueAsNew: ContinueAsNewOptions.optional(),

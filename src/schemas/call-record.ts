@@ -20,7 +20,9 @@ export const GateSettings = z.object({
   remindersMs: z.array(z.number()),
 });
 
-export const DecidedVia = z.enum(['update', 'signal', 'sticky', 'timeout']);
+/** How a decision reached the call: by the update or the signal, by an earlier `always`, or by its deadline. */
+export const DECIDED_VIA = ['update', 'signal', 'always', 'timeout'] as const;
+export const DecidedVia = z.preprocess((v) => (v === 'sticky' ? 'always' : v), z.enum(DECIDED_VIA));
 
 export const Resolution = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('approve'), via: DecidedVia, approver: z.string().optional() }),
@@ -31,18 +33,35 @@ export const Resolution = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('timeout') }),
 ]);
 
-export const CallRecord = z.object({
-  id: z.string(),
+/** What runs instead of the model's call after an approver edited it into another tool they could not approve. */
+export const ProposedCall = z.object({
   toolName: z.string(),
-  /** The model's JSON text. */
+  args: ToolArgs,
+  approver: z.string().optional(),
+});
+
+export const CallRecord = z.object({
+  /** Our id (runs from before own ids: the model's). */
+  id: z.string(),
+  /** The id the transcript answers the model with. @default id */
+  modelId: z.string().optional(),
+  toolName: z.string(),
+  /** The model's JSON text (cut when over the size limit; the call is then invalid). */
   rawArgs: z.string(),
   step: z.number().int(),
   /** Parsed and valid; absent when the call is invalid (it then goes straight back to the model as an error). */
   args: ToolArgs.optional(),
+  /** Told to the model before the call's result (e.g. that more calls were asked for than run). */
+  note: z.string().optional(),
+  /** Why the call cannot run, for the model; set for calls refused before any tool is looked at (too large). */
+  problem: z.string().optional(),
   /** The policy rule that classified the call. */
   rule: z.string(),
   gate: GateSettings.optional(),
   pending: PendingApproval.optional(),
+  /** How many times it was announced to approvers: the second and later waits get ids `<id>.<n>`. @default 1 */
+  announcements: z.number().int().optional(),
+  proposal: ProposedCall.optional(),
   resolution: Resolution.optional(),
   /** `running` while its tool (or sub-agent) runs: a run never continues as new then. */
   status: z.enum(['waiting', 'running', 'done']),
@@ -53,4 +72,5 @@ export const CallRecord = z.object({
 export type GateSettings = z.infer<typeof GateSettings>;
 export type DecidedVia = z.infer<typeof DecidedVia>;
 export type Resolution = z.infer<typeof Resolution>;
+export type ProposedCall = z.infer<typeof ProposedCall>;
 export type CallRecord = z.infer<typeof CallRecord>;

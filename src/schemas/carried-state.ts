@@ -1,6 +1,7 @@
 /**
  * What a run hands to its next run when it continues as new: everything needed to go on exactly where it was,
- * including calls still waiting for a decision (with their original deadlines) and standing decisions.
+ * including calls still waiting for a decision (with their original deadlines) and `always` decisions. The one
+ * schema both sides use: `AgentRun.carry()` builds it, `AgentRun.resume()` reads it.
  */
 import { z } from 'zod';
 import { AgentSnapshot } from './agent-snapshot.js';
@@ -8,23 +9,25 @@ import { ApprovalPolicy } from './approval-policy.js';
 import { AuditEntry } from './audit-entry.js';
 import { CallRecord } from './call-record.js';
 import { ChatMessage } from './chat-message.js';
-import { PolicyOutcome, RunStatus, Usage } from './run-state.js';
+import { PolicyOutcome, Usage } from './run-state.js';
 
 export const DecidedSummary = z.object({ type: z.string(), approver: z.string().optional() });
-export const StickyDecision = z.object({
+/** An `always` decision: it settles every later call of its tool in this run. */
+export const AlwaysDecision = z.object({
   type: z.enum(['approve', 'reject']),
   approver: z.string().optional(),
   message: z.string().optional(),
 });
 
-export const CARRIED_STATE_VERSION = 1;
+export const CARRIED_STATE_VERSION = 2;
 
-export const CarriedState = z.object({
+const CarriedStateV2 = z.object({
   version: z.literal(CARRIED_STATE_VERSION),
   snapshot: AgentSnapshot,
   policy: ApprovalPolicy,
   maxSteps: z.number().int(),
-  status: RunStatus,
+  /** The run was waiting for the next message of its session. */
+  awaitingMessage: z.boolean(),
   step: z.number().int(),
   turnSteps: z.number().int(),
   corrected: z.boolean(),
@@ -33,23 +36,35 @@ export const CarriedState = z.object({
   messagesDropped: z.number().int().default(0),
   usage: Usage,
   calls: z.array(CallRecord),
+  /** The number of the last call id handed out (`call-<n>`). */
+  lastCallNumber: z.number().int().default(0),
   decided: z.array(z.tuple([z.string(), DecidedSummary])),
-  sticky: z.array(z.tuple([z.string(), StickyDecision])),
+  always: z.array(z.tuple([z.string(), AlwaysDecision])),
   audit: z.array(AuditEntry),
   /** Audit entries left behind in earlier runs (see `previousRunIds`). */
   auditDropped: z.number().int(),
   policyOutcomes: z.array(PolicyOutcome),
-  inbox: z.array(z.string()),
+  queuedMessages: z.array(z.string()),
   endRequested: z.boolean(),
   idleDeadline: z.iso.datetime().optional(),
   lastOutput: z.string().optional(),
   notificationSeq: z.number().int(),
   /** Sub-agents: the sequence number of the last report to the parent (the parent ignores older ones). */
   parentReportSeq: z.number().int().default(0),
-  /** Earlier runs of this workflow id, newest last: where older history and audit entries live. */
+  /** Earlier Temporal run ids of this workflow id, newest last: where older history and audit entries live. */
   previousRunIds: z.array(z.string()),
 });
 
+/** Runs that continued as new under the first version carried other names for the same things. */
+function fromVersion1(value: unknown): unknown {
+  const v1 = value as Record<string, unknown> | null;
+  if (!v1 || typeof v1 !== 'object' || v1.version !== 1) return value;
+  const { status, inbox, sticky, ...rest } = v1;
+  return { ...rest, version: 2, awaitingMessage: status === 'awaiting_message', queuedMessages: inbox, always: sticky };
+}
+
+export const CarriedState = z.preprocess(fromVersion1, CarriedStateV2);
+
 export type DecidedSummary = z.infer<typeof DecidedSummary>;
-export type StickyDecision = z.infer<typeof StickyDecision>;
-export type CarriedState = z.infer<typeof CarriedState>;
+export type AlwaysDecision = z.infer<typeof AlwaysDecision>;
+export type CarriedState = z.infer<typeof CarriedStateV2>;

@@ -3,6 +3,7 @@
  * `temporal` CLI, the HTTP API and any other SDK.
  */
 import { z } from 'zod';
+import { LIMITS } from '../contract/limits.js';
 import { ToolArgs } from './tool-args.js';
 
 export const DECISION_TYPES = ['approve', 'edit', 'reject', 'respond'] as const;
@@ -10,19 +11,19 @@ export const DecisionType = z.enum(DECISION_TYPES);
 
 export const Decision = z
   .strictObject({
-    /** Tool call id. Without ids, decisions map in order onto the oldest pending batch. */
-    id: z.string().min(1).optional(),
+    /** Call id (see PendingApproval.id). Without ids, decisions map in order onto the oldest pending batch. */
+    id: z.string().min(1).max(300).optional(),
     type: DecisionType,
     /** `edit`: the new arguments, validated against the target tool's schema. */
     args: ToolArgs.optional(),
     /** `edit`: run a different tool instead. */
-    name: z.string().min(1).optional(),
+    name: z.string().min(1).max(128).optional(),
     /** `reject`: the reason the model is told. `respond`: the tool result. `approve`/`edit`: a comment for the audit log. */
-    message: z.string().max(20_000).optional(),
+    message: z.string().max(LIMITS.decisionMessageChars).optional(),
     /** `approve`/`reject`: apply to every later call of this tool in this run. */
     always: z.boolean().optional(),
     /** When given, must match the pending call's `argsHash`: the approver saw these exact args. */
-    argsHash: z.string().min(1).optional(),
+    argsHash: z.string().min(1).max(100).optional(),
     approver: z.string().min(1).max(200).optional(),
   })
   .superRefine((d, ctx) => {
@@ -41,11 +42,11 @@ export const Decision = z
   });
 
 export const DecideInput = z.strictObject({
-  decisions: z.array(Decision).min(1, 'send at least one decision'),
+  decisions: z.array(Decision).min(1, 'send at least one decision').max(LIMITS.decisionsPerInput),
   /** Who decides; each decision may name its own `approver` instead. */
   approver: z.string().min(1).max(200).optional(),
   /** Groups of the approver, as asserted by a trusted caller (the HTTP API); matched against a tool's `approvers`. */
-  groups: z.array(z.string().min(1)).max(50).optional(),
+  groups: z.array(z.string().min(1).max(200)).max(50).optional(),
 });
 
 export const AppliedDecision = z.object({
@@ -55,8 +56,10 @@ export const AppliedDecision = z.object({
   /** Hash of the arguments the tool runs with (after an edit, the new ones). */
   argsHash: z.string(),
   approver: z.string().optional(),
-  /** True when the decision was forwarded to the sub-agent's run that owns the call. */
+  /** The sub-agent run the decision was passed on to, which owns the call. */
   forwardedTo: z.string().optional(),
+  /** The edit became a new pending call (for the other tool's approvers) with this id. */
+  proposedAs: z.string().optional(),
 });
 
 export const DecideResult = z.object({ applied: z.array(AppliedDecision) });

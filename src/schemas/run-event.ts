@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { AuditEntry } from './audit-entry.js';
 import { AssistantMessage } from './chat-message.js';
 import { PendingApproval } from './pending-approval.js';
-import { AgentResult, RunStatus } from './run-state.js';
+import { RunStatus } from '../contract/run-status.js';
+import { AgentResult } from './run-state.js';
 
 /** What `watch` yields as a run moves. */
 export const RunEvent = z.discriminatedUnion('type', [

@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { RunOutcome, RunStatus } from '../contract/run-status.js';
 import { AuditEntry } from './audit-entry.js';
 import { ChatMessage } from './chat-message.js';
 import { PendingApproval } from './pending-approval.js';
-
-export const RUN_STATUSES = ['running', 'awaiting_approval', 'awaiting_message', 'completed', 'max_steps', 'failed', 'canceled'] as const;
-export const RunStatus = z.enum(RUN_STATUSES);
+import { RunProblem } from './run-problem.js';
 
 /** How the policy classified one tool call, kept so a reviewer can see why a call did or did not wait. */
 export const PolicyOutcome = z.object({
@@ -18,8 +17,8 @@ export const PolicyOutcome = z.object({
 export const Usage = z.object({ promptTokens: z.number().int(), completionTokens: z.number().int() });
 
 export const AgentResult = z.object({
-  /** `ended`: a session closed by `end` or its idle timeout. */
-  status: z.enum(['completed', 'max_steps', 'ended']),
+  /** `Ended`: a session closed by `end` or its idle timeout; `MaxSteps`: the step limit stopped it. */
+  status: RunOutcome,
   /** The final assistant text. */
   output: z.string(),
   /** The validated structured output, for agents with a `responseFormat`. */
@@ -39,18 +38,24 @@ export const RunState = z.object({
   messages: z.array(ChatMessage),
   /** Position of `messages[0]` among all messages the run ever held (compacted ones included). */
   messagesFrom: z.number().int(),
+  /** More messages follow `messages` than fit in one answer: ask again from `messagesFrom + messages.length`. */
+  moreMessages: z.boolean().optional(),
   pending: z.array(PendingApproval),
   decisions: z.array(AuditEntry),
+  /** More audit entries follow `decisions` than fit in one answer: ask again from the last `seq`. */
+  moreDecisions: z.boolean().optional(),
   /** Entries before `decisions[0]` (its `seq` minus one). */
   decisionsFrom: z.number().int(),
   policyOutcomes: z.array(PolicyOutcome),
   usage: Usage,
   result: AgentResult.optional(),
   error: z.string().optional(),
-  /** Earlier runs of this workflow id (continue-as-new), newest last. */
+  /** Earlier runs (Temporal run ids) of this workflow id (continue-as-new), newest last. */
   previousRunIds: z.array(z.string()),
   /** Session runs: user messages queued while a turn runs. */
   queuedMessages: z.number().int(),
+  /** Set by clients (never by the run) when the run is stuck; the rest then comes from visibility, not the run. */
+  problem: RunProblem.optional(),
 });
 
 /**
@@ -62,7 +67,6 @@ export const RunStateQueryOptions = z.object({
   decisionsFrom: z.number().int().min(0).optional(),
 });
 
-export type RunStatus = z.infer<typeof RunStatus>;
 export type PolicyOutcome = z.infer<typeof PolicyOutcome>;
 export type Usage = z.infer<typeof Usage>;
 export type AgentResult = z.infer<typeof AgentResult>;

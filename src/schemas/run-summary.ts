@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { RunStatus } from '../contract/run-status.js';
 
 /** One run in a list, from visibility alone (no query to the worker). */
 export const RunSummary = z.object({
+  workflowId: z.string(),
+  /** Temporal's id of the current execution. */
   runId: z.string(),
   agent: z.string().optional(),
-  /** `HitlStatus`, or Temporal's own status for runs that never set it. */
-  status: z.string(),
+  status: RunStatus,
   pendingCount: z.number().int(),
   pendingTools: z.array(z.string()),
   nextDeadline: z.iso.datetime().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../contract/limits.js';
 import { Duration } from './duration.js';
 
 /** A run that stays open after the model answers, waiting durably for the next user message. */
@@ -9,7 +10,7 @@ export const SessionOptions = z.strictObject({
 
 /** Payload of the `message` signal and update. */
 export const UserMessageInput = z.strictObject({
-  content: z.string().min(1).max(100_000),
+  content: z.string().min(1).max(LIMITS.promptChars),
   /** Who sends it, for the transcript's audit; not shown to the model. */
   from: z.string().min(1).max(200).optional(),
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { PendingApproval } from './pending-approval.js';
 
-/** A pending approval seen across runs: the call plus the run it belongs to and a global id. */
+/** A pending approval seen across runs: the call plus the run it is listed under and a global id. */
 export const WaitingApproval = PendingApproval.extend({
-  /** Global, URL-safe id (workflow id + call id). */
+  /** Global, URL-safe id (the owning run's workflow id and the call id). */
   approvalId: z.string(),
-  /** The run (workflow id) the call belongs to; for a sub-agent's call, the top-level run. */
-  runId: z.string(),
+  /** The run the call is listed under; for a sub-agent's call, the top-level run (the owner is `subAgentWorkflowId`). */
+  workflowId: z.string(),
   agent: z.string(),
   userPrompt: z.string(),
   requestedBy: z.string().optional(),

@@ -1,32 +1,53 @@
 /**
- * The agent loop as a durable workflow: call the model; run the tool calls it asks for (gated ones wait for a
- * human); append the results in the model's order; repeat until it answers without tools or hits maxSteps.
- * Session runs then wait for the next message. Long runs continue as new with everything they know.
+ * The agent loop as a durable workflow, as README's flow says it: call the model; run the tool calls it asks for
+ * (gated ones wait for a human); append the results in the model's order; repeat until it answers without tools
+ * or hits maxSteps. Session runs then wait for the next message. Long runs continue as new with all they know.
+ *
+ * Every handler is registered here, before the first await, so nothing sent early is lost. None of them throws on
+ * input: a refused update is rejected by its validator, a refused signal is recorded in the audit log, and either
+ * way the run is unchanged. Each handler ends by refreshing what the outside sees.
  */
-import { ContinueAsNew, isCancellation } from '@temporalio/workflow';
+import { ApplicationFailure, ContinueAsNew, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { InvalidRunInputError } from '../errors/invalid-run-input-error.js';
-import { StructuredOutputError } from '../errors/structured-output-error.js';
+import {
+  decideUpdate,
+  decisionSignal,
+  endSignal,
+  endUpdate,
+  messageSignal,
+  messageUpdate,
+  pendingApprovalQuery,
+  pendingApprovalsQuery,
+  runStateQuery,
+} from '../contract/messages.js';
+import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { mergePolicy } from '../policy/merge-policy.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
+import type { DecideInput } from '../schemas/decision.js';
 import type { AgentResult } from '../schemas/run-state.js';
-import { resolveAgent } from './activities.js';
+import { RunStateQueryOptions } from '../schemas/run-state.js';
+import { toolSpecs } from '../tools/registry.js';
+import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
-import { registerDecisionHandlers } from './decision-handlers.js';
+import { planDecisions, type PlanContext } from './decision-plan.js';
 import { modelTurn } from './model-turn.js';
-import { registerSessionHandlers, waitForNextTurn } from './session.js';
+import { openStep } from './open-step.js';
+import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
+import { listedPending, pendingCall, runState } from './run-views.js';
+import { checkEnd, checkMessage, waitForNextTurn } from './session.js';
+import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
 import { settleCall } from './tool-execution.js';
 import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
   const run = new AgentRun();
-  registerDecisionHandlers(run);
-  registerSessionHandlers(run);
+  registerHandlers(run);
   try {
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
+    run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     else {
       const snapshot = await resolveAgent(input.agent);
@@ -34,12 +55,12 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     }
 
     for (;;) {
-      if (run.status !== 'awaiting_message') {
+      if (!run.awaitingMessage) {
         const answer = await runTurn(run);
-        run.lastOutput = answer.output;
+        run.noteAnswer(answer.output);
         if (!input.session) return await finished(run, run.finish(answer.status, answer.output, answer.structured));
       }
-      if ((await waitForNextTurn(run)) === 'ended') return await finished(run, run.finish('ended', run.lastOutput ?? ''));
+      if ((await waitForNextTurn(run)) === 'ended') return await finished(run, run.finish('Ended', run.lastOutput ?? ''));
     }
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
@@ -55,40 +76,130 @@ async function finished(run: AgentRun, result: AgentResult): Promise<AgentResult
 }
 
 interface Answer {
-  status: 'completed' | 'max_steps';
+  status: 'Completed' | 'MaxSteps';
   output: string;
   structured?: unknown;
 }
 
 /** One turn of the ReAct loop, from the last user message to the model's answer. */
 async function runTurn(run: AgentRun): Promise<Answer> {
+  // Calls carried over continue-as-new have our ids if the run had begun handing them out.
+  let ownIds = run.book.lastCallNumber > 0;
   for (;;) {
-    if (run.calls.length > 0) {
-      await whileContinuingAsNewIfDue(run, Promise.all(run.calls.map((call) => settleCall(run, call))));
+    // Calls carried over continue-as-new (or just asked for) are settled before the model is called again: the
+    // model must see every call answered, in the order it asked.
+    if (run.book.calls.length > 0) {
+      await whileContinuingAsNewIfDue(run, Promise.all(run.book.calls.map((call) => settleCall(run, call, ownIds))));
       run.closeStep();
+      run.refresh('running the agent');
     }
     if (continueAsNewDue(run)) await continueAsNewNow(run);
     if (run.turnSteps >= run.maxSteps) {
       const output = maxStepsMessage(run.maxSteps);
-      run.messages.push({ role: 'assistant', content: output });
-      return { status: 'max_steps', output };
+      run.endTurnAtMaxSteps(output);
+      return { status: 'MaxSteps', output };
     }
-    const reply = await modelTurn(run);
-    const toolCalls = reply.message.tool_calls ?? [];
-    if (toolCalls.length > 0) {
-      run.openStep(toolCalls);
+    const turn = await modelTurn(run);
+    ownIds = turn.ownIds;
+    if (turn.intake.calls.length > 0) {
+      openStep(run, turn.intake, turn.ownIds);
+      run.refresh('running tools');
       continue;
     }
-    if (reply.structured && !reply.structured.ok) {
-      if (run.corrected) throw new StructuredOutputError(run.agent, reply.structured.error);
-      run.corrected = true;
-      run.messages.push({ role: 'user', content: correctionRequest(reply.structured.error) });
+    const structured = turn.structured;
+    if (structured && !structured.ok) {
+      if (run.corrected) throw new StructuredOutputError(run.agent, structured.error);
+      run.askForCorrection(correctionRequest(structured.error));
       continue;
     }
     return {
-      status: 'completed',
-      output: reply.message.content ?? '',
-      ...(reply.structured?.ok && { structured: reply.structured.value }),
+      status: 'Completed',
+      output: turn.intake.message.content ?? '',
+      ...(structured?.ok && { structured: structured.value }),
     };
+  }
+}
+
+function registerHandlers(run: AgentRun): void {
+  setHandler(pendingApprovalsQuery, () => listedPending(run));
+  setHandler(pendingApprovalQuery, (id: string) => (typeof id === 'string' ? pendingCall(run, id) : undefined));
+  setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, RunStateQueryOptions.parse(options ?? {})));
+
+  setHandler(
+    decideUpdate,
+    (input: DecideInput) => {
+      const plan = planDecisions(input, planContext(run));
+      // The validator already checked this input against this same state; a failure here would be a bug.
+      if (!plan.ok) throw plan.error.toFailure();
+      return guarded(run, () => ({ applied: applyPlan(run, plan.decisions, 'update', plan.input) }));
+    },
+    {
+      validator: (input: DecideInput) => {
+        const plan = planDecisions(input, planContext(run));
+        if (!plan.ok) throw plan.error.toFailure();
+      },
+    },
+  );
+  setHandler(decisionSignal, (input: DecideInput) => onSignal(run, 'decision', () => decideBySignal(run, input)));
+
+  setHandler(messageUpdate, (input) => guarded(run, () => ({ queued: run.session.push(checkMessage(run, input).content) })), {
+    validator: (input) => void checkMessage(run, input),
+  });
+  setHandler(messageSignal, (input) => onSignal(run, 'message', () => run.session.push(checkMessage(run, input).content)));
+  const end = (input: unknown) => {
+    checkEnd(run, input);
+    run.session.requestEnd();
+    return { ending: true as const };
+  };
+  setHandler(endUpdate, (input) => guarded(run, () => end(input)), { validator: (input) => checkEnd(run, input) });
+  setHandler(endSignal, (input) => onSignal(run, 'end', () => end(input)));
+
+  setHandler(childApprovalsSignal, (raw) => {
+    const report = acceptedReport(raw, workflowInfo().workflowId);
+    if (!report) return log.warn('ignored a sub-agent report that is malformed or not from a sub-agent of this run');
+    if (run.children.take(report)) run.refresh();
+  });
+}
+
+function decideBySignal(run: AgentRun, input: unknown): void {
+  const plan = planDecisions(input, planContext(run));
+  if (plan.ok) applyPlan(run, plan.decisions, 'signal', plan.input);
+  else recordRefusal(run, plan.error, 'signal', input);
+}
+
+function planContext(run: AgentRun): PlanContext {
+  const forwarded = run.children.forwardedByShownId();
+  return {
+    pending: run.pending(),
+    decided: { get: (id: string) => forwarded.get(id) ?? run.book.decidedEarlier(id) },
+    available: run.started ? run.snapshot.tools : [],
+    specs: toolSpecs,
+    ...(run.started && { policy: run.policy }),
+    ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
+    subAgentTools: run.children.tools(),
+  };
+}
+
+/** An update handler's work, then the refresh; a bug surfaces as the update's failure, never the task's. */
+function guarded<T>(run: AgentRun, work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof ApplicationFailure) throw err;
+    throw ApplicationFailure.create({ type: 'InternalError', message: String(err), nonRetryable: true });
+  } finally {
+    run.refresh();
+  }
+}
+
+/** A signal handler's work, then the refresh. A signal that cannot be taken is logged (decisions: audited). */
+function onSignal(run: AgentRun, name: string, work: () => unknown): void {
+  try {
+    work();
+  } catch (err) {
+    log.warn(`${name} signal refused`, { reason: err instanceof Error ? err.message : String(err) });
+    if (name === 'decision') recordRefusal(run, new DecisionRefusedError('internal', String(err)), 'signal' as Channel, undefined);
+  } finally {
+    run.refresh();
   }
 }

@@ -8,10 +8,9 @@ import { log, patched } from '@temporalio/workflow';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
-import { toolActivities } from './activities.js';
+import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
-
-export const TOOL_DESCRIPTIONS_PATCH = 'tool-written-approval-descriptions';
+import { PATCHES } from './patches.js';
 
 /** Whether this gated call waits for its tool's own description before it is announced to approvers. */
 export function describedByTool(snapshot: AgentSnapshot, record: CallRecord): boolean {
@@ -19,17 +18,17 @@ export function describedByTool(snapshot: AgentSnapshot, record: CallRecord): bo
   const describes = snapshot.describedTools
     ? snapshot.describedTools.includes(record.toolName)
     : toolSpecs[record.toolName]?.describe === true;
-  return describes && !record.gate?.descriptionFromPolicy && patched(TOOL_DESCRIPTIONS_PATCH);
+  return describes && !record.gate?.descriptionFromPolicy && patched(PATCHES.toolDescriptions);
 }
 
 /** The tool's sentence after the policy's prefix; the default text if the tool cannot say (approvers must never wait on it). */
 export async function describeForApprovers(run: AgentRun, record: CallRecord): Promise<string> {
   try {
-    const text = await toolActivities.describeCall.executeWithOptions(
-      { summary: `describe ${record.toolName}`, startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
+    const text = await activities.describeCall.executeWithOptions(
+      { ...ACTIVITY_OPTIONS.describe, summary: `describe ${record.toolName}` },
       [{ agent: run.agent, name: record.toolName, args: record.args!, toolCallId: record.id, context: run.input.context }],
     );
-    if (text) return `${run.policy.descriptionPrefix}: ${text}`;
+    if (typeof text === 'string' && text) return `${run.policy.descriptionPrefix}: ${text.slice(0, 4000)}`;
   } catch (err) {
     log.warn('could not describe a call for approvers', { toolName: record.toolName, error: String(err) });
   }

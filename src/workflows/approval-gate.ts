@@ -1,32 +1,44 @@
 /**
  * A gated call waits on its own for a decision or its deadline, under a named durable timer; reminders go out
- * before the deadline while it still waits.
+ * before the deadline while it still waits. A call announced again (an edit proposed into another tool) waits
+ * anew, under the new announcement's deadline.
  */
 import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
-import type { AgentRun } from './agent-run.js';
 import type { CallRecord, Resolution } from '../schemas/call-record.js';
-import { workflowNow } from './workflow-clock.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { AgentRun } from './agent-run.js';
 import { timeOut } from './run-decisions.js';
+import { workflowNow } from './workflow-clock.js';
 
 export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<Resolution> {
-  if (record.resolution) return record.resolution;
-  const deadline = Date.parse(record.pending!.deadline);
-  const reminders = run.snapshot?.notify && record.gate!.remindersMs.length ? startReminders(run, record, deadline) : undefined;
+  for (;;) {
+    if (record.resolution) return record.resolution;
+    const announced = record.pending!;
+    const decided = await waitFor(run, record, announced);
+    // Announced again meanwhile (a proposal): wait for the new announcement.
+    if (record.pending !== announced && !record.resolution) continue;
+    if (!decided && !record.resolution) timeOut(run, record);
+    return record.resolution!;
+  }
+}
+
+async function waitFor(run: AgentRun, record: CallRecord, announced: PendingApproval): Promise<boolean> {
+  const deadline = Date.parse(announced.deadline);
+  const reminders = run.snapshot.notify && record.gate!.remindersMs.length ? startReminders(run, record, announced, deadline) : undefined;
   try {
     const remaining = deadline - workflowNow();
-    const decided =
+    return (
       remaining > 0 &&
-      (await condition(() => record.resolution !== undefined, remaining, {
-        summary: `approval · ${record.toolName} · ${record.id}`,
-      }));
-    if (!decided && !record.resolution) timeOut(run, record);
+      (await condition(() => record.resolution !== undefined || record.pending !== announced, remaining, {
+        summary: `approval · ${announced.toolName} · ${announced.id}`,
+      }))
+    );
   } finally {
     reminders?.cancel();
   }
-  return record.resolution!;
 }
 
-function startReminders(run: AgentRun, record: CallRecord, deadline: number): CancellationScope {
+function startReminders(run: AgentRun, record: CallRecord, announced: PendingApproval, deadline: number): CancellationScope {
   const scope = new CancellationScope();
   const times = [...record.gate!.remindersMs].sort((a, b) => b - a).map((before) => deadline - before);
   scope
@@ -34,8 +46,8 @@ function startReminders(run: AgentRun, record: CallRecord, deadline: number): Ca
       for (const at of times) {
         const wait = at - workflowNow();
         if (wait <= 0) continue;
-        await sleep(wait, { summary: `reminder · ${record.toolName} · ${record.id}` });
-        if (!record.resolution) run.notifications.send('approval.reminder', record.pending!);
+        await sleep(wait, { summary: `reminder · ${announced.toolName} · ${announced.id}` });
+        if (!record.resolution && record.pending === announced) run.notifications.send('approval.reminder', announced);
       }
     })
     .catch((err) => {

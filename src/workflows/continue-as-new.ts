@@ -1,13 +1,13 @@
 /**
  * Long runs start over with fresh history before Temporal's limits (51,200 events / 50 MB) get near: when
  * Temporal suggests it, or at the run's own event or size threshold. Only at points where nothing is in flight;
- * everything the run knows goes across in `carry`.
+ * everything the run knows goes across in its carried state. This module is the one place that decides it.
  */
 import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 import type { AgentResult } from '../schemas/run-state.js';
-import { modelActivities } from './activities.js';
+import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
@@ -26,7 +26,7 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
   await condition(allHandlersFinished);
   const messages = await compact(run);
   // A decision may have arrived while the summary was written and started a tool: wait until it is done.
-  await condition(() => run.isPausable() && allHandlersFinished());
+  await condition(() => run.book.isPausable() && allHandlersFinished());
   await run.notifications.flush();
   const { carry: _previous, ...input } = run.input;
   return continueAsNew<(input: AgentWorkflowInput) => Promise<AgentResult>>({ ...input, carry: run.carry(messages) });
@@ -39,7 +39,7 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
 export async function whileContinuingAsNewIfDue(run: AgentRun, work: Promise<unknown>): Promise<void> {
   const watch = new CancellationScope();
   const due = watch
-    .run(() => condition(() => continueAsNewDue(run) && run.isPausable() && allHandlersFinished()))
+    .run(() => condition(() => continueAsNewDue(run) && run.book.isPausable() && allHandlersFinished()))
     .then(
       () => true,
       (err) => {
@@ -58,7 +58,7 @@ export async function whileContinuingAsNewIfDue(run: AgentRun, work: Promise<unk
 /** Keeps the last turns (a turn starts at a user message), optionally replacing the rest with a model summary. */
 async function compact(run: AgentRun): Promise<ChatMessage[]> {
   const options = run.input.continueAsNew?.compaction;
-  const messages = run.messages;
+  const messages = [...run.transcript.messages];
   if (!options) return messages;
   const turnStarts = messages.flatMap((m, i) => (m.role === 'user' && i > 0 ? [i] : []));
   const keepFrom = turnStarts[Math.max(0, turnStarts.length - options.keepLastTurns)];
@@ -66,9 +66,9 @@ async function compact(run: AgentRun): Promise<ChatMessage[]> {
   const dropped = messages.slice(1, keepFrom);
   const kept = messages.slice(keepFrom);
   if (!options.summarize) return [messages[0]!, ...kept];
-  const summary = await modelActivities.summarizeTranscript.executeWithOptions(
-    { summary: `compact ${dropped.length} messages`, startToCloseTimeout: '5m', retry: { initialInterval: '1s', maximumAttempts: 10 } },
-    [{ agent: run.agent, model: run.snapshot!.model, messages: dropped }],
+  const summary = await activities.summarizeTranscript.executeWithOptions(
+    { ...ACTIVITY_OPTIONS.summarize, summary: `compact ${dropped.length} messages` },
+    [{ agent: run.agent, model: run.snapshot.model, messages: dropped }],
   );
-  return [messages[0]!, { role: 'user', content: compactionSummaryMessage(summary) }, ...kept];
+  return [messages[0]!, { role: 'user', content: compactionSummaryMessage(String(summary).slice(0, 64_000)) }, ...kept];
 }

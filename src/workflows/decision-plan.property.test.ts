@@ -1,7 +1,7 @@
 /** Property tests of the decision check: whatever arrives, it refuses cleanly or plans only what is allowed. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_CODES } from '../errors/decision-refused-error.js';
+import { REFUSAL_CODES } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';

@@ -1,32 +1,37 @@
 /**
  * Checks a decision input against what is pending and turns it into a plan, or refuses it whole with a reason.
  * Pure: the update validator, the update handler and the signal handler all call it, so every channel refuses
- * the same inputs with the same words.
+ * the same inputs with the same words. It never throws: an input it cannot judge is refused.
  */
 import { z } from 'zod';
-import { DecisionRefusedError } from '../errors/decision-refused-error.js';
+import { jsonDepthExceeds } from '../bounds/json-depth.js';
+import { utf8Length } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
+import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { classifyCall } from '../policy/classify-call.js';
+import { mayDecide, type Verdict } from '../policy/may-decide.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
+import type { GateSettings } from '../schemas/call-record.js';
+import type { DecidedSummary } from '../schemas/carried-state.js';
 import { DecideInput, type Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from '../tools/define-tool.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
-
-export interface DecidedSummary {
-  type: string;
-  approver?: string;
-}
+import { checkMatch } from './decision-match.js';
 
 export interface PlanContext {
   /** Undecided calls, oldest first, in the order the model asked for them. */
   pending: readonly PendingApproval[];
-  decided: ReadonlyMap<string, DecidedSummary>;
+  /** What the run knows of calls no longer pending (who decided them), for "already decided". */
+  decided: Pick<ReadonlyMap<string, DecidedSummary>, 'get'>;
   available: readonly string[];
   specs: Readonly<Record<string, ToolSpec>>;
-  /** The run's policy: an edit into a gated call needs an approver that call would need. */
+  /** The run's policy: an edit is judged by the policy of the call it turns into. */
   policy?: ApprovalPolicy;
+  /** Under four eyes, the requester of the run (who may not approve what an edit turns into either). */
+  requestedBy?: string;
   /** Tools of sub-agent runs, by workflow id, for edits of their calls. */
   subAgentTools?: ReadonlyMap<string, readonly string[]>;
 }
@@ -39,19 +44,34 @@ export interface PlannedDecision {
   toolName: string;
   args: ToolArgs;
   argsHash: string;
+  /** The edit turned the call into one its approver may not approve: it waits for these settings' approvers. */
+  proposal?: { gate: GateSettings };
 }
 
 export type Plan =
   { ok: true; input: DecideInput; decisions: PlannedDecision[] } | { ok: false; error: DecisionRefusedError; input?: DecideInput };
 
 export function planDecisions(raw: unknown, ctx: PlanContext): Plan {
+  try {
+    return plan(raw, ctx);
+  } catch (err) {
+    return refuse('internal', `The decision could not be checked (${String(err)}); nothing was applied.`);
+  }
+}
+
+function plan(raw: unknown, ctx: PlanContext): Plan {
+  if (jsonDepthExceeds(raw)) return refuse('malformed', 'Malformed decision input: it nests deeper than 64 levels.');
+  const bytes = utf8Length(JSON.stringify(raw) ?? '');
+  if (bytes > LIMITS.decisionInputBytes) {
+    return refuse('too_large', `The decision input is ${bytes} bytes; the limit is ${LIMITS.decisionInputBytes}.`);
+  }
   const parsed = DecideInput.safeParse(raw);
   if (!parsed.success) {
     const empty = parsed.error.issues.some((i) => i.path.join('.') === 'decisions' && i.code === 'too_small');
     return refuse(empty ? 'empty' : 'malformed', `Malformed decision input:\n${z.prettifyError(parsed.error)}`);
   }
   const input = parsed.data;
-  const calls = matchCalls(input, ctx);
+  const calls = checkMatch(input, ctx);
   if (!Array.isArray(calls)) return { ok: false, error: calls, input };
 
   const decisions: PlannedDecision[] = [];
@@ -67,57 +87,8 @@ function refuse(code: DecisionRefusedError['code'], message: string): Plan {
   return { ok: false, error: new DecisionRefusedError(code, message) };
 }
 
-/** Pairs each decision with its call: by id (any subset, any order), or in order onto the oldest pending batch. */
-function matchCalls(input: DecideInput, ctx: PlanContext): PendingApproval[] | DecisionRefusedError {
-  const withIds = input.decisions.filter((d) => d.id !== undefined).length;
-  if (withIds > 0 && withIds < input.decisions.length) {
-    return new DecisionRefusedError(
-      'mixed_ids',
-      'Give every decision an id, or none (then they apply in order to the oldest pending batch).',
-    );
-  }
-  if (withIds === 0) {
-    const oldest = ctx.pending[0];
-    if (!oldest) return new DecisionRefusedError('nothing_pending', 'Nothing is waiting for a decision in this run.');
-    const batch = ctx.pending.filter((p) => batchKey(p) === batchKey(oldest));
-    if (batch.length !== input.decisions.length) {
-      return new DecisionRefusedError(
-        'batch_count_mismatch',
-        `Got ${input.decisions.length} decision(s) without ids, but the oldest pending batch has ${batch.length} call(s) ` +
-          `(${batch.map((p) => `${p.id} ${p.toolName}`).join(', ')}). Send one decision per call in that order, or use ids.`,
-      );
-    }
-    return batch;
-  }
-  const seen = new Set<string>();
-  const calls: PendingApproval[] = [];
-  for (const { id } of input.decisions) {
-    if (seen.has(id!)) return new DecisionRefusedError('duplicate_id', `Call ${id} appears more than once in this input.`);
-    seen.add(id!);
-    const call = ctx.pending.find((p) => p.id === id);
-    if (call) {
-      calls.push(call);
-      continue;
-    }
-    const earlier = ctx.decided.get(id!);
-    if (earlier) {
-      return new DecisionRefusedError(
-        'already_decided',
-        `Call ${id} was already decided (${earlier.type}${earlier.approver ? ` by ${earlier.approver}` : ''}).`,
-      );
-    }
-    const waiting = ctx.pending.map((p) => p.id).join(', ') || 'none';
-    return new DecisionRefusedError('unknown_call', `No pending call has id ${id}. Pending: ${waiting}.`);
-  }
-  return calls;
-}
-
-function batchKey(p: PendingApproval): string {
-  return `${p.workflowId ?? ''}#${p.step}`;
-}
-
 function checkOne(decision: Decision, call: PendingApproval, input: DecideInput, ctx: PlanContext): PlannedDecision | DecisionRefusedError {
-  const label = `${call.toolName} (call ${call.id})`;
+  const label = `${call.toolName} (${call.id})`;
   if (!call.allowedDecisions.includes(decision.type)) {
     return new DecisionRefusedError(
       'decision_not_allowed',
@@ -131,31 +102,25 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     );
   }
   const approver = decision.approver ?? input.approver;
-  const groups = input.groups ?? [];
-  if (call.approvers) {
-    const refused = checkApprover(call.approvers, approver, groups, label);
-    if (refused) return refused;
-  }
+  const who = { approver, groups: input.groups ?? [] };
+  const checks = call.checks ?? 1;
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
-  const v2 = (call.checks ?? 1) >= 2;
-  if (runsTheTool && call.excludedApprovers) {
-    if (approver === undefined && v2) {
-      return new DecisionRefusedError('approver_required', `${label} falls under the four-eyes rule; say who you are (approver).`);
-    }
-    if (approver !== undefined && call.excludedApprovers.includes(approver)) {
-      return new DecisionRefusedError(
-        'four_eyes',
-        `${approver} requested this run and may not ${decision.type} its own ${label}; another approver must.`,
-      );
-    }
-  }
+  const verdict = mayDecide(call, who, runsTheTool, checks >= 2);
+  if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
 
   if (decision.type !== 'edit') {
     return { call, decision, approver, toolName: call.toolName, args: call.args, argsHash: call.argsHash };
   }
   const toolName = decision.name ?? call.toolName;
-  const available = call.workflowId ? (ctx.subAgentTools?.get(call.workflowId) ?? []) : ctx.available;
-  const checked = parseToolArguments(toolName, decision.args ?? call.args, ctx.specs, available);
+  const available = call.subAgentWorkflowId ? (ctx.subAgentTools?.get(call.subAgentWorkflowId) ?? []) : ctx.available;
+  const newArgs = decision.args ?? call.args;
+  if (jsonDepthExceeds(newArgs) || utf8Length(JSON.stringify(newArgs)) > LIMITS.argumentsBytes) {
+    return new DecisionRefusedError(
+      'too_large',
+      `The edited arguments for ${toolName} are over the limit of ${LIMITS.argumentsBytes} bytes (or nest over 64 deep).`,
+    );
+  }
+  const checked = parseToolArguments(toolName, newArgs, ctx.specs, available);
   if (!checked.ok) {
     const code = checked.problem === 'unknown_tool' ? 'unknown_tool' : 'invalid_edit_args';
     const message =
@@ -164,30 +129,42 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
         : `The edited arguments for ${toolName} are invalid:\n${checked.message.split('\n').slice(1, -1).join('\n')}`;
     return new DecisionRefusedError(code, message);
   }
-  // What runs after an edit must be something this approver could have approved directly: the target call's own
-  // approvers apply (a sub-agent's run checks its own policy when the decision reaches it).
-  const target = v2 && ctx.policy && !call.workflowId ? classifyCall(ctx.policy, toolName, checked.args) : undefined;
-  if (target?.gated && target.settings.approvers) {
-    const refused = checkApprover(target.settings.approvers, approver, groups, `the edited call (${toolName})`);
-    if (refused) return refused;
+  const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args) };
+  // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
+  const target = checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args) : undefined;
+  if (!target?.gated) return planned;
+  const targetAuthority = {
+    ...(target.settings.approvers && { approvers: target.settings.approvers }),
+    ...(call.excludedApprovers && { excludedApprovers: call.excludedApprovers }),
+  };
+  if (checks >= 3 && toolName !== call.toolName) {
+    // As if the model had proposed the edited call: the edit is its approval only if this approver could approve it.
+    const canApprove = target.settings.allowedDecisions.includes('approve') && mayDecide(targetAuthority, who, true).ok;
+    return canApprove ? planned : { ...planned, proposal: { gate: target.settings } };
   }
-  return { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args) };
+  if (target.settings.approvers) {
+    const refused = mayDecide({ approvers: target.settings.approvers }, who, false);
+    if (!refused.ok) return authorityRefusal(refused, approver, decision.type, `the edited call (${toolName})`);
+  }
+  return planned;
 }
 
-function checkApprover(
-  approvers: string[],
+/** The words of a refusal on authority grounds, the same for every channel. */
+function authorityRefusal(
+  verdict: Extract<Verdict, { ok: false }>,
   approver: string | undefined,
-  groups: string[],
+  type: string,
   label: string,
-): DecisionRefusedError | undefined {
-  if (!approver) {
-    return new DecisionRefusedError(
-      'approver_required',
-      `${label} may only be decided by ${approvers.join(', ')}; say who you are (approver).`,
-    );
+): DecisionRefusedError {
+  switch (verdict.code) {
+    case 'approver_required':
+      return new DecisionRefusedError('approver_required', `${label} ${verdict.reason}; say who you are (approver).`);
+    case 'approver_not_allowed':
+      return new DecisionRefusedError('approver_not_allowed', `${approver} may not decide ${label}; ${verdict.reason}.`);
+    case 'four_eyes':
+      return new DecisionRefusedError(
+        'four_eyes',
+        `${approver} requested this run and may not ${type} its own ${label}; another approver must.`,
+      );
   }
-  if (!approvers.includes(approver) && !groups.some((g) => approvers.includes(g))) {
-    return new DecisionRefusedError('approver_not_allowed', `${approver} may not decide ${label}; approvers: ${approvers.join(', ')}.`);
-  }
-  return undefined;
 }

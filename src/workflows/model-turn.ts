@@ -1,26 +1,36 @@
-/** One model call: the transcript goes out, the assistant message comes back and joins it. */
-import type { CallModelResult } from '../activities/call-model.js';
-import { modelActivities } from './activities.js';
+/** One model call: the transcript goes out, the reply comes back, is taken in within the limits, and joins it. */
+import { patched } from '@temporalio/workflow';
+import type { StructuredCheck } from '../activities/call-model.js';
+import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
+import { PATCHES } from './patches.js';
+import { takeReply, type Intake } from './reply-intake.js';
 
-export async function modelTurn(run: AgentRun): Promise<CallModelResult> {
-  run.step += 1;
-  run.turnSteps += 1;
-  run.publish(`calling ${run.snapshot!.model}`);
-  const result = await modelActivities.callModel.executeWithOptions(
-    {
-      summary: `model ${run.snapshot!.model} · step ${run.step}`,
-      startToCloseTimeout: '5m',
-      // The activity heartbeats every 2s while the API answers: a crashed worker is noticed in seconds.
-      heartbeatTimeout: '10s',
-      retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10 },
-    },
-    [{ agent: run.agent, model: run.snapshot!.model, messages: run.messages, tools: run.snapshot!.tools }],
+export interface ModelTurn {
+  intake: Intake;
+  /** Whether the reply's calls got our own ids. */
+  ownIds: boolean;
+  structured?: StructuredCheck;
+}
+
+export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
+  const step = run.startModelCall();
+  run.refresh(`calling ${run.snapshot.model}`);
+  const result = await activities.callModel.executeWithOptions(
+    { ...ACTIVITY_OPTIONS.model, summary: `model ${run.snapshot.model} · step ${step}` },
+    [{ agent: run.agent, model: run.snapshot.model, messages: [...run.transcript.messages], tools: run.snapshot.tools }],
   );
-  run.messages.push(result.message);
-  run.usage = {
-    promptTokens: run.usage.promptTokens + result.usage.promptTokens,
-    completionTokens: run.usage.completionTokens + result.usage.completionTokens,
-  };
-  return result;
+  const reply = result?.message;
+  const hasCalls = Array.isArray(reply?.tool_calls) && reply.tool_calls.length > 0;
+  const ownIds = hasCalls && patched(PATCHES.ownCallIds);
+  const intake = takeReply(reply, ownIds, () => run.book.nextCallId());
+  run.acceptReply(intake.message, {
+    promptTokens: count(result?.usage?.promptTokens),
+    completionTokens: count(result?.usage?.completionTokens),
+  });
+  return { intake, ownIds, ...(result?.structured && { structured: result.structured }) };
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }

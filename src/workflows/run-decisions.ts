@@ -1,33 +1,38 @@
 /**
- * How decisions change a run: a checked plan is applied (or forwarded to the sub-agent that owns the call),
- * standing `always` decisions settle later calls, deadlines apply `onTimeout`, refusals are recorded.
+ * How decisions change a run: a checked plan is applied (or passed on to the sub-agent that owns the call),
+ * `always` decisions settle later calls of their tool, deadlines apply `onTimeout`, refusals are recorded. Every
+ * change goes through the run's own methods.
  */
 import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
 import ms from 'ms';
-import { ApprovalTimeoutError } from '../errors/approval-timeout-error.js';
-import type { DecisionRefusedError } from '../errors/decision-refused-error.js';
-import type { CallRecord, DecidedVia, Resolution } from '../schemas/call-record.js';
-import type { StickyDecision } from '../schemas/carried-state.js';
-import type { AppliedDecision } from '../schemas/decision.js';
-import type { AgentRun } from './agent-run.js';
-import type { PlannedDecision } from './decision-plan.js';
 import { decisionSignal } from '../contract/messages.js';
-import type { ChildApprovals } from './sub-agent-report.js';
+import { ApprovalTimeoutError, type DecisionRefusedError } from '../errors.js';
+import { truncateBytes } from '../bounds/truncate.js';
+import type { AuditEntry } from '../schemas/audit-entry.js';
+import type { CallRecord, Resolution } from '../schemas/call-record.js';
+import type { AlwaysDecision } from '../schemas/carried-state.js';
+import type { AppliedDecision, DecideInput } from '../schemas/decision.js';
+import type { AgentRun } from './agent-run.js';
+import { announce } from './announce.js';
+import { auditArgs } from './audit-log.js';
+import type { PlannedDecision } from './decision-plan.js';
+import { ownerCallId } from './sub-agent-mirror.js';
 
-type Channel = 'update' | 'signal';
-interface Who {
-  approver?: string;
-  groups?: string[];
-}
+export type Channel = 'update' | 'signal';
 
 /**
- * Applies a checked plan. Calls of sub-agents are forwarded to the run that owns them; `always` decisions also
- * settle other pending calls of the same tool.
+ * Applies a checked plan. Calls of sub-agents are passed on to the run that owns them; `always` decisions also
+ * settle other pending calls of the same tool; an edit into a tool the approver may not approve waits anew for
+ * that tool's approvers.
  */
-export function applyPlan(run: AgentRun, decisions: PlannedDecision[], via: Channel, who: Who = {}): AppliedDecision[] {
+export function applyPlan(
+  run: AgentRun,
+  decisions: PlannedDecision[],
+  via: Channel,
+  who: Pick<DecideInput, 'approver' | 'groups'>,
+): AppliedDecision[] {
   const applied = decisions.map((planned): AppliedDecision => {
-    const { decision, call } = planned;
-    const approver = planned.approver;
+    const { decision, call, approver } = planned;
     const base = {
       id: call.id,
       type: decision.type,
@@ -35,43 +40,84 @@ export function applyPlan(run: AgentRun, decisions: PlannedDecision[], via: Chan
       argsHash: planned.argsHash,
       ...(approver && { approver }),
     };
-    if (call.workflowId) {
-      forward(run, call.workflowId, planned, via, who);
-      return { ...base, forwardedTo: call.workflowId };
+    if (call.subAgentWorkflowId) {
+      forward(run, call.subAgentWorkflowId, planned, via, who);
+      return { ...base, forwardedTo: call.subAgentWorkflowId };
     }
-    const record = run.calls.find((c) => c.id === call.id)!;
-    const resolution: Resolution =
-      decision.type === 'edit'
-        ? { kind: 'edit', via, approver, toolName: planned.toolName, args: planned.args }
-        : decision.type === 'respond'
-          ? { kind: 'respond', via, approver, message: decision.message! }
-          : decision.type === 'reject'
-            ? { kind: 'reject', via, approver, message: decision.message }
-            : { kind: 'approve', via, approver };
-    settle(run, record, resolution, { message: decision.message, always: decision.always });
+    const record = run.book.byPendingId(call.id)!;
+    if (planned.proposal) {
+      propose(run, record, planned, via);
+      return { ...base, proposedAs: record.pending!.id };
+    }
+    settle(run, record, resolutionOf(planned, via), { message: decision.message, always: decision.always });
     if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
-      run.sticky.set(record.toolName, { type: decision.type, approver, message: decision.message });
+      run.setAlways(record.pending!.toolName, { type: decision.type, approver, message: decision.message });
     }
     return base;
   });
-  for (const record of run.calls) {
-    const standing = run.sticky.get(record.toolName);
-    if (standing && record.pending && !record.resolution) applyStanding(run, record, standing);
+  for (const record of run.book.calls) {
+    const always = run.alwaysFor(record.pending?.toolName ?? record.toolName);
+    if (always && record.pending && !record.resolution) applyAlways(run, record, always);
   }
-  run.publish(run.activity);
   return applied;
 }
 
+function resolutionOf(planned: PlannedDecision, via: Channel): Resolution {
+  const { decision, approver } = planned;
+  switch (decision.type) {
+    case 'edit':
+      return { kind: 'edit', via, approver, toolName: planned.toolName, args: planned.args };
+    case 'respond':
+      return { kind: 'respond', via, approver, message: decision.message! };
+    case 'reject':
+      return { kind: 'reject', via, approver, message: decision.message };
+    case 'approve':
+      return { kind: 'approve', via, approver };
+  }
+}
+
 /**
- * A decision for a sub-agent's call goes to that run, which checks it again and records it. The call stays
- * hidden here until the sub-agent reports what it still waits for (which also brings it back if refused there).
+ * The approver edited the call into another tool whose policy gates it and which they may not approve: the edit
+ * is recorded on the original call, and the new call waits for that tool's approvers under a new id.
  */
-function forward(run: AgentRun, workflowId: string, planned: PlannedDecision, via: Channel, who: Who): void {
-  run.forwarded.set(`${workflowId}/${planned.call.id}`, {
-    type: planned.decision.type,
+function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, via: Channel): void {
+  const before = record.pending!;
+  const proposal = planned.proposal!;
+  run.book.markDecided(before.id, { type: 'edit', ...(planned.approver && { approver: planned.approver }) });
+  run.book.propose(record, { toolName: planned.toolName, args: planned.args, approver: planned.approver }, proposal.gate);
+  announce(run, record, proposal.gate.description, true);
+  run.audit.append({
+    via,
+    outcome: 'applied',
+    type: 'edit',
+    id: before.id,
+    toolName: before.toolName,
     ...(planned.approver && { approver: planned.approver }),
+    argsBefore: auditArgs(before.args),
+    argsAfter: auditArgs(planned.args),
+    toolNameAfter: planned.toolName,
+    proposedAs: record.pending!.id,
+    ...(planned.decision.message !== undefined && { message: planned.decision.message }),
   });
-  run.addAudit({
+  run.notifications.send('approval.requested', record.pending!);
+}
+
+/**
+ * A decision for a sub-agent's call goes to the run that owns it, which checks it again and records it. The call
+ * stays hidden here until the sub-agent reports what it still waits for (which also brings it back if refused
+ * there); this run remembers it passed the decision on, so a second decision for it is refused here too.
+ */
+function forward(
+  run: AgentRun,
+  workflowId: string,
+  planned: PlannedDecision,
+  via: Channel,
+  who: Pick<DecideInput, 'approver' | 'groups'>,
+): void {
+  const summary = { type: planned.decision.type, ...(planned.approver && { approver: planned.approver }) };
+  run.children.forward(workflowId, planned.call.id, summary);
+  if (planned.call.id.includes('/')) run.book.markDecided(planned.call.id, summary);
+  run.audit.append({
     via,
     outcome: 'applied',
     type: planned.decision.type,
@@ -80,7 +126,7 @@ function forward(run: AgentRun, workflowId: string, planned: PlannedDecision, vi
     ...(planned.approver && { approver: planned.approver }),
     forwardedTo: workflowId,
   });
-  const decision = { ...planned.decision, id: planned.call.id };
+  const decision = { ...planned.decision, id: ownerCallId(planned.call.id) };
   getExternalWorkflowHandle(workflowId)
     .signal(decisionSignal, {
       decisions: [decision],
@@ -92,19 +138,17 @@ function forward(run: AgentRun, workflowId: string, planned: PlannedDecision, vi
 
 /** Records a refused input in the audit log; nothing else changes. */
 export function recordRefusal(run: AgentRun, error: DecisionRefusedError, via: Channel, raw: unknown): void {
-  const input = raw as { decisions?: { id?: string; type?: string }[]; approver?: string } | undefined;
+  const input = raw as { decisions?: { id?: unknown }[]; approver?: unknown } | undefined;
   const first = Array.isArray(input?.decisions) ? input.decisions[0] : undefined;
-  run.addAudit({
+  run.audit.append({
     via,
     outcome: 'refused',
-    ...(typeof first?.id === 'string' && { id: first.id }),
-    ...(typeof input?.approver === 'string' && { approver: input.approver }),
-    refusal: { code: error.code, message: error.message },
-    input: truncate(safeStringify(raw), 2000),
+    ...(typeof first?.id === 'string' && { id: first.id.slice(0, 300) }),
+    ...(typeof input?.approver === 'string' && { approver: input.approver.slice(0, 200) }),
+    refusal: { code: error.code, message: truncateBytes(error.message, 4000) },
+    input: truncateBytes(safeStringify(raw), 2000),
   });
   log.warn('decision refused', { code: error.code, via });
-  // A parent that passed this decision on learns it did not take.
-  run.publish(run.activity);
 }
 
 /** The deadline passed with no decision: apply the call's `onTimeout` (`fail` throws, failing the run). */
@@ -113,57 +157,52 @@ export function timeOut(run: AgentRun, record: CallRecord): void {
   settle(run, record, onTimeout === 'approve' ? { kind: 'approve', via: 'timeout' } : { kind: 'timeout' }, {
     message: `no decision within the timeout; onTimeout: ${onTimeout}`,
   });
-  run.publish(run.activity);
-  if (onTimeout === 'fail') throw new ApprovalTimeoutError(record.toolName, record.id, ms(record.gate!.timeoutMs));
+  run.refresh();
+  if (onTimeout === 'fail')
+    throw new ApprovalTimeoutError(
+      record.pending?.toolName ?? record.toolName,
+      record.pending?.id ?? record.id,
+      ms(record.gate!.timeoutMs),
+    );
 }
 
-/**
- * A sub-agent reports what it waits for, and which calls it received decisions for since its last report. A
- * call this run forwarded stays hidden until the sub-agent has answered it (taken: gone; refused: back).
- */
-export function mirrorChild(run: AgentRun, report: ChildApprovals): void {
-  const { workflowId, seq, pending, tools, answered = [] } = report;
-  const known = run.childApprovals.get(workflowId);
-  if (known && known.seq >= seq) return; // an older report arriving late
-  const stillPending = new Set(pending.map((p) => p.id));
-  for (const key of [...run.forwarded.keys()].filter((k) => k.startsWith(`${workflowId}/`))) {
-    const id = key.slice(workflowId.length + 1);
-    if (answered.includes(id) || !stillPending.has(id)) run.forwarded.delete(key);
-  }
-  if (pending.length) run.childApprovals.set(workflowId, { seq, pending, tools });
-  else run.childApprovals.delete(workflowId);
-  run.publish(run.activity);
-}
-
-/** Settles a call by an earlier `always` decision for its tool. */
-export function applyStanding(run: AgentRun, record: CallRecord, standing: StickyDecision): void {
-  const resolution: Resolution =
-    standing.type === 'approve'
-      ? { kind: 'approve', via: 'sticky', approver: standing.approver }
-      : { kind: 'reject', via: 'sticky', approver: standing.approver, message: standing.message };
-  settle(run, record, resolution, { message: `standing "always ${standing.type}"` });
-}
-
-function settle(run: AgentRun, record: CallRecord, resolution: Resolution, extra: { message?: string; always?: boolean }): void {
-  record.resolution = resolution;
-  const via: DecidedVia = resolution.kind === 'timeout' ? 'timeout' : resolution.via;
-  const type = via === 'timeout' ? 'timeout' : (resolution.kind as Exclude<Resolution['kind'], 'timeout'>);
+/** Records a decision (or the deadline) on a call: the audit log, the decided ledger, the webhook event. */
+export function settle(
+  run: AgentRun,
+  record: CallRecord,
+  resolution: Resolution,
+  extra: { message?: string; always?: boolean } = {},
+): AuditEntry {
+  run.book.resolve(record, resolution);
+  const via = resolution.kind === 'timeout' ? 'timeout' : resolution.via;
+  const type = resolution.kind === 'timeout' ? 'timeout' : resolution.kind;
   const approver = resolution.kind === 'timeout' ? undefined : resolution.approver;
-  run.markDecided(record.id, { type, ...(approver && { approver }) });
-  const entry = run.addAudit({
+  const id = record.pending?.id ?? record.id;
+  run.book.markDecided(id, { type, ...(approver && { approver }) });
+  const entry = run.audit.append({
     via,
     outcome: 'applied',
     type,
-    id: record.id,
-    toolName: record.toolName,
+    id,
+    toolName: record.pending?.toolName ?? record.toolName,
     ...(approver && { approver }),
-    argsBefore: record.args,
-    ...(resolution.kind === 'edit' && { argsAfter: resolution.args }),
+    argsBefore: auditArgs(record.pending?.args ?? record.args),
+    ...(resolution.kind === 'edit' && { argsAfter: auditArgs(resolution.args) }),
     ...(resolution.kind === 'edit' && resolution.toolName !== record.toolName && { toolNameAfter: resolution.toolName }),
     ...(extra.message !== undefined && { message: extra.message }),
     ...(extra.always && { always: true }),
   });
   if (record.pending) run.notifications.send(type === 'timeout' ? 'approval.timed_out' : 'approval.decided', record.pending, entry);
+  return entry;
+}
+
+/** Settles a call by an earlier `always` decision for its tool. */
+export function applyAlways(run: AgentRun, record: CallRecord, always: AlwaysDecision): void {
+  const resolution: Resolution =
+    always.type === 'approve'
+      ? { kind: 'approve', via: 'always', approver: always.approver }
+      : { kind: 'reject', via: 'always', approver: always.approver, message: always.message };
+  settle(run, record, resolution, { message: `standing "always ${always.type}"` });
 }
 
 function safeStringify(value: unknown): string {
@@ -172,8 +211,4 @@ function safeStringify(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -3,46 +3,47 @@ import { condition, log, patched, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import { notifyActivities } from './activities.js';
-import type { AgentRun } from './agent-run.js';
+import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
+import { PATCHES } from './patches.js';
 import { workflowIsoNow } from './workflow-clock.js';
-
-/** Added after runs were already paused: see README, "Changing workflow code". */
-const FLUSH_NOTIFICATIONS_PATCH = 'flush-notifications-before-close';
 
 export class RunNotifications {
   /** Numbers events within the run (carried across continue-as-new), so receivers can deduplicate. */
-  seq = 0;
-  private inFlight = 0;
+  #seq = 0;
+  #inFlight = 0;
+  /** Webhooks are configured for this run's agent (recorded when the run started). */
+  #enabled = false;
+  #agent = '';
 
-  constructor(private readonly run: AgentRun) {}
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** @param seq the last event number of earlier runs of this workflow id (continue-as-new) */
+  configure(enabled: boolean, agent: string, seq = 0): void {
+    this.#enabled = enabled;
+    this.#agent = agent;
+    this.#seq = seq;
+  }
 
   send(type: NotificationEvent['type'], approval: PendingApproval, decision?: AuditEntry): void {
-    if (!this.run.snapshot?.notify) return;
+    if (!this.#enabled) return;
     const { workflowId, runId } = workflowInfo();
     const event: NotificationEvent = {
-      id: `${workflowId}:${runId}:${++this.seq}`,
+      id: `${workflowId}:${runId}:${++this.#seq}`,
       type,
       workflowId,
       runId,
-      agent: this.run.agent,
+      agent: this.#agent,
       at: workflowIsoNow(),
       approval,
       ...(decision && { decision }),
     };
-    this.inFlight++;
-    notifyActivities.notify
-      .executeWithOptions(
-        {
-          startToCloseTimeout: '30s',
-          scheduleToCloseTimeout: '10m',
-          retry: { initialInterval: '2s', maximumAttempts: 6 },
-          summary: `notify ${type}`,
-        },
-        [event],
-      )
+    this.#inFlight++;
+    activities.notify
+      .executeWithOptions({ ...ACTIVITY_OPTIONS.notify, summary: `notify ${type}` }, [event])
       .catch((err) => log.warn('notification not delivered', { type, error: String(err) }))
-      .finally(() => this.inFlight--);
+      .finally(() => this.#inFlight--);
   }
 
   /**
@@ -50,8 +51,8 @@ export class RunNotifications {
    * closes, their activities never start. The result is already decided and visible; only the close waits.
    */
   async flush(): Promise<void> {
-    if (this.inFlight > 0 && patched(FLUSH_NOTIFICATIONS_PATCH)) {
-      await condition(() => this.inFlight === 0, '5s', { summary: 'last notifications before closing' });
+    if (this.#inFlight > 0 && patched(PATCHES.flushNotifications)) {
+      await condition(() => this.#inFlight === 0, '5s', { summary: 'last notifications before closing' });
     }
   }
 }

@@ -1,19 +1,13 @@
 /** Keeps the run's search attributes current, upserting only what changed (each upsert is a history event). */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import {
-  HitlAgent,
-  HitlNextDeadline,
-  HitlPendingCount,
-  HitlPendingTools,
-  HitlStatus,
-  type HitlStatusValue,
-} from '../contract/search-attributes.js';
+import type { RunStatus } from '../contract/run-status.js';
+import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus } from '../contract/search-attributes.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 
 export interface VisibleState {
   agent: string;
-  status: HitlStatusValue;
+  status: RunStatus;
   pending: readonly PendingApproval[];
 }
 

@@ -1,9 +1,10 @@
 /**
- * An agent used as a tool runs as a child workflow under its own policy. Its pending calls are mirrored into
- * the parent (see `AgentRun.mirrorChild`), decisions sent to the parent are forwarded to it, and cancelling the
- * parent cancels it.
+ * An agent used as a tool runs as a child workflow under its own policy. Its pending calls are mirrored into the
+ * parent (see `SubAgentMirror`), decisions sent to the parent are passed on to it, and cancelling the parent
+ * cancels it.
  */
 import { ChildWorkflowCancellationType, executeChild, workflowInfo } from '@temporalio/workflow';
+import { WORKFLOW_TYPE } from '../contract/task-queue.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
@@ -13,8 +14,11 @@ export function subAgentWorkflowId(parentWorkflowId: string, callId: string): st
   return `${parentWorkflowId}/${callId}`;
 }
 
-export async function runSubAgent(run: AgentRun, callId: string, agent: string, args: ToolArgs): Promise<string> {
+/** @param ownIds the sub-agent's calls show here as `<callId>/<their id>` (runs with our own call ids). */
+export async function runSubAgent(run: AgentRun, callId: string, agent: string, args: ToolArgs, ownIds: boolean): Promise<string> {
   const { workflowId, taskQueue } = workflowInfo();
+  const childId = subAgentWorkflowId(workflowId, callId);
+  if (ownIds) run.children.name(childId, callId);
   const input: AgentWorkflowInput = {
     agent,
     prompt: String(args.prompt),
@@ -23,8 +27,8 @@ export async function runSubAgent(run: AgentRun, callId: string, agent: string, 
     // The four-eyes rule follows the work down: the requester may not approve a sub-agent's calls either.
     ...(run.policy.fourEyes && { approval: { fourEyes: true } }),
   };
-  const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentResult>>('agentWorkflow', {
-    workflowId: subAgentWorkflowId(workflowId, callId),
+  const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentResult>>(WORKFLOW_TYPE, {
+    workflowId: childId,
     taskQueue,
     args: [input],
     staticSummary: `sub-agent ${agent} for ${run.agent}'s call ${callId}`,

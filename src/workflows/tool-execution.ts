@@ -1,83 +1,82 @@
 /** Settles one call: runs the tool (as the model asked, or as a human edited it), or answers for it. */
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
 import { isCancellation, patched } from '@temporalio/workflow';
-import { ToolFailedError } from '../errors/tool-failed-error.js';
+import { ToolFailedError } from '../errors.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
-import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT } from '../tools/define-tool.js';
+import type { ToolSpec } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
-import { localToolActivities, toolActivities } from './activities.js';
+import { activities, localActivities, toolOptions } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
+import { announce } from './announce.js';
 import { describeForApprovers } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
+import { PATCHES } from './patches.js';
+import { applyAlways } from './run-decisions.js';
 import { runSubAgent } from './sub-agents.js';
-import { editedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
-import { applyStanding } from './run-decisions.js';
+import { editedNote, proposedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
 
-export async function settleCall(run: AgentRun, record: CallRecord): Promise<void> {
+export async function settleCall(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   if (record.status === 'done') return;
-  if (!record.gate) {
-    record.result = await runTool(run, record, record.toolName, record.args ?? record.rawArgs);
-  } else {
-    if (!record.pending && !record.resolution) await announceWithToolDescription(run, record);
-    const resolution = await awaitDecision(run, record);
-    switch (resolution.kind) {
-      case 'approve':
-        record.result = await runTool(run, record, record.toolName, record.args!);
-        break;
-      case 'edit':
-        record.result = `${editedNote(record.toolName, resolution.toolName, resolution.args)}\n${await runTool(run, record, resolution.toolName, resolution.args)}`;
-        break;
-      case 'reject':
-        record.result = rejectedMessage(record.toolName, resolution.message, resolution.via === 'sticky');
-        break;
-      case 'respond':
-        record.result = resolution.message;
-        break;
-      case 'timeout':
-        record.result = timedOutMessage(record.toolName, record.gate.timeoutMs);
-        break;
-    }
-  }
-  record.status = 'done';
+  run.book.finish(record, await answer(run, record, ownIds));
 }
 
-async function announceWithToolDescription(run: AgentRun, record: CallRecord): Promise<void> {
-  record.status = 'running';
+async function answer(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<string> {
+  if (record.problem) return record.problem;
+  const runAs = (name: string, args: string | ToolArgs) => runTool(run, record, name, args, ownIds);
+  if (!record.gate) return runAs(record.toolName, record.args ?? record.rawArgs);
+  if (!record.pending && !record.resolution) await announceWithToolDescription(run, record, ownIds);
+  const resolution = await awaitDecision(run, record);
+  const proposal = record.proposal;
+  const asked = proposal?.toolName ?? record.toolName;
+  const gate = record.gate;
+  switch (resolution.kind) {
+    case 'approve':
+      if (!proposal) return runAs(record.toolName, record.args!);
+      return `${proposedNote(record.toolName, proposal, resolution.approver)}\n${await runAs(proposal.toolName, proposal.args)}`;
+    case 'edit':
+      return `${editedNote(record.toolName, resolution.toolName, resolution.args)}\n${await runAs(resolution.toolName, resolution.args)}`;
+    case 'reject':
+      return rejectedMessage(asked, resolution.message, resolution.via === 'always');
+    case 'respond':
+      return resolution.message;
+    case 'timeout':
+      return timedOutMessage(asked, gate.timeoutMs);
+  }
+}
+
+async function announceWithToolDescription(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
+  run.book.markRunning(record);
   const description = await describeForApprovers(run, record);
-  record.status = 'waiting';
+  run.book.markWaiting(record);
   // An "always" decision for this tool may have come while the description was being written.
-  const standing = run.sticky.get(record.toolName);
-  if (standing) return applyStanding(run, record, standing);
-  run.announce(record, description);
+  const always = run.alwaysFor(record.toolName);
+  if (always) return applyAlways(run, record, always);
+  announce(run, record, description, ownIds);
   run.notifications.send('approval.requested', record.pending!);
-  run.publish(run.activity);
+  run.refresh();
 }
 
 /**
  * Local tool activities came after runs had paused with regular ones. The patch marker is written only by a run
  * that calls a local tool, so a run recorded before keeps replaying its calls as regular activities.
  */
-export const LOCAL_TOOLS_PATCH = 'local-tool-activities';
-
-function runsLocally(spec: { local?: boolean } | undefined): boolean {
-  return spec?.local === true && patched(LOCAL_TOOLS_PATCH);
+function runsLocally(spec: ToolSpec | undefined): boolean {
+  return spec?.local === true && patched(PATCHES.localTools);
 }
 
-async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs): Promise<string> {
-  const spec = run.snapshot!.tools.includes(name) ? toolSpecs[name] : undefined;
-  record.status = 'running';
+async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs, ownIds: boolean): Promise<string> {
+  const spec = run.snapshot.tools.includes(name) ? toolSpecs[name] : undefined;
+  run.book.markRunning(record);
   try {
-    if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args);
-    const input = { agent: run.agent, available: run.snapshot!.tools, toolCallId: record.id, name, args, context: run.input.context };
-    const common = { summary: `tool ${name}`, startToCloseTimeout: spec?.timeout ?? '2m', retry: spec?.retry ?? { maximumAttempts: 3 } };
-    const { content } = runsLocally(spec)
-      ? await localToolActivities.executeTool.executeWithOptions(common, [input])
-      : await toolActivities.executeTool.executeWithOptions(
-          { ...common, heartbeatTimeout: spec?.heartbeatTimeout ?? DEFAULT_TOOL_HEARTBEAT_TIMEOUT },
-          [input],
-        );
-    return content;
+    if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args, ownIds);
+    const input = { agent: run.agent, available: run.snapshot.tools, toolCallId: record.id, name, args, context: run.input.context };
+    const local = runsLocally(spec);
+    const options = { ...toolOptions(spec, local), summary: `tool ${name}` };
+    const { content } = local
+      ? await localActivities.executeTool.executeWithOptions(options, [input])
+      : await activities.executeTool.executeWithOptions(options, [input]);
+    return typeof content === 'string' ? content : String(content);
   } catch (err) {
     if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ChildWorkflowFailure)) throw err;
     const reason = err.cause instanceof ApplicationFailure || err.cause instanceof Error ? err.cause.message : err.message;

@@ -15,6 +15,16 @@ export function editedNote(originalTool: string, toolName: string, args: Record<
   return `(A human reviewer ${what} before it ran: ${JSON.stringify(args)})`;
 }
 
+export function proposedNote(
+  originalTool: string,
+  proposal: { toolName: string; args: Record<string, unknown>; approver?: string },
+  approvedBy?: string,
+): string {
+  const by = proposal.approver ? ` by ${proposal.approver}` : '';
+  const approved = approvedBy ? `, approved by ${approvedBy}` : '';
+  return `(A human reviewer${by} replaced this ${originalTool} call with ${proposal.toolName}${approved}: ${JSON.stringify(proposal.args)})`;
+}
+
 export function toolErrorMessage(message: string): string {
   return `Error: ${message}\n Please fix your mistakes.`;
 }

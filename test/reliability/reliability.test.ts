@@ -112,19 +112,19 @@ function start(taskQueue: string, prompt: string, gated: boolean): Promise<Run> 
 }
 
 const refundRows = (handle: Run) =>
-  (shop.prepare('SELECT COUNT(*) AS n FROM refunds WHERE idempotency_key = ?').get(`${handle.workflowId}:refund`) as { n: number }).n;
+  (shop.prepare('SELECT COUNT(*) AS n FROM refunds WHERE idempotency_key = ?').get(`${handle.workflowId}:call-1`) as { n: number }).n;
 
 /** Every run finished; every accepted decision applied; rejected calls left no effect; approved ones exactly one. */
 async function account(runs: Run[], sent: Sent[]): Promise<void> {
   for (const handle of runs) {
     const result = await handle.result().catch(() => undefined);
-    if (result?.status !== 'completed') tally.runsLost++;
+    if (result?.status !== 'Completed') tally.runsLost++;
     const decided = sent.find((s) => s.handle.workflowId === handle.workflowId);
     const rows = refundRows(handle);
     if (decided) {
       tally.decisions++;
       const { decisions } = await handle.query(runStateQuery);
-      if (!decisions.some((d) => d.outcome === 'applied' && d.id === 'refund' && d.type === decided.type)) tally.decisionsLost++;
+      if (!decisions.some((d) => d.outcome === 'applied' && d.id === 'call-1' && d.type === decided.type)) tally.decisionsLost++;
     }
     if (decided?.type === 'reject') {
       tally.rejected++;
@@ -158,11 +158,11 @@ describe('reliability under faults', () => {
       { handle: runs[3]!, type: 'reject' },
     ];
     // Signals while no worker runs at all: the server keeps them until one comes back.
-    await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'refund', type: 'reject' }] });
-    await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'refund', type: 'approve' }] });
+    await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'reject' }] });
+    await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }] });
     await spawnWorker(queue);
-    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type: 'approve' }] }] });
-    await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type: 'reject' }] }] });
+    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'approve' }] }] });
+    await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'reject' }] }] });
     await account(runs, sent);
     covered['worker killed while waiting'] = runs.length;
   });
@@ -211,7 +211,7 @@ describe('reliability under faults', () => {
     server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
     await pendingEverywhere(runs);
     const sent: Sent[] = runs.map((handle, i) => ({ handle, type: i === 1 ? 'reject' : 'approve' }));
-    for (const { handle, type } of sent) await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'refund', type }] }] });
+    for (const { handle, type } of sent) await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type }] }] });
     await account(runs, sent);
     covered['dev server killed and restarted'] = runs.length;
 

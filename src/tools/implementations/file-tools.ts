@@ -1,7 +1,7 @@
 /** The demo tools that write files: a sandboxed workspace and an email outbox (effects recorded in the shop ledger). */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ToolRefusedError } from '../../errors/tool-refused-error.js';
+import { ToolRefusedError } from '../../errors.js';
 import { implementTool } from '../implement-tool.js';
 import { sendEmail } from '../specs/send-email.js';
 import { writeFile } from '../specs/write-file.js';

@@ -1,5 +1,5 @@
 /** The demo tools that act on the shop database. */
-import { ToolRefusedError } from '../../errors/tool-refused-error.js';
+import { ToolRefusedError } from '../../errors.js';
 import { implementTool } from '../implement-tool.js';
 import { cancelOrder } from '../specs/cancel-order.js';
 import { executeSql } from '../specs/execute-sql.js';

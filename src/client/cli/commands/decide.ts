@@ -1,8 +1,9 @@
 /** `hitl pending`, and `hitl approve|reject|edit|respond RUN ID`. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
 import type { DecideResult } from '../../../schemas/decision.js';
-import type { DecisionOptions } from '../../hitl-client.js';
+import { UsageError } from '../errors.js';
 import { print, style, table, until } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
@@ -11,36 +12,49 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 function decisionOptions(command: Command): Command {
   return command
-    .argument('<run>', 'run id')
-    .argument('<id>', 'tool call id')
+    .argument('<workflow-id>', 'the run')
+    .argument('<call-id>', 'the pending call (as `hitl pending` lists it)')
     .option('--as <approver>', 'who decides')
     .option('--group <group>', 'a group of the approver (repeatable)', collect)
     .option('--args-hash <hash>', 'refuse if the arguments are not the ones you saw');
 }
 
-function common(opts: { as?: string; group?: string[]; argsHash?: string }): DecisionOptions {
-  return { approver: opts.as, groups: opts.group, argsHash: opts.argsHash };
-}
-
 function report(ctx: CliContext, result: DecideResult): void {
   print(ctx.out(), result, () =>
     result.applied
-      .map((a) => `${style.green('✓')} ${a.type} ${a.toolName} (call ${a.id})${a.approver ? ` by ${a.approver}` : ''}`)
+      .map(
+        (a) =>
+          `${style.green('✓')} ${a.type} ${a.toolName} (${a.id})${a.approver ? ` by ${a.approver}` : ''}` +
+          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}`,
+      )
       .join('\n'),
   );
+}
+
+/** Every decision command: its options become a Decision through the one mapping the HTTP API uses too. */
+function decideAction(ctx: CliContext, action: DecisionAction, options: (opts: Record<string, unknown>) => ActionOptions) {
+  return async (workflowId: string, callId: string, opts: Record<string, unknown>) => {
+    const decision = decisionFor(action, callId, { ...options(opts), argsHash: opts.argsHash as string | undefined });
+    if ('invalid' in decision) throw new UsageError(decision.invalid);
+    const hitl = await ctx.hitl();
+    report(
+      ctx,
+      await hitl.decideOne(workflowId, decision, { approver: opts.as as string | undefined, groups: opts.group as string[] | undefined }),
+    );
+  };
 }
 
 export const registerDecideCommands: RegisterCommand = (program, ctx) => {
   program
     .command('pending')
     .description('what waits for a decision: in one run, or across all runs')
-    .argument('[run]', 'run id')
+    .argument('[workflow-id]', 'the run')
     .option('--agent <name>', 'across runs: only this agent')
     .option('--tool <name>', 'across runs: only this tool')
-    .action(async (runId: string | undefined, opts) => {
+    .action(async (workflowId: string | undefined, opts) => {
       const hitl = await ctx.hitl();
-      if (runId) {
-        const pending = await hitl.pending(runId);
+      if (workflowId) {
+        const pending = await hitl.pending(workflowId);
         print(ctx.out(), pending, () =>
           pending.length === 0
             ? 'Nothing is waiting.'
@@ -63,9 +77,9 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         waiting.length === 0
           ? 'Nothing is waiting.'
           : table(
-              ['run', 'call', 'agent', 'tool', 'args', 'allowed', 'due'],
+              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due'],
               waiting.map((w) => [
-                w.runId,
+                w.workflowId,
                 w.id,
                 w.agent,
                 w.toolName,
@@ -80,30 +94,27 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
   decisionOptions(program.command('approve').description('approve a pending call'))
     .option('--message <text>', 'comment for the audit log')
     .option('--always', 'approve every later call of this tool in this run')
-    .action(async (runId: string, id: string, opts) => {
-      report(ctx, await (await ctx.hitl()).approve(runId, id, { ...common(opts), message: opts.message, always: opts.always }));
-    });
+    .action(decideAction(ctx, 'approve', (o) => ({ message: o.message as string, always: o.always as boolean })));
 
   decisionOptions(program.command('reject').description('reject a pending call; the message reaches the model'))
     .option('--message <text>', 'the reason')
     .option('--always', 'reject every later call of this tool in this run')
-    .action(async (runId: string, id: string, opts) => {
-      report(ctx, await (await ctx.hitl()).reject(runId, id, { ...common(opts), message: opts.message, always: opts.always }));
-    });
+    .action(decideAction(ctx, 'reject', (o) => ({ message: o.message as string, always: o.always as boolean })));
 
   decisionOptions(program.command('edit').description('run the call with new arguments (or as another tool)'))
     .option('--args <json>', 'the new arguments', parseJson)
     .option('--args-file <file>', 'a file holding the new arguments')
     .option('--name <tool>', 'run this tool instead')
     .option('--message <text>', 'comment for the audit log')
-    .action(async (runId: string, id: string, opts) => {
-      const args = opts.argsFile ? parseJson(readFileSync(opts.argsFile, 'utf8')) : opts.args;
-      report(ctx, await (await ctx.hitl()).edit(runId, id, { ...common(opts), args, name: opts.name, message: opts.message }));
-    });
+    .action(
+      decideAction(ctx, 'edit', (o) => ({
+        args: o.argsFile ? parseJson(readFileSync(o.argsFile as string, 'utf8')) : (o.args as Record<string, unknown> | undefined),
+        name: o.name as string | undefined,
+        message: o.message as string | undefined,
+      })),
+    );
 
   decisionOptions(program.command('respond').description('answer for the tool: the message is the tool result'))
     .requiredOption('--message <text>', 'the tool result the model receives')
-    .action(async (runId: string, id: string, opts) => {
-      report(ctx, await (await ctx.hitl()).respond(runId, id, opts.message, common(opts)));
-    });
+    .action(decideAction(ctx, 'respond', (o) => ({ message: o.message as string })));
 };

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { DecisionRefusedError } from '../../../errors/decision-refused-error.js';
+import { DecisionRefusedError } from '../../../errors.js';
 import type { DecisionType } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { style, until } from '../output.js';
@@ -66,15 +66,15 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
   program
     .command('review')
     .description('review each pending call of a run interactively')
-    .argument('<run>', 'run id')
+    .argument('<workflow-id>', 'the run')
     .option('--as <approver>', 'who decides')
     .option('--group <group>', 'a group of the approver (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .action(async (runId: string, opts) => {
+    .action(async (workflowId: string, opts) => {
       const hitl = await ctx.hitl();
       const input = lineReader();
       const who = { approver: opts.as, groups: opts.group };
       try {
-        const pending = await hitl.pending(runId);
+        const pending = await hitl.pending(workflowId);
         if (pending.length === 0) process.stdout.write('Nothing is waiting for a decision.\n');
         for (const [i, p] of pending.entries()) {
           process.stdout.write(
@@ -96,24 +96,27 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
               continue;
             }
             try {
-              if (type === 'approve') await hitl.approve(runId, p.id, { ...who, argsHash: p.argsHash });
+              if (type === 'approve') await hitl.approve(workflowId, p.id, { ...who, argsHash: p.argsHash });
               else if (type === 'reject')
-                await hitl.reject(runId, p.id, {
+                await hitl.reject(workflowId, p.id, {
                   ...who,
                   argsHash: p.argsHash,
                   message: (await input.ask('Reason (told to the model): ')) || undefined,
                 });
               else if (type === 'respond')
-                await hitl.respond(runId, p.id, (await input.ask('Response (the tool result): ')) ?? '', { ...who, argsHash: p.argsHash });
+                await hitl.respond(workflowId, p.id, (await input.ask('Response (the tool result): ')) ?? '', {
+                  ...who,
+                  argsHash: p.argsHash,
+                });
               else {
                 const args = await editArgs(p, input.ask);
                 if (!args) continue;
-                await hitl.edit(runId, p.id, { ...who, argsHash: p.argsHash, args });
+                await hitl.edit(workflowId, p.id, { ...who, argsHash: p.argsHash, args });
               }
               process.stdout.write(`${style.green('✓')} ${type}\n`);
               decided = true;
             } catch (err) {
-              if (!DecisionRefusedError.isInstance(err)) throw err;
+              if (!(err instanceof DecisionRefusedError)) throw err;
               process.stdout.write(`${style.red(`Refused (${err.code}):`)} ${err.message}\n`);
               if (err.code === 'already_decided' || err.code === 'run_closed') decided = true;
             }

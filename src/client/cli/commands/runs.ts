@@ -1,5 +1,7 @@
 /** `hitl start`, `hitl runs`, `hitl show`. */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { RUN_STATUSES } from '../../../contract/run-status.js';
+import type { RunProblem } from '../../../schemas/run-problem.js';
 import type { RunState } from '../../../schemas/run-state.js';
 import { print, style, table, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
@@ -22,7 +24,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--requested-by <who>', 'who asks (the four-eyes rule keeps them from approving their own calls)')
     .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
-    .option('--id <workflowId>', 'run id to use')
+    .option('--id <workflow-id>', 'workflow id to use (default: <agent>-<uuid>)')
     .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
     .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
     .argument('<prompt>', 'what to ask')
@@ -39,27 +41,32 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
         },
         { workflowId: opts.id },
       );
-      print(ctx.out(), started, () => `Started ${style.bold(started.runId)}\nWatch it: hitl watch ${started.runId}`);
+      print(ctx.out(), started, () => `Started ${style.bold(started.workflowId)}\nWatch it: hitl watch ${started.workflowId}`);
     });
 
   program
     .command('runs')
     .description('list runs')
     .option('--waiting', 'only runs waiting for approval')
-    .option('--status <status>', 'Running, AwaitingApproval, Completed, Failed or Canceled')
+    .addOption(new Option('--status <status>', 'only runs in this status').choices(RUN_STATUSES))
+    .option('--stuck', 'only stuck runs (a failing workflow task, or no worker), with why')
     .option('--agent <name>', 'only this agent')
     .action(async (opts) => {
       const hitl = await ctx.hitl();
-      const runs = await hitl.listRuns({ status: opts.waiting ? 'AwaitingApproval' : opts.status, agent: opts.agent });
+      const runs = opts.stuck
+        ? await hitl.listStuck({ agent: opts.agent })
+        : await hitl.listRuns({ status: opts.waiting ? 'AwaitingApproval' : opts.status, agent: opts.agent });
       print(ctx.out(), runs, () =>
         runs.length === 0
-          ? 'No runs.'
+          ? opts.stuck
+            ? 'No stuck runs.'
+            : 'No runs.'
           : table(
-              ['run', 'agent', 'status', 'pending', 'next deadline', 'prompt'],
+              ['workflow id', 'agent', 'status', 'pending', 'next deadline', 'prompt'],
               runs.map((r) => [
-                r.runId,
+                r.workflowId,
                 r.agent,
-                r.status,
+                'problem' in r && r.problem ? style.red(`Stuck (${(r.problem as RunProblem).kind.replace(/_/g, ' ')})`) : r.status,
                 r.pendingCount || '',
                 r.nextDeadline ? until(r.nextDeadline) : '',
                 (r.prompt ?? '').slice(0, 60),
@@ -71,37 +78,54 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
   program
     .command('say')
     .description('send the next user message to a session run')
-    .argument('<run>', 'run id')
+    .argument('<workflow-id>', 'the session run')
     .argument('<message>', 'what to say')
     .option('--from <who>', 'who says it')
-    .action(async (runId: string, message: string, opts) => {
-      const queued = await (await ctx.hitl()).say(runId, message, { from: opts.from });
+    .action(async (workflowId: string, message: string, opts) => {
+      const queued = await (await ctx.hitl()).say(workflowId, message, { from: opts.from });
       print(ctx.out(), queued, () => `Sent (${queued.queued} message${queued.queued === 1 ? '' : 's'} queued for the next turn).`);
     });
 
   program
     .command('end')
     .description('close a session run after its current turn')
-    .argument('<run>', 'run id')
+    .argument('<workflow-id>', 'the session run')
     .option('--reason <text>', 'why')
-    .action(async (runId: string, opts) => {
-      await (await ctx.hitl()).endSession(runId, opts.reason);
+    .action(async (workflowId: string, opts) => {
+      await (await ctx.hitl()).endSession(workflowId, opts.reason);
       print(ctx.out(), { ending: true }, () => 'The session will end after its current turn.');
     });
 
   program
     .command('show')
-    .description('show a run: status, pending calls, transcript and audit log')
-    .argument('<run>', 'run id')
-    .action(async (runId: string) => {
-      const state = await (await ctx.hitl()).getRun(runId);
-      print(ctx.out(), state, () => describeRun(runId, state));
+    .description('show a run: status, pending calls, transcript and audit log (and why, for a stuck run)')
+    .argument('<workflow-id>', 'the run')
+    .action(async (workflowId: string) => {
+      const state = await (await ctx.hitl()).getRun(workflowId);
+      print(ctx.out(), state, () => describeRun(workflowId, state));
     });
 };
 
-function describeRun(runId: string, s: RunState): string {
+function describeProblem(problem: RunProblem): string[] {
+  return [
+    style.red(
+      style.bold(
+        `STUCK: ${problem.kind === 'no_worker' ? 'no worker polls its task queue' : `its workflow task keeps failing (${problem.attempts} attempts)`}`,
+      ),
+    ),
+    `Since: ${problem.since}`,
+    ...(problem.failure ? [`Failure: ${problem.failure}`] : []),
+    'What to do:',
+    ...problem.advice.map((a) => `  - ${a}`),
+    style.yellow('Decisions cannot be taken until the run is unstuck; below is what it last published.'),
+    '',
+  ];
+}
+
+function describeRun(workflowId: string, s: RunState): string {
   const lines = [
-    `${style.bold(runId)}  ${s.agent}  ${style.cyan(s.status)}  step ${s.step}${s.requestedBy ? `  requested by ${s.requestedBy}` : ''}`,
+    ...(s.problem ? describeProblem(s.problem) : []),
+    `${style.bold(workflowId)}  ${s.agent}  ${style.cyan(s.status)}  step ${s.step}${s.requestedBy ? `  requested by ${s.requestedBy}` : ''}`,
     `Prompt: ${s.prompt}`,
   ];
   if (s.pending.length) {

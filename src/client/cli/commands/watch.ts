@@ -35,11 +35,11 @@ export const registerWatchCommand: RegisterCommand = (program, ctx) => {
   program
     .command('watch')
     .description('follow a run as it happens, until it ends')
-    .argument('<run>', 'run id')
+    .argument('<workflow-id>', 'the run')
     .option('--interval <ms>', 'how often to ask the run', (v) => Number.parseInt(v, 10), 1000)
-    .action(async (runId: string, opts) => {
+    .action(async (workflowId: string, opts) => {
       const hitl = await ctx.hitl();
-      for await (const event of hitl.watch(runId, { intervalMs: opts.interval })) {
+      for await (const event of hitl.watch(workflowId, { intervalMs: opts.interval })) {
         process.stdout.write(ctx.out().json ? `${JSON.stringify(event)}\n` : `${describeEvent(event)}\n`);
       }
     });

@@ -42,7 +42,7 @@ export function createApi(token) {
     tools: () => call('GET', 'api/tools'),
     /** @param {{agent?: string, tool?: string}} filters */
     approvals: (filters) => call('GET', `api/approvals${query(filters)}`),
-    run: (runId) => call('GET', `api/runs/${encodeURIComponent(runId)}`),
+    run: (workflowId) => call('GET', `api/runs/${encodeURIComponent(workflowId)}`),
     approve: (id, body) => call('POST', approval(id, 'approve'), body),
     reject: (id, body) => call('POST', approval(id, 'reject'), body),
     edit: (id, body) => call('POST', approval(id, 'edit'), body),

@@ -11,8 +11,23 @@ const ON_TIMEOUT = {
   fail: 'the run fails',
 };
 
+/** A stuck run cannot take decisions: say so, since when, why, and what to do, instead of offering buttons. */
+function StuckNotice({ problem }) {
+  const what =
+    problem.kind === 'no_worker' ? 'no worker is polling its task queue' : `its workflow task keeps failing (${problem.attempts} attempts)`;
+  return html`<section class="stuck" role="alert" aria-labelledby="stuck-title">
+    <h3 id="stuck-title">This run is stuck: ${what}</h3>
+    <p>Since ${new Date(problem.since).toLocaleString()}. Decisions cannot be taken until it is unstuck.</p>
+    ${problem.failure && html`<pre class="failure">${problem.failure}</pre>`}
+    <ol class="advice">
+      ${problem.advice.map((line) => html`<li>${line}</li>`)}
+    </ol>
+  </section>`;
+}
+
 /** @param {{approval: any, runState: object, panel: object}} props `panel` is passed on to the DecisionPanel */
 export function ApprovalDetail({ approval, runState, panel }) {
+  const problem = runState.run?.problem;
   return html`<article class="detail" aria-labelledby="detail-title">
     <header class="detail-head">
       <p class="eyebrow">
@@ -52,7 +67,7 @@ export function ApprovalDetail({ approval, runState, panel }) {
       <h3 id="args-title">Arguments</h3>
       <${JsonView} value=${approval.arguments} />
     </section>
-    <${DecisionPanel} approval=${approval} ...${panel} />
+    ${problem ? html`<${StuckNotice} problem=${problem} />` : html`<${DecisionPanel} approval=${approval} ...${panel} />`}
     <${RunContext} approval=${approval} state=${runState} />
   </article>`;
 }

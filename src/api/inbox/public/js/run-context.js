@@ -9,19 +9,19 @@ const ROLE_NAMES = { user: 'User', assistant: 'Agent', tool: 'Tool result', syst
 
 /** The run state (GET /api/runs/:id) of the selected approval, reloaded when the approval changes. */
 export function useRunState(api, approval) {
-  const [state, setState] = useState({ runId: undefined });
+  const [state, setState] = useState({ workflowId: undefined });
   useEffect(() => {
     if (!approval) return undefined;
     let current = true;
     api
-      .run(approval.runId)
-      .then((run) => current && setState({ runId: approval.runId, run }))
-      .catch((error) => current && setState({ runId: approval.runId, error: describeRefusal(error) }));
+      .run(approval.workflowId)
+      .then((run) => current && setState({ workflowId: approval.workflowId, run }))
+      .catch((error) => current && setState({ workflowId: approval.workflowId, error: describeRefusal(error) }));
     return () => {
       current = false;
     };
-  }, [api, approval?.runId, approval?.id, approval?.argsHash]);
-  return state.runId === approval?.runId ? state : { runId: approval?.runId };
+  }, [api, approval?.workflowId, approval?.id, approval?.argsHash]);
+  return state.workflowId === approval?.workflowId ? state : { workflowId: approval?.workflowId };
 }
 
 function Text({ text }) {

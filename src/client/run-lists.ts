@@ -1,0 +1,118 @@
+/**
+ * Lists across runs, from visibility alone: runs by status and agent, and everything waiting for a decision. Only
+ * each workflow id's current execution is listed (continued-as-new executions are history, not runs), and a
+ * sub-agent's calls are listed through the top-level run that shows them.
+ */
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
+import pLimit from 'p-limit';
+import { pendingApprovalsQuery } from '../contract/messages.js';
+import { runStatusOf, statusClause, type RunStatus } from '../contract/run-status.js';
+import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus } from '../contract/search-attributes.js';
+import { WORKFLOW_TYPE } from '../contract/task-queue.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { RunSummary } from '../schemas/run-summary.js';
+import type { WaitingApproval } from '../schemas/waiting-approval.js';
+import { encodeApprovalId } from './approval-id.js';
+
+interface RunMemo {
+  prompt?: string;
+  requestedBy?: string;
+  /** What waits, as of the run's last change (absent for older runs; `{tooLarge: true}` when left out). */
+  pendingApprovals?: PendingApproval[] | { tooLarge: true };
+}
+
+/** Executions that are runs: our workflow type, not a continued-as-new execution. */
+const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
+
+export async function listRuns(client: Client, filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
+  const clauses = [RUNS];
+  if (filter.status) clauses.push(statusClause(filter.status));
+  if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
+  const runs: RunSummary[] = [];
+  for await (const info of client.workflow.list({ query: clauses.join(' AND ') })) {
+    const summary = toSummary(info);
+    if (summary) runs.push(summary);
+    if (runs.length >= (filter.limit ?? 100)) break;
+  }
+  return runs;
+}
+
+/**
+ * Everything waiting for a decision, across runs: the waiting runs by search attribute, their pending calls from
+ * the memo. One list call for any number of runs; it may lag a moment behind the runs themselves (a decision then
+ * answers 409 "already decided"). Runs whose memo cannot hold the list are asked directly; a run that cannot answer
+ * (stuck) still lists what its memo last held rather than disappearing.
+ */
+export async function listWaiting(client: Client, filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
+  const clauses = [RUNS, `ExecutionStatus = 'Running'`, `HitlStatus = 'AwaitingApproval'`];
+  if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
+  if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
+  const infos: WorkflowExecutionInfo[] = [];
+  for await (const info of client.workflow.list({ query: clauses.join(' AND ') })) {
+    if (!info.parentExecution) infos.push(info);
+  }
+  const limit = pLimit(8);
+  const perRun = await Promise.all(
+    infos.map((info) =>
+      limit(async () => {
+        const memo = (info.memo ?? {}) as RunMemo;
+        const pending = Array.isArray(memo.pendingApprovals)
+          ? memo.pendingApprovals
+          : await client.workflow
+              .getHandle(info.workflowId)
+              .query(pendingApprovalsQuery)
+              .catch(() => [] as PendingApproval[]);
+        return pending
+          .filter((p) => !filter.tool || p.toolName === filter.tool)
+          .map((p) => toWaiting(p, info.workflowId, info.typedSearchAttributes.get(HitlAgent) ?? '', memo));
+      }),
+    ),
+  );
+  return perRun.flat().sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+}
+
+export function toWaiting(raw: PendingApproval, workflowId: string, agent: string, memo: RunMemo): WaitingApproval {
+  // Memos written before the rename name a sub-agent call's owner `workflowId`.
+  const { workflowId: legacyOwner, ...p } = raw as PendingApproval & { workflowId?: string };
+  const owner = p.subAgentWorkflowId ?? legacyOwner;
+  return {
+    ...p,
+    ...(owner && { subAgentWorkflowId: owner }),
+    approvalId: encodeApprovalId({ workflowId, callId: p.id }),
+    workflowId,
+    agent: p.agent ?? agent,
+    userPrompt: memo.prompt ?? '',
+    ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
+  };
+}
+
+export function memoOf(info: { memo?: Record<string, unknown> }): RunMemo {
+  return (info.memo ?? {}) as RunMemo;
+}
+
+function toSummary(info: WorkflowExecutionInfo): RunSummary | undefined {
+  const attrs = info.typedSearchAttributes;
+  const status = runStatusOf(attrs.get(HitlStatus), info.status.name);
+  if (!status) return undefined;
+  const memo = memoOf(info);
+  const deadline = attrs.get(HitlNextDeadline);
+  const open = info.status.name === 'RUNNING';
+  return {
+    workflowId: info.workflowId,
+    runId: info.runId,
+    agent: attrs.get(HitlAgent),
+    status,
+    pendingCount: open ? (attrs.get(HitlPendingCount) ?? 0) : 0,
+    pendingTools: open ? (attrs.get(HitlPendingTools) ?? []) : [],
+    ...(open && deadline && { nextDeadline: deadline.toISOString() }),
+    startTime: info.startTime.toISOString(),
+    ...(info.closeTime && { closeTime: info.closeTime.toISOString() }),
+    ...(memo.prompt && { prompt: memo.prompt }),
+    ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
+  };
+}
+
+/** A visibility-query string literal. */
+export function quote(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

@@ -1,0 +1,45 @@
+/**
+ * Sizes and counts a run accepts from outside, set well below Temporal's own limits (2 MB per payload, 4 MB per
+ * gRPC message, 2,000 pending activities, 50 MB / 51,200 events of history) so that nothing a model, a tool, an
+ * approver or a caller sends can push a run into a workflow task that fails forever. What exceeds a limit is
+ * refused with a clear error, or cut with a marker that says so (README, "Limits").
+ */
+export const LIMITS = {
+  /** Tool calls run from one model reply; the rest are dropped and the model is told. */
+  toolCallsPerReply: 32,
+  /** Bytes of one tool call's arguments (JSON text); a larger call goes back to the model as an error. */
+  argumentsBytes: 64 * 1024,
+  /** Bytes of a model reply's text; the rest is cut with a marker. */
+  replyTextBytes: 64 * 1024,
+  /** Bytes of a whole model reply (text and all calls' arguments); calls past it go back as errors. */
+  replyBytes: 192 * 1024,
+  /** Bytes of one tool result the model reads; the rest is cut with a marker. */
+  toolResultBytes: 64 * 1024,
+  /** Bytes of all tool results of one step together; each result's share shrinks to fit. */
+  stepResultsBytes: 256 * 1024,
+  /** Bytes of the transcript a run keeps and sends to the model; the oldest messages are cut, then dropped. */
+  transcriptBytes: 512 * 1024,
+  /** Characters of a prompt or user message. */
+  promptChars: 100_000,
+  /** Bytes of the `context` a run starts with (JSON). */
+  contextBytes: 64 * 1024,
+  /** Bytes of one decision input (all decisions, arguments included). */
+  decisionInputBytes: 256 * 1024,
+  /** Decisions in one input. */
+  decisionsPerInput: 100,
+  /** Characters of a decision's message (reason, response, comment). */
+  decisionMessageChars: 20_000,
+  /** Bytes a `runState` or `pendingApprovals` answer may take; larger values are cut with a marker. */
+  queryBytes: 1024 * 1024,
+  /** Bytes of one pending call's arguments shown in lists; the full arguments come from `pendingApproval`. */
+  listedArgumentsBytes: 8 * 1024,
+  /** Bytes of arguments an audit entry keeps (before and after an edit); larger ones keep a preview. */
+  auditArgumentsBytes: 4 * 1024,
+  /** Bytes of audit entries carried across continue-as-new (the newest; older ones stay in earlier runs). */
+  carriedAuditBytes: 128 * 1024,
+} as const;
+
+/** What a cut value ends with, so a reader (human or model) knows it was cut. */
+export function cutMarker(droppedBytes: number): string {
+  return `…[${droppedBytes} more bytes cut: over the size limit]`;
+}

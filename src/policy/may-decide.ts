@@ -1,0 +1,40 @@
+/**
+ * Who may decide a call: one rule for the decision planner (which refuses) and the approval views (which show
+ * buttons only to those who may press them). Approvers are identities or groups; under the four-eyes rule the
+ * run's requester may not approve or edit its own calls.
+ */
+export interface DecisionAuthority {
+  /** Identities or groups allowed to decide; anyone when absent. */
+  approvers?: readonly string[];
+  /** Who may not approve or edit (the requester, under four eyes). */
+  excludedApprovers?: readonly string[];
+}
+
+export interface Decider {
+  approver?: string;
+  groups?: readonly string[];
+}
+
+export type Verdict = { ok: true } | { ok: false; code: 'approver_required' | 'approver_not_allowed' | 'four_eyes'; reason: string };
+
+/**
+ * @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them.
+ * @param strictFourEyes the four-eyes rule also needs the approver to say who they are (decision rules v2 and up).
+ */
+export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: boolean, strictFourEyes = true): Verdict {
+  const groups = who.groups ?? [];
+  if (call.approvers) {
+    if (!who.approver) return { ok: false, code: 'approver_required', reason: `may only be decided by ${call.approvers.join(', ')}` };
+    if (!call.approvers.includes(who.approver) && !groups.some((g) => call.approvers!.includes(g))) {
+      return { ok: false, code: 'approver_not_allowed', reason: `approvers: ${call.approvers.join(', ')}` };
+    }
+  }
+  if (runsTheTool && call.excludedApprovers) {
+    if (who.approver === undefined && strictFourEyes)
+      return { ok: false, code: 'approver_required', reason: 'falls under the four-eyes rule' };
+    if (who.approver !== undefined && call.excludedApprovers.includes(who.approver)) {
+      return { ok: false, code: 'four_eyes', reason: `${who.approver} requested this run` };
+    }
+  }
+  return { ok: true };
+}

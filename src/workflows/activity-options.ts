@@ -1,0 +1,44 @@
+/**
+ * How each kind of activity is scheduled, in one table, and the proxies built from it. A tool's own spec may
+ * override its timeout, heartbeat and retry (see `toolOptions`).
+ */
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/common';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT, type ToolSpec } from '../tools/define-tool.js';
+
+export const ACTIVITY_OPTIONS = {
+  /** Resolving the agent is local and quick; its result is recorded as a marker in history. */
+  resolveAgent: { startToCloseTimeout: '10s', retry: { maximumAttempts: 3 } },
+  /**
+   * Model calls: transient API failures retry with backoff (a `retry-after` from the API overrides the interval); a
+   * rejected request is non-retryable and fails the run. The activity heartbeats every 2s while the API answers, so
+   * a crashed worker is noticed in seconds.
+   */
+  model: {
+    startToCloseTimeout: '5m',
+    heartbeatTimeout: '10s',
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10 },
+  },
+  /** The summary written when a long run compacts its transcript. */
+  summarize: { startToCloseTimeout: '5m', retry: { initialInterval: '1s', maximumAttempts: 10 } },
+  /** Defaults for tools. */
+  tool: { startToCloseTimeout: '2m', heartbeatTimeout: DEFAULT_TOOL_HEARTBEAT_TIMEOUT, retry: { maximumAttempts: 3 } },
+  /** A tool's sentence for approvers: approvers must never wait long on it. */
+  describe: { startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
+  /** Notifications retry for a while, then give up: a webhook outage must never hold up a run. */
+  notify: { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 } },
+} satisfies Record<string, ActivityOptions>;
+
+/** A tool call's options: the tool's spec over the defaults. Local activities have no heartbeats. */
+export function toolOptions(spec: ToolSpec | undefined, local: boolean): ActivityOptions | LocalActivityOptions {
+  const common = {
+    startToCloseTimeout: spec?.timeout ?? ACTIVITY_OPTIONS.tool.startToCloseTimeout,
+    retry: spec?.retry ?? ACTIVITY_OPTIONS.tool.retry,
+  };
+  return local ? common : { ...common, heartbeatTimeout: spec?.heartbeatTimeout ?? ACTIVITY_OPTIONS.tool.heartbeatTimeout };
+}
+
+export const { resolveAgent } = proxyLocalActivities<Activities>(ACTIVITY_OPTIONS.resolveAgent);
+export const activities = proxyActivities<Activities>(ACTIVITY_OPTIONS.tool);
+export const localActivities = proxyLocalActivities<Activities>(ACTIVITY_OPTIONS.tool);

@@ -1,0 +1,151 @@
+/**
+ * The calls of the open step, in the order the model asked for them, and what the run remembers of calls decided
+ * before: enough to answer "already decided" for any call of the run, however long ago, so a refusal never
+ * depends on timing. Call ids are ours (`call-<n>`), handed out here.
+ */
+import type { CallRecord } from '../schemas/call-record.js';
+import type { DecidedSummary } from '../schemas/carried-state.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { PolicyOutcome } from '../schemas/run-state.js';
+
+/** Decided calls remembered in detail (who decided what); older ones are still known to be decided. */
+const KEEP_DECIDED = 2000;
+/** How the policy classified recent calls, for reviewers. */
+const KEEP_OUTCOMES = 500;
+const OWN_ID = /^call-(\d+)(?:\.\d+)?$/;
+
+export class CallBook {
+  #calls: CallRecord[] = [];
+  #decided = new Map<string, DecidedSummary>();
+  #lastCallNumber = 0;
+  #outcomes: PolicyOutcome[] = [];
+
+  restore(state: {
+    calls: CallRecord[];
+    decided: [string, DecidedSummary][];
+    lastCallNumber: number;
+    policyOutcomes: PolicyOutcome[];
+  }): void {
+    this.#calls = state.calls;
+    this.#decided = new Map(state.decided);
+    this.#lastCallNumber = state.lastCallNumber;
+    this.#outcomes = state.policyOutcomes;
+  }
+
+  /** Why recent calls did or did not wait for a human, newest last. */
+  get policyOutcomes(): readonly PolicyOutcome[] {
+    return this.#outcomes;
+  }
+
+  get calls(): readonly CallRecord[] {
+    return this.#calls;
+  }
+
+  get lastCallNumber(): number {
+    return this.#lastCallNumber;
+  }
+
+  nextCallId(): string {
+    return `call-${++this.#lastCallNumber}`;
+  }
+
+  /** The step's calls, classified; each classification is kept so reviewers see why a call did or did not wait. */
+  open(records: CallRecord[]): void {
+    this.#calls = records;
+    for (const r of records) this.#outcomes.push({ id: r.id, toolName: r.toolName, step: r.step, gated: !!r.gate, rule: r.rule });
+    if (this.#outcomes.length > KEEP_OUTCOMES * 2) this.#outcomes = this.#outcomes.slice(-KEEP_OUTCOMES);
+  }
+
+  /** Ends the step: its calls, all done, leave the book. */
+  close(): CallRecord[] {
+    const closed = this.#calls;
+    this.#calls = [];
+    return closed;
+  }
+
+  /** The call is running its tool (or sub-agent): the run does not continue as new meanwhile. */
+  markRunning(record: CallRecord): void {
+    record.status = 'running';
+  }
+
+  markWaiting(record: CallRecord): void {
+    record.status = 'waiting';
+  }
+
+  /** The call's answer for the model: its tool's result, or what a human or the deadline decided instead. */
+  finish(record: CallRecord, result: string): void {
+    record.result = result;
+    record.status = 'done';
+  }
+
+  /** Shows the call to approvers; a second or later announcement gets a new id (`<id>.<n>`). */
+  announce(record: CallRecord, pending: Omit<PendingApproval, 'id'>): PendingApproval {
+    const count = (record.announcements ?? 1) + (record.pending ? 1 : 0);
+    if (count > 1) record.announcements = count;
+    record.pending = { id: count > 1 ? `${record.id}.${count}` : record.id, ...pending };
+    record.resolution = undefined;
+    return record.pending;
+  }
+
+  resolve(record: CallRecord, resolution: NonNullable<CallRecord['resolution']>): void {
+    record.resolution = resolution;
+  }
+
+  /** An approver's edit into another tool, which now waits for that tool's approvers. */
+  propose(record: CallRecord, proposal: NonNullable<CallRecord['proposal']>, gate: NonNullable<CallRecord['gate']>): void {
+    record.proposal = proposal;
+    record.gate = gate;
+  }
+
+  /** Drops calls still waiting for a decision (the run is ending); calls already decided stay. */
+  abandonWaiting(): void {
+    this.#calls = this.#calls.filter((c) => !c.pending || c.resolution);
+  }
+
+  /** Calls waiting for a decision now, oldest first. */
+  pending(): PendingApproval[] {
+    return this.#calls.flatMap((c) => (c.pending && !c.resolution ? [c.pending] : []));
+  }
+
+  /** The record whose current announcement has this id. */
+  byPendingId(id: string): CallRecord | undefined {
+    return this.#calls.find((c) => c.pending?.id === id && !c.resolution);
+  }
+
+  markDecided(id: string, summary: DecidedSummary): void {
+    this.#decided.set(id, summary);
+    if (this.#decided.size > KEEP_DECIDED * 2) this.#decided = new Map([...this.#decided].slice(-KEEP_DECIDED));
+  }
+
+  /**
+   * What the run knows of a call that is not pending: who decided it, or, for one of our ids beyond what is kept in
+   * detail, that it was settled earlier. Undefined: the run never had such a call.
+   */
+  decidedEarlier(id: string): DecidedSummary | undefined {
+    const known = this.#decided.get(id);
+    if (known) return known;
+    const own = OWN_ID.exec(id);
+    return own && Number(own[1]) <= this.#lastCallNumber && !this.byPendingId(id) ? { type: 'settled' } : undefined;
+  }
+
+  /** No tool or sub-agent is running and no decided call is about to start one: safe to continue as new. */
+  isPausable(): boolean {
+    return this.#calls.every((c) => c.status === 'done' || (c.status === 'waiting' && !c.resolution));
+  }
+
+  carry(): { calls: CallRecord[]; decided: [string, DecidedSummary][]; lastCallNumber: number; policyOutcomes: PolicyOutcome[] } {
+    // A valid call's arguments live on parsed; its raw text is needed only to answer an invalid call.
+    const calls = this.#calls.map((c) => (c.args ? { ...c, rawArgs: '' } : c));
+    return {
+      calls,
+      decided: [...this.#decided].slice(-KEEP_DECIDED),
+      lastCallNumber: this.#lastCallNumber,
+      policyOutcomes: this.#outcomes.slice(-KEEP_OUTCOMES),
+    };
+  }
+
+  /** The decided map as the decision planner reads it. */
+  get decided(): ReadonlyMap<string, DecidedSummary> {
+    return this.#decided;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Pairs each decision with the call it decides: by id (any subset, any order, the REST rule), or without ids in
+ * order onto the oldest pending batch, whose size must match (LangChain's rule).
+ */
+import { DecisionRefusedError } from '../errors.js';
+import type { DecideInput } from '../schemas/decision.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { PlanContext } from './decision-plan.js';
+
+export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' | 'decided'>): PendingApproval[] | DecisionRefusedError {
+  const withIds = input.decisions.filter((d) => d.id !== undefined).length;
+  if (withIds > 0 && withIds < input.decisions.length) {
+    return new DecisionRefusedError(
+      'mixed_ids',
+      'Give every decision an id, or none (then they apply in order to the oldest pending batch).',
+    );
+  }
+  if (withIds === 0) {
+    const oldest = ctx.pending[0];
+    if (!oldest) return new DecisionRefusedError('nothing_pending', 'Nothing is waiting for a decision in this run.');
+    const batch = ctx.pending.filter((p) => batchKey(p) === batchKey(oldest));
+    if (batch.length !== input.decisions.length) {
+      return new DecisionRefusedError(
+        'batch_count_mismatch',
+        `Got ${input.decisions.length} decision(s) without ids, but the oldest pending batch has ${batch.length} call(s) ` +
+          `(${batch.map((p) => `${p.id} ${p.toolName}`).join(', ')}). Send one decision per call in that order, or use ids.`,
+      );
+    }
+    return batch;
+  }
+  const seen = new Set<string>();
+  const calls: PendingApproval[] = [];
+  for (const { id } of input.decisions) {
+    if (seen.has(id!)) return new DecisionRefusedError('duplicate_id', `${id} appears more than once in this input.`);
+    seen.add(id!);
+    const call = ctx.pending.find((p) => p.id === id);
+    if (call) {
+      calls.push(call);
+      continue;
+    }
+    const earlier = ctx.decided.get(id!);
+    if (earlier) {
+      const how =
+        earlier.type === 'settled' ? 'settled earlier in this run' : `${earlier.type}${earlier.approver ? ` by ${earlier.approver}` : ''}`;
+      return new DecisionRefusedError('already_decided', `${id} was already decided (${how}).`);
+    }
+    const waiting = ctx.pending.map((p) => p.id).join(', ') || 'none';
+    return new DecisionRefusedError('unknown_call', `No pending call has id ${id}. Pending: ${waiting}.`);
+  }
+  return calls;
+}
+
+function batchKey(p: PendingApproval): string {
+  return `${p.subAgentWorkflowId ?? ''}#${p.step}`;
+}

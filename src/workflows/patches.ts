@@ -1,0 +1,25 @@
+/**
+ * Every `patched()` id, in one place. Each marks a change that arrived while runs were paused: a run that passed
+ * the point before the change replays the old branch, new runs take the new one. See README, "Changing workflow
+ * code while runs are paused", for when a patch may be retired.
+ */
+export const PATCHES = {
+  /** Tools write the text approvers read (`describe: true`). */
+  toolDescriptions: 'tool-written-approval-descriptions',
+  /** Decision rules v2: an edit into a gated call needs its approvers; four eyes needs the approver named. */
+  decisionChecksV2: 'decision-checks-v2',
+  /** Quick tools run as local activities. */
+  localTools: 'local-tool-activities',
+  /** Pending approvals are kept in the memo, for lists across runs. */
+  pendingInMemo: 'pending-approvals-in-memo',
+  /** A sub-agent reports every decision it received to its parent, taken or refused. */
+  reportEveryAnswer: 'sub-agents-report-every-answer',
+  /** Notifications in flight get a few seconds before the run closes. */
+  flushNotifications: 'flush-notifications-before-close',
+  /**
+   * Calls get our own ids (`call-1`, `call-2`, …) instead of the model's, which may repeat or be odd; a sub-agent's
+   * calls appear in its parent under `<parent call id>/<id>`; and decisions follow rules v3: an edit into another
+   * tool is judged by that tool's policy.
+   */
+  ownCallIds: 'own-call-ids',
+} as const;

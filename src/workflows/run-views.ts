@@ -1,0 +1,60 @@
+/**
+ * What queries answer, within a size budget: a run of any size can be viewed. Lists cut large arguments (the
+ * `pendingApproval` query has one call whole); the transcript comes in pages.
+ */
+import { utf8Length } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
+import type { AgentRun } from './agent-run.js';
+import { auditArgs } from './audit-log.js';
+
+/** Pending calls as lists show them: every call, with arguments over the list budget cut to a preview. */
+export function listedPending(run: AgentRun): PendingApproval[] {
+  return run.pending().map((p) => {
+    const bytes = utf8Length(JSON.stringify(p.args));
+    if (bytes <= LIMITS.listedArgumentsBytes) return p;
+    return { ...p, args: auditArgs(p.args) ?? {}, argsTruncated: true };
+  });
+}
+
+/** One pending call, whole (what an approver reviews before deciding). */
+export function pendingCall(run: AgentRun, id: string): PendingApproval | undefined {
+  return run.pending().find((p) => p.id === id);
+}
+
+export function runState(run: AgentRun, options: RunStateQueryOptions = {}): RunState {
+  const pending = listedPending(run);
+  const decisions = pageOf(run.audit.since(options.decisionsFrom ?? 0), LIMITS.queryBytes / 4);
+  const fixed = {
+    status: run.status,
+    step: run.step,
+    agent: run.agent,
+    prompt: run.input?.prompt ?? '',
+    requestedBy: run.input?.requestedBy,
+    pending,
+    decisions: decisions.items,
+    ...(decisions.more && { moreDecisions: true }),
+    decisionsFrom: (decisions.items[0]?.seq ?? run.audit.lastSeq + 1) - 1,
+    policyOutcomes: [...run.book.policyOutcomes],
+    usage: run.usage,
+    result: run.result,
+    error: run.error,
+    previousRunIds: [...run.previousRunIds],
+    queuedMessages: run.session.length,
+  };
+  // The transcript gets what the rest leaves of the budget (at least one message, so paging always advances).
+  const rest = Math.max(64 * 1024, LIMITS.queryBytes - utf8Length(JSON.stringify(fixed)));
+  const page = run.transcript.page(options.messagesFrom ?? 0, rest);
+  return { ...fixed, messages: page.messages, messagesFrom: page.from, ...(page.more && { moreMessages: true }) };
+}
+
+/** The first items that fit in `budgetBytes` (at least one). */
+function pageOf<T>(items: T[], budgetBytes: number): { items: T[]; more: boolean } {
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    bytes += utf8Length(JSON.stringify(items[i]));
+    if (i > 0 && bytes > budgetBytes) return { items: items.slice(0, i), more: true };
+  }
+  return { items, more: false };
+}

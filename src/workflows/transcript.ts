@@ -1,0 +1,95 @@
+/**
+ * The conversation a run keeps and sends to the model, in the Chat Completions shape. It stays within a byte
+ * budget: the model activity's input and the continue-as-new payload must stay far below Temporal's 2 MB limit
+ * however long the run or large its tool results. Over budget, the oldest contents are cut with a marker, then
+ * the oldest messages dropped (never the system message, and never a tool call without its answer). Offsets
+ * count every message the run ever held, so a viewer's position survives cuts and continue-as-new compaction.
+ */
+import { LIMITS } from '../contract/limits.js';
+import type { ChatMessage } from '../schemas/chat-message.js';
+import { truncateBytes, utf8Length } from '../bounds/truncate.js';
+
+/** Older contents shrink to this before messages are dropped. */
+const SHRUNK_CONTENT_BYTES = 2 * 1024;
+
+export class Transcript {
+  #messages: ChatMessage[];
+  /** Messages before `#messages[0]` (compacted or dropped), counted from the run's first message. */
+  #dropped: number;
+
+  constructor(messages: ChatMessage[] = [], dropped = 0) {
+    this.#messages = messages;
+    this.#dropped = dropped;
+  }
+
+  /** Picks up a carried transcript (continue-as-new). */
+  restore(messages: ChatMessage[], dropped: number): void {
+    this.#messages = messages;
+    this.#dropped = dropped;
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.#messages;
+  }
+
+  /** Every message the run ever held, compacted and dropped ones included. */
+  get total(): number {
+    return this.#dropped + this.#messages.length;
+  }
+
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  append(...messages: ChatMessage[]): void {
+    this.#messages.push(...messages);
+    this.#fitBudget();
+  }
+
+  /** Continue-as-new compaction: `kept` replaces everything, and what it left out counts as dropped. */
+  replace(kept: ChatMessage[]): void {
+    this.#dropped += this.#messages.length - kept.length;
+    this.#messages = kept;
+  }
+
+  /** Messages from absolute position `from`, as many as fit in `budgetBytes` (at least one, if any). */
+  page(from: number, budgetBytes: number): { messages: ChatMessage[]; from: number; more: boolean } {
+    const start = Math.min(Math.max(0, from - this.#dropped), this.#messages.length);
+    const page: ChatMessage[] = [];
+    let bytes = 0;
+    for (let i = start; i < this.#messages.length; i++) {
+      const size = messageBytes(this.#messages[i]!);
+      if (page.length > 0 && bytes + size > budgetBytes) return { messages: page, from: start + this.#dropped, more: true };
+      page.push(this.#messages[i]!);
+      bytes += size;
+    }
+    return { messages: page, from: start + this.#dropped, more: false };
+  }
+
+  #fitBudget(): void {
+    let bytes = this.#messages.reduce((sum, m) => sum + messageBytes(m), 0);
+    if (bytes <= LIMITS.transcriptBytes) return;
+    // First cut the oldest large contents (the newest message keeps its content: the model needs the latest).
+    for (let i = 1; i < this.#messages.length - 1 && bytes > LIMITS.transcriptBytes; i++) {
+      const message = this.#messages[i]!;
+      if (typeof message.content !== 'string' || utf8Length(message.content) <= SHRUNK_CONTENT_BYTES) continue;
+      const before = messageBytes(message);
+      this.#messages[i] = { ...message, content: truncateBytes(message.content, SHRUNK_CONTENT_BYTES) } as ChatMessage;
+      bytes -= before - messageBytes(this.#messages[i]!);
+    }
+    // Then drop the oldest messages after the system message, a tool call together with its answers.
+    while (bytes > LIMITS.transcriptBytes && this.#messages.length > 2) {
+      let end = 2;
+      while (end < this.#messages.length - 1 && this.#messages[end]!.role === 'tool') end++;
+      for (const message of this.#messages.splice(1, end - 1)) bytes -= messageBytes(message);
+      this.#dropped += end - 1;
+    }
+  }
+}
+
+export function messageBytes(message: ChatMessage): number {
+  const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
+  return (
+    utf8Length(message.content ?? '') + calls.reduce((sum, c) => sum + utf8Length(c.function.arguments) + c.function.name.length + 40, 60)
+  );
+}
