@@ -60,6 +60,21 @@ export const EnvConfig = z
     HITL_ENCRYPTION_KEY_ID: z.string().optional(),
     /** Serve /codec/decode without a token (local development only: the dev server's UI sends none). */
     HITL_CODEC_ALLOW_ANONYMOUS: z.stringbool().default(false),
+    /** Signed decisions (src/signing): the signer's private JWK (`hitl keygen`), or a file holding it. */
+    HITL_SIGNING_KEY: z.string().optional(),
+    HITL_SIGNING_KEY_FILE: z.string().optional(),
+    /** The `iss` and `aud` of the decision tokens this project signs and trusts. */
+    HITL_TOKEN_ISSUER: z.string().min(1).default('hitl'),
+    HITL_TOKEN_AUDIENCE: z.string().min(1).default('hitl-decisions'),
+    /** Public keys (a JWKS) trusted for HITL_TOKEN_ISSUER; during a rotation, old and new. Default: the signing key's. */
+    HITL_TRUSTED_JWKS: z.string().optional(),
+    HITL_TRUSTED_JWKS_FILE: z.string().optional(),
+    /** An OpenID Connect provider whose ID tokens may sign decisions: issuer URL, client id, its JWKS, groups claim. */
+    HITL_OIDC_ISSUER: z.string().min(1).optional(),
+    HITL_OIDC_AUDIENCE: z.string().min(1).optional(),
+    HITL_OIDC_JWKS: z.string().optional(),
+    HITL_OIDC_JWKS_FILE: z.string().optional(),
+    HITL_OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
     /** Base URL of the Temporal Web UI, for links from the API and the inbox. */
     TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   })

@@ -216,3 +216,16 @@ export class UnknownAgentError extends HitlError {
     super(UnknownAgentError.errorName, `Unknown agent "${agent}". Known agents: ${known.join(', ') || '(none registered)'}.`);
   }
 }
+
+/**
+ * A signing key, a key set (JWKS) or a trust configuration that cannot be used: malformed JSON, a key of an
+ * unsupported type, a duplicate key id. Raised where the configuration is read (process start, `hitl sign`), never
+ * inside a workflow, which receives configuration already validated.
+ */
+export class SigningConfigError extends HitlError {
+  static readonly errorName = 'SigningConfigError';
+  readonly code = 'signing_config_invalid';
+  constructor(message: string) {
+    super(SigningConfigError.errorName, message);
+  }
+}

@@ -6,6 +6,7 @@ import type { CliContext } from './commands/context.js';
 import { registerModelServerCommand } from './commands/model-server.js';
 import { registerReviewCommand } from './commands/review.js';
 import { registerRunCommands } from './commands/runs.js';
+import { registerSignCommands } from './commands/sign.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { exitWithError } from './errors.js';
 
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
     registerWatchCommand,
     registerReviewCommand,
     registerModelServerCommand,
+    registerSignCommands,
   ]) {
     register(program, ctx);
   }

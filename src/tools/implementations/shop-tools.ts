@@ -5,6 +5,7 @@ import { cancelOrder } from '../specs/cancel-order.js';
 import { executeSql } from '../specs/execute-sql.js';
 import { processRefund } from '../specs/process-refund.js';
 import { readData } from '../specs/read-data.js';
+import { runGuardedSql } from './guarded-sql.js';
 import { onceByKey, type ShopDb } from './shop-db.js';
 
 interface OrderRow {
@@ -32,23 +33,8 @@ export function shopTools(db: ShopDb) {
       return db.prepare(`SELECT * FROM ${table}${clause} LIMIT 100`).all(...filters.map(([, v]) => v));
     }),
 
-    implementTool(executeSql, ({ query }, ctx) => {
-      // Statements that reach outside this database (other files, its settings) are not the agent's to run.
-      if (/^\s*(attach|detach|vacuum|pragma)\b/i.test(query)) {
-        throw new ToolRefusedError('ATTACH, DETACH, VACUUM and PRAGMA are not allowed; query the shop tables.');
-      }
-      let statement;
-      try {
-        statement = db.prepare(query);
-      } catch (err) {
-        throw new ToolRefusedError(`SQL error: ${(err as Error).message}`);
-      }
-      // `readonly`, not `reader`: an INSERT … RETURNING returns rows and still writes, so it goes through the ledger.
-      if (statement.readonly) return statement.all();
-      return onceByKey(db, ctx.idempotencyKey, 'execute_sql', () =>
-        statement.reader ? { rows: statement.all() } : { changes: statement.run().changes },
-      );
-    }),
+    // The guards are SQLite's own (see guarded-sql.ts); `db.name` is the shop file the statement runs against.
+    implementTool(executeSql, ({ query }, ctx) => runGuardedSql(db.name, query, ctx.idempotencyKey)),
 
     implementTool(
       cancelOrder,

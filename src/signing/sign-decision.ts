@@ -1,0 +1,53 @@
+/**
+ * Mints decision tokens: what the API signs for each decision it forwards, and what `hitl sign` prints for an
+ * operator who decides with the `temporal` CLI. Runs in the signer's process, never in a workflow.
+ */
+import { randomBytes } from '@noble/hashes/utils.js';
+import { DECISION_TOKEN_TYPE, DecisionClaims, type DecisionBinding } from './decision-claims.js';
+import { encodeJsonSegment, encodeSegment, signingInput } from './encoding.js';
+import type { SigningKey } from './signing-key.js';
+
+/** Who signs, and for whom: the `iss` and `aud` the run's DecisionTrust names. */
+export interface DecisionSigner {
+  key: SigningKey;
+  /** @default "hitl" (HITL_TOKEN_ISSUER) */
+  issuer: string;
+  /** @default "hitl-decisions" (HITL_TOKEN_AUDIENCE) */
+  audience: string;
+}
+
+export interface DecisionTokenRequest {
+  binding: DecisionBinding;
+  /** The authenticated approver: `sub`. */
+  approver: string;
+  groups?: string[];
+  /** Epoch milliseconds; the token is issued now. */
+  now: number;
+  /** Seconds until it expires; keep it short (the API: a minute or two; `hitl sign`: minutes). */
+  ttlSeconds: number;
+  /** @default 16 random bytes, base64url */
+  jti?: string;
+}
+
+/** A compact JWS over `payload`, with the key's `alg` and `kid` and the given `typ`. */
+export function signCompactJws(payload: object, key: SigningKey, typ: string): string {
+  const header = encodeJsonSegment({ alg: key.alg, kid: key.kid, typ });
+  const body = encodeJsonSegment(payload);
+  return `${header}.${body}.${encodeSegment(key.sign(signingInput(header, body)))}`;
+}
+
+/** A decision token for exactly `request.binding`; the claims are validated with the schema the verifier uses. */
+export function signDecisionToken(signer: DecisionSigner, request: DecisionTokenRequest): string {
+  const iat = Math.floor(request.now / 1000);
+  const claims = DecisionClaims.parse({
+    iss: signer.issuer,
+    aud: signer.audience,
+    sub: request.approver,
+    groups: request.groups ?? [],
+    iat,
+    exp: iat + Math.ceil(request.ttlSeconds),
+    jti: request.jti ?? encodeSegment(randomBytes(16)),
+    decision: request.binding,
+  });
+  return signCompactJws(claims, signer.key, DECISION_TOKEN_TYPE);
+}
