@@ -43,7 +43,7 @@ it('refuses an approved VACUUM INTO and ATTACH outside the data directory, and s
   const handle = await h.start({ agent: 'demo', prompt: 'Please copy the shop database somewhere safe' });
   await waitForPending(handle, 3);
   await decide(handle, { decisions: ['call-1', 'call-2', 'call-3'].map((id) => ({ id, type: 'approve' as const })), approver: 'alice' });
-  expect(await handle.result()).toMatchObject({ status: 'completed', output: 'Done.' });
+  expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'Done.' });
 
   expect(await toolMessages(handle)).toEqual([
     ['v1', 'Error: SQLite refused the statement: cannot VACUUM from within a transaction.\n Please fix your mistakes.'],
