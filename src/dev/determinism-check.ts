@@ -16,12 +16,21 @@ type Traverse = typeof traverseModule.default;
 const traverse: Traverse = typeof traverseModule === 'function' ? (traverseModule as unknown as Traverse) : traverseModule.default;
 
 /** The workflows, and the module preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts). */
-export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/shared-libraries.ts'];
+export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/sandbox-globals.ts'];
 /** The one file allowed to read `Date`: the sandbox makes it the workflow task's time (see the file). */
 export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 
 /** Packages whose code is deterministic and may be bundled into workflows. */
-const ALLOWED_PACKAGES = ['@temporalio/workflow', '@temporalio/common', 'zod', 'ms', '@noble/hashes', 'canonicalize', 'fast-deep-equal'];
+const ALLOWED_PACKAGES = [
+  '@temporalio/workflow',
+  '@temporalio/common',
+  'zod',
+  'ms',
+  '@noble/hashes',
+  'canonicalize',
+  'fast-deep-equal',
+  'base-64',
+];
 const FORBIDDEN_GLOBALS: Record<string, string> = {
   setTimeout: 'use sleep() or condition() from @temporalio/workflow',
   setInterval: 'use sleep() in a loop',
