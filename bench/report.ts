@@ -383,10 +383,10 @@ worker resume any run and survive any process dying; no option of ours removes i
 **Memory per cached run.** ${
     e.footprint
       ? `The bare floor workflow costs ${e.footprint.floorKiBPerRun} KiB per cached run and the floor plus two of our zod schemas ${e.footprint.floorWithZodKiBPerRun} KiB:
-every run gets its own instance of the modules the bundle imports, and zod is large. The agent workflow preloads
-zod once per worker and shares it (src/workflow-bundle.ts): ${e.footprint.agentKiBPerRun} KiB per cached run, against ${e.footprint.agentZodPerRunKiBPerRun ?? '?'} KiB with zod
-per run in the same experiment. What remains above the floor is our own schema modules, still instantiated per run.
-Runs paused per second: floor ${e.footprint.floorPausedPerSecond}, agent ${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodPerRunPausedPerSecond ?? '?'} with zod per run).`
+every run gets its own instance of the modules the bundle imports, and zod is large. The agent workflow costs
+${e.footprint.agentKiBPerRun} KiB per cached run. Preloading zod once per worker and sharing it would cost ${e.footprint.agentZodSharedKiBPerRun ?? '?'} KiB in the same
+experiment, but zod keeps global state that must be per run and the SDK freezes what runs share, which breaks zod
+(src/workflow-bundle.ts), so each run has its own zod. Runs paused per second: floor ${e.footprint.floorPausedPerSecond}, agent ${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodSharedPausedPerSecond ?? '?'} with zod shared).`
       : 'Measured by the memory-per-cached-run experiment in the full run.'
   } The bounded cache makes this a cap on the worker's memory rather than a cost per paused run.
 
@@ -401,10 +401,10 @@ Runs paused per second: floor ${e.footprint.floorPausedPerSecond}, agent ${e.foo
 
   out.push(`### Not done yet
 
-1. **Share our schemas across runs, or keep them out of the sandbox**: zod itself is shared now, but every run still
-   builds its own copy of our schema modules. They cannot simply be preloaded, because zod fills in parts of a
-   schema lazily and the SDK freezes shared modules. Validating at the edges (client, HTTP API, the
-   \`resolveAgent\` local activity) with plain checks in the workflow would take a cached run toward the floor.
+1. **Keep zod out of the sandbox**: every run builds its own zod and its own copy of our schema modules. Neither can
+   be shared: zod keeps global state per process, and the SDK freezes shared modules. Validating at the edges
+   (client, HTTP API, the \`resolveAgent\` local activity) with plain checks in the workflow would take a cached run
+   toward the floor.
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 

@@ -12,7 +12,7 @@ import { agents as defaultAgents } from './agents/registry.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
 import { createToolImplementations } from './tools/implementations/index.js';
-import { PRELOADED_MODULES, WORKFLOWS_PATH } from './workflow-bundle.js';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './workflow-bundle.js';
 
 export interface HitlWorkerOptions {
   connection: NativeConnection;
@@ -59,7 +59,7 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     ...(options.workflowBundlePath
       ? { workflowBundle: { codePath: options.workflowBundlePath } }
-      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOADED_MODULES } }),
+      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: WORKFLOW_BUNDLER_OPTIONS }),
     activities: createActivities(options.deps),
     ...(options.dataConverter && { dataConverter: options.dataConverter }),
     maxCachedWorkflows: options.maxCachedRuns ?? DEFAULT_MAX_CACHED_RUNS,

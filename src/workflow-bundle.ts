@@ -6,13 +6,47 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', impo
 
 /**
  * The SDK runs every workflow in one reusable V8 context, but each run gets its own instance of every module the
- * bundle imports, except these: they are evaluated once, frozen and shared by all runs. zod is by far the largest
- * library the workflows import and keeps no per-run state; our schema modules stay per run, because zod fills in
- * parts of a schema lazily, which a frozen schema would refuse. The saving per cached run is measured by the
- * memory-per-cached-run experiment (bench/RESULTS.md).
+ * bundle imports, except these: they are evaluated once, frozen and shared by all runs. Only the globals the
+ * sandbox lacks are preloaded. zod is not, although sharing it would cut the memory per cached run by more than
+ * half (memory-per-cached-run, bench/RESULTS.md): zod keeps global state, which is per process in Node and so
+ * must be per run here. Shared, its config (z.config, locales), its global registry (.meta ids) and changes to its
+ * prototypes would pass from one run to the next; frozen, its checks that reset a shared regex throw (z.email()
+ * and most string formats) and z.config() throws. test/zod-in-workflow-sandbox.property.test.ts holds every zod
+ * feature in the sandbox to plain Node's behaviour, run after run.
  */
-export const PRELOADED_MODULES = [fileURLToPath(new URL('./workflows/shared-libraries.ts', import.meta.url))];
+export const PRELOADED_MODULES = [fileURLToPath(new URL('./workflows/sandbox-globals.ts', import.meta.url))];
 
-export function bundleWorkflows(options: Omit<BundleOptions, 'workflowsPath'> = {}) {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, preloadModules: PRELOADED_MODULES, ...options });
+type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
+type Rule = { use?: { loader?: string; options?: { jsc?: { target?: string } } } };
+
+/**
+ * The SDK compiles workflow TypeScript with swc for ES2017, which rewrites the regex literals of ES2018: a unicode
+ * property escape (/\p{Lu}/u) becomes a class of ranges from swc's Unicode tables, not V8's, so a zod `.regex()`
+ * in workflow code could accept what the same check in Node rejects, and reports a different pattern. Node runs
+ * ES2018 natively; nothing else in our code compiles differently for it.
+ */
+function compileForES2018(config: WebpackConfig): WebpackConfig {
+  const rules = (config.module?.rules ?? []).map((rule) => {
+    const { use } = rule as Rule;
+    if (!use?.loader?.includes('swc-loader')) return rule;
+    return { ...(rule as object), use: { ...use, options: { ...use.options, jsc: { ...use.options?.jsc, target: 'es2018' } } } };
+  });
+  return { ...config, module: { ...config.module, rules: rules as NonNullable<WebpackConfig['module']>['rules'] } };
+}
+
+/** What the worker bundles with when it bundles at start (WorkerOptions.bundlerOptions). */
+export const WORKFLOW_BUNDLER_OPTIONS = { preloadModules: PRELOADED_MODULES, webpackConfigHook: compileForES2018 };
+
+/**
+ * The production bundle. Tests may bundle another entry (`workflowsPath`, @default WORKFLOWS_PATH), preload more,
+ * or change the webpack config further (`webpackConfigHook` runs after ours).
+ */
+export function bundleWorkflows(options: Partial<BundleOptions> = {}) {
+  const { webpackConfigHook = (config: WebpackConfig) => config, ...rest } = options;
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    ...WORKFLOW_BUNDLER_OPTIONS,
+    ...rest,
+    webpackConfigHook: (config) => webpackConfigHook(compileForES2018(config)),
+  });
 }

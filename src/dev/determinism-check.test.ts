@@ -19,7 +19,7 @@ describe('checkWorkflowDeterminism', () => {
     expect(findings).toEqual([]);
     expect(files).toContain('src/workflows/agent-workflow.ts');
     expect(files).toContain('src/policy/conditions.ts');
-    expect(files).toContain('src/workflows/shared-libraries.ts');
+    expect(files).toContain('src/workflows/sandbox-globals.ts');
   });
 
   it('finds each non-deterministic use, also in modules the workflow imports, and names the fix', () => {

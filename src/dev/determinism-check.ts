@@ -16,7 +16,7 @@ type Traverse = typeof traverseModule.default;
 const traverse: Traverse = typeof traverseModule === 'function' ? (traverseModule as unknown as Traverse) : traverseModule.default;
 
 /** The workflows, and the module preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts). */
-export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/shared-libraries.ts'];
+export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/sandbox-globals.ts'];
 /** The one file allowed to read `Date`: the sandbox makes it the workflow task's time (see the file). */
 export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 
@@ -32,6 +32,7 @@ const ALLOWED_PACKAGES = [
   'micro-rsa-dsa-dh',
   'canonicalize',
   'fast-deep-equal',
+  'base-64',
 ];
 const FORBIDDEN_GLOBALS: Record<string, string> = {
   setTimeout: 'use sleep() or condition() from @temporalio/workflow',

@@ -1,8 +1,9 @@
-/** Builds the workflow bundle with one module swapped for a fixture: "the old code" for versioning tests. */
+/** Builds variants of the workflow bundle with the production options: "the old code", or extra test workflows. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { BundleOptions } from '@temporalio/worker';
 import { bundleWorkflows } from '../../src/workflow-bundle.js';
 
 // webpack is the bundler the Temporal worker ships with; take it from there rather than adding a second copy.
@@ -10,15 +11,25 @@ const webpack = createRequire(createRequire(import.meta.url).resolve('@temporali
   NormalModuleReplacementPlugin: new (pattern: RegExp, replacement: string) => unknown;
 };
 
-export async function bundleWithReplacement(request: RegExp, replacement: string): Promise<string> {
-  const { code } = await bundleWorkflows({
+const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m) };
+
+async function bundleToFile(options: Partial<BundleOptions>): Promise<string> {
+  const { code } = await bundleWorkflows({ logger: quietLogger, ...options });
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'hitl-variant-')), 'workflows.js');
+  writeFileSync(file, code);
+  return file;
+}
+
+export function bundleWithReplacement(request: RegExp, replacement: string): Promise<string> {
+  return bundleToFile({
     webpackConfigHook: (config) => ({
       ...config,
       plugins: [...(config.plugins ?? []), new webpack.NormalModuleReplacementPlugin(request, path.resolve(replacement)) as never],
     }),
-    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m) },
   });
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'hitl-variant-')), 'workflows.js');
-  writeFileSync(file, code);
-  return file;
+}
+
+/** The production bundle (preloaded modules and all) of another entry, e.g. one that adds test workflows. */
+export function bundleEntry(workflowsPath: string): Promise<string> {
+  return bundleToFile({ workflowsPath: path.resolve(workflowsPath) });
 }
