@@ -28,7 +28,7 @@ describe('the demo agent', () => {
     });
     await decide(handle, { decisions: [{ id: pending!.id, type: 'approve', argsHash: pending!.argsHash }], approver: 'alice' });
 
-    expect(await handle.result()).toMatchObject({ status: 'completed', output: 'The email is handled.' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'The email is handled.' });
     const outbox = readFileSync(path.join(h.dataDir, 'outbox.jsonl'), 'utf8')
       .trim()
       .split('\n')

@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
+import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
@@ -20,7 +21,10 @@ export interface CallModelInput {
 export type StructuredCheck = { ok: true; value: unknown } | { ok: false; error: string };
 
 export interface CallModelResult {
+  /** The reply cut to the run's limits (src/bounds/reply-bounds.ts), so the result always fits in a payload. */
   message: AssistantMessage;
+  /** What was cut from the reply, so the run can tell the model. */
+  cut?: Pick<BoundedReply, 'droppedCalls' | 'cutCalls'>;
   usage: Usage;
   finishReason: string;
   /** For agents with a `responseFormat`, when the reply has no tool calls. */
@@ -99,18 +103,23 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       }
 
       const choice = completion.choices[0];
-      const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function'
-          ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }]
-          : [],
-      );
+      const functionCalls = (choice?.message.tool_calls ?? []).filter((call) => call.type === 'function');
+      const bounded = boundReply({ content: choice?.message.content, tool_calls: functionCalls });
+      const toolCalls = bounded.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function' as const,
+        function: { name: c.name, arguments: c.arguments },
+      }));
       const message: AssistantMessage = {
         role: 'assistant',
-        content: choice?.message.content ?? null,
+        content: bounded.content,
         ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
       };
       return {
         message,
+        ...((bounded.droppedCalls > 0 || bounded.cutCalls.length > 0) && {
+          cut: { droppedCalls: bounded.droppedCalls, cutCalls: bounded.cutCalls },
+        }),
         usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
         finishReason: choice?.finish_reason ?? 'stop',
         ...(responseFormat && toolCalls.length === 0 && { structured: checkStructured(responseFormat, message.content) }),

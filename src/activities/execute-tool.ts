@@ -5,6 +5,8 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { truncateBytes } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
 import { ToolRefusedError } from '../errors.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { durationToMs } from '../schemas/duration.js';
@@ -44,7 +46,8 @@ export function createExecuteTool({ tools }: ActivityDeps) {
     }): Promise<string | undefined> {
       const implementation = tools[input.name];
       if (!implementation?.describe) return undefined;
-      return implementation.describe(implementation.spec.parameters.parse(input.args), toolContext(Context.current(), input));
+      const text = await implementation.describe(implementation.spec.parameters.parse(input.args), toolContext(Context.current(), input));
+      return typeof text === 'string' ? truncateBytes(text, 4096) : undefined;
     },
 
     async executeTool(input: ExecuteToolInput): Promise<ExecuteToolResult> {
@@ -63,7 +66,10 @@ export function createExecuteTool({ tools }: ActivityDeps) {
         : keepHeartbeating(activity, Math.max(1000, durationToMs(heartbeatTimeout) / 3));
       try {
         const result = await implementation.run(parsed.args, toolContext(activity, input));
-        return { content: typeof result === 'string' ? result : JSON.stringify(result) };
+        // Tools return what they like; the run takes a bounded text (the model reads it, history keeps it).
+        return {
+          content: truncateBytes(typeof result === 'string' ? result : (JSON.stringify(result) ?? String(result)), LIMITS.toolResultBytes),
+        };
       } catch (err) {
         if (err instanceof ToolRefusedError) throw err.toFailure();
         if (err instanceof ApplicationFailure || activity.cancellationSignal.aborted) throw err;

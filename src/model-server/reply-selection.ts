@@ -65,7 +65,7 @@ export function selectReply(script: ModelScript, request: ChatRequest): Selected
   };
 
   const toolCalls = (reply.toolCalls ?? []).map((call, i) => ({
-    id: call.id ? (repetition > 0 ? `${call.id}_${repetition}` : call.id) : `call_${turn}_${i}`,
+    id: call.id !== undefined ? (repetition > 0 && call.id ? `${call.id}_${repetition}` : call.id) : `call_${turn}_${i}`,
     name: call.name,
     arguments: fill(call.rawArguments ?? JSON.stringify(call.arguments ?? {}), groups, call.rawArguments === undefined),
   }));

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 
 export const ScriptedToolCall = z.strictObject({
-  /** Defaults to a deterministic id derived from the reply's position. */
-  id: z.string().min(1).optional(),
+  /** Sent as given, even empty or odd (hostile-input tests); defaults to an id derived from the reply's position. */
+  id: z.string().optional(),
   name: z.string().min(1),
   arguments: z.unknown().optional(),
   /** Sent as-is instead of `JSON.stringify(arguments)`, e.g. malformed JSON. */
@@ -24,6 +24,8 @@ export const ScriptedError = z.strictObject({
 
 export const ScriptedReply = z.strictObject({
   content: z.string().nullable().optional(),
+  /** Sent as the message's `content` instead, whatever it is (a model that answers with parts, numbers…). */
+  rawContent: z.unknown().optional(),
   toolCalls: z.array(ScriptedToolCall).optional(),
   delayMs: z.number().int().nonnegative().optional(),
   error: ScriptedError.optional(),

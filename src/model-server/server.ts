@@ -138,7 +138,7 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
           index: 0,
           message: {
             role: 'assistant',
-            content,
+            content: reply.rawContent !== undefined ? reply.rawContent : content,
             refusal: null,
             ...(selected.toolCalls.length > 0 && {
               tool_calls: selected.toolCalls.map((t) => ({

@@ -23,7 +23,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   const reply = result?.message;
   const hasCalls = Array.isArray(reply?.tool_calls) && reply.tool_calls.length > 0;
   const ownIds = hasCalls && patched(PATCHES.ownCallIds);
-  const intake = takeReply(reply, ownIds, () => run.book.nextCallId());
+  const intake = takeReply(reply, result?.cut, ownIds, () => run.book.nextCallId());
   run.acceptReply(intake.message, {
     promptTokens: count(result?.usage?.promptTokens),
     completionTokens: count(result?.usage?.completionTokens),

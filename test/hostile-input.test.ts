@@ -1,0 +1,361 @@
+/**
+ * Hostile and merely unusual input against real runs: model replies, decisions by update, signal and HTTP, start
+ * input and stray signals. For every input: the run never wedges (no workflow task keeps failing), stays viewable
+ * (its queries answer, the HTTP API shows it) and decidable (it finishes once decided), and a refused input leaves
+ * it exactly as it was (a refused signal adds only its audit entry).
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeApprovalId } from '../src/client/approval-id.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { LIMITS } from '../src/contract/limits.js';
+import { endSignal, messageSignal, pendingApprovalQuery, pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
+import type { Listening } from '../src/api/listen.js';
+import type { RunState } from '../src/schemas/run-state.js';
+import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';
+import { startTestApi } from './helpers/api.js';
+import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const call = (id: string | undefined, name: string, args: unknown) => ({ ...(id !== undefined && { id }), name, arguments: args });
+const raw = (id: string | undefined, name: string, rawArguments: string) => ({ ...(id !== undefined && { id }), name, rawArguments });
+const MB = 1024 * 1024;
+const big = (bytes: number) => JSON.stringify({ path: 'big.txt', content: 'x'.repeat(bytes) });
+/** JSON nested `depth` deep, as text (too deep for JSON.stringify to build) and as a value a Temporal client can send. */
+const deepText = (depth: number) => `${'{"down":'.repeat(depth)}"bottom"${'}'.repeat(depth)}`;
+const deep = (depth: number): unknown => JSON.parse(deepText(depth));
+const TOKENS = { 'alice-hostile-token-012345': { approver: 'alice', groups: ['finance'] } };
+
+const tally = { inputs: 0, wedged: 0, changedByRefusal: 0 };
+let h: Harness;
+let hitl: HitlClient;
+let api: Listening;
+
+beforeAll(async () => {
+  h = await startHarness({
+    script: {
+      conversations: [
+        {
+          match: 'email ada',
+          replies: [
+            { toolCalls: [call('m1', 'send_email', { to: 'ada@example.com', subject: 'About your refund', body: 'On its way.' })] },
+            { content: 'emailed' },
+          ],
+        },
+        {
+          match: 'refund then attack',
+          replies: [{ toolCalls: [call('call_refund', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'refund done' }],
+        },
+        {
+          match: 'two huge calls',
+          replies: [
+            { toolCalls: [raw('h1', 'write_file', big(1.5 * MB))] },
+            { toolCalls: [raw('h2', 'write_file', big(1.5 * MB))] },
+            { content: 'huge done' },
+          ],
+        },
+        {
+          match: 'too many calls',
+          replies: [
+            {
+              toolCalls: Array.from({ length: 2500 }, (_, i) => call(`many${i}`, 'read_data', { table: 'orders', where: { id: '1234' } })),
+            },
+            { content: 'many done' },
+          ],
+        },
+        { match: 'an enormous answer', replies: [{ content: 'y'.repeat(2.5 * MB) }] },
+        {
+          match: 'answer in parts',
+          replies: [
+            {
+              rawContent: [
+                { type: 'text', text: 'in ' },
+                { type: 'text', text: 'parts' },
+              ],
+            },
+          ],
+        },
+        {
+          match: 'duplicate ids',
+          replies: [
+            {
+              toolCalls: [
+                call('dup', 'write_file', { path: 'd1.txt', content: '1' }),
+                call('dup', 'write_file', { path: 'd2.txt', content: '2' }),
+              ],
+            },
+            { content: 'dups done' },
+          ],
+        },
+        {
+          match: 'reused ids',
+          replies: [
+            { toolCalls: [call('same', 'write_file', { path: 'r1.txt', content: '1' })] },
+            { toolCalls: [call('same', 'write_file', { path: 'r2.txt', content: '2' })] },
+            { content: 'reuse done' },
+          ],
+        },
+        {
+          match: 'odd ids',
+          replies: [
+            {
+              toolCalls: [
+                call('', 'write_file', { path: 'o1.txt', content: '1' }),
+                call('x'.repeat(500), 'write_file', { path: 'o2.txt', content: '2' }),
+                call('has spaces/and slashes', 'write_file', { path: 'o3.txt', content: '3' }),
+              ],
+            },
+            { content: 'odd done' },
+          ],
+        },
+        {
+          match: 'wide arguments',
+          replies: [
+            {
+              toolCalls: [0, 1, 2].map((i) =>
+                raw(`w${i}`, 'write_file', JSON.stringify({ path: `w${i}.txt`, content: String(i).repeat(60_000) })),
+              ),
+            },
+            { content: 'wide done' },
+          ],
+        },
+        {
+          match: 'stray signals',
+          replies: [{ toolCalls: [call('s1', 'write_file', { path: 's.txt', content: 's' })] }, { content: 'strays done' }],
+        },
+      ],
+    },
+  });
+  hitl = new HitlClient(h.temporal.client, h.taskQueue);
+  api = await startTestApi(h, { tokens: TOKENS, agents: ['demo'] });
+});
+afterAll(async () => {
+  console.log(`hostile: ${tally.inputs} inputs tried, ${tally.wedged} runs wedged, ${tally.changedByRefusal} refusals that changed state`);
+  await api?.close();
+  await h?.close();
+});
+
+const http = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.url}${path}`, { method, headers: { authorization: `Bearer ${Object.keys(TOKENS)[0]}`, ...headers }, body });
+
+/** Not wedged: no workflow task is failing, and every view answers (queries, the client, HTTP). */
+async function assertViewable(handle: WorkflowHandle): Promise<RunState> {
+  const description = await handle.describe();
+  const attempts = description.raw.pendingWorkflowTask?.attempt ?? 0;
+  if (attempts >= 2) tally.wedged++;
+  expect(attempts, 'a workflow task is failing').toBeLessThan(2);
+  const state = await handle.query(runStateQuery);
+  expect(Array.isArray(await handle.query(pendingApprovalsQuery))).toBe(true);
+  expect((await hitl.getRun(handle.workflowId)).problem).toBeUndefined();
+  expect((await http('GET', `/api/runs/${encodeURIComponent(handle.workflowId)}`)).status).toBe(200);
+  return state;
+}
+
+/** Sends input that must be refused, and checks the run is exactly as it was (a signal: plus one audit entry). */
+async function refusedUnchanged(handle: WorkflowHandle, via: 'update' | 'signal', send: () => Promise<unknown>): Promise<void> {
+  tally.inputs++;
+  const before = await handle.query(runStateQuery);
+  if (via === 'update') await expect(send()).rejects.toBeDefined();
+  else {
+    await send();
+    await waitFor(
+      async () => (await handle.query(runStateQuery)).decisions.length > before.decisions.length,
+      20_000,
+      'the refusal audited',
+    );
+  }
+  const after = await assertViewable(handle);
+  const { decisions: _b, ...restBefore } = before;
+  const { decisions: _a, ...restAfter } = after;
+  const newEntries = after.decisions.slice(before.decisions.length);
+  const unchanged =
+    JSON.stringify(restAfter) === JSON.stringify(restBefore) &&
+    newEntries.length === (via === 'signal' ? 1 : 0) &&
+    newEntries.every((e) => e.outcome === 'refused');
+  if (!unchanged) tally.changedByRefusal++;
+  expect(unchanged, 'a refused input changed the run').toBe(true);
+}
+
+async function finishes(handle: WorkflowHandle, output: string): Promise<void> {
+  for (;;) {
+    const state = await assertViewable(handle);
+    if (state.status === 'Completed') break;
+    if (state.pending.length)
+      await decide(handle, {
+        decisions: state.pending.map((p) => ({ id: p.id, type: 'approve' as const })),
+        approver: 'alice',
+        groups: ['finance'],
+      });
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(await handle.result()).toMatchObject({ status: 'Completed', output });
+}
+
+describe('zod in the workflow sandbox', () => {
+  it('a demo email to Ada validates (z.email in the sandbox) and completes', async () => {
+    tally.inputs++;
+    const handle = await h.start({ agent: 'demo', prompt: 'Please email ada about her refund' });
+    const [pending] = await waitForPending(handle, 1);
+    expect(pending).toMatchObject({ toolName: 'send_email', args: { to: 'ada@example.com' } });
+    await finishes(handle, 'emailed');
+  });
+});
+
+describe('decisions', () => {
+  it('the signal that wedged runs for good (an edit into send_email) is refused, audited, and the run goes on', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'A refund then attack' });
+    const [refund] = await waitForPending(handle, 1);
+    const edit = { id: refund!.id, type: 'edit', name: 'send_email', args: { to: 'a@b.co', subject: 'hi', body: 'x' } };
+    // mallory is not in finance: the edit is refused on authority, through zod's email check, without a wedge.
+    await refusedUnchanged(handle, 'signal', () => signalDecision(handle, { decisions: [edit], approver: 'mallory' }));
+    await refusedUnchanged(handle, 'update', () => decide(handle, { decisions: [edit as never], approver: 'mallory' }));
+    // Nested thousands deep, by update, signal and HTTP.
+    // As deep as a Temporal client will encode (its JSON encoder has a recursion limit of its own).
+    const nested = { decisions: [{ id: refund!.id, type: 'edit', args: { orderId: deep(1000) } }], approver: 'alice', groups: ['finance'] };
+    await refusedUnchanged(handle, 'update', () => decide(handle, nested as never));
+    await refusedUnchanged(handle, 'signal', () => signalDecision(handle, nested));
+    tally.inputs++;
+    const id = encodeApprovalId({ workflowId: handle.workflowId, callId: refund!.id });
+    const response = await http('POST', `/api/approvals/${id}/edit`, `{"arguments":{"orderId":${deepText(5000)}}}`, {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(400);
+    // Oversized, junk and wrongly typed inputs.
+    for (const junk of [
+      {
+        decisions: [{ id: refund!.id, type: 'edit', args: { orderId: '1234', amount: 1, note: 'n'.repeat(LIMITS.argumentsBytes + 10) } }],
+        approver: 'alice',
+        groups: ['finance'],
+      },
+      { decisions: Array.from({ length: LIMITS.decisionsPerInput + 1 }, () => ({ type: 'reject' })) },
+      { decisions: [{ id: 7, type: 'approve' }] },
+      { decisions: [{ id: refund!.id, type: 'approve', approver: 'a'.repeat(1000) }] },
+      'not even an object',
+      null,
+    ]) {
+      await refusedUnchanged(handle, 'signal', () => signalDecision(handle, junk));
+      await refusedUnchanged(handle, 'update', () => decide(handle, junk as never));
+    }
+    await finishes(handle, 'refund done');
+  });
+});
+
+describe('model replies', () => {
+  it('two 1.5 MB calls in a row are cut and told to the model; the run finishes and stays small', async () => {
+    tally.inputs += 2;
+    const handle = await h.start({ agent: 'demo', prompt: 'Make two huge calls' });
+    await finishes(handle, 'huge done');
+    const state = await handle.query(runStateQuery);
+    const tools = state.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(tools).toHaveLength(2);
+    for (const text of tools) expect(text).toMatch(/over the limit of 65536 bytes per call; the call did not run/);
+    expect((await handle.describe()).historySize).toBeLessThan(2 * MB);
+  });
+
+  it('2,500 calls in one reply: the first 32 run and the model is told about the rest', async () => {
+    tally.inputs++;
+    const handle = await h.start({ agent: 'demo', prompt: 'Make too many calls' });
+    await finishes(handle, 'many done');
+    const state = await handle.query(runStateQuery);
+    const tools = state.messages.filter((m) => m.role === 'tool');
+    expect(tools).toHaveLength(LIMITS.toolCallsPerReply);
+    expect(tools[0]!.content).toContain('asked for 2468 more tool call(s) than the limit of 32');
+  });
+
+  it('an answer over 2 MB is cut with a marker; an answer in content parts becomes text', async () => {
+    tally.inputs += 2;
+    const huge = await h.start({ agent: 'demo', prompt: 'Give an enormous answer' });
+    const result = await huge.result();
+    expect(result.status).toBe('Completed');
+    expect(result.output.length).toBeLessThanOrEqual(LIMITS.replyTextBytes);
+    expect(result.output).toMatch(/more bytes cut: over the size limit\]$/);
+    await assertViewable(huge);
+    const parts = await h.start({ agent: 'demo', prompt: 'Please answer in parts' });
+    expect(await parts.result()).toMatchObject({ status: 'Completed', output: 'in parts' });
+  });
+
+  it('duplicate, reused, empty, long and odd model ids: every call is its own, decidable, and answered', async () => {
+    tally.inputs += 3;
+    const dups = await h.start({ agent: 'demo', prompt: 'Use duplicate ids' });
+    expect((await waitForPending(dups, 2)).map((p) => p.id)).toEqual(['call-1', 'call-2']);
+    await decide(dups, { decisions: [{ id: 'call-2', type: 'reject' }] });
+    await decide(dups, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    await finishes(dups, 'dups done');
+    const sent = (await dups.query(runStateQuery)).messages.flatMap((m) => (m.role === 'tool' ? [[m.tool_call_id, m.content]] : []));
+    expect(sent).toEqual([
+      ['dup', 'Wrote 1 bytes to d1.txt.'],
+      ['call-2', 'Rejected by a human reviewer; write_file did not run.'],
+    ]);
+
+    const reused = await h.start({ agent: 'demo', prompt: 'Use reused ids' });
+    await finishes(reused, 'reuse done');
+    const reusedTools = (await reused.query(runStateQuery)).messages.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(reusedTools).toEqual(['Wrote 1 bytes to r1.txt.', 'Wrote 1 bytes to r2.txt.']);
+
+    const odd = await h.start({ agent: 'demo', prompt: 'Use odd ids' });
+    const pending = await waitForPending(odd, 3);
+    for (const p of pending) {
+      const response = await http(
+        'POST',
+        `/api/approvals/${encodeApprovalId({ workflowId: odd.workflowId, callId: p.id })}/approve`,
+        '{}',
+        { 'content-type': 'application/json' },
+      );
+      expect(response.status).toBe(200);
+    }
+    await finishes(odd, 'odd done');
+  });
+
+  it('large pending arguments: lists cut them, one call shows them whole, nothing disappears', async () => {
+    tally.inputs++;
+    const handle = await h.start({ agent: 'demo', prompt: 'Use wide arguments' });
+    const listed = await waitForPending(handle, 3);
+    expect(listed.every((p) => p.argsTruncated)).toBe(true);
+    const whole = await handle.query(pendingApprovalQuery, listed[0]!.id);
+    expect(String(whole?.args.content)).toHaveLength(60_000);
+    const approvals = (await (await http('GET', '/api/approvals?agent=demo')).json()) as { workflowId: string }[];
+    expect(approvals.filter((a) => a.workflowId === handle.workflowId)).toHaveLength(3);
+    await finishes(handle, 'wide done');
+  });
+});
+
+describe('start input and stray signals', () => {
+  it('refuses an unknown agent, a NUL in a filter and a body nested too deep with 400; takes curl -d JSON', async () => {
+    tally.inputs += 4;
+    expect(
+      (await http('POST', '/api/runs', JSON.stringify({ agent: 'nope', prompt: 'x' }), { 'content-type': 'application/json' })).status,
+    ).toBe(400);
+    expect((await http('GET', '/api/approvals?agent=demo%00')).status).toBe(400);
+    expect(
+      (await http('POST', '/api/runs', `{"agent":"demo","prompt":"x","context":${deepText(5000)}}`, { 'content-type': 'application/json' }))
+        .status,
+    ).toBe(400);
+    const asCurlSendsIt = await http('POST', '/api/runs', JSON.stringify({ agent: 'demo', prompt: 'Give an enormous answer, from curl' }), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(asCurlSendsIt.status).toBe(201);
+  });
+
+  it('ignores forged sub-agent reports and junk session signals, staying as it was', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Expect stray signals' });
+    await waitForPending(handle, 1);
+    const before = await handle.query(runStateQuery);
+    const forged = { workflowId: 'someone-else/call-1', seq: 1, pending: [{ ...before.pending[0]!, id: 'fake' }], tools: ['write_file'] };
+    for (const send of [
+      () => handle.signal(childApprovalsSignal, forged),
+      () => handle.signal(childApprovalsSignal, { garbage: true } as never),
+      () => handle.signal(messageSignal, { content: 5 } as never),
+      () => handle.signal(endSignal, 'end now' as never),
+    ]) {
+      tally.inputs++;
+      await send();
+    }
+    // A refused update after the signals is a barrier: every signal before it has been handled.
+    await decide(handle, { decisions: [] }).catch(() => undefined);
+    const after = await assertViewable(handle);
+    if (JSON.stringify(after) !== JSON.stringify(before)) tally.changedByRefusal++;
+    expect(after).toEqual(before);
+    await finishes(handle, 'strays done');
+  });
+});
