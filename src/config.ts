@@ -75,6 +75,8 @@ export const EnvConfig = z
     HITL_OIDC_JWKS: z.string().optional(),
     HITL_OIDC_JWKS_FILE: z.string().optional(),
     HITL_OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+    /** Every decision must carry a signed token, for agents that do not say otherwise (requireSignedDecisions). */
+    HITL_REQUIRE_SIGNED_DECISIONS: z.stringbool().default(false),
     /** Base URL of the Temporal Web UI, for links from the API and the inbox. */
     TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   })

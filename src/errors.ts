@@ -58,6 +58,7 @@ export const REFUSAL_CODES = [
   'four_eyes',
   'run_closed',
   'run_stuck',
+  'token_refused',
   'internal',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

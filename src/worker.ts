@@ -11,6 +11,8 @@ import { createActivities, type ActivityDeps } from './activities/index.js';
 import { agents as defaultAgents } from './agents/registry.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
+import { SigningConfigError } from './errors.js';
+import { decisionTrustFromConfig } from './signing/signing-config.js';
 import { createToolImplementations } from './tools/implementations/index.js';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './workflow-bundle.js';
 
@@ -74,6 +76,7 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
  * endpoint and webhooks, and encryption when keys are set. `close` releases the tools' database.
  */
 export async function createWorkerFromEnv(config: EnvConfig, connection: NativeConnection): Promise<{ worker: Worker; close(): void }> {
+  const signedDecisions = signedDecisionsFromEnv(config);
   const tools = createToolImplementations({ dataDir: path.resolve(config.HITL_DATA_DIR) });
   const worker = await createWorker({
     connection,
@@ -87,12 +90,24 @@ export async function createWorkerFromEnv(config: EnvConfig, connection: NativeC
       tools: tools.byName,
       model: { baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY, defaultModel: config.OPENAI_MODEL },
       webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
+      signedDecisions,
     },
   }).catch((err) => {
     tools.close();
     throw err;
   });
   return { worker, close: tools.close };
+}
+
+/** Whom new runs trust to sign decisions; refuses to start when signatures are required but no key is trusted. */
+function signedDecisionsFromEnv(config: EnvConfig): ActivityDeps['signedDecisions'] {
+  const trust = decisionTrustFromConfig(config);
+  if (config.HITL_REQUIRE_SIGNED_DECISIONS && !trust) {
+    throw new SigningConfigError('HITL_REQUIRE_SIGNED_DECISIONS is on, but no key is trusted: set HITL_TRUSTED_JWKS or HITL_SIGNING_KEY.');
+  }
+  return trust || config.HITL_REQUIRE_SIGNED_DECISIONS
+    ? { ...(trust && { trust }), requiredByDefault: config.HITL_REQUIRE_SIGNED_DECISIONS }
+    : undefined;
 }
 
 export async function runWorkerFromEnv(config = readEnvConfig()): Promise<void> {

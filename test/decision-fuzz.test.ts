@@ -7,9 +7,13 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { argsHash } from '../src/policy/args-hash.js';
 import type { AuditEntry } from '../src/schemas/audit-entry.js';
+import type { Decision } from '../src/schemas/decision.js';
+import { signedDecision } from '../src/signing/sign-decision.js';
 import type { RunState } from '../src/schemas/run-state.js';
 import { decideUpdate, decisionSignal, runStateQuery } from '../src/contract/messages.js';
 import { waitForPending } from './helpers/decisions.js';
@@ -17,6 +21,7 @@ import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
+import { newSigner, trustOf } from './helpers/signing.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const TOKENS = {
@@ -33,10 +38,16 @@ const IDS = ['call-1', 'call-2', 'call-3', 'nope'];
 let h: Harness;
 let api: Listening;
 let runCount = 0;
-const counts = { runs: 0, inputs: 0, update: 0, signal: 0, http: 0, refused: 0, applied: 0, races: 0 };
+const counts = { runs: 0, inputs: 0, update: 0, signal: 0, http: 0, refused: 0, applied: 0, races: 0, signed: 0 };
+
+/** Runs of `signeddemo` require every decision to carry a token this key signed. */
+const signer = newSigner('EdDSA', 'fuzz');
+const stranger = newSigner('EdDSA', 'fuzz');
 
 beforeAll(async () => {
   h = await startHarness({
+    agents: { signeddemo: defineAgent({ ...demoAgent, name: 'signeddemo', requireSignedDecisions: true }) },
+    signedDecisions: { trust: trustOf([signer.key.publicJwk]), requiredByDefault: false },
     script: {
       conversations: [
         {
@@ -62,8 +73,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function pausedRun(): Promise<WorkflowHandle> {
-  const handle = await h.start({ agent: 'demo', prompt: `fuzz run ${++runCount}`, requestedBy: 'rita', approval: FUZZ_POLICY });
+async function pausedRun(agent = 'demo'): Promise<WorkflowHandle> {
+  const handle = await h.start({ agent, prompt: `fuzz run ${++runCount}`, requestedBy: 'rita', approval: FUZZ_POLICY });
   await waitForPending(handle, 3);
   counts.runs++;
   return handle;
@@ -227,9 +238,53 @@ describe('decision fuzzing against real runs', () => {
       }),
       { numRuns: 12 },
     );
-    console.log(
-      `decision fuzzing: ${counts.runs} runs, ${counts.inputs} inputs (update ${counts.update}, signal ${counts.signal}, http ${counts.http}), ` +
-        `${counts.applied} applied, ${counts.refused} refused, ${counts.races} races`,
-    );
   });
+
+  it(
+    'signed and unsigned decisions: a run that requires tokens applies only what a trusted key signed for that very decision',
+    { timeout: 600_000 },
+    async () => {
+      const kinds = fc.constantFrom('valid', 'forged', 'other-call', 'none');
+      const signedInput = fc.tuple(channel, fc.constantFrom('call-1', 'call-2', 'call-3'), fc.constantFrom('approve', 'reject'), kinds);
+      await fc.assert(
+        fc.asyncProperty(fc.boolean(), fc.array(signedInput, { minLength: 2, maxLength: 6 }), async (requireTokens, inputs) => {
+          const handle = await pausedRun(requireTokens ? 'signeddemo' : 'demo');
+          for (const [via, id, type, kind] of inputs) {
+            const before = await state(handle);
+            const call = before.pending.find((p) => p.id === id);
+            if (!call) continue;
+            const other = before.pending.find((p) => p.id !== id) ?? call;
+            const decision = { id, type } as Decision & { id: string };
+            const signedFor = (key: typeof signer, target: typeof call) =>
+              signedDecision(
+                key,
+                { ...decision, id: target.id },
+                { workflowId: handle.workflowId, argsHash: target.argsHash, approver: 'ann', groups: ['finance'], now: Date.now() },
+              );
+            const sent =
+              kind === 'valid'
+                ? signedFor(signer, call)
+                : kind === 'forged'
+                  ? signedFor(stranger, call)
+                  : kind === 'other-call'
+                    ? { ...signedFor(signer, other), id }
+                    : decision;
+            counts.signed++;
+            const applied = await send(handle, via, { decisions: [sent], approver: 'ann', groups: ['finance'] }, before.decisions.length);
+            const expected = kind === 'valid' || (kind === 'none' && !requireTokens);
+            // HTTP sends no token of its own here (this API signs nothing): a run requiring tokens refuses it.
+            const possible = via === 'http' ? kind === 'none' && !requireTokens : expected;
+            expect(applied, `${via} ${kind} token, ${requireTokens ? 'required' : 'optional'}`).toBe(possible);
+            if (!applied) expect((await state(handle)).pending).toEqual(before.pending);
+          }
+          await handle.terminate('signed fuzz checked');
+        }),
+        { numRuns: 10 },
+      );
+      console.log(
+        `decision fuzzing: ${counts.runs} runs, ${counts.inputs} inputs (update ${counts.update}, signal ${counts.signal}, http ${counts.http}), ` +
+          `${counts.applied} applied, ${counts.refused} refused, ${counts.races} races, ${counts.signed} signed or unsigned against token rules`,
+      );
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import type { AgentRegistry } from '../agents/registry.js';
+import type { DecisionTrust } from '../signing/trust.js';
 import type { ToolImplementation } from '../tools/implement-tool.js';
 
 /** What activities need from the process: registries and configuration, never from workflow input. */
@@ -13,4 +14,6 @@ export interface ActivityDeps {
     defaultModel: string;
   };
   webhooks: { urls: string[]; secret?: string };
+  /** Whom new runs trust to sign decisions, and whether agents that do not say require them. */
+  signedDecisions?: { trust?: DecisionTrust; requiredByDefault: boolean };
 }

@@ -4,7 +4,7 @@ import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
 
 /** Recorded in history as a local activity result, so a paused run keeps the agent it started with. */
-export function createResolveAgent({ agents, model, webhooks }: ActivityDeps) {
+export function createResolveAgent({ agents, model, webhooks, signedDecisions }: ActivityDeps) {
   return {
     async resolveAgent(name: string): Promise<AgentSnapshot> {
       const agent = Object.hasOwn(agents, name) ? agents[name] : undefined;
@@ -19,6 +19,12 @@ export function createResolveAgent({ agents, model, webhooks }: ActivityDeps) {
         structuredOutput: agent.responseFormat !== undefined,
         notify: webhooks.urls.length > 0,
         describedTools: agent.tools.filter((name) => toolSpecs[name]?.describe === true),
+        ...(signedDecisions && {
+          signedDecisions: {
+            required: agent.requireSignedDecisions ?? signedDecisions.requiredByDefault,
+            ...(signedDecisions.trust && { trust: signedDecisions.trust }),
+          },
+        }),
       };
     },
   };

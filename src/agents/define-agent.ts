@@ -19,6 +19,8 @@ export interface AgentDefinitionInput {
   maxSteps?: number;
   /** The final answer must be JSON matching this schema; the model gets one corrective retry. */
   responseFormat?: z.ZodType;
+  /** Every decision must carry a signed token the run verifies. @default HITL_REQUIRE_SIGNED_DECISIONS */
+  requireSignedDecisions?: boolean;
 }
 
 export interface AgentDefinition extends Omit<AgentDefinitionInput, 'approval' | 'maxSteps'> {

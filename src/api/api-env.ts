@@ -5,6 +5,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PayloadCodec } from '@temporalio/common';
 import type { HitlClient } from '../client/hitl-client.js';
+import type { DecisionSigner } from '../signing/sign-decision.js';
 import type { ApiTokens, Identity } from './api-tokens.js';
 
 export interface ApiOptions {
@@ -21,6 +22,8 @@ export interface ApiOptions {
   codec?: PayloadCodec;
   /** Local development only: /codec without a token. */
   codecAllowAnonymous?: boolean;
+  /** Signs every decision in the caller's name, for runs that verify signed decisions. */
+  signer?: DecisionSigner;
   /** Agents the workers serve, by name: starting a run of any other is refused with 400. Unchecked when absent. */
   agents?: readonly string[];
   /** One line per request; never given headers or bodies. @default console.log */

@@ -6,7 +6,10 @@ import { decisionFor, type ActionOptions, type DecisionAction } from '../contrac
 import { ApprovalNotFoundError } from '../errors.js';
 import { mayDecide } from '../policy/may-decide.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decodeApprovalId } from '../client/approval-id.js';
+import { decodeApprovalId, encodeApprovalId, type ApprovalRef } from '../client/approval-id.js';
+import type { HitlClient } from '../client/hitl-client.js';
+import type { Decision } from '../schemas/decision.js';
+import { signedDecision, type DecisionSigner } from '../signing/sign-decision.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
 import type { Identity } from './api-tokens.js';
@@ -80,6 +83,27 @@ function decideRoute<B extends z.ZodType>(action: string, body: B, summary: stri
   });
 }
 
+/**
+ * The decision with a token in the caller's name, for the arguments the run holds now (a decision with a stale
+ * `argsHash` is signed as sent, and refused by the run as before).
+ */
+async function signFor(
+  hitl: HitlClient,
+  signer: DecisionSigner,
+  ref: ApprovalRef,
+  decision: Decision & { id: string },
+  identity: Identity,
+): Promise<Decision> {
+  const pending = decision.argsHash ? undefined : await hitl.findApproval(encodeApprovalId(ref)).catch(() => undefined);
+  return signedDecision(signer, decision, {
+    workflowId: ref.workflowId,
+    argsHash: decision.argsHash ?? pending?.argsHash ?? '',
+    approver: identity.approver,
+    groups: identity.groups,
+    now: Date.now(),
+  });
+}
+
 export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   const { hitl } = options;
 
@@ -119,7 +143,8 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     const decision = decisionFor(action, ref.callId, actionOptions);
     if ('invalid' in decision) return errorResponse(c, 400, 'invalid_request', decision.invalid);
     const identity = c.get('identity');
-    const input = { decisions: [decision], approver: identity.approver, groups: identity.groups };
+    const signed = options.signer ? await signFor(hitl, options.signer, ref, { ...decision, id: ref.callId }, identity) : decision;
+    const input = { decisions: [signed], approver: identity.approver, groups: identity.groups };
     // Checked against DecisionHeaders by the route.
     const key = c.req.header('idempotency-key');
     return c.json(await hitl.decide(ref.workflowId, input, { updateId: key && decisionUpdateId(key, ref.workflowId, input) }), 200);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
 import { agents } from '../agents/registry.js';
 import { readEnvConfig, type EnvConfig } from '../config.js';
+import { decisionSignerFromConfig } from '../signing/signing-config.js';
 import { listen, type Listening } from './listen.js';
 import { sharedHitlClient } from '../client/connection.js';
 import type { HitlClient } from '../client/hitl-client.js';
@@ -22,6 +23,7 @@ export async function startApiServer(config: EnvConfig, options: { hitl?: HitlCl
     codec: dataConverterFromEnv(config)?.payloadCodecs?.[0],
     codecAllowAnonymous: config.HITL_CODEC_ALLOW_ANONYMOUS,
     agents: Object.keys(agents),
+    signer: decisionSignerFromConfig(config),
   });
   return listen(app, { port: config.HITL_API_PORT, hostname: config.HITL_API_HOST });
 }

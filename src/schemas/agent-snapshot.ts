@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DecisionTrust } from '../signing/trust.js';
 import { ApprovalPolicy } from './approval-policy.js';
 
 /**
@@ -18,6 +19,11 @@ export const AgentSnapshot = z.object({
   notify: z.boolean(),
   /** Tools whose implementation describes their calls for approvers (absent in runs started before it existed). */
   describedTools: z.array(z.string()).optional(),
+  /**
+   * Signed decisions: whom the run trusts to sign them (recorded here, so key rotation never breaks a paused run)
+   * and whether every decision must carry a token. Absent in runs started before signed decisions existed.
+   */
+  signedDecisions: z.object({ required: z.boolean(), trust: DecisionTrust.optional() }).optional(),
 });
 
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

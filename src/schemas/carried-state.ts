@@ -40,6 +40,8 @@ const CarriedStateV2 = z.object({
   lastCallNumber: z.number().int().default(0),
   decided: z.array(z.tuple([z.string(), DecidedSummary])),
   always: z.array(z.tuple([z.string(), AlwaysDecision])),
+  /** Decision tokens already used, with their expiry (epoch ms). */
+  usedTokens: z.array(z.tuple([z.string(), z.number()])).default([]),
   audit: z.array(AuditEntry),
   /** Audit entries left behind in earlier runs (see `previousRunIds`). */
   auditDropped: z.number().int(),

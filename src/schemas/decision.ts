@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
+import { MAX_TOKEN_LENGTH } from '../signing/jws.js';
 import { ToolArgs } from './tool-args.js';
 
 export const DECISION_TYPES = ['approve', 'edit', 'reject', 'respond'] as const;
@@ -25,6 +26,11 @@ export const Decision = z
     /** When given, must match the pending call's `argsHash`: the approver saw these exact args. */
     argsHash: z.string().min(1).max(100).optional(),
     approver: z.string().min(1).max(200).optional(),
+    /**
+     * A signed decision token (compact JWS) for exactly this decision: the run verifies it, and its identity replaces
+     * `approver`/`groups`. Required when the run requires signed decisions (README, "Who may decide").
+     */
+    token: z.string().min(1).max(MAX_TOKEN_LENGTH).optional(),
   })
   .superRefine((d, ctx) => {
     if (d.type === 'edit' && d.args === undefined && d.name === undefined) {

@@ -3,7 +3,8 @@
  * operator who decides with the `temporal` CLI. Runs in the signer's process, never in a workflow.
  */
 import { randomBytes } from '@noble/hashes/utils.js';
-import { DECISION_TOKEN_TYPE, DecisionClaims, type DecisionBinding } from './decision-claims.js';
+import type { Decision } from '../schemas/decision.js';
+import { DECISION_TOKEN_TYPE, DecisionClaims, decisionBinding, type DecisionBinding } from './decision-claims.js';
 import { encodeJsonSegment, encodeSegment, signingInput } from './encoding.js';
 import type { SigningKey } from './signing-key.js';
 
@@ -50,4 +51,27 @@ export function signDecisionToken(signer: DecisionSigner, request: DecisionToken
     decision: request.binding,
   });
   return signCompactJws(claims, signer.key, DECISION_TOKEN_TYPE);
+}
+
+/** How long a token the API or the CLI signs for a decision it sends at once stays good. */
+export const SEND_NOW_TTL_SECONDS = 120;
+
+/**
+ * `decision` with a token for it, signed in the name of `approver` (who the API authenticated, or the operator the
+ * CLI acts for). `workflowId` is the top-level run and `decision.id` the call as that run shows it.
+ */
+export function signedDecision(
+  signer: DecisionSigner,
+  decision: Decision & { id: string },
+  target: { workflowId: string; argsHash: string; approver: string; groups?: string[]; now: number },
+): Decision {
+  const binding = decisionBinding(target.workflowId, target.argsHash, decision);
+  const token = signDecisionToken(signer, {
+    binding,
+    approver: target.approver,
+    groups: target.groups ?? [],
+    now: target.now,
+    ttlSeconds: SEND_NOW_TTL_SECONDS,
+  });
+  return { ...decision, token };
 }

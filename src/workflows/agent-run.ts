@@ -28,6 +28,7 @@ import { SessionQueue } from './session-queue.js';
 import { toRunFailure } from './run-failure.js';
 import { SubAgentMirror } from './sub-agent-mirror.js';
 import { Transcript } from './transcript.js';
+import { UsedTokens } from './used-tokens.js';
 
 export class AgentRun {
   // The parts: each keeps its own fields private and changes only through its methods.
@@ -37,6 +38,7 @@ export class AgentRun {
   readonly session = new SessionQueue();
   readonly children = new SubAgentMirror();
   readonly notifications = new RunNotifications();
+  readonly usedTokens = new UsedTokens();
   readonly #visibility = new RunVisibility();
 
   /** What the run started with: fixed once it has started (and carried unchanged across continue-as-new). */
@@ -57,8 +59,6 @@ export class AgentRun {
   #phase = 'starting';
   /** The start input as given, before the agent is resolved (for handlers that run that early). */
   #earlyInput?: AgentWorkflowInput;
-
-  // ---- reading ----------------------------------------------------------------------------------------------
 
   get started(): boolean {
     return this.#setup !== undefined;
@@ -146,6 +146,7 @@ export class AgentRun {
     this.#corrected = carry.corrected;
     this.#usage = carry.usage;
     this.#always = new Map(carry.always);
+    this.usedTokens.restore(carry.usedTokens);
     this.#lastOutput = carry.lastOutput;
     this.#previousRunIds = carry.previousRunIds;
     this.transcript.restore(carry.messages, carry.messagesDropped);
@@ -174,6 +175,7 @@ export class AgentRun {
       usage: this.#usage,
       ...this.book.carry(),
       always: [...this.#always],
+      usedTokens: this.usedTokens.carry(),
       ...this.audit.carry(),
       ...this.session.carry(),
       ...(this.#lastOutput !== undefined && { lastOutput: this.#lastOutput }),

@@ -30,7 +30,7 @@ import { toolSpecs } from '../tools/registry.js';
 import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
-import { planDecisions, type PlanContext } from './decision-plan.js';
+import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
@@ -39,6 +39,7 @@ import { checkEnd, checkMessage, waitForNextTurn } from './session.js';
 import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
 import { settleCall } from './tool-execution.js';
 import { correctionRequest, maxStepsMessage } from './tool-messages.js';
+import { workflowNow } from './workflow-clock.js';
 
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
   const run = new AgentRun();
@@ -177,6 +178,22 @@ function planContext(run: AgentRun): PlanContext {
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
     subAgentTools: run.children.tools(),
+    ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
+  };
+}
+
+/** Tokens bind to the top-level run: a sub-agent's calls are shown there as `<its path>/<id>`. */
+function signingContext(run: AgentRun, signed: NonNullable<AgentRun['snapshot']['signedDecisions']>): SigningContext {
+  const { workflowId, root } = workflowInfo();
+  const rootWorkflowId = root?.workflowId ?? workflowId;
+  const path = workflowId.startsWith(`${rootWorkflowId}/`) ? workflowId.slice(rootWorkflowId.length + 1) : '';
+  return {
+    required: signed.required,
+    ...(signed.trust && { trust: signed.trust }),
+    now: workflowNow(),
+    rootWorkflowId,
+    shownIdPrefix: path ? `${path}/` : '',
+    usedTokenIds: run.usedTokens.ids,
   };
 }
 

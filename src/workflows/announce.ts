@@ -9,6 +9,11 @@ import { workflowNow } from './workflow-clock.js';
 export function announce(run: AgentRun, record: CallRecord, description: string, ownIds: boolean, at = workflowNow()): void {
   const gate = record.gate!;
   const args = record.proposal?.args ?? record.args!;
+  // The requester under four eyes, and whoever proposed this call by an edit: neither approves it.
+  const excluded = [
+    ...(run.policy.fourEyes && run.input.requestedBy ? [run.input.requestedBy] : []),
+    ...(record.proposal?.approver ? [record.proposal.approver] : []),
+  ];
   run.book.announce(record, {
     toolName: record.proposal?.toolName ?? record.toolName,
     args,
@@ -19,7 +24,7 @@ export function announce(run: AgentRun, record: CallRecord, description: string,
     deadline: new Date(at + gate.timeoutMs).toISOString(),
     step: record.step,
     ...(gate.approvers && { approvers: gate.approvers }),
-    ...(run.policy.fourEyes && run.input.requestedBy && { excludedApprovers: [run.input.requestedBy] }),
+    ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
     rule: record.rule,
     ...(ownIds ? { checks: 3 } : patched(PATCHES.decisionChecksV2) && { checks: 2 }),

@@ -19,6 +19,9 @@ import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from '../tools/define-tool.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
+import { decisionBinding } from '../signing/decision-claims.js';
+import type { DecisionTrust } from '../signing/trust.js';
+import { verifyDecisionToken, type VerifiedDecider } from '../signing/verify-decision.js';
 import { checkMatch } from './decision-match.js';
 
 export interface PlanContext {
@@ -34,6 +37,21 @@ export interface PlanContext {
   requestedBy?: string;
   /** Tools of sub-agent runs, by workflow id, for edits of their calls. */
   subAgentTools?: ReadonlyMap<string, readonly string[]>;
+  /** Signed decisions: how tokens are checked in this run (absent: tokens are neither needed nor read). */
+  signing?: SigningContext;
+}
+
+export interface SigningContext {
+  /** Every decision must carry a token. */
+  required: boolean;
+  trust?: DecisionTrust;
+  /** The workflow's clock, epoch milliseconds. */
+  now: number;
+  /** Tokens bind to the top-level run and the call id as shown there: a sub-agent checks what its parent showed. */
+  rootWorkflowId: string;
+  /** This run's call ids as the top-level run shows them: `<prefix><id>` (empty for the top-level run). */
+  shownIdPrefix: string;
+  usedTokenIds: ReadonlySet<string>;
 }
 
 export interface PlannedDecision {
@@ -46,6 +64,8 @@ export interface PlannedDecision {
   argsHash: string;
   /** The edit turned the call into one its approver may not approve: it waits for these settings' approvers. */
   proposal?: { gate: GateSettings };
+  /** The verified token the decision carried: its id is used up once the decision is applied. */
+  token?: { id: string; expiresAt: number };
 }
 
 export type Plan =
@@ -101,15 +121,19 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
       `The argsHash sent for ${label} does not match its arguments (expected ${call.argsHash}): the arguments shown to you were not these. Reload and decide again.`,
     );
   }
-  const approver = decision.approver ?? input.approver;
-  const who = { approver, groups: input.groups ?? [] };
+  const signed = checkToken(decision, call, ctx.signing, label);
+  if (signed instanceof DecisionRefusedError) return signed;
+  // A verified token says who decides; otherwise the caller does.
+  const approver = signed?.approver ?? decision.approver ?? input.approver;
+  const who = { approver, groups: signed?.groups ?? input.groups ?? [] };
+  const token = signed && { token: { id: signed.tokenId, expiresAt: signed.expiresAt } };
   const checks = call.checks ?? 1;
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
   const verdict = mayDecide(call, who, runsTheTool, checks >= 2);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
 
   if (decision.type !== 'edit') {
-    return { call, decision, approver, toolName: call.toolName, args: call.args, argsHash: call.argsHash };
+    return { call, decision, approver, toolName: call.toolName, args: call.args, argsHash: call.argsHash, ...token };
   }
   const toolName = decision.name ?? call.toolName;
   const available = call.subAgentWorkflowId ? (ctx.subAgentTools?.get(call.subAgentWorkflowId) ?? []) : ctx.available;
@@ -129,7 +153,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
         : `The edited arguments for ${toolName} are invalid:\n${checked.message.split('\n').slice(1, -1).join('\n')}`;
     return new DecisionRefusedError(code, message);
   }
-  const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args) };
+  const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args), ...token };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
   const target = checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args) : undefined;
   if (!target?.gated) return planned;
@@ -138,15 +162,43 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     ...(call.excludedApprovers && { excludedApprovers: call.excludedApprovers }),
   };
   if (checks >= 3 && toolName !== call.toolName) {
-    // As if the model had proposed the edited call: the edit is its approval only if this approver could approve it.
-    const canApprove = target.settings.allowedDecisions.includes('approve') && mayDecide(targetAuthority, who, true).ok;
-    return canApprove ? planned : { ...planned, proposal: { gate: target.settings } };
+    // As if the model had proposed the edited call. A call that could never be approved is not worth proposing.
+    const allowed = target.settings.allowedDecisions;
+    if (!allowed.includes('approve')) {
+      return new DecisionRefusedError(
+        'decision_not_allowed',
+        `${toolName} calls cannot be approved (allowed: ${allowed.join(', ')}), so ${label} cannot be edited into one.`,
+      );
+    }
+    // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
+    // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
+    const direct = allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
+    return direct ? planned : { ...planned, proposal: { gate: target.settings } };
   }
   if (target.settings.approvers) {
     const refused = mayDecide({ approvers: target.settings.approvers }, who, false);
     if (!refused.ok) return authorityRefusal(refused, approver, decision.type, `the edited call (${toolName})`);
   }
   return planned;
+}
+
+/**
+ * The decision's token, verified against exactly this decision, when the run requires one or the decision carries
+ * one (a token that does not verify is never ignored). Undefined when tokens play no part.
+ */
+function checkToken(
+  decision: Decision,
+  call: PendingApproval,
+  signing: SigningContext | undefined,
+  label: string,
+): VerifiedDecider | DecisionRefusedError | undefined {
+  if (!signing || (!signing.required && decision.token === undefined)) return undefined;
+  if (!signing.trust)
+    return new DecisionRefusedError('token_refused', `${label}: this run trusts no signer, so it cannot check the token.`);
+  const shownId = `${signing.shownIdPrefix}${call.id}`;
+  const binding = decisionBinding(signing.rootWorkflowId, call.argsHash, { ...decision, id: shownId });
+  const check = verifyDecisionToken(decision.token, binding, signing.trust, signing.now, { usedTokenIds: signing.usedTokenIds });
+  return check.ok ? check.decider : new DecisionRefusedError('token_refused', `${label}: ${check.message} (${check.code})`);
 }
 
 /** The words of a refusal on authority grounds, the same for every channel. */

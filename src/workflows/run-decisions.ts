@@ -17,6 +17,7 @@ import { announce } from './announce.js';
 import { auditArgs } from './audit-log.js';
 import type { PlannedDecision } from './decision-plan.js';
 import { ownerCallId } from './sub-agent-mirror.js';
+import { workflowNow } from './workflow-clock.js';
 
 export type Channel = 'update' | 'signal';
 
@@ -33,6 +34,7 @@ export function applyPlan(
 ): AppliedDecision[] {
   const applied = decisions.map((planned): AppliedDecision => {
     const { decision, call, approver } = planned;
+    if (planned.token) run.usedTokens.use(planned.token.id, planned.token.expiresAt, workflowNow());
     const base = {
       id: call.id,
       type: decision.type,

@@ -43,6 +43,8 @@ export interface HarnessOptions {
   dataConverter?: DataConverter;
   /** The worker's workflow cache size (createWorker's default otherwise). */
   maxCachedRuns?: number;
+  /** Signed decisions: whom new runs trust, and whether they require tokens. */
+  signedDecisions?: ActivityDeps['signedDecisions'];
 }
 
 export interface Harness {
@@ -55,7 +57,11 @@ export interface Harness {
   worker: Worker;
   start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
   /** Stops the worker (draining) and starts a new one on the same task queue, optionally with other code. */
-  restartWorker(options?: { bundlePath?: string; dataConverter?: DataConverter }): Promise<void>;
+  restartWorker(options?: {
+    bundlePath?: string;
+    dataConverter?: DataConverter;
+    signedDecisions?: ActivityDeps['signedDecisions'];
+  }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,6 +76,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     tools: options.wrapTools ? options.wrapTools({ ...tools.byName }) : tools.byName,
     model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model' },
     webhooks: options.webhooks ?? { urls: [] },
+    ...(options.signedDecisions && { signedDecisions: options.signedDecisions }),
   };
   let bundlePath = options.bundlePath ?? inject('workflowBundlePath');
   let dataConverter = options.dataConverter;
@@ -103,6 +110,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     async restartWorker(restart = {}) {
       bundlePath = restart.bundlePath ?? bundlePath;
       dataConverter = restart.dataConverter ?? dataConverter;
+      if (restart.signedDecisions) deps.signedDecisions = restart.signedDecisions;
       worker.shutdown();
       await running;
       worker = await makeWorker();

@@ -2,7 +2,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
-import type { DecideResult } from '../../../schemas/decision.js';
+import { readEnvConfig } from '../../../config.js';
+import type { DecideResult, Decision } from '../../../schemas/decision.js';
+import { signedDecision } from '../../../signing/sign-decision.js';
+import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
+import type { HitlClient } from '../../hitl-client.js';
 import { UsageError } from '../errors.js';
 import { print, style, table, until } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
@@ -37,11 +41,27 @@ function decideAction(ctx: CliContext, action: DecisionAction, options: (opts: R
     const decision = decisionFor(action, callId, { ...options(opts), argsHash: opts.argsHash as string | undefined });
     if ('invalid' in decision) throw new UsageError(decision.invalid);
     const hitl = await ctx.hitl();
-    report(
-      ctx,
-      await hitl.decideOne(workflowId, decision, { approver: opts.as as string | undefined, groups: opts.group as string[] | undefined }),
-    );
+    const who = { approver: opts.as as string | undefined, groups: opts.group as string[] | undefined };
+    const signed = await signIfKeyHeld(hitl, workflowId, { ...decision, id: callId }, who);
+    report(ctx, await hitl.decideOne(workflowId, signed, who));
   };
+}
+
+/**
+ * With a signing key in the environment (HITL_SIGNING_KEY), decisions carry a token in the name of `--as`, for runs
+ * that verify signed decisions: the key's holder vouches for the identity, as the HTTP API does for its callers.
+ */
+async function signIfKeyHeld(
+  hitl: HitlClient,
+  workflowId: string,
+  decision: Decision & { id: string },
+  who: { approver?: string; groups?: string[] },
+): Promise<Decision> {
+  const signer = decisionSignerFromConfig(readEnvConfig());
+  if (!signer) return decision;
+  if (!who.approver) throw new UsageError('A signed decision needs the approver it is signed for: add --as <approver>.');
+  const argsHash = decision.argsHash ?? (await hitl.pending(workflowId)).find((p) => p.id === decision.id)?.argsHash ?? '';
+  return signedDecision(signer, decision, { workflowId, argsHash, approver: who.approver, groups: who.groups, now: Date.now() });
 }
 
 export const registerDecideCommands: RegisterCommand = (program, ctx) => {
