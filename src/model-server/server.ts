@@ -4,11 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import { listen } from '../http/listen.js';
 import { ChatRequest } from './chat-request.js';
+import { completionChunks } from './completion-chunks.js';
 import { findRequestProblem } from './request-checks.js';
 import { selectReply, textOf } from './reply-selection.js';
-import { ModelScript, type ModelScriptInput } from './script-schema.js';
+import { ModelScript, type ModelScriptInput, type ScriptedError } from './script-schema.js';
 
 export interface RecordedRequest {
   receivedAt: number;
@@ -56,6 +58,25 @@ function errorTypeFor(status: number): ErrorType {
   if (status === 401) return 'authentication_error';
   if (status === 429) return 'rate_limit_error';
   return status >= 500 ? 'server_error' : 'invalid_request_error';
+}
+
+/**
+ * Server-Sent Events as the API sends them: one `data:` line per chunk, then `data: [DONE]`. A mid-stream error
+ * is a `data:` line holding `{error}` (the `openai` client throws it), after which the stream ends.
+ */
+function streamChunks(c: Context, chunks: object[], chunkDelayMs: number, midStreamError: ScriptedError | undefined) {
+  return streamSSE(c, async (sse) => {
+    for (const [i, chunk] of chunks.entries()) {
+      if (midStreamError && i === midStreamError.afterChunks) {
+        const { status, message } = midStreamError;
+        await sse.writeSSE({ data: JSON.stringify({ error: { message, type: errorTypeFor(status), param: null, code: null } }) });
+        return;
+      }
+      if (i > 0 && chunkDelayMs > 0) await sse.sleep(chunkDelayMs);
+      await sse.writeSSE({ data: JSON.stringify(chunk) });
+    }
+    await sse.writeSSE({ data: '[DONE]' });
+  });
 }
 
 export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 'hostname'>) {
@@ -113,24 +134,36 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
 
     const digest = createHash('sha256').update(raw).digest('hex');
+    let midStreamError: ScriptedError | undefined;
     if (reply.error) {
       const served = failuresServed.get(digest) ?? 0;
       if (reply.error.times === undefined || served < reply.error.times) {
         failuresServed.set(digest, served + 1);
         record(reply.error.status, body);
-        if (reply.error.retryAfter !== undefined) c.header('retry-after', String(reply.error.retryAfter));
-        return openAiError(c, reply.error.status, reply.error.message, errorTypeFor(reply.error.status));
+        if (request.stream && reply.error.afterChunks !== undefined) midStreamError = reply.error;
+        else {
+          if (reply.error.retryAfter !== undefined) c.header('retry-after', String(reply.error.retryAfter));
+          return openAiError(c, reply.error.status, reply.error.message, errorTypeFor(reply.error.status));
+        }
       }
     }
 
-    record(200, body);
+    if (!midStreamError) record(200, body);
     const content = reply.content ?? null;
     const promptTokens = Math.ceil(request.messages.reduce((n, m) => n + textOf(m.content).length, 0) / 4);
     const completionTokens = Math.ceil(((content ?? '').length + selected.toolCalls.reduce((n, t) => n + t.arguments.length, 0)) / 4);
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+    const id = `chatcmpl-${digest.slice(0, 24)}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (request.stream) {
+      const includeUsage = request.stream_options?.include_usage === true;
+      const chunks = completionChunks(selected, { id, created, model: request.model, includeUsage, usage });
+      return streamChunks(c, chunks, reply.chunkDelayMs ?? 0, midStreamError);
+    }
     return c.json({
-      id: `chatcmpl-${digest.slice(0, 24)}`,
+      id,
       object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
+      created,
       model: request.model,
       system_fingerprint: 'fp_scripted',
       choices: [
@@ -152,7 +185,7 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
           finish_reason: selected.toolCalls.length > 0 ? 'tool_calls' : 'stop',
         },
       ],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      usage,
     });
   });
 
