@@ -2,17 +2,44 @@
  * The bundle every worker runs (built by bundleWorkflows in the global setup) loads zod once per worker: the
  * preload step really requires it, and there is only the one build of zod the workflows import. The memory this
  * saves per cached run is measured by the bench's memory-per-cached-run experiment.
+ *
+ * It also holds exactly one copy of each Temporal SDK package. `@temporalio/workflow-streams` pins its SDK
+ * dependencies at an older exact version; without the `overrides` in package.json npm nests those copies under
+ * it, and the bundle then carries two `@temporalio/workflow` modules with separate state (the stream's handlers
+ * would register on an activator the worker never drives).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 
+/** Where each bundled package was loaded from: `node_modules/a/node_modules/@temporalio/x` is a second copy of x. */
+function packageCopies(code: string, scope: string): Map<string, Set<string>> {
+  const copies = new Map<string, Set<string>>();
+  for (const [, modulePath] of code.matchAll(/"\.\/((?:node_modules\/(?:@[\w.-]+\/)?[\w.-]+\/)+)[^"]*"/g)) {
+    const root = modulePath!.replace(/\/$/, '');
+    const name = /node_modules\/((?:@[\w.-]+\/)?[\w.-]+)$/.exec(root)![1]!;
+    if (!name.startsWith(scope)) continue;
+    copies.set(name, (copies.get(name) ?? new Set()).add(root));
+  }
+  return copies;
+}
+
 describe('workflow bundle', () => {
+  const code = readFileSync(inject('workflowBundlePath'), 'utf8');
+
   it('preloads the zod build the workflows import, so every run shares one instance of it', () => {
-    const code = readFileSync(inject('workflowBundlePath'), 'utf8');
     const preload = code.slice(code.indexOf('function preloadModules() {'), code.indexOf('exports.importWorkflows'));
     expect(preload).toContain('__webpack_require__(');
     expect(preload).toContain('./src/workflows/shared-libraries.ts');
     expect(code).toContain('node_modules/zod/v4/classic/schemas.js');
     expect(code).not.toMatch(/node_modules\/zod\/[\w/.-]*\.cjs/);
+  });
+
+  it('holds one copy of each Temporal SDK package, workflow-streams included', () => {
+    const copies = packageCopies(code, '@temporalio/');
+    expect([...copies.keys()]).toEqual(
+      expect.arrayContaining(['@temporalio/workflow', '@temporalio/common', '@temporalio/workflow-streams']),
+    );
+    const duplicated = [...copies].filter(([, roots]) => roots.size > 1).map(([name, roots]) => `${name}: ${[...roots].join(', ')}`);
+    expect(duplicated).toEqual([]);
   });
 });

@@ -21,7 +21,16 @@ export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/shared
 export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 
 /** Packages whose code is deterministic and may be bundled into workflows. */
-const ALLOWED_PACKAGES = ['@temporalio/workflow', '@temporalio/common', 'zod', 'ms', '@noble/hashes', 'canonicalize', 'fast-deep-equal'];
+const ALLOWED_PACKAGES = [
+  '@temporalio/workflow',
+  '@temporalio/workflow-streams',
+  '@temporalio/common',
+  'zod',
+  'ms',
+  '@noble/hashes',
+  'canonicalize',
+  'fast-deep-equal',
+];
 const FORBIDDEN_GLOBALS: Record<string, string> = {
   setTimeout: 'use sleep() or condition() from @temporalio/workflow',
   setInterval: 'use sleep() in a loop',

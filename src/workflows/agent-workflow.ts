@@ -14,6 +14,7 @@ import { resolveAgent } from './activities.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { registerDecisionHandlers } from './decision-handlers.js';
+import { openRunStream } from './run-stream.js';
 import { modelTurn } from './model-turn.js';
 import { registerSessionHandlers, waitForNextTurn } from './session.js';
 import { settleCall } from './tool-execution.js';
@@ -21,6 +22,7 @@ import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
   const run = new AgentRun();
+  openRunStream();
   registerDecisionHandlers(run);
   registerSessionHandlers(run);
   try {
