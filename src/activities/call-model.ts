@@ -7,14 +7,19 @@ import type { Usage } from '../schemas/run-state.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
+import { fromCompletion, type AssembledCompletion } from './completion-assembly.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
 import { toModelFailure } from './model-errors.js';
+import { streamModelCall } from './stream-model-call.js';
+import { DEFAULT_TOKEN_BATCHING } from './token-publisher.js';
 
 export interface CallModelInput {
   agent: string;
   model: string;
   messages: ChatMessage[];
   tools: string[];
+  /** The run's step, which the streamed text is marked with (older workflows do not send it). */
+  step?: number;
 }
 
 export type StructuredCheck = { ok: true; value: unknown } | { ok: false; error: string };
@@ -74,46 +79,33 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
     async callModel(input: CallModelInput): Promise<CallModelResult> {
       const agent = agents[input.agent];
       const responseFormat = agent?.responseFormat;
-      let completion: OpenAI.Chat.Completions.ChatCompletion;
       const activity = Context.current();
+      const client = clientFor(agent?.baseURL ?? config.baseURL);
+      const params = {
+        model: input.model,
+        messages: input.messages,
+        ...(input.tools.length > 0 && { tools: input.tools.map((name) => toFunctionDefinition(toolSpecs[name]!)) }),
+        ...(responseFormat && {
+          response_format: {
+            type: 'json_schema' as const,
+            json_schema: { name: `${input.agent}_response`, schema: z.toJSONSchema(responseFormat) as Record<string, unknown> },
+          },
+        }),
+      };
+      let reply: AssembledCompletion;
       const stopHeartbeats = keepHeartbeating(activity, 2000);
       try {
-        completion = await clientFor(agent?.baseURL ?? config.baseURL).chat.completions.create(
-          {
-            model: input.model,
-            messages: input.messages,
-            ...(input.tools.length > 0 && { tools: input.tools.map((name) => toFunctionDefinition(toolSpecs[name]!)) }),
-            ...(responseFormat && {
-              response_format: {
-                type: 'json_schema' as const,
-                json_schema: { name: `${input.agent}_response`, schema: z.toJSONSchema(responseFormat) as Record<string, unknown> },
-              },
-            }),
-          },
-          { signal: activity.cancellationSignal },
-        );
+        reply = config.streaming
+          ? await streamModelCall(client, params, input.step ?? 0, { ...DEFAULT_TOKEN_BATCHING, ...config.streaming })
+          : fromCompletion(await client.chat.completions.create(params, { signal: activity.cancellationSignal }));
       } catch (err) {
         throw toModelFailure(err);
       } finally {
         stopHeartbeats();
       }
-
-      const choice = completion.choices[0];
-      const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function'
-          ? [{ id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } }]
-          : [],
-      );
-      const message: AssistantMessage = {
-        role: 'assistant',
-        content: choice?.message.content ?? null,
-        ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
-      };
       return {
-        message,
-        usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
-        finishReason: choice?.finish_reason ?? 'stop',
-        ...(responseFormat && toolCalls.length === 0 && { structured: checkStructured(responseFormat, message.content) }),
+        ...reply,
+        ...(responseFormat && !reply.message.tool_calls && { structured: checkStructured(responseFormat, reply.message.content) }),
       };
     },
   };

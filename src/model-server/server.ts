@@ -17,6 +17,8 @@ export interface RecordedRequest {
   /** The JSON body as sent (headers, and so the API key, are never recorded). */
   body: unknown;
   status: number;
+  /** Streamed replies: when each chunk was written (epoch ms), for measuring how long text takes to reach watchers. */
+  chunksSentAt?: number[];
 }
 
 export interface ModelServerOptions {
@@ -64,7 +66,11 @@ function errorTypeFor(status: number): ErrorType {
  * Server-Sent Events as the API sends them: one `data:` line per chunk, then `data: [DONE]`. A mid-stream error
  * is a `data:` line holding `{error}` (the `openai` client throws it), after which the stream ends.
  */
-function streamChunks(c: Context, chunks: object[], chunkDelayMs: number, midStreamError: ScriptedError | undefined) {
+function streamChunks(
+  c: Context,
+  chunks: object[],
+  { delayMs, midStreamError, sentAt }: { delayMs: number; midStreamError?: ScriptedError; sentAt: number[] },
+) {
   return streamSSE(c, async (sse) => {
     for (const [i, chunk] of chunks.entries()) {
       if (midStreamError && i === midStreamError.afterChunks) {
@@ -72,8 +78,9 @@ function streamChunks(c: Context, chunks: object[], chunkDelayMs: number, midStr
         await sse.writeSSE({ data: JSON.stringify({ error: { message, type: errorTypeFor(status), param: null, code: null } }) });
         return;
       }
-      if (i > 0 && chunkDelayMs > 0) await sse.sleep(chunkDelayMs);
+      if (i > 0 && delayMs > 0) await sse.sleep(delayMs);
       await sse.writeSSE({ data: JSON.stringify(chunk) });
+      sentAt.push(Date.now());
     }
     await sse.writeSSE({ data: '[DONE]' });
   });
@@ -108,7 +115,11 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
 
   app.post('/v1/chat/completions', async (c) => {
     const raw = await c.req.text();
-    const record = (status: number, body: unknown) => requests.push({ receivedAt: Date.now(), body, status });
+    const record = (status: number, body: unknown): RecordedRequest => {
+      const recorded = { receivedAt: Date.now(), body, status };
+      requests.push(recorded);
+      return recorded;
+    };
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -135,11 +146,12 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
 
     const digest = createHash('sha256').update(raw).digest('hex');
     let midStreamError: ScriptedError | undefined;
+    let recorded: RecordedRequest | undefined;
     if (reply.error) {
       const served = failuresServed.get(digest) ?? 0;
       if (reply.error.times === undefined || served < reply.error.times) {
         failuresServed.set(digest, served + 1);
-        record(reply.error.status, body);
+        recorded = record(reply.error.status, body);
         if (request.stream && reply.error.afterChunks !== undefined) midStreamError = reply.error;
         else {
           if (reply.error.retryAfter !== undefined) c.header('retry-after', String(reply.error.retryAfter));
@@ -148,7 +160,7 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
       }
     }
 
-    if (!midStreamError) record(200, body);
+    recorded = midStreamError ? recorded! : record(200, body);
     const content = reply.content ?? null;
     const promptTokens = Math.ceil(request.messages.reduce((n, m) => n + textOf(m.content).length, 0) / 4);
     const completionTokens = Math.ceil(((content ?? '').length + selected.toolCalls.reduce((n, t) => n + t.arguments.length, 0)) / 4);
@@ -158,7 +170,8 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
     if (request.stream) {
       const includeUsage = request.stream_options?.include_usage === true;
       const chunks = completionChunks(selected, { id, created, model: request.model, includeUsage, usage });
-      return streamChunks(c, chunks, reply.chunkDelayMs ?? 0, midStreamError);
+      recorded.chunksSentAt = [];
+      return streamChunks(c, chunks, { delayMs: reply.chunkDelayMs ?? 0, midStreamError, sentAt: recorded.chunksSentAt });
     }
     return c.json({
       id,

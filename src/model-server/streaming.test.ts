@@ -161,6 +161,10 @@ describe('streaming chat completions', () => {
     expect(arrivals).toHaveLength(5);
     // Four pauses of 60 ms lie between the first content chunk and the last.
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(4 * 60 - 5);
+    // The server notes when each chunk left: the role, five content chunks, the finish, the usage.
+    const sentAt = server.requests.at(-1)!.chunksSentAt!;
+    expect(sentAt).toHaveLength(8);
+    expect(sentAt.at(-1)! - sentAt[0]!).toBeGreaterThanOrEqual(7 * 60 - 5);
   });
 
   it('answers errors found before streaming as JSON, with the status and headers the API uses', async () => {

@@ -15,7 +15,7 @@ export async function modelTurn(run: AgentRun): Promise<CallModelResult> {
       heartbeatTimeout: '10s',
       retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10 },
     },
-    [{ agent: run.agent, model: run.snapshot!.model, messages: run.messages, tools: run.snapshot!.tools }],
+    [{ agent: run.agent, model: run.snapshot!.model, messages: run.messages, tools: run.snapshot!.tools, step: run.step }],
   );
   run.messages.push(result.message);
   run.usage = {

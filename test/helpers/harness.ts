@@ -43,6 +43,8 @@ export interface HarnessOptions {
   dataConverter?: DataConverter;
   /** The worker's workflow cache size (createWorker's default otherwise). */
   maxCachedRuns?: number;
+  /** Model calls stream and publish their text to the run's stream (ActivityDeps' `model.streaming`). */
+  streaming?: ActivityDeps['model']['streaming'];
 }
 
 export interface Harness {
@@ -68,7 +70,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const deps: ActivityDeps = {
     agents: { ...registeredAgents, ...options.agents },
     tools: options.wrapTools ? options.wrapTools({ ...tools.byName }) : tools.byName,
-    model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model' },
+    model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model', streaming: options.streaming },
     webhooks: options.webhooks ?? { urls: [] },
   };
   let bundlePath = options.bundlePath ?? inject('workflowBundlePath');
