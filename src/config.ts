@@ -3,7 +3,9 @@
  * workflow code. One schema, so a bad value fails at startup with the variable's name.
  */
 import { z } from 'zod';
+import type { TokenBatching } from './activities/token-publisher.js';
 import { DEFAULT_TASK_QUEUE } from './contract/task-queue.js';
+import { TOKEN_TEXT_MAX_CHARS } from './schemas/token-event.js';
 
 const commaList = z
   .string()
@@ -24,6 +26,12 @@ export const EnvConfig = z
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
     OPENAI_MODEL: z.string().min(1).default('gpt-4.1'),
+    /** Model calls stream and publish their text to the run's Workflow Stream, for watchers; `false`: whole replies. */
+    HITL_MODEL_STREAMING: z.stringbool().default(true),
+    /** Streamed text goes out in batches: at most this long after its first delta (TokenBatching, default 250). */
+    HITL_STREAM_BATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+    /** ...or as soon as a batch holds this many characters (TokenBatching, default 1024). */
+    HITL_STREAM_MAX_BATCH_CHARS: z.coerce.number().int().min(1).max(TOKEN_TEXT_MAX_CHARS).optional(),
     /** `npm start`: where the dev server keeps its SQLite file and the dev API tokens. */
     HITL_STATE_DIR: z.string().min(1).default('.temporal'),
     /** `npm start`: the dev server's gRPC and Web UI ports. */
@@ -97,6 +105,15 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   const parsed = EnvConfig.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/** The model calls' streaming option for ActivityDeps: undefined when streaming is off; unset values default. */
+export function modelStreaming(config: EnvConfig): Partial<TokenBatching> | undefined {
+  if (!config.HITL_MODEL_STREAMING) return undefined;
+  return {
+    ...(config.HITL_STREAM_BATCH_INTERVAL_MS !== undefined && { batchIntervalMs: config.HITL_STREAM_BATCH_INTERVAL_MS }),
+    ...(config.HITL_STREAM_MAX_BATCH_CHARS !== undefined && { maxBatchChars: config.HITL_STREAM_MAX_BATCH_CHARS }),
+  };
 }
 
 export function temporalAddress(config: EnvConfig): string {

@@ -10,7 +10,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { createActivities, type ActivityDeps } from './activities/index.js';
 import { agents as defaultAgents } from './agents/registry.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
-import { readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
+import { modelStreaming, readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
 import { SigningConfigError } from './errors.js';
 import { decisionTrustFromConfig } from './signing/signing-config.js';
 import { createToolImplementations } from './tools/implementations/index.js';
@@ -88,7 +88,12 @@ export async function createWorkerFromEnv(config: EnvConfig, connection: NativeC
     deps: {
       agents: defaultAgents,
       tools: tools.byName,
-      model: { baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY, defaultModel: config.OPENAI_MODEL },
+      model: {
+        baseURL: config.OPENAI_BASE_URL,
+        apiKey: config.OPENAI_API_KEY,
+        defaultModel: config.OPENAI_MODEL,
+        streaming: modelStreaming(config),
+      },
       webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
       signedDecisions,
     },

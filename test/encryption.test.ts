@@ -11,6 +11,7 @@ import type { KeyRing } from '../src/codec/encryption-keys.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { readTokens, streamHistory, textOf } from './helpers/stream.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
 
@@ -27,6 +28,7 @@ const ringB: KeyRing = {
 const converter = (ring: KeyRing): DataConverter => ({ payloadCodecs: [new AesGcmPayloadCodec(ring)] });
 const TOKEN = 'codec-token-0123456789';
 const SECRET_PROMPT = 'Refund order 1234 for Zelda Zebrafish';
+const VAULT_ANSWER = 'The vault code is Xylophone Quasar 7.';
 
 let h: Harness;
 /** Before and after the key rotation. */
@@ -37,8 +39,10 @@ let api: Listening;
 beforeAll(async () => {
   h = await startHarness({
     dataConverter: converter(ringA),
+    streaming: { batchIntervalMs: 100 },
     script: {
       conversations: [
+        { match: 'vault', replies: [{ content: VAULT_ANSWER, chunkSize: 5, chunkDelayMs: 30 }] },
         {
           match: 'Zelda Zebrafish',
           replies: [
@@ -105,6 +109,40 @@ describe('payload encryption', () => {
     const [payload] = ((await decoded.json()) as { payloads: { metadata: Record<string, string>; data: string }[] }).payloads;
     expect(Buffer.from(payload!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
     expect(JSON.parse(Buffer.from(payload!.data, 'base64').toString())).toMatchObject({ agent: 'demo', prompt: SECRET_PROMPT });
+  });
+
+  it('encrypts the run stream too: its publishes and polls carry only ciphertext in history', async () => {
+    // Writes with k1 and reads both keys: whether or not the worker has rotated yet, each side reads the other.
+    const bothKeys: KeyRing = { currentId: 'k1', keys: ringB.keys };
+    const withKeys = new Client({
+      connection: h.temporal.client.connection,
+      namespace: h.temporal.namespace,
+      dataConverter: converter(bothKeys),
+    });
+    const handle = await withKeys.workflow.start('agentWorkflow', {
+      args: [{ agent: 'demo', prompt: 'What is the vault code?' }],
+      taskQueue: h.taskQueue,
+      workflowId: `stream-${randomBytes(4).toString('hex')}`,
+    });
+    const tokens = await readTokens(withKeys, handle.workflowId);
+    expect(textOf(tokens, 1, tokens[0]!.attempt)).toBe(VAULT_ANSWER);
+
+    const rawHandle = h.temporal.client.workflow.getHandle(handle.workflowId);
+    const { publishes, polls } = await streamHistory(rawHandle);
+    const pollResults = ((await rawHandle.fetchHistory()).events ?? []).flatMap(
+      (e) => e.workflowExecutionUpdateCompletedEventAttributes?.outcome?.success?.payloads ?? [],
+    );
+    expect(publishes.length).toBeGreaterThan(0);
+    expect(polls.length).toBeGreaterThan(0);
+    expect(pollResults.length).toBeGreaterThan(0);
+    const encodings = [
+      ...publishes.map((e) => e.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!),
+      ...polls.map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.args!.payloads![0]!),
+      ...pollResults,
+    ].map((p) => Buffer.from(p.metadata!.encoding!).toString());
+    expect(new Set(encodings)).toEqual(new Set(['binary/encrypted']));
+    const raw = JSON.stringify(await h.temporal.client.workflow.getHandle(handle.workflowId).fetchHistory());
+    for (const secret of ['Xylophone', 'vault']) expect(raw).not.toContain(secret);
   });
 
   it('answers the Temporal UI preflight from its origin only', async () => {

@@ -2,9 +2,26 @@
  * The bundle every worker runs (built by bundleWorkflows in the global setup) preloads the globals the sandbox
  * lacks, and only those: zod stays a module of each run (src/workflow-bundle.ts says why), in the one build of zod
  * the workflows import. test/zod-in-workflow-sandbox.property.test.ts shows what both mean at run time.
+ *
+ * It also holds exactly one copy of each Temporal SDK package. `@temporalio/workflow-streams` pins its SDK
+ * dependencies at an older exact version; without the `overrides` in package.json npm nests those copies under
+ * it, and the bundle then carries two `@temporalio/workflow` modules with separate state (the stream's handlers
+ * would register on an activator the worker never drives).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
+
+/** Where each bundled package was loaded from: `node_modules/a/node_modules/@temporalio/x` is a second copy of x. */
+function packageCopies(code: string, scope: string): Map<string, Set<string>> {
+  const copies = new Map<string, Set<string>>();
+  for (const [, modulePath] of code.matchAll(/"\.\/((?:node_modules\/(?:@[\w.-]+\/)?[\w.-]+\/)+)[^"]*"/g)) {
+    const root = modulePath!.replace(/\/$/, '');
+    const name = /node_modules\/((?:@[\w.-]+\/)?[\w.-]+)$/.exec(root)![1]!;
+    if (!name.startsWith(scope)) continue;
+    copies.set(name, (copies.get(name) ?? new Set()).add(root));
+  }
+  return copies;
+}
 
 describe('workflow bundle', () => {
   const code = readFileSync(inject('workflowBundlePath'), 'utf8');
@@ -21,5 +38,14 @@ describe('workflow bundle', () => {
   it('bundles the ES build of zod the workflows import, and no CommonJS copy', () => {
     expect(code).toContain('node_modules/zod/v4/classic/schemas.js');
     expect(code).not.toMatch(/node_modules\/zod\/[\w/.-]*\.cjs/);
+  });
+
+  it('holds one copy of each Temporal SDK package, workflow-streams included', () => {
+    const copies = packageCopies(code, '@temporalio/');
+    expect([...copies.keys()]).toEqual(
+      expect.arrayContaining(['@temporalio/workflow', '@temporalio/common', '@temporalio/workflow-streams']),
+    );
+    const duplicated = [...copies].filter(([, roots]) => roots.size > 1).map(([name, roots]) => `${name}: ${[...roots].join(', ')}`);
+    expect(duplicated).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { AgentRegistry } from '../agents/registry.js';
 import type { DecisionTrust } from '../signing/trust.js';
 import type { ToolImplementation } from '../tools/implement-tool.js';
+import type { TokenBatching } from './token-publisher.js';
 
 /** What activities need from the process: registries and configuration, never from workflow input. */
 export interface ActivityDeps {
@@ -12,6 +13,11 @@ export interface ActivityDeps {
     /** Read from the environment by the worker; never passed through workflow history. */
     apiKey?: string;
     defaultModel: string;
+    /**
+     * When set, model calls stream (`stream: true`) and publish their text to the run's Workflow Stream in
+     * batches; unset fields take DEFAULT_TOKEN_BATCHING. @default undefined (whole replies, nothing published)
+     */
+    streaming?: Partial<TokenBatching>;
   };
   webhooks: { urls: string[]; secret?: string };
   /** Whom new runs trust to sign decisions, and whether agents that do not say require them. */

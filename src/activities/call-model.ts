@@ -8,14 +8,19 @@ import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
+import { fromCompletion, type AssembledCompletion } from './completion-assembly.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
 import { toModelFailure } from './model-errors.js';
+import { streamModelCall } from './stream-model-call.js';
+import { DEFAULT_TOKEN_BATCHING } from './token-publisher.js';
 
 export interface CallModelInput {
   agent: string;
   model: string;
   messages: ChatMessage[];
   tools: string[];
+  /** The run's step, which the streamed text is marked with (older workflows do not send it). */
+  step?: number;
 }
 
 export type StructuredCheck = { ok: true; value: unknown } | { ok: false; error: string };
@@ -78,33 +83,32 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
     async callModel(input: CallModelInput): Promise<CallModelResult> {
       const agent = agents[input.agent];
       const responseFormat = agent?.responseFormat;
-      let completion: OpenAI.Chat.Completions.ChatCompletion;
       const activity = Context.current();
+      const client = clientFor(agent?.baseURL ?? config.baseURL);
+      const params = {
+        model: input.model,
+        messages: input.messages,
+        ...(input.tools.length > 0 && { tools: input.tools.map((name) => toFunctionDefinition(toolSpecs[name]!)) }),
+        ...(responseFormat && {
+          response_format: {
+            type: 'json_schema' as const,
+            json_schema: { name: `${input.agent}_response`, schema: z.toJSONSchema(responseFormat) as Record<string, unknown> },
+          },
+        }),
+      };
+      let reply: AssembledCompletion;
       const stopHeartbeats = keepHeartbeating(activity, 2000);
       try {
-        completion = await clientFor(agent?.baseURL ?? config.baseURL).chat.completions.create(
-          {
-            model: input.model,
-            messages: input.messages,
-            ...(input.tools.length > 0 && { tools: input.tools.map((name) => toFunctionDefinition(toolSpecs[name]!)) }),
-            ...(responseFormat && {
-              response_format: {
-                type: 'json_schema' as const,
-                json_schema: { name: `${input.agent}_response`, schema: z.toJSONSchema(responseFormat) as Record<string, unknown> },
-              },
-            }),
-          },
-          { signal: activity.cancellationSignal },
-        );
+        reply = config.streaming
+          ? await streamModelCall(client, params, input.step ?? 0, { ...DEFAULT_TOKEN_BATCHING, ...config.streaming })
+          : fromCompletion(await client.chat.completions.create(params, { signal: activity.cancellationSignal }));
       } catch (err) {
         throw toModelFailure(err);
       } finally {
         stopHeartbeats();
       }
-
-      const choice = completion.choices[0];
-      const functionCalls = (choice?.message.tool_calls ?? []).filter((call) => call.type === 'function');
-      const bounded = boundReply({ content: choice?.message.content, tool_calls: functionCalls });
+      // Cut to the run's limits here, so no reply, however large, can make this result exceed a payload.
+      const bounded = boundReply({ content: reply.message.content, tool_calls: reply.message.tool_calls });
       const toolCalls = bounded.toolCalls.map((c) => ({
         id: c.id,
         type: 'function' as const,
@@ -120,8 +124,8 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
         ...((bounded.droppedCalls > 0 || bounded.cutCalls.length > 0) && {
           cut: { droppedCalls: bounded.droppedCalls, cutCalls: bounded.cutCalls },
         }),
-        usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
-        finishReason: choice?.finish_reason ?? 'stop',
+        usage: reply.usage,
+        finishReason: reply.finishReason,
         ...(responseFormat && toolCalls.length === 0 && { structured: checkStructured(responseFormat, message.content) }),
       };
     },

@@ -27,6 +27,13 @@ describe('toModelFailure', () => {
     expect(failure.nonRetryable).toBeFalsy();
   });
 
+  it('retries an error event in the middle of a stream (an API error without a status)', () => {
+    const failure = toModelFailure(new OpenAI.APIError(undefined, { message: 'overloaded' }, undefined, undefined)) as ApplicationFailure;
+    expect(failure.type).toBe('ModelUnavailable');
+    expect(failure.nonRetryable).toBeFalsy();
+    expect(failure.message).toBe('The model API failed mid-stream: overloaded');
+  });
+
   it('honours retry-after', () => {
     expect((toModelFailure(apiError(429, { 'retry-after': '7' })) as ApplicationFailure).nextRetryDelay).toBe(7000);
   });

@@ -20,6 +20,10 @@ export function toModelFailure(err: unknown): Error {
     }
     return new ModelRequestRejectedError(err.status, apiMessage).toFailure();
   }
+  if (err instanceof OpenAI.APIError) {
+    // An error event in the middle of a stream: the request was accepted (200), so another attempt may succeed.
+    return ApplicationFailure.create({ type: 'ModelUnavailable', message: `The model API failed mid-stream: ${err.message}` });
+  }
   return err instanceof Error ? err : new Error(String(err));
 }
 

@@ -23,6 +23,7 @@ export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 /** Packages whose code is deterministic and may be bundled into workflows. */
 const ALLOWED_PACKAGES = [
   '@temporalio/workflow',
+  '@temporalio/workflow-streams',
   '@temporalio/common',
   'zod',
   'ms',

@@ -33,6 +33,7 @@ export const ChatRequest = z.looseObject({
     )
     .optional(),
   stream: z.boolean().nullable().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
 });
 
 export type ChatRequest = z.infer<typeof ChatRequest>;

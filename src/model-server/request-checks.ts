@@ -21,8 +21,12 @@ export function findRequestProblem(request: ChatRequest): RequestProblem | undef
       code: 'empty_array',
     };
   }
-  if (request.stream) {
-    return { message: 'The scripted model server does not stream; send stream: false.', param: 'stream', code: null };
+  if (request.stream_options && !request.stream) {
+    return {
+      message: "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      param: 'stream_options',
+      code: null,
+    };
   }
   return checkTools(request) ?? checkToolCallPairing(request);
 }

@@ -20,6 +20,11 @@ export const ScriptedError = z.strictObject({
   retryAfter: z.number().nonnegative().optional(),
   /** Fail this many times for the same request, then answer; fails every time when omitted. */
   times: z.number().int().positive().optional(),
+  /**
+   * Streaming requests only: send this many chunks first, then the error as an SSE `error` event (the HTTP
+   * status is then 200, as with the real API). Otherwise the request fails before any chunk is sent.
+   */
+  afterChunks: z.number().int().nonnegative().optional(),
 });
 
 export const ScriptedReply = z.strictObject({
@@ -31,6 +36,15 @@ export const ScriptedReply = z.strictObject({
   error: ScriptedError.optional(),
   /** Use this reply for this many consecutive turns (long runs without long scripts). @default 1 */
   repeat: z.number().int().positive().optional(),
+  /** Streaming: characters of content, or of one tool call's arguments, per chunk. @default 4 */
+  chunkSize: z.number().int().positive().optional(),
+  /** Streaming: pause before each chunk after the first, so tests can watch tokens arrive. @default 0 */
+  chunkDelayMs: z.number().int().nonnegative().optional(),
+  /**
+   * Streaming: argument fragments of several tool calls alternate (call 0, call 1, call 0, ...), as some
+   * OpenAI-compatible servers send them; OpenAI sends each call whole before the next. @default false
+   */
+  interleaveToolCalls: z.boolean().optional(),
 });
 
 export const ScriptedConversation = z.strictObject({
@@ -46,6 +60,7 @@ export const ModelScript = z.strictObject({
 });
 
 export type ScriptedToolCall = z.infer<typeof ScriptedToolCall>;
+export type ScriptedError = z.infer<typeof ScriptedError>;
 export type ScriptedReply = z.infer<typeof ScriptedReply>;
 export type ScriptedConversation = z.infer<typeof ScriptedConversation>;
 export type ModelScript = z.infer<typeof ModelScript>;

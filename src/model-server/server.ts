@@ -4,17 +4,21 @@
  */
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import { listen } from '../api/listen.js';
 import { ChatRequest } from './chat-request.js';
+import { completionChunks } from './completion-chunks.js';
 import { findRequestProblem } from './request-checks.js';
 import { selectReply, textOf } from './reply-selection.js';
-import { ModelScript, type ModelScriptInput } from './script-schema.js';
+import { ModelScript, type ModelScriptInput, type ScriptedError } from './script-schema.js';
 
 export interface RecordedRequest {
   receivedAt: number;
   /** The JSON body as sent (headers, and so the API key, are never recorded). */
   body: unknown;
   status: number;
+  /** Streamed replies: when each chunk was written (epoch ms), for measuring how long text takes to reach watchers. */
+  chunksSentAt?: number[];
 }
 
 export interface ModelServerOptions {
@@ -58,6 +62,30 @@ function errorTypeFor(status: number): ErrorType {
   return status >= 500 ? 'server_error' : 'invalid_request_error';
 }
 
+/**
+ * Server-Sent Events as the API sends them: one `data:` line per chunk, then `data: [DONE]`. A mid-stream error
+ * is a `data:` line holding `{error}` (the `openai` client throws it), after which the stream ends.
+ */
+function streamChunks(
+  c: Context,
+  chunks: object[],
+  { delayMs, midStreamError, sentAt }: { delayMs: number; midStreamError?: ScriptedError; sentAt: number[] },
+) {
+  return streamSSE(c, async (sse) => {
+    for (const [i, chunk] of chunks.entries()) {
+      if (midStreamError && i === midStreamError.afterChunks) {
+        const { status, message } = midStreamError;
+        await sse.writeSSE({ data: JSON.stringify({ error: { message, type: errorTypeFor(status), param: null, code: null } }) });
+        return;
+      }
+      if (i > 0 && delayMs > 0) await sse.sleep(delayMs);
+      await sse.writeSSE({ data: JSON.stringify(chunk) });
+      sentAt.push(Date.now());
+    }
+    await sse.writeSSE({ data: '[DONE]' });
+  });
+}
+
 export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 'hostname'>) {
   let script = ModelScript.parse(options.script);
   const requests: RecordedRequest[] = [];
@@ -87,7 +115,11 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
 
   app.post('/v1/chat/completions', async (c) => {
     const raw = await c.req.text();
-    const record = (status: number, body: unknown) => requests.push({ receivedAt: Date.now(), body, status });
+    const record = (status: number, body: unknown): RecordedRequest => {
+      const recorded = { receivedAt: Date.now(), body, status };
+      requests.push(recorded);
+      return recorded;
+    };
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -113,24 +145,38 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
 
     const digest = createHash('sha256').update(raw).digest('hex');
+    let midStreamError: ScriptedError | undefined;
+    let recorded: RecordedRequest | undefined;
     if (reply.error) {
       const served = failuresServed.get(digest) ?? 0;
       if (reply.error.times === undefined || served < reply.error.times) {
         failuresServed.set(digest, served + 1);
-        record(reply.error.status, body);
-        if (reply.error.retryAfter !== undefined) c.header('retry-after', String(reply.error.retryAfter));
-        return openAiError(c, reply.error.status, reply.error.message, errorTypeFor(reply.error.status));
+        recorded = record(reply.error.status, body);
+        if (request.stream && reply.error.afterChunks !== undefined) midStreamError = reply.error;
+        else {
+          if (reply.error.retryAfter !== undefined) c.header('retry-after', String(reply.error.retryAfter));
+          return openAiError(c, reply.error.status, reply.error.message, errorTypeFor(reply.error.status));
+        }
       }
     }
 
-    record(200, body);
+    recorded = midStreamError ? recorded! : record(200, body);
     const content = reply.content ?? null;
     const promptTokens = Math.ceil(request.messages.reduce((n, m) => n + textOf(m.content).length, 0) / 4);
     const completionTokens = Math.ceil(((content ?? '').length + selected.toolCalls.reduce((n, t) => n + t.arguments.length, 0)) / 4);
+    const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+    const id = `chatcmpl-${digest.slice(0, 24)}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (request.stream) {
+      const includeUsage = request.stream_options?.include_usage === true;
+      const chunks = completionChunks(selected, { id, created, model: request.model, includeUsage, usage });
+      recorded.chunksSentAt = [];
+      return streamChunks(c, chunks, { delayMs: reply.chunkDelayMs ?? 0, midStreamError, sentAt: recorded.chunksSentAt });
+    }
     return c.json({
-      id: `chatcmpl-${digest.slice(0, 24)}`,
+      id,
       object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
+      created,
       model: request.model,
       system_fingerprint: 'fp_scripted',
       choices: [
@@ -152,7 +198,7 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
           finish_reason: selected.toolCalls.length > 0 ? 'tool_calls' : 'stop',
         },
       ],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      usage,
     });
   });
 

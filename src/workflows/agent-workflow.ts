@@ -31,6 +31,7 @@ import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
+import { openRunStream } from './run-stream.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
@@ -43,6 +44,7 @@ import { workflowNow } from './workflow-clock.js';
 
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
   const run = new AgentRun();
+  openRunStream();
   registerHandlers(run);
   try {
     const parsed = AgentWorkflowInput.safeParse(rawInput);

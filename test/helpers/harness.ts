@@ -45,6 +45,8 @@ export interface HarnessOptions {
   maxCachedRuns?: number;
   /** Signed decisions: whom new runs trust, and whether they require tokens. */
   signedDecisions?: ActivityDeps['signedDecisions'];
+  /** Model calls stream and publish their text to the run's stream (ActivityDeps' `model.streaming`). */
+  streaming?: ActivityDeps['model']['streaming'];
 }
 
 export interface Harness {
@@ -74,7 +76,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const deps: ActivityDeps = {
     agents: { ...registeredAgents, ...options.agents },
     tools: options.wrapTools ? options.wrapTools({ ...tools.byName }) : tools.byName,
-    model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model' },
+    model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model', streaming: options.streaming },
     webhooks: options.webhooks ?? { urls: [] },
     ...(options.signedDecisions && { signedDecisions: options.signedDecisions }),
   };

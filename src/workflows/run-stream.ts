@@ -1,0 +1,222 @@
+/**
+ * The run's Workflow Stream (@temporalio/workflow-streams): an offset-addressed log that watchers long-poll
+ * (update `__temporal_workflow_stream_poll`). The run publishes its events on `events`; the model activity
+ * publishes model text on `tokens` (signal `__temporal_workflow_stream_publish`).
+ *
+ * Anyone who can signal the run can send that signal and update, and the library's handlers trust their input:
+ * a malformed publish throws in the signal handler, which fails the workflow task on every retry, as the signal
+ * stays in history (the run is wedged); a poll past the end waits forever and holds one of the few updates a run
+ * may have in flight. Workflow interceptors cannot help: the SDK skips them for `__temporal_` names. So the
+ * library's stream is extended here: the two methods its handlers call refuse what the wire schemas
+ * (src/schemas/stream-wire.ts) and TokenEvent do not accept, and the poll update gets a validator, so a bad poll
+ * is rejected before it reaches history. What is kept is bounded too: past `maxRetainedChars` the oldest entries
+ * are dropped (truncated), so a flood cannot grow the state carried across continue-as-new without limit.
+ */
+import type { Payload } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter, defineQuery, log, setHandler } from '@temporalio/workflow';
+import {
+  decodePayloadWire,
+  encodePayloadWire,
+  WorkflowStream,
+  workflowStreamPollUpdate,
+  type PollInput,
+  type PollResult,
+  type PublishInput,
+  type WorkflowStreamState,
+} from '@temporalio/workflow-streams/workflow';
+import type { RunEvent } from '../schemas/run-event.js';
+import { STREAM_TOPICS, StreamPollInput, StreamPublishInput, StreamState } from '../schemas/stream-wire.js';
+import { TokenEvent } from '../schemas/token-event.js';
+
+export interface RunStreamLimits {
+  /**
+   * Characters of base64 item data the log keeps; older entries are dropped past it. It bounds the stream's part
+   * of the continue-as-new input, which Temporal caps at 2 MB with everything else the run carries.
+   * @default 262144 (256 KiB)
+   */
+  maxRetainedChars: number;
+  /**
+   * Polls that may wait for new items at once; more are refused (`StreamBusy`). Temporal lets a run have 10
+   * updates in flight (`history.maxInFlightUpdates`) and a waiting poll is one of them: without this limit ten
+   * watchers, or anyone who can send updates, would leave no room for a human's `decide`.
+   * @default 5
+   */
+  maxWaitingPolls: number;
+}
+
+export const DEFAULT_RUN_STREAM_LIMITS: RunStreamLimits = { maxRetainedChars: 256 * 1024, maxWaitingPolls: 5 };
+
+/** The run's side of its stream: typed publishing, and what continue-as-new needs. */
+export interface RunStream {
+  /** Run events, published by the workflow. */
+  events: { publish(event: RunEvent): void };
+  /** Model text; normally published by the model activity, from outside. */
+  tokens: { publish(event: TokenEvent): void };
+  /** Before continue-as-new: refuse new polls, release waiting ones (then wait for allHandlersFinished). */
+  detachPollers(): void;
+  /** The log and publisher state for the next run's `openRunStream`. */
+  state(): WorkflowStreamState;
+}
+
+/**
+ * Items from an offset, without waiting: what a watcher missed when the run closed between two of its polls (an
+ * update cannot reach a closed run; a query can). Capped like a poll; `more_ready` says to ask again.
+ */
+export const runStreamItemsQuery = defineQuery<PollResult, [PollInput]>('runStreamItems');
+
+/** Roughly what one poll answers at most (the library's cap). */
+const MAX_ITEMS_CHARS = 1_000_000;
+
+/** The library's members its handlers use, private in its typings (version pinned in package.json). */
+interface LibraryInternals {
+  onPublish(input: PublishInput): void;
+  onPoll(input: PollInput): Promise<PollResult>;
+  readonly draining: boolean;
+  readonly log: readonly { topic: string; payload: Payload }[];
+  readonly baseOffset: number;
+}
+type LibraryStream = Pick<WorkflowStream, 'topic' | 'getState' | 'detachPollers' | 'truncate'> & LibraryInternals;
+const LibraryStream = WorkflowStream as unknown as new (prior?: WorkflowStreamState) => LibraryStream;
+
+const refusal = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+
+/** Constructs the stream (registering its signal, update and query handlers); call once, first thing in the run. */
+export function openRunStream(priorState?: WorkflowStreamState, options: Partial<RunStreamLimits> = {}): RunStream {
+  const limits = { ...DEFAULT_RUN_STREAM_LIMITS, ...options };
+  const prior = usablePrior(priorState);
+  // Entry sizes, aligned with the library's log, and polls waiting. A closure, not fields: the library's
+  // constructor dispatches signals and updates that arrived before it (to the overrides below) before a
+  // subclass's fields exist.
+  const sizes = (prior?.log ?? []).map((item) => item.data.length);
+  let retained = sizes.reduce((a, b) => a + b, 0);
+  let waitingPolls = 0;
+
+  const keep = (stream: LibraryStream, added: number[]) => {
+    sizes.push(...added);
+    retained += added.reduce((a, b) => a + b, 0);
+    let drop = 0;
+    while (retained > limits.maxRetainedChars && drop < sizes.length - 1) retained -= sizes[drop++]!;
+    if (drop === 0) return;
+    sizes.splice(0, drop);
+    stream.truncate(stream.baseOffset + drop);
+  };
+
+  const pollProblem = (stream: LibraryStream, input: unknown): string | undefined => {
+    const parsed = StreamPollInput.safeParse(input);
+    if (!parsed.success) return `a poll needs {topics: ("tokens" | "events")[], from_offset: integer >= 0}`;
+    const end = stream.baseOffset + stream.log.length;
+    if (parsed.data.from_offset > end) return `offset ${parsed.data.from_offset} is past the end of the stream (${end})`;
+    return undefined;
+  };
+
+  class GuardedStream extends LibraryStream {
+    override onPublish(input: unknown): void {
+      const accepted = acceptPublish(input);
+      if (!accepted) return;
+      const before = this.log.length;
+      super.onPublish(accepted);
+      // The library skips a batch it has seen (same publisher, sequence not higher).
+      if (this.log.length > before)
+        keep(
+          this,
+          accepted.items.map((item) => item.data.length),
+        );
+    }
+
+    override async onPoll(input: unknown): Promise<PollResult> {
+      // Polls dispatched from the library's constructor skip the validator registered below.
+      const problem = pollProblem(this, input);
+      if (problem) throw refusal('InvalidStreamPoll', problem);
+      waitingPolls += 1;
+      try {
+        return await super.onPoll(input as PollInput);
+      } finally {
+        waitingPolls -= 1;
+      }
+    }
+  }
+
+  const stream = new GuardedStream(prior);
+  setHandler(workflowStreamPollUpdate, (input) => stream.onPoll(input), {
+    validator: (input) => {
+      // The library's own check, which this registration replaces: polls during the hand-off retry on the next run.
+      if (stream.draining) throw refusal('StreamDraining', 'Workflow is draining for continue-as-new');
+      const problem = pollProblem(stream, input);
+      if (problem) throw refusal('InvalidStreamPoll', problem);
+      if (waitingPolls >= limits.maxWaitingPolls) {
+        throw refusal('StreamBusy', `${waitingPolls} polls are already waiting on this run's stream; try again later`);
+      }
+    },
+  });
+
+  setHandler(runStreamItemsQuery, (input) => {
+    const problem = pollProblem(stream, input);
+    if (problem) throw refusal('InvalidStreamPoll', problem);
+    const topics = new Set(input.topics);
+    const start = Math.max(input.from_offset - stream.baseOffset, 0);
+    const items: PollResult['items'] = [];
+    let chars = 0;
+    for (let i = start; i < stream.log.length; i++) {
+      const { topic, payload } = stream.log[i]!;
+      if (topics.size > 0 && !topics.has(topic)) continue;
+      const data = encodePayloadWire(payload);
+      if (items.length > 0 && chars + data.length > MAX_ITEMS_CHARS) return { items, next_offset: stream.baseOffset + i, more_ready: true };
+      chars += data.length;
+      items.push({ topic, data, offset: stream.baseOffset + i });
+    }
+    return { items, next_offset: stream.baseOffset + stream.log.length, more_ready: false };
+  });
+
+  const topic = <T>(name: string) => ({
+    publish(value: T) {
+      const payload = defaultPayloadConverter.toPayload(value);
+      stream.topic(name).publish(payload);
+      keep(stream, [encodePayloadWire(payload).length]);
+    },
+  });
+  return {
+    events: topic<RunEvent>(STREAM_TOPICS.events),
+    tokens: topic<TokenEvent>(STREAM_TOPICS.tokens),
+    detachPollers: () => stream.detachPollers(),
+    state: () => stream.getState(),
+  };
+}
+
+/** The carried state if the library can load it (it would throw on a bad item); else a fresh stream. */
+function usablePrior(prior: unknown): WorkflowStreamState | undefined {
+  if (prior === undefined) return undefined;
+  const parsed = StreamState.safeParse(prior);
+  try {
+    if (parsed.success) {
+      for (const item of parsed.data.log) decodePayloadWire(item.data);
+      return parsed.data;
+    }
+  } catch {
+    // A bad item: fall through.
+  }
+  log.warn('The carried stream state is unusable; the stream starts empty');
+  return undefined;
+}
+
+/** A publish the run accepts: the wire shape, and every item a valid token event. Anything else is dropped. */
+function acceptPublish(input: unknown): PublishInput | undefined {
+  const parsed = StreamPublishInput.safeParse(input);
+  if (!parsed.success) {
+    log.warn('Refused a stream publish: not a publish of token events', { problem: parsed.error.issues[0]?.message });
+    return undefined;
+  }
+  for (const [i, item] of parsed.data.items.entries()) {
+    let event: unknown;
+    try {
+      event = defaultPayloadConverter.fromPayload(decodePayloadWire(item.data));
+    } catch (err) {
+      log.warn('Refused a stream publish: an item is not a JSON payload', { item: i, problem: (err as Error).message });
+      return undefined;
+    }
+    if (!TokenEvent.safeParse(event).success) {
+      log.warn('Refused a stream publish: an item is not a token event', { item: i });
+      return undefined;
+    }
+  }
+  return parsed.data;
+}
