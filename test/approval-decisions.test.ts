@@ -250,7 +250,7 @@ describe('always decisions', () => {
       ['t1', 'Wrote 1 bytes to t1.txt.'],
       ['t2', 'Rejected by a human reviewer; cancel_order did not run. Reason: We never cancel from chat.'],
       ['t3', 'Wrote 1 bytes to t3.txt.'],
-      ['t4', 'Rejected by a standing decision of a human reviewer; cancel_order did not run. Reason: We never cancel from chat.'],
+      ['t4', 'Rejected by an "always reject" decision of a human reviewer; cancel_order did not run. Reason: We never cancel from chat.'],
     ]);
     const { decisions } = await handle.query(runStateQuery);
     expect(decisions.map((d) => [d.id, d.via, d.type, d.approver])).toEqual([

@@ -14,8 +14,8 @@ import {
   pendingApprovalsQuery,
   runStateQuery,
 } from '../contract/messages.js';
-import { runStatusOf, type RunStatus } from '../contract/run-status.js';
-import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
+import type { RunStatus } from '../contract/run-status.js';
+import { HitlAgent } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
@@ -28,6 +28,7 @@ import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from './approval-id.js';
 import { diagnoseRun, type RunProblem } from './run-health.js';
+import { closedRunRefusal, stuckView } from './run-fallbacks.js';
 import { listRuns, listWaiting, memoOf, toWaiting } from './run-lists.js';
 import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
 
@@ -80,25 +81,7 @@ export class HitlClient {
     const handle = this.temporal.workflow.getHandle(workflowId);
     const problem = await this.call(workflowId, () => diagnoseRun(this.temporal, handle));
     if (!problem) return this.call(workflowId, () => handle.query(runStateQuery, options));
-    const info = await handle.describe();
-    const memo = memoOf(info);
-    return {
-      status: runStatusOf(info.typedSearchAttributes.get(HitlStatus), info.status.name) ?? 'Running',
-      step: 0,
-      agent: info.typedSearchAttributes.get(HitlAgent) ?? '',
-      prompt: memo.prompt ?? '',
-      ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
-      messages: [],
-      messagesFrom: 0,
-      pending: Array.isArray(memo.pendingApprovals) ? memo.pendingApprovals : [],
-      decisions: [],
-      decisionsFrom: 0,
-      policyOutcomes: [],
-      usage: { promptTokens: 0, completionTokens: 0 },
-      previousRunIds: [],
-      queuedMessages: 0,
-      problem,
-    };
+    return stuckView(handle, problem);
   }
 
   /** Why a run is stuck, or undefined when it is not. */
@@ -182,28 +165,9 @@ export class HitlClient {
         if (!code) throw err.cause ?? err;
         throw new DecisionRefusedError(code, err.cause?.message ?? err.message);
       }
-      if (err instanceof WorkflowNotFoundError) throw await this.closedRunRefusal(workflowId, input);
+      if (err instanceof WorkflowNotFoundError) throw await closedRunRefusal(this.temporal, workflowId, input);
       throw err;
     }
-  }
-
-  /** A decision for a finished run: refused as already decided when the run had decided that call, else as closed. */
-  private async closedRunRefusal(workflowId: string, input: DecideInput): Promise<Error> {
-    const handle = this.temporal.workflow.getHandle(workflowId);
-    const described = await handle.describe().catch(() => undefined);
-    if (!described) return new RunNotFoundError(workflowId);
-    const ids = new Set(input.decisions.flatMap((d) => (d.id ? [d.id] : [])));
-    const decided = await handle
-      .query(runStateQuery, {})
-      .then((state) => state.decisions.find((d) => d.outcome === 'applied' && d.id && ids.has(d.id)))
-      .catch(() => undefined);
-    if (decided) {
-      return new DecisionRefusedError(
-        'already_decided',
-        `${decided.id} was already decided (${decided.type}${decided.approver ? ` by ${decided.approver}` : ''}).`,
-      );
-    }
-    return new DecisionRefusedError('run_closed', `Run ${workflowId} has finished; nothing is waiting for a decision.`);
   }
 
   /** One decision for one call, by the call's id. */

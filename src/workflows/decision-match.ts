@@ -5,7 +5,7 @@
 import { DecisionRefusedError } from '../errors.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { PlanContext } from './decision-plan.js';
+import type { PlanContext } from './decision-context.js';
 
 export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' | 'decided'>): PendingApproval[] | DecisionRefusedError {
   const withIds = input.decisions.filter((d) => d.id !== undefined).length;

@@ -204,7 +204,7 @@ export function applyAlways(run: AgentRun, record: CallRecord, always: AlwaysDec
     always.type === 'approve'
       ? { kind: 'approve', via: 'always', approver: always.approver }
       : { kind: 'reject', via: 'always', approver: always.approver, message: always.message };
-  settle(run, record, resolution, { message: `standing "always ${always.type}"` });
+  settle(run, record, resolution, { message: `an earlier "always ${always.type}"` });
 }
 
 function safeStringify(value: unknown): string {

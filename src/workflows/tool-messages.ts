@@ -1,8 +1,8 @@
 /** What the model reads when a human (or a deadline) decided instead of the tool. */
 import ms from 'ms';
 
-export function rejectedMessage(toolName: string, reason: string | undefined, standing: boolean): string {
-  const who = standing ? 'a standing decision of a human reviewer' : 'a human reviewer';
+export function rejectedMessage(toolName: string, reason: string | undefined, always: boolean): string {
+  const who = always ? 'an "always reject" decision of a human reviewer' : 'a human reviewer';
   return `Rejected by ${who}; ${toolName} did not run.${reason ? ` Reason: ${reason}` : ''}`;
 }
 

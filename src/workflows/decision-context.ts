@@ -1,0 +1,53 @@
+/** What the decision planner reads of a run, and what it plans: shared by the planner and its parts. */
+import type { GateSettings } from '../schemas/call-record.js';
+import type { DecidedSummary } from '../schemas/carried-state.js';
+import type { ApprovalPolicy } from '../schemas/approval-policy.js';
+import type { Decision } from '../schemas/decision.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { ToolArgs } from '../schemas/tool-args.js';
+import type { DecisionTrust } from '../signing/trust.js';
+import type { ToolSpec } from '../tools/define-tool.js';
+
+export interface PlanContext {
+  /** Undecided calls, oldest first, in the order the model asked for them. */
+  pending: readonly PendingApproval[];
+  /** What the run knows of calls no longer pending (who decided them), for "already decided". */
+  decided: Pick<ReadonlyMap<string, DecidedSummary>, 'get'>;
+  available: readonly string[];
+  specs: Readonly<Record<string, ToolSpec>>;
+  /** The run's policy: an edit is judged by the policy of the call it turns into. */
+  policy?: ApprovalPolicy;
+  /** Under four eyes, the requester of the run (who may not approve what an edit turns into either). */
+  requestedBy?: string;
+  /** Tools of sub-agent runs, by workflow id, for edits of their calls. */
+  subAgentTools?: ReadonlyMap<string, readonly string[]>;
+  /** Signed decisions: how tokens are checked in this run (absent: tokens are neither needed nor read). */
+  signing?: SigningContext;
+}
+
+export interface SigningContext {
+  /** Every decision must carry a token. */
+  required: boolean;
+  trust?: DecisionTrust;
+  /** The workflow's clock, epoch milliseconds. */
+  now: number;
+  /** Tokens bind to the top-level run and the call id as shown there: a sub-agent checks what its parent showed. */
+  rootWorkflowId: string;
+  /** This run's call ids as the top-level run shows them: `<prefix><id>` (empty for the top-level run). */
+  shownIdPrefix: string;
+  usedTokenIds: ReadonlySet<string>;
+}
+
+export interface PlannedDecision {
+  call: PendingApproval;
+  decision: Decision;
+  approver?: string;
+  /** The tool and arguments that run (after an edit, the new ones). */
+  toolName: string;
+  args: ToolArgs;
+  argsHash: string;
+  /** The edit turned the call into one its approver may not approve: it waits for these settings' approvers. */
+  proposal?: { gate: GateSettings };
+  /** The verified token the decision carried: its id is used up once the decision is applied. */
+  token?: { id: string; expiresAt: number };
+}
