@@ -40,7 +40,7 @@ beforeAll(async () => {
       env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: server } } });
       break;
     } catch (err) {
-      if (attempt === 3 || !String(err).includes('did not start within')) throw err;
+      if (attempt === 6 || !String(err).includes('did not start within')) throw err;
     }
   }
   // The test server knows no custom search attributes until they are registered, and the workflow upserts ours.
