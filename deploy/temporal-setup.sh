@@ -23,10 +23,10 @@ sql() {
     --user "$POSTGRES_USER" --password "$POSTGRES_PWD" "$@"
 }
 
-# One database: created unless it exists (a real failure shows in the steps after), versioning tables set up
-# (idempotent), then updated to the schema this tool embeds (update-schema applies only the versions it lacks).
+# One database: created (the tool leaves an existing one as it is), versioning tables set up (idempotent), then
+# updated to the schema this tool embeds (update-schema applies only the versions a database lacks).
 database() {
-  sql --database "$1" create-database >/dev/null 2>&1 && echo "created database $1" || echo "database $1 exists"
+  sql --database "$1" create-database
   sql --database "$1" setup-schema --version 0.0
   sql --database "$1" update-schema --schema-name "$2"
 }

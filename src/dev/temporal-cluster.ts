@@ -28,6 +28,8 @@ export interface TemporalCluster {
   pid: number;
   /** The server's log (stdout and stderr). */
   logFile: string;
+  /** What deploy/temporal-setup.sh ran with (over the process's environment): run it again with runClusterSetup. */
+  setupEnv: Record<string, string>;
   /** Stops the server, then PostgreSQL, and removes the directory. */
   stop(): Promise<void>;
 }
@@ -38,8 +40,9 @@ export interface TemporalClusterOptions {
   progress?: Progress;
 }
 
-/** Runs deploy/temporal-setup.sh with the cluster's environment; rejects with its output when it fails. */
-function runSetup(phase: 'schema' | 'namespace', env: NodeJS.ProcessEnv): Promise<void> {
+/** Runs deploy/temporal-setup.sh with the cluster's environment: its output, or a rejection with it. */
+export function runClusterSetup(phase: 'schema' | 'namespace', setupEnv: Record<string, string>): Promise<string> {
+  const env = { ...process.env, ...setupEnv };
   return new Promise((resolve, reject) => {
     const child = spawn('sh', [path.join(DEPLOY_DIR, 'temporal-setup.sh'), phase], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -48,7 +51,7 @@ function runSetup(phase: 'schema' | 'namespace', env: NodeJS.ProcessEnv): Promis
     child.stderr.on('data', collect);
     child.on('error', reject);
     child.on('close', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`deploy/temporal-setup.sh ${phase} failed (${code ?? signal}):\n${output}`)),
+      code === 0 ? resolve(output) : reject(new Error(`deploy/temporal-setup.sh ${phase} failed (${code ?? signal}):\n${output}`)),
     );
   });
 }
@@ -90,8 +93,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
       WORKER_MEMBERSHIP_PORT: await memberPort(),
     };
     const address = `127.0.0.1:${ports.FRONTEND_GRPC_PORT}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
+    const env: Record<string, string> = {
       PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
       POSTGRES_SEEDS: postgres.host,
       DB_PORT: String(postgres.port),
@@ -105,7 +107,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
     };
 
     progress('schema: deploy/temporal-setup.sh schema');
-    await runSetup('schema', env);
+    await runClusterSetup('schema', env);
 
     progress('temporal-server start');
     const logFile = path.join(dir, 'temporal-server.log');
@@ -124,7 +126,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
         '--allow-no-auth',
         'start',
       ],
-      { env, stdio: 'ignore' },
+      { env: { ...process.env, ...env }, stdio: 'ignore' },
     );
     const exited = new Promise<void>((resolve) => server!.once('exit', () => resolve()));
     process.on('exit', killServer);
@@ -132,7 +134,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
     progress('namespace and search attributes: deploy/temporal-setup.sh namespace');
     const serverLog = () => readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
     await Promise.race([
-      runSetup('namespace', env),
+      runClusterSetup('namespace', env),
       exited.then(() => {
         throw new Error(`temporal-server exited during setup; its log ends:\n${serverLog()}`);
       }),
@@ -146,6 +148,7 @@ export async function startTemporalCluster(options: TemporalClusterOptions = {})
       postgres,
       pid: server.pid!,
       logFile,
+      setupEnv: env,
       async stop() {
         if (server!.exitCode === null && server!.signalCode === null) {
           server!.kill('SIGTERM');

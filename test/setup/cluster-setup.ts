@@ -14,6 +14,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Set by the cluster suite only: the PostgreSQL cluster under its Temporal server. */
     clusterPostgres?: PostgresHandle;
+    /** Set by the cluster suite only: what deploy/temporal-setup.sh ran with (runClusterSetup). */
+    clusterSetupEnv?: Record<string, string>;
   }
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
   project.provide('temporalCliPath', cli.path);
   project.provide('workflowBundlePath', bundle.bundlePath);
   project.provide('clusterPostgres', postgres);
+  project.provide('clusterSetupEnv', cluster.setupEnv);
   console.log(`[cluster-setup] Temporal on PostgreSQL at ${cluster.address}, ready in ${Math.round((Date.now() - started) / 1000)}s`);
   return async () => {
     await cluster.stop();
