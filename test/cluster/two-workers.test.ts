@@ -87,6 +87,11 @@ function start(
 const refundRows = (run: Run) =>
   (shop.prepare('SELECT COUNT(*) AS n FROM refunds WHERE idempotency_key = ?').get(`${run.workflowId}:refund`) as { n: number }).n;
 
+async function workflowTaskIdentities(runs: Run[]): Promise<Set<string>> {
+  const histories = await Promise.all(runs.map((run) => run.fetchHistory()));
+  return new Set(histories.flatMap((h) => (h.events ?? []).flatMap((e) => e.workflowTaskStartedEventAttributes?.identity ?? [])));
+}
+
 const count = async (query: string) => (await client.workflow.count(query)).count;
 
 describe('a Temporal cluster on PostgreSQL with two worker processes', () => {
@@ -106,6 +111,9 @@ describe('a Temporal cluster on PostgreSQL with two worker processes', () => {
       120_000,
       'every run waiting for its approval',
     );
+    // Both processes took workflow tasks (a worker's identity is pid@host), so the killed one held runs in its cache.
+    const identities = await workflowTaskIdentities(runs);
+    expect(identities.size).toBe(2);
 
     // The faults, while every approval waits.
     await sigkill(workers[0]!);
