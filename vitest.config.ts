@@ -21,7 +21,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/static/**', 'test/bench.test.ts'],
+          // test/cluster runs only against the PostgreSQL cluster (vitest.cluster.config.ts, npm run test:cluster).
+          exclude: ['test/static/**', 'test/bench.test.ts', 'test/cluster/**'],
           // One dev server and one workflow bundle for the suite; each file has its own task queue and model server.
           globalSetup: ['test/setup/global-setup.ts'],
           setupFiles: ['test/setup/quiet-runtime.ts'],

@@ -17,6 +17,8 @@ export interface BenchSettings {
   decideConcurrency: number;
   /** Tuning experiments (worker option overrides) after the main measurements. */
   experiments: boolean;
+  /** Only these experiments, by name (`--experiment NAME`, repeatable); all when empty. */
+  onlyExperiments: string[];
 }
 
 /** What child processes need; known before the server is up, so they can start while it starts. */

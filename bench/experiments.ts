@@ -9,6 +9,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import getPort from 'get-port';
 import pLimit from 'p-limit';
 import { startDevServer } from '../src/dev/dev-server.js';
+import { TEMPORAL_DEFAULT_DYNAMIC_CONFIG, type DynamicConfigValue } from '../src/dev/server-dynamic-config.js';
 import { bundleWorkflows, PRELOADED_MODULES, WORKFLOWS_PATH } from '../src/workflow-bundle.js';
 import { BENCH_AGENT, PROMPTS } from './bench-agent.js';
 import { connectClient, sleep, startWorkerChild, uniqueName, type BenchContext } from './context.js';
@@ -111,6 +112,8 @@ async function attempt(
   description: string,
   run: () => Promise<Experiment>,
 ): Promise<void> {
+  const only = ctx.settings.onlyExperiments;
+  if (only.length && !only.includes(name)) return;
   try {
     experiments.push(await run());
   } catch (err) {
@@ -213,31 +216,57 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   });
 
   // 3. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.
-  const eagerDescription = `a second dev server with system.enableActivityEagerExecution=false (the server's default; ours turn it on), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s), ours and the floor, on a fresh worker process`;
-  await attempt(ctx, experiments, 'eager-activities-off', eagerDescription, async () => {
-    log('experiment: eager activity execution off (a second dev server)');
+  await onAnotherServer(ctx, experiments, samples, {
+    name: 'eager-activities-off',
+    what: "system.enableActivityEagerExecution=false (the server's default; ours turn it on)",
+    dynamicConfig: { 'system.enableActivityEagerExecution': false },
+  });
+  // 4. Every setting in src/dev/server-dynamic-config.ts at Temporal's default: a plain self-hosted server.
+  await onAnotherServer(ctx, experiments, samples, {
+    name: 'temporal-defaults',
+    what: `Temporal's defaults for every setting we change (${Object.entries(TEMPORAL_DEFAULT_DYNAMIC_CONFIG)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ')})`,
+    dynamicConfig: TEMPORAL_DEFAULT_DYNAMIC_CONFIG,
+  });
+  return experiments;
+}
+
+/**
+ * Decision latency and step overhead, ours and the floor, on a second dev server with other dynamic config and a
+ * fresh worker process, in the same run as the main measurements.
+ */
+async function onAnotherServer(
+  ctx: BenchContext,
+  experiments: Experiment[],
+  samples: number,
+  experiment: { name: string; what: string; dynamicConfig: Record<string, DynamicConfigValue> },
+): Promise<void> {
+  const description = `a second dev server with ${experiment.what}, ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s), ours and the floor, on a fresh worker process`;
+  await attempt(ctx, experiments, experiment.name, description, async () => {
+    ctx.log(`experiment: ${experiment.name} (a second dev server)`);
     const server = await startDevServer({
       forceStart: true,
       uiPort: false,
       port: await getPort(),
       namespace: ctx.namespace,
-      ...(ctx.serverDbFile && { dbFile: path.join(ctx.tmpDir, 'temporal-no-eager.db') }),
-      dynamicConfig: { 'system.enableActivityEagerExecution': false },
+      ...(ctx.serverDbFile && { dbFile: path.join(ctx.tmpDir, `temporal-${experiment.name}.db`) }),
+      dynamicConfig: experiment.dynamicConfig,
       progress: () => {},
     });
     const { connection, client } = await connectClient(server);
-    const off: BenchContext = { ...ctx, address: server.address, server, connection, client };
-    const worker = await startWorkerChild(off, { floor: true, record: true });
+    const other: BenchContext = { ...ctx, address: server.address, server, connection, client };
+    const worker = await startWorkerChild(other, { floor: true, record: true });
     try {
-      const latency = await measureDecisionLatency(off, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
-      const steps = await measureStepOverhead(off, worker);
+      const latency = await measureDecisionLatency(other, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
+      const steps = await measureStepOverhead(other, worker);
       const ours = latency.series.oursUpdate!;
-      log(
-        `  without eager activities: decision ${ours.decisionToNextCall!.p50} ms, step ${steps.ours.perStepMs.p50} ms, floor step ${steps.floor.perStepMs.p50} ms`,
+      ctx.log(
+        `  ${experiment.name}: decision ${ours.decisionToNextCall!.p50} ms, step ${steps.ours.perStepMs.p50} ms, floor step ${steps.floor.perStepMs.p50} ms`,
       );
       return {
-        name: 'eager-activities-off',
-        description: eagerDescription,
+        name: experiment.name,
+        description,
         overrides: {},
         metrics: {
           decisionP50Ms: ours.decisionToNextCall!.p50,
@@ -254,5 +283,4 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
       await server.stop();
     }
   });
-  return experiments;
 }

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/dev/server-dynamic-config.js';
 import type { BenchResults } from './schema.js';
 
 const require = createRequire(import.meta.url);
@@ -49,5 +50,6 @@ export function machineDetails(cliPath: string | undefined, serverStorage: 'sqli
     temporalSdk: packageVersion('@temporalio/worker'),
     langgraph: `@langchain/langgraph ${packageVersion('@langchain/langgraph')}, @langchain/langgraph-checkpoint-sqlite ${packageVersion('@langchain/langgraph-checkpoint-sqlite')}`,
     serverStorage,
+    serverDynamicConfig: DEV_SERVER_DYNAMIC_CONFIG,
   };
 }

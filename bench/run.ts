@@ -5,7 +5,8 @@
  *
  *   npm run bench                 full run (10,000 paused runs; long, loads the machine)
  *   npm run bench -- --quick      CI-sized (under 2 minutes on 2 cores)
- *   options: --out DIR  --density N  --samples N  --server-db file|memory  --experiments / --no-experiments  --small-heaps
+ *   options: --out DIR  --density N  --samples N  --server-db file|memory  --experiments / --no-experiments
+ *            --experiment NAME (only that one; repeatable)  --small-heaps
  *            --render-only (RESULTS.md again from results.json)
  */
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     'server-db': { type: 'string', default: 'file' },
     experiments: { type: 'boolean' },
     'no-experiments': { type: 'boolean' },
+    experiment: { type: 'string', multiple: true, default: [] },
     /** The density worker with createWorker's optimizeForSize (HITL_WORKER_SMALL_HEAPS). */
     'small-heaps': { type: 'boolean', default: false },
     /** Re-render RESULTS.md from an existing results.json (after a change to the report's wording); measures nothing. */
@@ -57,7 +59,8 @@ const settings: BenchSettings = {
   stepRepetitions: quick ? 1 : 10,
   densityRuns: Number(args.density ?? (quick ? 50 : 10_000)),
   decideConcurrency: quick ? 50 : 100,
-  experiments: args['no-experiments'] ? false : (args.experiments ?? !quick),
+  experiments: args['no-experiments'] ? false : (args.experiments ?? (args.experiment!.length > 0 || !quick)),
+  onlyExperiments: args.experiment!,
 };
 const outDir = path.resolve(args.out ?? BENCH_DIR);
 const serverStorage = args['server-db'] === 'memory' ? 'memory' : 'sqlite-file';

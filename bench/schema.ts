@@ -76,6 +76,8 @@ export const BenchResults = z.strictObject({
     langgraph: z.string(),
     /** Where the dev server keeps its state for the run. */
     serverStorage: z.enum(['sqlite-file', 'memory']),
+    /** The dev server's dynamic config (src/dev/server-dynamic-config.ts); absent in runs from before it was recorded. */
+    serverDynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   }),
   settings: z.strictObject({
     latencySamples: z.number().int().positive(),

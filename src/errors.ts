@@ -230,3 +230,36 @@ export class SigningConfigError extends HitlError {
     super(SigningConfigError.errorName, message);
   }
 }
+
+/** No route produced the Temporal server or its SQL tool; the message lists every route and what to do. */
+export class TemporalServerNotFoundError extends HitlError {
+  static readonly errorName = 'TemporalServerNotFoundError';
+  readonly code = 'temporal_server_not_found';
+  constructor(
+    readonly binary: string,
+    readonly tried: string[],
+  ) {
+    super(
+      TemporalServerNotFoundError.errorName,
+      [
+        `Could not find or build ${binary}. Tried, in order:`,
+        ...tried.map((t, i) => `  ${i + 1}. ${t}`),
+        'Do one of: set TEMPORAL_SERVER_PATH and TEMPORAL_SQL_TOOL_PATH to the binaries; put temporal-server and',
+        'temporal-sql-tool on PATH (Temporal server releases ship both); or install Go so they can be built from',
+        'the module proxy.',
+      ].join('\n'),
+    );
+  }
+}
+
+/** PostgreSQL's server programs (initdb, pg_ctl) are not installed, or cannot be run from here. */
+export class PostgresNotFoundError extends HitlError {
+  static readonly errorName = 'PostgresNotFoundError';
+  readonly code = 'postgres_not_found';
+  constructor(readonly reason = 'no initdb on PATH and none in the usual PostgreSQL directories') {
+    super(
+      PostgresNotFoundError.errorName,
+      `Cannot run a PostgreSQL cluster: ${reason}. Install PostgreSQL (Debian: apt-get install postgresql).`,
+    );
+  }
+}

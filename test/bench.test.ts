@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BenchResults } from '../bench/schema.js';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/dev/server-dynamic-config.js';
 
 const outDir = mkdtempSync(path.join(tmpdir(), 'hitl-bench-test-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -34,6 +35,7 @@ describe('npm run bench -- --quick', () => {
 
     const results = BenchResults.parse(JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')));
     expect(results.mode).toBe('quick');
+    expect(results.machine.serverDynamicConfig).toEqual(DEV_SERVER_DYNAMIC_CONFIG);
     expect(results.density.paused).toBe(results.density.runs);
     expect(results.density.completed).toBe(results.density.runs);
     expect(results.density.completion).toBe(1);

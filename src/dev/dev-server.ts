@@ -8,7 +8,11 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import getPort from 'get-port';
 import { searchAttributeCliPairs } from '../contract/search-attributes.js';
+import { DEV_SERVER_DYNAMIC_CONFIG } from './server-dynamic-config.js';
 import { ensureTemporalCli, type Progress } from './temporal-cli.js';
+
+/** The settings we change from Temporal's defaults (src/dev/server-dynamic-config.ts). */
+export { DEV_SERVER_DYNAMIC_CONFIG };
 
 export interface DevServerOptions {
   /** SQLite file for persistent state; in memory when omitted. */
@@ -78,16 +82,6 @@ function installSignalHooks(): void {
     process.on(signal, onSignal);
   }
 }
-
-/**
- * The server's dynamic config, as docker-compose's deploy/temporal-dynamic-config.yaml sets it. Eager activity
- * execution is off by default in the server: with it on, a workflow task that schedules an activity gets the
- * activity back in its own completion and the worker starts it at once, skipping a dispatch through matching
- * (bench/RESULTS.md, experiment eager-activities-off).
- */
-export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, string | number | boolean> = {
-  'system.enableActivityEagerExecution': true,
-};
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';

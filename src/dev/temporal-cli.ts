@@ -3,11 +3,10 @@
  * benchmarks. Routes, in order: `TEMPORAL_CLI_PATH`, `temporal` on PATH, a cached build, a Go build from the
  * module proxy, and the SDK's own download (machines with internet).
  */
-import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import envPaths from 'env-paths';
 import { TemporalCliNotFoundError } from '../errors.js';
+import { exeName, findOnPath, goInstall, isExecutable, isMain, toolCacheDir, type Progress } from './go-build.js';
 
 /** The one place the CLI version is pinned. v1.5.1 has no `replace` directive, so `go install pkg@version` builds it. */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -18,17 +17,17 @@ export interface TemporalCli {
   path: string;
   source: CliSource;
 }
-export type Progress = (line: string) => void;
+export type { Progress };
 
 const defaultProgress: Progress = (line) => process.stderr.write(`[temporal-cli] ${line}\n`);
 
 /** Directory the project caches the CLI in, keyed by version. */
 export function cliCacheDir(version = TEMPORAL_CLI_VERSION): string {
-  return path.join(envPaths('temporal-hitl-agent', { suffix: '' }).cache, 'temporal-cli', version);
+  return toolCacheDir('temporal-cli', version);
 }
 
 export function cachedCliPath(version = TEMPORAL_CLI_VERSION): string {
-  return path.join(cliCacheDir(version), process.platform === 'win32' ? 'temporal.exe' : 'temporal');
+  return path.join(cliCacheDir(version), exeName('temporal'));
 }
 
 /** Returns a runnable `temporal` binary, building or downloading it the first time. */
@@ -41,7 +40,7 @@ export async function ensureTemporalCli(progress: Progress = defaultProgress): P
     tried.push(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
   } else tried.push('TEMPORAL_CLI_PATH is not set');
 
-  const onPath = findOnPath(process.platform === 'win32' ? 'temporal.exe' : 'temporal');
+  const onPath = findOnPath(exeName('temporal'));
   if (onPath) return { path: onPath, source: 'path' };
   tried.push('no `temporal` on PATH');
 
@@ -49,10 +48,19 @@ export async function ensureTemporalCli(progress: Progress = defaultProgress): P
   if (isExecutable(cached)) return { path: cached, source: 'cache' };
   tried.push(`no cached build at ${cached}`);
 
-  const go = findOnPath(process.platform === 'win32' ? 'go.exe' : 'go');
+  const go = findOnPath(exeName('go'));
   if (go) {
     try {
-      await goBuild(go, cached, progress);
+      await goInstall(
+        go,
+        {
+          label: `temporal CLI v${TEMPORAL_CLI_VERSION}`,
+          packages: [`${CLI_MODULE}/cmd/temporal@v${TEMPORAL_CLI_VERSION}`],
+          ldflags: `-s -w -X ${CLI_MODULE}/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
+          targets: { temporal: cached },
+        },
+        progress,
+      );
       return { path: cached, source: 'go-build' };
     } catch (err) {
       tried.push(`the Go build failed: ${(err as Error).message}`);
@@ -65,73 +73,6 @@ export async function ensureTemporalCli(progress: Progress = defaultProgress): P
     tried.push(`the SDK's download failed: ${(err as Error).message}`);
   }
   throw new TemporalCliNotFoundError(tried);
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
-  return undefined;
-}
-
-/** Builds into a temporary GOBIN, then renames into the cache so a half-built binary is never found. */
-async function goBuild(go: string, target: string, progress: Progress): Promise<void> {
-  mkdirSync(path.dirname(target), { recursive: true });
-  const gobin = mkdtempSync(path.join(path.dirname(target), 'build-'));
-  const started = Date.now();
-  progress(`building temporal CLI v${TEMPORAL_CLI_VERSION} with Go from the module proxy (first time only; takes a few minutes)`);
-  const ticker = setInterval(() => progress(`still building… ${Math.round((Date.now() - started) / 1000)}s`), 15_000);
-  try {
-    await run(
-      go,
-      [
-        'install',
-        '-trimpath',
-        `-ldflags=-s -w -X ${CLI_MODULE}/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
-        `${CLI_MODULE}/cmd/temporal@v${TEMPORAL_CLI_VERSION}`,
-      ],
-      { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod' },
-      (line) => {
-        if (line.startsWith('go: downloading')) progress(line);
-      },
-    );
-    const built = path.join(gobin, path.basename(target));
-    if (!existsSync(built)) throw new Error(`go install finished but produced no ${path.basename(target)}`);
-    renameSync(built, target);
-    progress(`built ${target} in ${Math.round((Date.now() - started) / 1000)}s`);
-  } finally {
-    clearInterval(ticker);
-    rmSync(gobin, { recursive: true, force: true });
-  }
-}
-
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const tail: string[] = [];
-    const collect = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        onLine(line);
-        tail.push(line);
-        if (tail.length > 20) tail.shift();
-      }
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(cmd)} exited with ${code}:\n${tail.join('\n')}`)),
-    );
-  });
 }
 
 /**
@@ -164,7 +105,7 @@ function findExecutableUnder(dir: string): string | undefined {
 }
 
 /** `npm run temporal-cli`: make sure the CLI exists and print where it is. */
-if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
+if (isMain(import.meta.url)) {
   ensureTemporalCli()
     .then((cli) => console.log(`${cli.path} (${cli.source})`))
     .catch((err: Error) => {

@@ -37,7 +37,12 @@ export async function timerSummaries(handle: WorkflowHandle): Promise<string[]> 
     .map((e) => (e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as Payload)) : ''));
 }
 
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 20_000,
+  what = 'condition',
+  everyMs = 100,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -46,6 +51,6 @@ export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs
       // Not ready yet (e.g. the run has not started); try again.
     }
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs}ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }

@@ -1,10 +1,10 @@
 /**
  * Faults on purpose, with real processes and SIGKILL: workers killed while runs wait, after a tool's side effect,
- * and during a model call; the dev server killed and restarted on its SQLite file. Then decisions are sent and
- * every run must finish correctly. Counted: runs lost, decisions lost, rejected calls executed, duplicate side
- * effects — all must be 0.
+ * and during a model call; the dev server killed and restarted on its SQLite file (in the cluster suite:
+ * PostgreSQL under the Temporal server crashed and restarted). Then decisions are sent and every run must finish
+ * correctly. Counted: runs lost, decisions lost, rejected calls executed, duplicate side effects — all must be 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,12 +13,14 @@ import proto from '@temporalio/proto';
 import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js';
+import { restartPostgres } from '../../src/dev/postgres.js';
 import { startModelServer, type ModelServer } from '../../src/model-server/server.js';
 import type { AgentWorkflowArgs } from '../../src/schemas/agent-workflow-input.js';
 import type { AgentResult } from '../../src/schemas/run-state.js';
 import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
 import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/contract/messages.js';
 import { waitFor } from '../helpers/history.js';
+import { sigkill, spawnWorkerProcess, workerProcesses } from '../helpers/worker-processes.js';
 
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
 const { temporal } = proto;
@@ -38,18 +40,24 @@ const covered: Record<string, number> = {};
 let dir: string;
 let dbFile: string;
 let port: number;
-let server: DevServer;
+/** The dev server this file starts and kills; none in the cluster suite, whose server runs on PostgreSQL. */
+let server: DevServer | undefined;
+let address: string;
+const clusterPostgres = inject('clusterPostgres');
 let model: ModelServer;
 let connection: Connection;
 let client: Client;
 let shop: ShopDb;
-const workers = new Set<ChildProcess>();
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'hitl-reliability-'));
   dbFile = path.join(dir, 'temporal.db');
   port = await getPort();
-  server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
+  if (clusterPostgres) address = inject('temporalAddress');
+  else {
+    server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
+    address = server.address;
+  }
   model = await startModelServer({
     script: {
       conversations: [
@@ -58,13 +66,13 @@ beforeAll(async () => {
       ],
     },
   });
-  connection = await Connection.connect({ address: server.address });
-  client = new Client({ connection });
+  connection = await Connection.connect({ address });
+  client = new Client({ connection, namespace: inject('temporalNamespace') });
   shop = openShopDb(path.join(dir, 'data', 'shop.db'));
 }, 120_000);
 
 afterAll(async () => {
-  for (const worker of workers) worker.kill('SIGKILL');
+  for (const worker of workerProcesses) worker.kill('SIGKILL');
   shop?.close();
   await connection?.close();
   await model?.close();
@@ -73,33 +81,15 @@ afterAll(async () => {
 });
 
 /** A worker process on `taskQueue`; resolves once it polls. */
-async function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/reliability/worker-process.ts')], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: server.address,
-      TASK_QUEUE: taskQueue,
-      MODEL_BASE_URL: model.baseURL,
-      DATA_DIR: path.join(dir, 'data'),
-      BUNDLE_PATH: inject('workflowBundlePath'),
-      ...(fault && { FAULT: fault }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
+  return spawnWorkerProcess({
+    address,
+    taskQueue,
+    modelBaseURL: model.baseURL,
+    dataDir: path.join(dir, 'data'),
+    bundlePath: inject('workflowBundlePath'),
+    fault,
   });
-  workers.add(child);
-  child.once('exit', () => workers.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => String(d).includes('worker ready') && resolve());
-    child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
-  });
-  return child;
-}
-
-function sigkill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  return exited;
 }
 
 function start(taskQueue: string, prompt: string, gated: boolean): Promise<Run> {
@@ -202,18 +192,24 @@ describe('reliability under faults', () => {
     covered['worker killed during a model call'] = runs.length;
   });
 
-  it('the dev server is killed and restarted on its SQLite file while runs wait', { timeout: 120_000 }, async () => {
+  const storeFault = clusterPostgres
+    ? 'PostgreSQL under the Temporal server crashes and restarts while runs wait'
+    : 'the dev server is killed and restarted on its SQLite file while runs wait';
+  it(storeFault, { timeout: 120_000 }, async () => {
     const queue = 'server-restart';
     await spawnWorker(queue);
     const runs = await Promise.all([0, 1, 2].map((i) => start(queue, `reliability refund server ${i}`, true)));
     await pendingEverywhere(runs);
-    await server.kill();
-    server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
+    if (clusterPostgres) restartPostgres(clusterPostgres, 'immediate');
+    else {
+      await server!.kill();
+      server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
+    }
     await pendingEverywhere(runs);
     const sent: Sent[] = runs.map((handle, i) => ({ handle, type: i === 1 ? 'reject' : 'approve' }));
     for (const { handle, type } of sent) await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type }] }] });
     await account(runs, sent);
-    covered['dev server killed and restarted'] = runs.length;
+    covered[clusterPostgres ? 'PostgreSQL crashed and restarted' : 'dev server killed and restarted'] = runs.length;
 
     console.log(
       `reliability: runs lost ${tally.runsLost}/${tally.runs}, decisions lost ${tally.decisionsLost}/${tally.decisions}, ` +

@@ -1,6 +1,6 @@
 /**
  * One dev server (in memory) and one workflow bundle for the whole suite; both torn down at the end, and the
- * server also on a crash or Ctrl-C (see the dev-server harness).
+ * server also on a crash or Ctrl-C (see the dev-server harness). With TEMPORAL_ADDRESS set, that server is used.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,20 +18,26 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
-  const started = Date.now();
-  const [server, bundle] = await Promise.all([startDevServer({ uiPort: false }), bundleWorkflows({ logger: quietLogger })]);
+/** The suite's workflow bundle, written once to a temporary file; `remove` deletes it. */
+export async function writeWorkflowBundle(): Promise<{ bundlePath: string; remove(): void }> {
+  const bundle = await bundleWorkflows({ logger: quietLogger });
   const dir = mkdtempSync(path.join(tmpdir(), 'hitl-bundle-'));
   const bundlePath = path.join(dir, 'workflows.js');
   writeFileSync(bundlePath, bundle.code);
+  return { bundlePath, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export default async function setup(project: TestProject) {
+  const started = Date.now();
+  const [server, bundle] = await Promise.all([startDevServer({ uiPort: false }), writeWorkflowBundle()]);
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);
   project.provide('temporalCliPath', server.cliPath ?? 'temporal');
-  project.provide('workflowBundlePath', bundlePath);
+  project.provide('workflowBundlePath', bundle.bundlePath);
   console.log(`[global-setup] Temporal at ${server.address}, bundle ready in ${Date.now() - started}ms`);
   return async () => {
     await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    bundle.remove();
   };
 }
 

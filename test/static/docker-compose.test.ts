@@ -4,6 +4,7 @@
  * consistent with the code: services, search attributes, env vars, commands and ports.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -14,6 +15,9 @@ import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/dev/dev-server.js';
 
 interface Service {
   image?: string;
+  entrypoint?: string[];
+  volumes?: string[];
+  healthcheck?: { test: string[] };
   build?: string;
   command?: string[] | string;
   environment?: Record<string, string | number>;
@@ -38,22 +42,67 @@ describe('docker-compose.yml', () => {
     expect(validate({ ...compose, services: { ...services, api: { ...services.api, depends_on: 'temporal' } } })).toBe(false);
   });
 
-  it('has Temporal on PostgreSQL, the UI, the worker and the API', () => {
-    expect(Object.keys(services).sort()).toEqual(['api', 'postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'worker']);
-    expect(services.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
+  it('has Temporal on PostgreSQL from the current images (no auto-setup), its setup steps, the UI, the worker and the API', () => {
+    expect(Object.keys(services).sort()).toEqual([
+      'api',
+      'postgresql',
+      'temporal',
+      'temporal-schema',
+      'temporal-setup',
+      'temporal-ui',
+      'worker',
+    ]);
+    expect(services.temporal!.image).toMatch(/^temporalio\/server:/);
+    for (const name of ['temporal-schema', 'temporal-setup']) expect(services[name]!.image).toMatch(/^temporalio\/admin-tools:/);
+    expect(Object.values(services).filter((service) => service.image?.includes('auto-setup'))).toEqual([]);
+    expect(services.temporal!.environment).toMatchObject({ POSTGRES_SEEDS: 'postgresql' });
+  });
+
+  it('starts the schema, the server and the namespace setup in order, each when the one before is ready', () => {
+    expect(services.temporal!.depends_on).toEqual({ 'temporal-schema': { condition: 'service_completed_successfully' } });
+    expect(services['temporal-schema']!.depends_on).toEqual({ postgresql: { condition: 'service_healthy' } });
+    expect(services['temporal-setup']!.depends_on).toEqual({ temporal: { condition: 'service_healthy' } });
+    for (const name of ['postgresql', 'temporal']) expect(services[name]!.healthcheck?.test.length).toBeGreaterThan(1);
+    for (const name of ['temporal-ui', 'worker', 'api'])
+      expect(services[name]!.depends_on).toEqual({ 'temporal-setup': { condition: 'service_completed_successfully' } });
+  });
+
+  it('runs deploy/temporal-setup.sh, the script the cluster suite runs, for the schema and then the namespace', () => {
+    for (const [name, phase] of [
+      ['temporal-schema', 'schema'],
+      ['temporal-setup', 'namespace'],
+    ] as const) {
+      const service = services[name]!;
+      const [source, target] = service.volumes![0]!.split(':');
+      expect(source).toBe('./deploy/temporal-setup.sh');
+      expect(service.entrypoint).toEqual(['sh', target]);
+      expect(service.command).toEqual([phase]);
+    }
+  });
+
+  it('runs the server with deploy/temporal-server.yaml, filled from variables the template reads', () => {
+    const temporal = services.temporal!;
+    const [source, target] = temporal.volumes!.find((v) => v.includes('temporal-server.yaml'))!.split(':');
+    const entry = temporal.entrypoint!;
+    const flag = (name: string) => entry[entry.indexOf(name) + 1]!;
+    expect(path.posix.join(flag('--root'), flag('--config'), `${flag('--env')}.yaml`)).toBe(target);
+    expect(entry.at(-1)).toBe('start');
+    const template = readFileSync(source!, 'utf8');
+    const read = new Set([...template.matchAll(/env "([A-Z_]+)"/g)].map((m) => m[1]));
+    expect(Object.keys(temporal.environment!).filter((key) => !read.has(key))).toEqual([]);
   });
 
   it('gives the server the dynamic config the dev server runs with', () => {
-    const temporal = services.temporal as Service & { volumes: string[] };
-    const [source, target] = temporal.volumes[0]!.split(':');
-    expect(`/etc/temporal/${temporal.environment!.DYNAMIC_CONFIG_FILE_PATH}`).toBe(target);
+    const temporal = services.temporal!;
+    const [source, target] = temporal.volumes!.find((v) => v.includes('temporal-dynamic-config.yaml'))!.split(':');
+    expect(temporal.environment!.DYNAMIC_CONFIG_FILE_PATH).toBe(target);
     const fileConfig = parse(readFileSync(source!, 'utf8')) as Record<string, { value: unknown }[]>;
     expect(Object.fromEntries(Object.entries(fileConfig).map(([key, [first]]) => [key, first!.value]))).toEqual(DEV_SERVER_DYNAMIC_CONFIG);
   });
 
   it('registers exactly the search attributes the workflow upserts', () => {
-    const command = [services['temporal-setup']!.command].flat().join(' ');
-    const registered = /for pair in ([^;]+); do/.exec(command)![1]!.trim().split(/\s+/);
+    const script = readFileSync('deploy/temporal-setup.sh', 'utf8');
+    const registered = /HITL_SEARCH_ATTRIBUTES:=([^}"]+)/.exec(script)![1]!.trim().split(/\s+/);
     expect(registered).toEqual(searchAttributeCliPairs());
   });
 
