@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HitlClient } from '../src/client/hitl-client.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -108,8 +109,19 @@ describe('continue-as-new', () => {
     expect(state.previousRunIds).toContain(firstRun);
     expect(state.decisions.filter((d) => d.outcome === 'refused').length).toBeGreaterThan(50);
 
+    // No ghosts: lists show the workflow id's current execution only, and the waiting call exactly once.
+    const hitl = new HitlClient(h.temporal.client, h.taskQueue);
+    await waitFor(async () => (await hitl.listWaiting()).filter((w) => w.workflowId === handle.workflowId).length === 1);
+    const listed = (await hitl.listWaiting()).filter((w) => w.workflowId === handle.workflowId);
+    expect(listed.map((w) => w.id)).toEqual(['call-1']);
+    const runs = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
+    expect(runs.map((r) => [r.runId, r.status])).toEqual([[(await latest.describe()).runId, 'AwaitingApproval']]);
+
     await decide(latest, { decisions: [{ id: 'call-1', type: 'approve' }] });
     expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'carried' });
+    await waitFor(async () => (await hitl.listWaiting()).every((w) => w.workflowId !== handle.workflowId));
+    const done = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
+    expect(done.map((r) => r.status)).toEqual(['Completed']);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'keep.txt'), 'utf8')).toBe('kept');
   });
 
