@@ -57,7 +57,8 @@ function toOpenAI(message: BaseMessage): ChatCompletionMessageParam {
 }
 
 export function buildPeerGraph(options: { modelBaseURL: string; checkpointFile: string; marks: Map<string, PeerMark[]> }) {
-  const client = new OpenAI({ baseURL: options.modelBaseURL, apiKey: 'sk-bench', maxRetries: 0 });
+  // The openai client's own retries (its default, 2): the peer has no other retry layer, as a LangGraph app would not.
+  const client = new OpenAI({ baseURL: options.modelBaseURL, apiKey: 'sk-bench', maxRetries: 2 });
   const mark = (threadId: string, what: PeerMark['what'], phase: PeerMark['phase']) => {
     let list = options.marks.get(threadId);
     if (!list) options.marks.set(threadId, (list = []));

@@ -72,18 +72,23 @@ serveParent(
       const ids = req.threadIds as string[];
       const limit = limited(req.concurrency as number);
       const started = Date.now();
+      const errors: string[] = [];
       const outcomes = await Promise.all(
         ids.map((id) =>
           limit(() =>
             resume(id).then(
               (r) => r.completed,
-              () => false,
+              (err: unknown) => {
+                errors.push(String(err));
+                return false;
+              },
             ),
           ),
         ),
       );
       marks.clear();
-      return { ms: Date.now() - started, completed: outcomes.filter(Boolean).length };
+      // The first few reasons, so a shortfall says why.
+      return { ms: Date.now() - started, completed: outcomes.filter(Boolean).length, errors: errors.slice(0, 3) };
     },
     memory: () => {
       marks.clear();

@@ -42,9 +42,10 @@ export async function measurePeerDensity(ctx: BenchContext, threads: number, con
     const paused = await peer.request<{ rss: number }>('memory');
     const checkpointFileBytes = ['', '-wal', '-shm'].reduce((n, s) => n + (existsSync(file + s) ? statSync(file + s).size : 0), 0);
     ctx.model.clearRequests();
-    const drain = await peer.request<{ ms: number; completed: number }>('drain', { threadIds: ids, concurrency });
+    const drain = await peer.request<{ ms: number; completed: number; errors: string[] }>('drain', { threadIds: ids, concurrency });
     ctx.model.clearRequests();
     ctx.log(`  ${drain.completed}/${threads} LangGraph threads completed in ${round(drain.ms / 1000, 1)}s`);
+    for (const error of drain.errors) ctx.log(`  a LangGraph thread failed: ${error.slice(0, 300)}`);
     return {
       threads,
       pauseSeconds: round(pauseMs / 1000, 2),
