@@ -122,7 +122,7 @@ describe('approvals', () => {
       toolName: 'process_refund',
       arguments: { orderId: '1237', amount: 12000 },
       argsHash: expect.stringMatching(/^sha256:/),
-      allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+      allowedDecisions: ['approve', 'edit', 'reject', 'respond', 'ignore'],
       userPrompt: 'http refund please',
       requestedBy: 'rita',
       approvers: ['finance'],

@@ -16,9 +16,8 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
     );
   }
   if (withIds === 0) {
-    const oldest = ctx.pending[0];
-    if (!oldest) return new DecisionRefusedError('nothing_pending', 'Nothing is waiting for a decision in this run.');
-    const batch = ctx.pending.filter((p) => batchKey(p) === batchKey(oldest));
+    const batch = oldestBatch(ctx.pending);
+    if (batch.length === 0) return new DecisionRefusedError('nothing_pending', 'Nothing is waiting for a decision in this run.');
     if (batch.length !== input.decisions.length) {
       return new DecisionRefusedError(
         'batch_count_mismatch',
@@ -48,6 +47,15 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
     return new DecisionRefusedError('unknown_call', `No pending call has id ${id}. Pending: ${waiting}.`);
   }
   return calls;
+}
+
+/**
+ * The calls decisions without ids apply to: those of the oldest pending model reply (of this run or one
+ * sub-agent), in the order the model asked for them. Empty when nothing waits.
+ */
+export function oldestBatch(pending: readonly PendingApproval[]): PendingApproval[] {
+  const oldest = pending[0];
+  return oldest ? pending.filter((p) => batchKey(p) === batchKey(oldest)) : [];
 }
 
 function batchKey(p: PendingApproval): string {

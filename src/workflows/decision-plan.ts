@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
+import { ACCEPTED_SHAPES, normalizeDecisionInput } from '../contract/seed-decisions.js';
 import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { classifyCall } from '../policy/classify-call.js';
@@ -85,10 +86,14 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   if (bytes > LIMITS.decisionInputBytes) {
     return refuse('too_large', `The decision input is ${bytes} bytes; the limit is ${LIMITS.decisionInputBytes}.`);
   }
-  const parsed = DecideInput.safeParse(raw);
+  // The seeds' shapes (LangChain's resume, LangGraph's HumanResponse) become ours before anything else is checked.
+  const normalized = normalizeDecisionInput(raw);
+  if (!normalized.ok) return refuse('malformed', `Malformed decision input: ${normalized.message}\n${ACCEPTED_SHAPES}`);
+  const parsed = DecideInput.safeParse(normalized.input);
   if (!parsed.success) {
     const empty = parsed.error.issues.some((i) => i.path.join('.') === 'decisions' && i.code === 'too_small');
-    return refuse(empty ? 'empty' : 'malformed', `Malformed decision input:\n${z.prettifyError(parsed.error)}`);
+    if (empty) return refuse('empty', `Malformed decision input:\n${z.prettifyError(parsed.error)}`);
+    return refuse('malformed', `Malformed decision input:\n${z.prettifyError(parsed.error)}\n${ACCEPTED_SHAPES}`);
   }
   const input = parsed.data;
   const calls = checkMatch(input, ctx);
@@ -119,6 +124,12 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     return new DecisionRefusedError(
       'args_hash_mismatch',
       `The argsHash sent for ${label} does not match its arguments (expected ${call.argsHash}): the arguments shown to you were not these. Reload and decide again.`,
+    );
+  }
+  if (decision.toolName !== undefined && decision.toolName !== call.toolName) {
+    return new DecisionRefusedError(
+      'args_hash_mismatch',
+      `You decided a ${decision.toolName} call, but ${label} is a ${call.toolName} call: the call shown to you was not this one. Reload and decide again.`,
     );
   }
   const signed = checkToken(decision, call, ctx.signing, label);
