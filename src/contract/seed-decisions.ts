@@ -10,11 +10,11 @@
  *   ActionRequest, bound to its tool and arguments: `toolName` and `argsHash`), `ignore` → ignore, `response` →
  *   respond with the text, `edit` → edit into the ActionRequest's `action` with its `args`.
  *
- * A decision token binds the normalized decision: sign what the shape becomes here (README, "Seed clients").
+ * A decision token binds the normalized decision: sign what the shape becomes here (README, "Clients written for other frameworks").
  */
 import { z } from 'zod';
 import { argsHash } from '../policy/args-hash.js';
-import { Decision, type DecideInput } from '../schemas/decision.js';
+import { DecideInput, Decision } from '../schemas/decision.js';
 import { ToolArgs } from '../schemas/tool-args.js';
 
 /** What a refusal of a shape that matches none of them says. */
@@ -48,6 +48,20 @@ export interface LangChainResume {
 }
 
 export type Normalized = { ok: true; input: unknown } | { ok: false; message: string };
+
+/** Any accepted shape as our `DecideInput`, or the refusal the planner and the API give it (the same words). */
+export function parseDecisionInput(
+  raw: unknown,
+): { ok: true; input: DecideInput } | { ok: false; code: 'malformed' | 'empty'; message: string } {
+  const normalized = normalizeDecisionInput(raw);
+  if (!normalized.ok)
+    return { ok: false, code: 'malformed', message: `Malformed decision input: ${normalized.message}\n${ACCEPTED_SHAPES}` };
+  const parsed = DecideInput.safeParse(normalized.input);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const empty = parsed.error.issues.some((i) => i.path.join('.') === 'decisions' && i.code === 'too_small');
+  const message = `Malformed decision input:\n${z.prettifyError(parsed.error)}`;
+  return empty ? { ok: false, code: 'empty', message } : { ok: false, code: 'malformed', message: `${message}\n${ACCEPTED_SHAPES}` };
+}
 
 /**
  * The input as our `DecideInput` would have it, still to be parsed; or why a seed shape is malformed. An input that

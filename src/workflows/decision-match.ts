@@ -6,6 +6,7 @@ import { DecisionRefusedError } from '../errors.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { PlanContext } from './decision-plan.js';
+import { oldestBatch } from '../contract/pending-batch.js';
 
 export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' | 'decided'>): PendingApproval[] | DecisionRefusedError {
   const withIds = input.decisions.filter((d) => d.id !== undefined).length;
@@ -47,17 +48,4 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
     return new DecisionRefusedError('unknown_call', `No pending call has id ${id}. Pending: ${waiting}.`);
   }
   return calls;
-}
-
-/**
- * The calls decisions without ids apply to: those of the oldest pending model reply (of this run or one
- * sub-agent), in the order the model asked for them. Empty when nothing waits.
- */
-export function oldestBatch(pending: readonly PendingApproval[]): PendingApproval[] {
-  const oldest = pending[0];
-  return oldest ? pending.filter((p) => batchKey(p) === batchKey(oldest)) : [];
-}
-
-function batchKey(p: PendingApproval): string {
-  return `${p.subAgentWorkflowId ?? ''}#${p.step}`;
 }

@@ -3,11 +3,10 @@
  * Pure: the update validator, the update handler and the signal handler all call it, so every channel refuses
  * the same inputs with the same words. It never throws: an input it cannot judge is refused.
  */
-import { z } from 'zod';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
-import { ACCEPTED_SHAPES, normalizeDecisionInput } from '../contract/seed-decisions.js';
+import { parseDecisionInput } from '../contract/seed-decisions.js';
 import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { classifyCall } from '../policy/classify-call.js';
@@ -15,7 +14,7 @@ import { mayDecide, type Verdict } from '../policy/may-decide.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import type { GateSettings } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
-import { DecideInput, type Decision } from '../schemas/decision.js';
+import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from '../tools/define-tool.js';
@@ -87,15 +86,9 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
     return refuse('too_large', `The decision input is ${bytes} bytes; the limit is ${LIMITS.decisionInputBytes}.`);
   }
   // The seeds' shapes (LangChain's resume, LangGraph's HumanResponse) become ours before anything else is checked.
-  const normalized = normalizeDecisionInput(raw);
-  if (!normalized.ok) return refuse('malformed', `Malformed decision input: ${normalized.message}\n${ACCEPTED_SHAPES}`);
-  const parsed = DecideInput.safeParse(normalized.input);
-  if (!parsed.success) {
-    const empty = parsed.error.issues.some((i) => i.path.join('.') === 'decisions' && i.code === 'too_small');
-    if (empty) return refuse('empty', `Malformed decision input:\n${z.prettifyError(parsed.error)}`);
-    return refuse('malformed', `Malformed decision input:\n${z.prettifyError(parsed.error)}\n${ACCEPTED_SHAPES}`);
-  }
-  const input = parsed.data;
+  const parsed = parseDecisionInput(raw);
+  if (!parsed.ok) return refuse(parsed.code, parsed.message);
+  const input = parsed.input;
   const calls = checkMatch(input, ctx);
   if (!Array.isArray(calls)) return { ok: false, error: calls, input };
 

@@ -5,7 +5,7 @@
  */
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { LANGCHAIN_DECISION_TYPES, type LangChainInterrupt, type ToolApprovalItem } from '../schemas/seed-views.js';
-import { oldestBatch } from './decision-match.js';
+import { oldestBatch } from '../contract/pending-batch.js';
 
 type LangChainDecision = (typeof LANGCHAIN_DECISION_TYPES)[number];
 const isLangChainDecision = (type: string): type is LangChainDecision => (LANGCHAIN_DECISION_TYPES as readonly string[]).includes(type);
