@@ -33,6 +33,7 @@ let api: Listening;
 
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'seed-clients',
     agents: { seeds: agent },
     script: {
       conversations: [
