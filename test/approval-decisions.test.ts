@@ -81,7 +81,7 @@ describe('each decision type, end to end', () => {
       argsHash: argsHash({ orderId: '1238' }),
       // cancel_order writes its own description, looking the order up.
       description: 'Tool execution requires approval: Cancel order 1238 of Barbara Liskov (paid 300, status open).',
-      allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+      allowedDecisions: ['approve', 'edit', 'reject', 'respond', 'ignore'],
       step: 1,
       onTimeout: 'reject',
       rule: 'tools.cancel_order: true',

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkflowHandle } from '@temporalio/client';
 import { runStateQuery } from '../src/contract/messages.js';
+import { ACCEPTED_SHAPES } from '../src/contract/seed-decisions.js';
 import { decide, refusalOf, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
@@ -123,7 +124,7 @@ const cases: { name: string; input: unknown; code: string; message: string | Reg
     name: 'a malformed payload',
     input: { decisions: [{ id: 'call-1', type: 'approve', bogus: true }] },
     code: 'malformed',
-    message: 'Malformed decision input:\n✖ Unrecognized key: "bogus"\n  → at decisions[0]',
+    message: `Malformed decision input:\n✖ Unrecognized key: "bogus"\n  → at decisions[0]\n${ACCEPTED_SHAPES}`,
   },
   {
     name: 'a payload that is not an object',

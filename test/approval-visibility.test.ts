@@ -77,8 +77,8 @@ describe('search attributes and current details', () => {
         '',
         '| call | tool | allowed | deadline |',
         '|---|---|---|---|',
-        `| \`call-1\` | write_file | approve, edit, reject, respond | ${pending[0]!.deadline} |`,
-        `| \`call-2\` | cancel_order | approve, edit, reject, respond | ${pending[1]!.deadline} |`,
+        `| \`call-1\` | write_file | approve, edit, reject, respond, ignore | ${pending[0]!.deadline} |`,
+        `| \`call-2\` | cancel_order | approve, edit, reject, respond, ignore | ${pending[1]!.deadline} |`,
       ].join('\n'),
     );
 

@@ -16,6 +16,7 @@ import { approvalRoutes } from './approval-routes.js';
 import { codecRoutes } from './codec-routes.js';
 import { jsonBodies } from './json-bodies.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
+import { runDecisionRoutes } from './run-decision-routes.js';
 import { runRoutes } from './run-routes.js';
 import { toolRoutes } from './tool-routes.js';
 
@@ -78,6 +79,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   app.get('/api/me', (c) => c.json(c.get('identity')));
   approvalRoutes(app, options);
   runRoutes(app, options);
+  runDecisionRoutes(app, options);
   toolRoutes(app);
   inboxRoutes(app);
   if (options.codec) {

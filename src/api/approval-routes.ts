@@ -6,10 +6,7 @@ import { decisionFor, type ActionOptions, type DecisionAction } from '../contrac
 import { ApprovalNotFoundError } from '../errors.js';
 import { mayDecide } from '../policy/may-decide.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decodeApprovalId, encodeApprovalId, type ApprovalRef } from '../client/approval-id.js';
-import type { HitlClient } from '../client/hitl-client.js';
-import type { Decision } from '../schemas/decision.js';
-import { signedDecision, type DecisionSigner } from '../signing/sign-decision.js';
+import { decodeApprovalId } from '../client/approval-id.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
 import type { Identity } from './api-tokens.js';
@@ -23,9 +20,11 @@ import {
   ErrorBody,
   IdParam,
   RejectBody,
+  NoQuery,
+  RejectQuery,
   RespondBody,
 } from './http-schemas.js';
-import { decisionUpdateId } from './idempotency-key.js';
+import { sendDecisions } from './send-decisions.js';
 import { runLinks } from './run-links.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
@@ -67,40 +66,31 @@ export function toApprovalView(
     ...(approval.approvers && { approvers: approval.approvers }),
     ...(approval.subAgentWorkflowId && { subAgentWorkflowId: approval.subAgentWorkflowId }),
     ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
+    sessionId: approval.workflowId,
     canDecide: canDecide(approval, identity),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
   };
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
 
-function decideRoute<B extends z.ZodType>(action: string, body: B, summary: string) {
+/** A decision route; `optional`: a request without a body decides with none of its options. */
+function decideRoute<B extends z.ZodType, Q extends z.ZodObject = typeof NoQuery>(
+  action: string,
+  body: B,
+  summary: string,
+  more: { optional?: boolean; query?: Q } = {},
+) {
   return createRoute({
     method: 'post',
     path: `/api/approvals/{id}/${action}`,
     summary,
-    request: { params: IdParam, headers: DecisionHeaders, body: { content: { 'application/json': { schema: body } }, required: true } },
+    request: {
+      params: IdParam,
+      headers: DecisionHeaders,
+      query: (more.query ?? NoQuery) as Q,
+      body: { content: { 'application/json': { schema: body } }, required: !more.optional },
+    },
     responses: { 200: json(DecisionResponse, 'The decision was applied'), ...errors },
-  });
-}
-
-/**
- * The decision with a token in the caller's name, for the arguments the run holds now (a decision with a stale
- * `argsHash` is signed as sent, and refused by the run as before).
- */
-async function signFor(
-  hitl: HitlClient,
-  signer: DecisionSigner,
-  ref: ApprovalRef,
-  decision: Decision & { id: string },
-  identity: Identity,
-): Promise<Decision> {
-  const pending = decision.argsHash ? undefined : await hitl.findApproval(encodeApprovalId(ref)).catch(() => undefined);
-  return signedDecision(signer, decision, {
-    workflowId: ref.workflowId,
-    argsHash: decision.argsHash ?? pending?.argsHash ?? '',
-    approver: identity.approver,
-    groups: identity.groups,
-    now: Date.now(),
   });
 }
 
@@ -142,29 +132,34 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     if (!ref) throw new ApprovalNotFoundError(id, 'it is not a valid approval id');
     const decision = decisionFor(action, ref.callId, actionOptions);
     if ('invalid' in decision) return errorResponse(c, 400, 'invalid_request', decision.invalid);
-    const identity = c.get('identity');
-    const signed = options.signer ? await signFor(hitl, options.signer, ref, { ...decision, id: ref.callId }, identity) : decision;
-    const input = { decisions: [signed], approver: identity.approver, groups: identity.groups };
-    // Checked against DecisionHeaders by the route.
-    const key = c.req.header('idempotency-key');
-    return c.json(await hitl.decide(ref.workflowId, input, { updateId: key && decisionUpdateId(key, ref.workflowId, input) }), 200);
+    return sendDecisions(c, options, ref.workflowId, [decision]);
   };
 
-  app.openapi(decideRoute('approve', ApproveBody, 'Approve, optionally with modified arguments (an edit)'), async (c) => {
-    const body = c.req.valid('json');
-    return decide(c, 'approve', {
-      args: body.modifiedArguments,
-      always: body.always,
-      message: body.comment,
-      argsHash: body.argsHash,
-    }) as never;
-  });
+  // Approve and reject take no body at all too, as Spring-style approval clients send them.
+  app.openapi(
+    decideRoute('approve', ApproveBody, 'Approve, optionally with modified arguments (an edit)', { optional: true }),
+    async (c) => {
+      const body = c.req.valid('json');
+      return decide(c, 'approve', {
+        args: body.modifiedArguments,
+        always: body.always,
+        message: body.comment,
+        argsHash: body.argsHash,
+      }) as never;
+    },
+  );
 
-  app.openapi(decideRoute('reject', RejectBody, 'Reject; the reason reaches the model'), async (c) => {
-    const body = c.req.valid('json');
-    return decide(c, 'reject', { message: body.reason, always: body.always, argsHash: body.argsHash }) as never;
-  });
-
+  app.openapi(
+    decideRoute('reject', RejectBody, 'Reject; the reason (in the body, or `?reason=`; the body wins) reaches the model', {
+      optional: true,
+      query: RejectQuery,
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const message = body.reason ?? c.req.valid('query').reason;
+      return decide(c, 'reject', { message, always: body.always, argsHash: body.argsHash }) as never;
+    },
+  );
   app.openapi(decideRoute('edit', EditBody, 'Run with new arguments, or as another tool'), async (c) => {
     const body = c.req.valid('json');
     return decide(c, 'edit', { args: body.arguments, name: body.name, message: body.comment, argsHash: body.argsHash }) as never;

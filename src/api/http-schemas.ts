@@ -36,6 +36,8 @@ export const ApprovalView = PendingApproval.pick({
   /** `arguments` was cut to keep the list small; `GET /api/approvals/{id}` has them whole. */
   argumentsTruncated: z.boolean().optional(),
   userPrompt: z.string(),
+  /** The session's (the top-level run's) workflow id, for clients that group approvals by session. */
+  sessionId: z.string(),
   requestedBy: z.string().optional(),
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
   canDecide: z.boolean(),
@@ -53,6 +55,10 @@ export const ApproveBody = z.strictObject({
   argsHash,
 });
 export const RejectBody = z.strictObject({ reason: message.optional(), always: z.boolean().optional(), argsHash });
+/** Spring-style clients send the reason as a query parameter; a `reason` in the body wins over it. */
+export const RejectQuery = z.strictObject({ reason: message.optional() });
+/** Routes that read nothing from the query string (and ignore what is there). */
+export const NoQuery = z.object({});
 export const EditBody = z.strictObject({
   name: z.string().min(1).max(128).optional(),
   arguments: ToolArgs,

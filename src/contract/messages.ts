@@ -3,21 +3,30 @@
  * definitions are plain names and types, so clients import them as freely as the workflow does.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { DecideInput, DecideResult } from '../schemas/decision.js';
+import type { DecideResult } from '../schemas/decision.js';
+import type { DecisionInputShape } from './seed-decisions.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
+import type { LangChainInterrupt, ToolApprovalItem } from '../schemas/seed-views.js';
 import type { EndInput, UserMessageInput } from '../schemas/session.js';
 
 /** Every pending call (this run's and its sub-agents'); arguments over the list budget are cut (`argsTruncated`). */
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingApprovals');
 /** One pending call by id, with its arguments whole; undefined when nothing with that id waits. */
 export const pendingApprovalQuery = defineQuery<PendingApproval | undefined, [string]>('pendingApproval');
+/** LangChain's HITL interrupt (`action_requests`, `review_configs`): the batch a resume without ids decides; null when nothing waits. */
+export const interruptQuery = defineQuery<LangChainInterrupt | null>('interrupt');
+/** Every pending call as an OpenAI Agents SDK interruption: the agent's name, the tool, its arguments as JSON text. */
+export const interruptionsQuery = defineQuery<ToolApprovalItem[]>('interruptions');
 /** Takes an optional `{messagesFrom, decisionsFrom}` to fetch only what is new. */
 export const runStateQuery = defineQuery<RunState, [RunStateQueryOptions?]>('runState');
-/** Validated before it is accepted; a refusal changes nothing and answers with the reason. */
-export const decideUpdate = defineUpdate<DecideResult, [DecideInput]>('decide');
+/**
+ * Validated before it is accepted; a refusal changes nothing and answers with the reason. Takes our `DecideInput`
+ * and the seeds' shapes (src/contract/seed-decisions.ts).
+ */
+export const decideUpdate = defineUpdate<DecideResult, [DecisionInputShape]>('decide');
 /** Fire-and-forget twin of `decide`: a refused signal is recorded in the audit log and the run keeps waiting. */
-export const decisionSignal = defineSignal<[DecideInput]>('decision');
+export const decisionSignal = defineSignal<[DecisionInputShape]>('decision');
 
 /** Session runs: the next user message, by update (answers once queued) or signal. */
 export const messageUpdate = defineUpdate<{ queued: number }, [UserMessageInput]>('message');

@@ -25,7 +25,7 @@ describe('classifyCall', () => {
       gated: true,
       rule: 'tools.write_file: true',
       settings: {
-        allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+        allowedDecisions: ['approve', 'edit', 'reject', 'respond', 'ignore'],
         description: 'Tool execution requires approval\n\nTool: write_file\nArgs: {\n  "path": "a",\n  "content": "b"\n}',
         timeoutMs: 7 * 86_400_000,
         onTimeout: 'reject',
@@ -79,6 +79,6 @@ describe('classifyCall', () => {
 
   it('refuses a policy with a bad duration or decision', () => {
     expect(ApprovalPolicy.safeParse({ timeout: 'soon' }).success).toBe(false);
-    expect(ApprovalPolicy.safeParse({ tools: { x: { allowedDecisions: ['ignore'] } } }).success).toBe(false);
+    expect(ApprovalPolicy.safeParse({ tools: { x: { allowedDecisions: ['skip'] } } }).success).toBe(false);
   });
 });

@@ -29,6 +29,8 @@ export const Resolution = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('edit'), via: DecidedVia, approver: z.string().optional(), toolName: z.string(), args: ToolArgs }),
   z.object({ kind: z.literal('reject'), via: DecidedVia, approver: z.string().optional(), message: z.string().optional() }),
   z.object({ kind: z.literal('respond'), via: DecidedVia, approver: z.string().optional(), message: z.string() }),
+  /** Skipped: the tool does not run, the model is told a human chose to skip it. */
+  z.object({ kind: z.literal('ignore'), via: DecidedVia, approver: z.string().optional() }),
   /** onTimeout: 'reject' */
   z.object({ kind: z.literal('timeout') }),
 ]);

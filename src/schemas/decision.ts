@@ -7,7 +7,11 @@ import { LIMITS } from '../contract/limits.js';
 import { MAX_TOKEN_LENGTH } from '../signing/jws.js';
 import { ToolArgs } from './tool-args.js';
 
-export const DECISION_TYPES = ['approve', 'edit', 'reject', 'respond'] as const;
+/**
+ * `ignore` skips the call without a reason: the tool does not run and the model is told a human chose to skip it
+ * (LangGraph's HumanResponse `ignore`). Allowed wherever a policy's `allowedDecisions` allow it, as every type.
+ */
+export const DECISION_TYPES = ['approve', 'edit', 'reject', 'respond', 'ignore'] as const;
 export const DecisionType = z.enum(DECISION_TYPES);
 
 export const Decision = z
@@ -19,12 +23,14 @@ export const Decision = z
     args: ToolArgs.optional(),
     /** `edit`: run a different tool instead. */
     name: z.string().min(1).max(128).optional(),
-    /** `reject`: the reason the model is told. `respond`: the tool result. `approve`/`edit`: a comment for the audit log. */
+    /** `reject`: the reason the model is told. `respond`: the tool result. Otherwise a comment for the audit log. */
     message: z.string().max(LIMITS.decisionMessageChars).optional(),
     /** `approve`/`reject`: apply to every later call of this tool in this run. */
     always: z.boolean().optional(),
     /** When given, must match the pending call's `argsHash`: the approver saw these exact args. */
     argsHash: z.string().min(1).max(100).optional(),
+    /** When given, must be the pending call's tool: the approver saw this tool (LangGraph's accept names it). */
+    toolName: z.string().min(1).max(128).optional(),
     approver: z.string().min(1).max(200).optional(),
     /**
      * A signed decision token (compact JWS) for exactly this decision: the run verifies it, and its identity replaces

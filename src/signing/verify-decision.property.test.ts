@@ -19,6 +19,7 @@ const decisionArb = fc.oneof(
   fc.record({ type: fc.constant('approve' as const), always: fc.option(fc.boolean(), { nil: undefined }) }),
   fc.record({ type: fc.constant('reject' as const), message: fc.option(text, { nil: undefined }) }),
   fc.record({ type: fc.constant('respond' as const), message: text }),
+  fc.record({ type: fc.constant('ignore' as const), message: fc.option(text, { nil: undefined }) }),
   fc.record({
     type: fc.constant('edit' as const),
     args: fc.dictionary(text, fc.jsonValue(), { maxKeys: 3 }),

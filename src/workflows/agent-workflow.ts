@@ -18,12 +18,14 @@ import {
   messageUpdate,
   pendingApprovalQuery,
   pendingApprovalsQuery,
+  interruptQuery,
+  interruptionsQuery,
   runStateQuery,
 } from '../contract/messages.js';
+import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { mergePolicy } from '../policy/merge-policy.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
-import type { DecideInput } from '../schemas/decision.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
 import { toolSpecs } from '../tools/registry.js';
@@ -36,6 +38,7 @@ import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
 import { listedPending, pendingCall, runState } from './run-views.js';
+import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
 import { checkEnd, checkMessage, waitForNextTurn } from './session.js';
 import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
 import { settleCall } from './tool-execution.js';
@@ -126,24 +129,26 @@ async function runTurn(run: AgentRun): Promise<Answer> {
 function registerHandlers(run: AgentRun): void {
   setHandler(pendingApprovalsQuery, () => listedPending(run));
   setHandler(pendingApprovalQuery, (id: string) => (typeof id === 'string' ? pendingCall(run, id) : undefined));
+  setHandler(interruptQuery, () => langChainInterrupt(listedPending(run)));
+  setHandler(interruptionsQuery, () => toolApprovalItems(listedPending(run), run.agent));
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, RunStateQueryOptions.parse(options ?? {})));
 
   setHandler(
     decideUpdate,
-    (input: DecideInput) => {
+    (input: DecisionInputShape) => {
       const plan = planDecisions(input, planContext(run));
       // The validator already checked this input against this same state; a failure here would be a bug.
       if (!plan.ok) throw plan.error.toFailure();
       return guarded(run, () => ({ applied: applyPlan(run, plan.decisions, 'update', plan.input) }));
     },
     {
-      validator: (input: DecideInput) => {
+      validator: (input: DecisionInputShape) => {
         const plan = planDecisions(input, planContext(run));
         if (!plan.ok) throw plan.error.toFailure();
       },
     },
   );
-  setHandler(decisionSignal, (input: DecideInput) => onSignal(run, 'decision', () => decideBySignal(run, input)));
+  setHandler(decisionSignal, (input: DecisionInputShape) => onSignal(run, 'decision', () => decideBySignal(run, input)));
 
   setHandler(messageUpdate, (input) => guarded(run, () => ({ queued: run.session.push(checkMessage(run, input).content) })), {
     validator: (input) => void checkMessage(run, input),

@@ -6,6 +6,7 @@ import { DecisionRefusedError } from '../errors.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { PlanContext } from './decision-context.js';
+import { oldestBatch } from '../contract/pending-batch.js';
 
 export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' | 'decided'>): PendingApproval[] | DecisionRefusedError {
   const withIds = input.decisions.filter((d) => d.id !== undefined).length;
@@ -16,9 +17,8 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
     );
   }
   if (withIds === 0) {
-    const oldest = ctx.pending[0];
-    if (!oldest) return new DecisionRefusedError('nothing_pending', 'Nothing is waiting for a decision in this run.');
-    const batch = ctx.pending.filter((p) => batchKey(p) === batchKey(oldest));
+    const batch = oldestBatch(ctx.pending);
+    if (batch.length === 0) return new DecisionRefusedError('nothing_pending', 'Nothing is waiting for a decision in this run.');
     if (batch.length !== input.decisions.length) {
       return new DecisionRefusedError(
         'batch_count_mismatch',
@@ -48,8 +48,4 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
     return new DecisionRefusedError('unknown_call', `No pending call has id ${id}. Pending: ${waiting}.`);
   }
   return calls;
-}
-
-function batchKey(p: PendingApproval): string {
-  return `${p.subAgentWorkflowId ?? ''}#${p.step}`;
 }

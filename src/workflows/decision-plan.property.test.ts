@@ -1,4 +1,7 @@
-/** Property tests of the decision check: whatever arrives, it refuses cleanly or plans only what is allowed. */
+/**
+ * Property tests of the decision check: whatever arrives, in our shape or a seed's, it refuses cleanly or plans
+ * only what is allowed.
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_CODES } from '../errors.js';
@@ -38,6 +41,7 @@ const wellFormed = fc.oneof(
     approver,
   }),
   fc.record({ id, type: fc.constant('respond'), message: fc.string({ minLength: 1 }), approver }),
+  fc.record({ id, type: fc.constant('ignore'), approver }),
   fc.record({
     id,
     type: fc.constant('edit'),
@@ -51,11 +55,40 @@ const decisionsArb = fc
   .tuple(fc.array(wellFormed, { minLength: 1, maxLength: 4 }), fc.boolean())
   .map(([decisions, keepIds]) => decisions.map((d) => withoutUndefined(keepIds ? d : { ...d, id: undefined })));
 
+/** The seeds' shapes: LangChain's edit (`edited_action`) and LangGraph's HumanResponse, alone or in a list. */
+const actionArb = fc.record({ action: fc.constantFrom(...TOOLS, 'rm_rf'), args: fc.constantFrom(ARGS.write_file, ARGS.cancel_order, {}) });
+const humanResponseArb = fc
+  .tuple(
+    fc.oneof(
+      fc.record({ type: fc.constant('accept'), args: fc.option(actionArb, { nil: null }) }),
+      fc.record({ type: fc.constant('ignore'), args: fc.constant(null) }),
+      fc.record({ type: fc.constant('response'), args: fc.string() }),
+      fc.record({ type: fc.constant('edit'), args: actionArb }),
+    ),
+    fc.option(id, { nil: undefined }),
+    approver,
+  )
+  .map(([response, callId, who]) => withoutUndefined({ ...response, id: callId, approver: who }));
+const langChainEditArb = fc
+  .record({
+    id,
+    edited_action: actionArb.map(({ action, args }) => ({ name: action, args })),
+    message: fc.option(fc.string(), { nil: undefined }),
+  })
+  .map((d) => withoutUndefined({ ...d, type: 'edit' }));
+
 const inputArb = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
       .record({ decisions: decisionsArb, approver, groups: fc.option(fc.subarray(['finance', 'ops']), { nil: undefined }) })
+      .map(withoutUndefined),
+  },
+  { weight: 2, arbitrary: fc.oneof(humanResponseArb, fc.array(humanResponseArb, { minLength: 1, maxLength: 4 })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ decisions: fc.array(fc.oneof(wellFormed, langChainEditArb), { minLength: 1, maxLength: 4 }), approver })
       .map(withoutUndefined),
   },
   // Anything at all: wrong shapes, unknown fields, empty lists.
@@ -115,6 +148,7 @@ describe('planDecisions (property)', () => {
           expect(call).toBeDefined();
           expect(call.allowedDecisions).toContain(d.decision.type);
           if (d.decision.argsHash !== undefined) expect(d.decision.argsHash).toBe(call.argsHash);
+          if (d.decision.toolName !== undefined) expect(d.decision.toolName).toBe(call.toolName);
           if (call.approvers) {
             const groups = (input as { groups?: string[] }).groups ?? [];
             expect(call.approvers.includes(d.approver!) || groups.some((g) => call.approvers!.includes(g))).toBe(true);

@@ -3,15 +3,15 @@
  * Pure: the update validator, the update handler and the signal handler all call it, so every channel refuses
  * the same inputs with the same words. It never throws: an input it cannot judge is refused.
  */
-import { z } from 'zod';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
+import { parseDecisionInput } from '../contract/seed-decisions.js';
 import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { classifyCall } from '../policy/classify-call.js';
 import { mayDecide, type Verdict } from '../policy/may-decide.js';
-import { DecideInput, type Decision } from '../schemas/decision.js';
+import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import { decisionBinding } from '../signing/decision-claims.js';
@@ -38,12 +38,10 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   if (bytes > LIMITS.decisionInputBytes) {
     return refuse('too_large', `The decision input is ${bytes} bytes; the limit is ${LIMITS.decisionInputBytes}.`);
   }
-  const parsed = DecideInput.safeParse(raw);
-  if (!parsed.success) {
-    const empty = parsed.error.issues.some((i) => i.path.join('.') === 'decisions' && i.code === 'too_small');
-    return refuse(empty ? 'empty' : 'malformed', `Malformed decision input:\n${z.prettifyError(parsed.error)}`);
-  }
-  const input = parsed.data;
+  // The seeds' shapes (LangChain's resume, LangGraph's HumanResponse) become ours before anything else is checked.
+  const parsed = parseDecisionInput(raw);
+  if (!parsed.ok) return refuse(parsed.code, parsed.message);
+  const input = parsed.input;
   const calls = checkMatch(input, ctx);
   if (!Array.isArray(calls)) return { ok: false, error: calls, input };
 
@@ -72,6 +70,12 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     return new DecisionRefusedError(
       'args_hash_mismatch',
       `The argsHash sent for ${label} does not match its arguments (expected ${call.argsHash}): the arguments shown to you were not these. Reload and decide again.`,
+    );
+  }
+  if (decision.toolName !== undefined && decision.toolName !== call.toolName) {
+    return new DecisionRefusedError(
+      'args_hash_mismatch',
+      `You decided a ${decision.toolName} call, but ${label} is a ${call.toolName} call: the call shown to you was not this one. Reload and decide again.`,
     );
   }
   const signed = checkToken(decision, call, ctx.signing, label);

@@ -75,6 +75,8 @@ function resolutionOf(planned: PlannedDecision, via: Channel): Resolution {
       return { kind: 'reject', via, approver, message: decision.message };
     case 'approve':
       return { kind: 'approve', via, approver };
+    case 'ignore':
+      return { kind: 'ignore', via, approver };
   }
 }
 

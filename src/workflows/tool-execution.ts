@@ -14,7 +14,7 @@ import { awaitDecision } from './approval-gate.js';
 import { PATCHES } from './patches.js';
 import { applyAlways } from './run-decisions.js';
 import { runSubAgent } from './sub-agents.js';
-import { editedNote, proposedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
+import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   if (record.status === 'done') return;
@@ -40,6 +40,8 @@ async function answer(run: AgentRun, record: CallRecord, ownIds: boolean): Promi
       return rejectedMessage(asked, resolution.message, resolution.via === 'always');
     case 'respond':
       return resolution.message;
+    case 'ignore':
+      return ignoredMessage(asked);
     case 'timeout':
       return timedOutMessage(asked, gate.timeoutMs);
   }

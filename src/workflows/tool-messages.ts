@@ -6,6 +6,10 @@ export function rejectedMessage(toolName: string, reason: string | undefined, al
   return `Rejected by ${who}; ${toolName} did not run.${reason ? ` Reason: ${reason}` : ''}`;
 }
 
+export function ignoredMessage(toolName: string): string {
+  return `A human reviewer chose to skip this call; ${toolName} did not run.`;
+}
+
 export function timedOutMessage(toolName: string, timeoutMs: number): string {
   return `No decision arrived within ${ms(timeoutMs, { long: true })}: the approval timed out and ${toolName} did not run.`;
 }

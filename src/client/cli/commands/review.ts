@@ -13,7 +13,8 @@ import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { style, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
 
-const KEYS: Record<DecisionType, string> = { approve: 'a', edit: 'e', reject: 'r', respond: 'p' };
+/** The decisions review offers (`ignore` is for clients that speak LangGraph; reject says why). */
+const KEYS: Partial<Record<DecisionType, string>> = { approve: 'a', edit: 'e', reject: 'r', respond: 'p' };
 
 /** Lines from stdin, one at a time; undefined once stdin ends. */
 function lineReader() {
@@ -81,7 +82,8 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
             `\n${style.bold(`[${i + 1}/${pending.length}] ${p.toolName}`)}  call ${p.id}  due in ${until(p.deadline)}\n` +
               `${p.description}\n\nArguments:\n${JSON.stringify(p.args, null, 2)}\n`,
           );
-          const choices = p.allowedDecisions
+          const offered = p.allowedDecisions.filter((d) => KEYS[d]);
+          const choices = offered
             .map((d) => `${KEYS[d]}=${d}`)
             .concat('s=skip')
             .join(', ');
@@ -89,7 +91,7 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
           while (!decided) {
             const answer = (await input.ask(`Decision (${choices}): `))?.trim().toLowerCase();
             if (answer === undefined) return;
-            const type = p.allowedDecisions.find((d) => answer === KEYS[d] || answer === d);
+            const type = offered.find((d) => answer === KEYS[d] || answer === d);
             if (answer === 's' || answer === 'skip') break;
             if (!type) {
               process.stdout.write(`Please answer one of: ${choices}\n`);
