@@ -5,6 +5,7 @@
  * not the prototype chain.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { STORE_REFUSAL_CODES, type StoreRefusalCode } from './contract/store.js';
 
 const BRAND = Symbol.for('temporal-hitl-agent.error');
 
@@ -127,6 +128,19 @@ export class ModelRequestRejectedError extends HitlError {
     apiMessage: string,
   ) {
     super(ModelRequestRejectedError.errorName, `The model API rejected the request (${status}): ${apiMessage}`);
+  }
+}
+
+/** A model hook or model selector failed, or answered something that is not a hook's answer: the run fails. */
+export class ModelHookError extends HitlError {
+  static readonly errorName = 'ModelHookError';
+  readonly code = 'model_hook_failed';
+  constructor(
+    readonly hook: string,
+    readonly hookName: string,
+    reason: string,
+  ) {
+    super(ModelHookError.errorName, `The ${hook} hook "${hookName}" failed: ${reason}`);
   }
 }
 
@@ -261,5 +275,24 @@ export class PostgresNotFoundError extends HitlError {
       PostgresNotFoundError.errorName,
       `Cannot run a PostgreSQL cluster: ${reason}. Install PostgreSQL (Debian: apt-get install postgresql).`,
     );
+  }
+}
+
+/**
+ * The store refused a write: malformed, too large, the namespace is full, or `ifVersion` did not match. Nothing was
+ * written. Thrown from a tool, it reaches the model at once (retrying the same write cannot help).
+ */
+export class StoreRefusedError extends HitlError {
+  static readonly errorName = 'StoreRefusedError';
+  constructor(
+    readonly code: StoreRefusalCode,
+    message: string,
+  ) {
+    super(StoreRefusedError.errorName, message);
+  }
+
+  static codeOf(details: unknown): StoreRefusalCode {
+    const code = (Array.isArray(details) ? (details[0] as { code?: unknown } | undefined)?.code : undefined) as StoreRefusalCode;
+    return STORE_REFUSAL_CODES.includes(code) ? code : 'malformed';
   }
 }

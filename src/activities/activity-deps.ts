@@ -1,4 +1,5 @@
 import type { AgentRegistry } from '../agents/registry.js';
+import type { ActivityModelHooks } from '../hooks/hook-types.js';
 import type { DecisionTrust } from '../signing/trust.js';
 import type { ToolImplementation } from '../tools/implement-tool.js';
 import type { TokenBatching } from './token-publisher.js';
@@ -22,4 +23,6 @@ export interface ActivityDeps {
   webhooks: { urls: string[]; secret?: string };
   /** Whom new runs trust to sign decisions, and whether agents that do not say require them. */
   signedDecisions?: { trust?: DecisionTrust; requiredByDefault: boolean };
+  /** Model hooks that need I/O, run as activities; agents name them as `{activity: '<name>'}`. */
+  modelHooks?: ActivityModelHooks;
 }

@@ -21,6 +21,8 @@ export interface CallModelInput {
   tools: string[];
   /** The run's step, which the streamed text is marked with (older workflows do not send it). */
   step?: number;
+  /** The endpoint the agent's model selector chose for this call. @default the agent's `baseURL`, else `OPENAI_BASE_URL` */
+  baseURL?: string;
 }
 
 export type StructuredCheck = { ok: true; value: unknown } | { ok: false; error: string };
@@ -84,7 +86,7 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       const agent = agents[input.agent];
       const responseFormat = agent?.responseFormat;
       const activity = Context.current();
-      const client = clientFor(agent?.baseURL ?? config.baseURL);
+      const client = clientFor(input.baseURL ?? agent?.baseURL ?? config.baseURL);
       const params = {
         model: input.model,
         messages: input.messages,

@@ -7,8 +7,11 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { truncateBytes } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
-import { ToolRefusedError } from '../errors.js';
+import { StoreRefusedError, ToolRefusedError } from '../errors.js';
+import { AgentStore } from '../store/agent-store.js';
+
 import type { ToolArgs } from '../schemas/tool-args.js';
+import { NON_ERROR_NAME } from '../schemas/tool-errors.js';
 import { durationToMs } from '../schemas/duration.js';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT } from '../tools/define-tool.js';
 import type { ToolContext } from '../tools/implement-tool.js';
@@ -71,9 +74,9 @@ export function createExecuteTool({ tools }: ActivityDeps) {
           content: truncateBytes(typeof result === 'string' ? result : (JSON.stringify(result) ?? String(result)), LIMITS.toolResultBytes),
         };
       } catch (err) {
-        if (err instanceof ToolRefusedError) throw err.toFailure();
+        if (err instanceof ToolRefusedError || err instanceof StoreRefusedError) throw err.toFailure();
         if (err instanceof ApplicationFailure || activity.cancellationSignal.aborted) throw err;
-        throw ApplicationFailure.create({ type: 'ToolError', message: (err as Error).message ?? String(err), cause: err as Error });
+        throw toolFailure(err);
       } finally {
         stopHeartbeats();
       }
@@ -81,16 +84,66 @@ export function createExecuteTool({ tools }: ActivityDeps) {
   };
 }
 
+/**
+ * A tool's exception as a retryable failure that names it (`details[0]: {name, code?}`), so an `onError` map can
+ * pick the model's message by the error's name or code. Tools may throw anything: a value that is not an Error
+ * (a string, an object, null) is named `NonError` and described as well as it can be.
+ */
+export function toolFailure(thrown: unknown): ApplicationFailure {
+  if (thrown instanceof Error) {
+    const code = codeOf(thrown);
+    return ApplicationFailure.create({
+      type: 'ToolError',
+      message: thrown.message || thrown.name,
+      details: [{ name: thrown.name, ...(code !== undefined && { code }) }],
+      cause: thrown,
+    });
+  }
+  const code = codeOf(thrown);
+  return ApplicationFailure.create({
+    type: 'ToolError',
+    message: `the tool threw a value that is not an Error: ${describeValue(thrown)}`,
+    details: [{ name: NON_ERROR_NAME, ...(code !== undefined && { code }) }],
+  });
+}
+
+function codeOf(value: unknown): string | undefined {
+  const code = typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined;
+  return typeof code === 'string' || typeof code === 'number' ? String(code).slice(0, 200) : undefined;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return truncateBytes(value, 2000);
+  for (const describe of [() => JSON.stringify(value) ?? String(value), () => String(value)]) {
+    try {
+      return truncateBytes(describe(), 2000);
+    } catch {
+      // Circular, a BigInt, a toString that throws: try the next way.
+    }
+  }
+  return `a value of type ${typeof value}`;
+}
+
 /** What an implementation may know about the call: never the model's view, always a stable idempotency key. */
 function toolContext(activity: Context, input: { agent: string; toolCallId: string; context?: Record<string, unknown> }): ToolContext {
   const workflowId = activity.info.workflowExecution?.workflowId ?? activity.info.activityId;
+  const idempotencyKey = `${workflowId}:${input.toolCallId}`;
+  let store: AgentStore | undefined;
   return {
     workflowId,
     toolCallId: input.toolCallId,
-    idempotencyKey: `${workflowId}:${input.toolCallId}`,
+    idempotencyKey,
     attempt: activity.info.attempt,
     agent: input.agent,
     context: input.context ?? {},
+    // Built on first use: most tools never touch the store.
+    get store() {
+      store ??= new AgentStore(activity.client, activity.info.taskQueue, {
+        writtenBy: `${workflowId}:${input.toolCallId}`,
+        idempotencyKey,
+      });
+      return store;
+    },
     heartbeat: (details) => {
       if (!activity.info.isLocal) activity.heartbeat(details);
     },

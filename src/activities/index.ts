@@ -2,6 +2,7 @@
 import type { ActivityDeps } from './activity-deps.js';
 import { createCallModel } from './call-model.js';
 import { createExecuteTool } from './execute-tool.js';
+import { createRunModelHook } from './model-hook.js';
 import { createNotify } from './notify.js';
 import { createResolveAgent } from './resolve-agent.js';
 
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallModel(deps),
     ...createExecuteTool(deps),
     ...createNotify(deps),
+    ...createRunModelHook(deps),
   };
 }
 

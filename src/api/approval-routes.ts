@@ -66,6 +66,7 @@ export function toApprovalView(
     ...(approval.approvers && { approvers: approval.approvers }),
     ...(approval.subAgentWorkflowId && { subAgentWorkflowId: approval.subAgentWorkflowId }),
     ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
+    ...(approval.breakpoint && { breakpoint: approval.breakpoint }),
     sessionId: approval.workflowId,
     canDecide: canDecide(approval, identity),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),

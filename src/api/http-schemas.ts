@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
+import { Interrupts } from '../schemas/agent-options.js';
 import { DecideResult } from '../schemas/decision.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 import { SessionOptions } from '../schemas/session.js';
@@ -25,6 +26,7 @@ export const ApprovalView = PendingApproval.pick({
   approvers: true,
   subAgentWorkflowId: true,
   proposedBy: true,
+  breakpoint: true,
 }).extend({
   /** Global approval id (URL-safe). */
   id: z.string(),
@@ -78,6 +80,8 @@ export const StartRunBody = z.strictObject({
   prompt: z.string().min(1).max(LIMITS.promptChars),
   context: z.record(z.string(), z.unknown()).optional(),
   maxSteps: z.number().int().min(1).max(10_000).optional(),
+  /** Breakpoints for this run, over the agent's. */
+  interrupt: Interrupts.optional(),
   /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
   session: SessionOptions.optional(),
 });

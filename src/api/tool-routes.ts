@@ -1,6 +1,7 @@
 /** `/api/tools`: every registered tool with the JSON Schema of its arguments, so clients can check an edit before sending it. */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { BREAKPOINT_EDITS, breakpointToolName, type BreakpointKind } from '../schemas/agent-options.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ApiApp } from './api-env.js';
@@ -16,6 +17,15 @@ export function toolRoutes(app: ApiApp): void {
     const { name, description, parameters } = toFunctionDefinition(spec).function;
     return { name, description, parameters };
   });
+  // Breakpoints wait like calls (`breakpoint:<where>`); their edits are checked against these.
+  for (const [kind, schema] of Object.entries(BREAKPOINT_EDITS)) {
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(schema) as Record<string, unknown>;
+    tools.push({
+      name: breakpointToolName(kind as BreakpointKind),
+      description: `A breakpoint (${kind}): edit what it shows.`,
+      parameters,
+    });
+  }
 
   app.openapi(
     createRoute({

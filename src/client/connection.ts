@@ -1,5 +1,6 @@
 /** One Temporal client connection per process, shared by the CLI, the HTTP API and scripts. */
 import { Client, Connection } from '@temporalio/client';
+import { agents } from '../agents/registry.js';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
 import { readEnvConfig, temporalAddress, type EnvConfig } from '../config.js';
 import { HitlClient } from './hitl-client.js';
@@ -13,7 +14,7 @@ export function sharedHitlClient(config: EnvConfig = readEnvConfig()): Promise<H
   shared ??= (async () => {
     const connection = await Connection.connect({ address: temporalAddress(config), channelArgs: LARGE_MESSAGES });
     const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: dataConverterFromEnv(config) });
-    return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE) };
+    return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE, agents) };
   })();
   return shared.then((s) => s.hitl);
 }

@@ -17,7 +17,9 @@ import {
 import type { RunStatus } from '../contract/run-status.js';
 import { HitlAgent } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
-import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError, SessionClosedError } from '../errors.js';
+import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
+import { AgentStore } from '../store/agent-store.js';
+import { ApprovalNotFoundError, DecisionRefusedError, InvalidRunInputError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
@@ -50,17 +52,30 @@ export interface WatchOptions {
 /** A run as `show` and the HTTP API present it: its own state, or, when it cannot answer, what Temporal knows. */
 export type RunView = RunState;
 
+/** What the client knows of the agents the workers serve: enough to refuse a context that does not fit. */
+export type KnownAgents = Readonly<Record<string, { contextSchema?: ContextSchema }>>;
+
 export class HitlClient {
   constructor(
     readonly temporal: Client,
     readonly taskQueue: string = DEFAULT_TASK_QUEUE,
+    /** When given, a run whose context does not match its agent's `contextSchema` is refused before it starts. */
+    readonly agents?: KnownAgents,
   ) {}
+
+  /** The store across runs, the one tools use (`ctx.store`): read what runs wrote, or write for them. */
+  get store(): AgentStore {
+    return new AgentStore(this.temporal, this.taskQueue);
+  }
 
   // ---- runs ----------------------------------------------------------------------------------------------
 
   /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
   async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
     const parsed = AgentWorkflowInput.parse(input);
+    const schema = this.agents && Object.hasOwn(this.agents, parsed.agent) ? this.agents[parsed.agent]!.contextSchema : undefined;
+    const context = checkContext(schema, parsed.context);
+    if (!context.ok) throw new InvalidRunInputError(contextRefusal(parsed.agent, context.problems));
     const workflowId = options.workflowId ?? `${parsed.agent}-${randomUUID()}`;
     const handle = await this.temporal.workflow.start(WORKFLOW_TYPE, {
       args: [parsed],

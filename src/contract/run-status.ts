@@ -12,6 +12,7 @@ export const RUN_STATUSES = [
   'Completed',
   'MaxSteps',
   'Ended',
+  'Stopped',
   'Failed',
   'Canceled',
   'Terminated',
@@ -20,8 +21,11 @@ export const RUN_STATUSES = [
 export const RunStatus = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-/** How a run that finished on its own ended: it answered, it ran out of steps, or its session was closed. */
-export const RUN_OUTCOMES = ['Completed', 'MaxSteps', 'Ended'] as const satisfies readonly RunStatus[];
+/**
+ * How a run that finished on its own ended: it answered, it ran out of steps, its session was closed, or it was
+ * stopped (by an afterModel hook, or a human rejecting a breakpoint before the model).
+ */
+export const RUN_OUTCOMES = ['Completed', 'MaxSteps', 'Ended', 'Stopped'] as const satisfies readonly RunStatus[];
 export const RunOutcome = z.enum(RUN_OUTCOMES);
 export type RunOutcome = z.infer<typeof RunOutcome>;
 

@@ -13,14 +13,20 @@ export type { GateSettings };
 
 export type Classification = { gated: false; rule: string } | { gated: true; rule: string; settings: GateSettings };
 
-export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Record<string, unknown>): Classification {
+/** @param context the run's context, for conditions on it (`{context: 'tier', …}`). */
+export function classifyCall(
+  policy: ApprovalPolicy,
+  toolName: string,
+  args: Record<string, unknown>,
+  context: Readonly<Record<string, unknown>> = {},
+): Classification {
   const listed = Object.hasOwn(policy.tools, toolName);
   const toolPolicy: ToolPolicy = listed ? policy.tools[toolName]! : policy.default;
   const source = listed ? `tools.${toolName}` : 'default';
 
   if (toolPolicy === false) return { gated: false, rule: `${source}: false` };
   const config = toolPolicy === true ? {} : toolPolicy;
-  if (config.when && !evaluateCondition(config.when, args)) {
+  if (config.when && !evaluateCondition(config.when, args, context)) {
     return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
   }
   return {

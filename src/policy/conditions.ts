@@ -1,22 +1,30 @@
-/** Evaluates `when` conditions against a call's arguments. Pure and deterministic: it runs in the workflow. */
+/**
+ * Evaluates `when` conditions against a call's arguments and the run's context. Pure and deterministic: it runs in
+ * the workflow.
+ */
 import deepEqual from 'fast-deep-equal';
 import type { ArgComparison, Condition } from '../schemas/condition.js';
 import { readArgPath } from './arg-path.js';
 import { predicates } from './predicates.js';
 
-export function evaluateCondition(condition: Condition, args: Readonly<Record<string, unknown>>): boolean {
-  if ('all' in condition) return condition.all.every((c) => evaluateCondition(c, args));
-  if ('any' in condition) return condition.any.some((c) => evaluateCondition(c, args));
-  if ('not' in condition) return !evaluateCondition(condition.not, args);
+export function evaluateCondition(
+  condition: Condition,
+  args: Readonly<Record<string, unknown>>,
+  context: Readonly<Record<string, unknown>> = {},
+): boolean {
+  if ('all' in condition) return condition.all.every((c) => evaluateCondition(c, args, context));
+  if ('any' in condition) return condition.any.some((c) => evaluateCondition(c, args, context));
+  if ('not' in condition) return !evaluateCondition(condition.not, args, context);
   if ('predicate' in condition) {
     const predicate = Object.hasOwn(predicates, condition.predicate) ? predicates[condition.predicate] : undefined;
     // An unknown predicate must not silently let a call through: treat it as matching, so the call waits.
-    return predicate ? predicate(args, condition.options) : true;
+    return predicate ? predicate(args, condition.options, context) : true;
   }
+  if ('context' in condition) return compare(condition, readArgPath(context, condition.context));
   return compare(condition, readArgPath(args, condition.arg));
 }
 
-function compare({ op, value, flags = '' }: ArgComparison, actual: unknown): boolean {
+function compare({ op, value, flags = '' }: Omit<ArgComparison, 'arg'>, actual: unknown): boolean {
   switch (op) {
     case 'exists':
       return actual !== undefined && actual !== null;
@@ -55,5 +63,6 @@ export function describeCondition(condition: Condition): string {
   if ('any' in condition) return `any(${condition.any.map(describeCondition).join(', ')})`;
   if ('not' in condition) return `not(${describeCondition(condition.not)})`;
   if ('predicate' in condition) return `${condition.predicate}()`;
-  return condition.op === 'exists' ? `${condition.arg} exists` : `${condition.arg} ${condition.op} ${JSON.stringify(condition.value)}`;
+  const subject = 'context' in condition ? `context.${condition.context}` : condition.arg;
+  return condition.op === 'exists' ? `${subject} exists` : `${subject} ${condition.op} ${JSON.stringify(condition.value)}`;
 }

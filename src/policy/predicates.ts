@@ -4,7 +4,8 @@
  */
 import { readArgPath } from './arg-path.js';
 
-export type Predicate = (args: Readonly<Record<string, unknown>>, options: unknown) => boolean;
+/** `context` is the run's context, checked against the agent's `contextSchema` (empty when the run has none). */
+export type Predicate = (args: Readonly<Record<string, unknown>>, options: unknown, context: Readonly<Record<string, unknown>>) => boolean;
 
 export const predicates: Readonly<Record<string, Predicate>> = {
   /** An email argument (`options.arg`, default `to`) outside the domains in `options.domains`. */

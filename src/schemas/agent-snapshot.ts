@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { DecisionTrust } from '../signing/trust.js';
+import { Interrupts, ModelHookUse, ModelSelectorUse } from './agent-options.js';
 import { ApprovalPolicy } from './approval-policy.js';
+import { OnToolError } from './tool-errors.js';
 
 /**
  * The agent as it was when the run started, recorded in history by a local activity. A paused run keeps the
@@ -24,6 +26,14 @@ export const AgentSnapshot = z.object({
    * and whether every decision must carry a token. Absent in runs started before signed decisions existed.
    */
   signedDecisions: z.object({ required: z.boolean(), trust: DecisionTrust.optional() }).optional(),
+  /** LangGraph's agent options (src/schemas/agent-options.ts); absent in runs started before they existed. */
+  beforeModel: ModelHookUse.optional(),
+  afterModel: ModelHookUse.optional(),
+  modelSelector: ModelSelectorUse.optional(),
+  interrupt: Interrupts.optional(),
+  toolErrors: z.record(z.string(), OnToolError).optional(),
+  /** The JSON Schema the run's context was checked against. */
+  contextSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

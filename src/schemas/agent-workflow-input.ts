@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
 import { utf8Length } from '../bounds/truncate.js';
+import { Interrupts } from './agent-options.js';
 import { ApprovalPolicyOverride } from './approval-policy.js';
 import { CarriedState } from './carried-state.js';
 import { ContinueAsNewOptions } from './continue-as-new-options.js';
@@ -18,13 +19,18 @@ export const AgentWorkflowInput = z.object({
   maxSteps: z.number().int().min(1).max(100_000).optional(),
   /** Per-run overrides of the agent's approval policy. */
   approval: ApprovalPolicyOverride.optional(),
-  /** Data tools receive and the model never sees (like LangGraph's InjectedState). */
+  /**
+   * Data tools, hooks and conditions receive and the model never sees (LangGraph's `context`); checked against the
+   * agent's `contextSchema` when it has one.
+   */
   context: z
     .record(z.string(), z.unknown())
     .refine((value) => !jsonDepthExceeds(value) && utf8Length(JSON.stringify(value)) <= LIMITS.contextBytes, {
       message: `context is limited to ${LIMITS.contextBytes} bytes of JSON, nested at most 64 deep`,
     })
     .optional(),
+  /** Breakpoints for this run, over the agent's (per point): `{beforeTools: true}` pauses before every tool step. */
+  interrupt: Interrupts.optional(),
   /** Stay open after each answer for the next `message` (maxSteps then applies per turn). */
   session: SessionOptions.optional(),
   continueAsNew: ContinueAsNewOptions.optional(),

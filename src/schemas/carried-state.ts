@@ -9,6 +9,7 @@ import { ApprovalPolicy } from './approval-policy.js';
 import { AuditEntry } from './audit-entry.js';
 import { CallRecord } from './call-record.js';
 import { ChatMessage } from './chat-message.js';
+import { ModelCallsCarry } from './model-call.js';
 import { PolicyOutcome, Usage } from './run-state.js';
 
 export const DecidedSummary = z.object({ type: z.string(), approver: z.string().optional() });
@@ -55,6 +56,10 @@ const CarriedStateV2 = z.object({
   parentReportSeq: z.number().int().default(0),
   /** Earlier Temporal run ids of this workflow id, newest last: where older history and audit entries live. */
   previousRunIds: z.array(z.string()),
+  /** Model calls: the models chosen and what hooks did. */
+  modelCalls: ModelCallsCarry.default({ entries: [], retries: 0 }),
+  /** The number of the last breakpoint (`break-<n>`); a run never continues as new while one waits. */
+  lastBreakNumber: z.number().int().default(0),
 });
 
 /** Runs that continued as new under the first version carried other names for the same things. */

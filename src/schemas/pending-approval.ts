@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BreakpointKind } from './agent-options.js';
 import { OnTimeout } from './approval-policy.js';
 import { DecisionType } from './decision.js';
 import { ToolArgs } from './tool-args.js';
@@ -41,6 +42,12 @@ export const PendingApproval = z.object({
   subAgentWorkflowId: z.string().optional(),
   /** The agent whose call it is (a sub-agent's calls carry the sub-agent's name). */
   agent: z.string().optional(),
+  /**
+   * Set when this is not a tool call but a breakpoint (`id` `break-<n>`, `toolName` `breakpoint:<where>`): the run
+   * paused before or after the model, or before its tools. Decided like a call: approve continues, edit changes
+   * what `args` shows, reject (with a message) stops or redirects the run.
+   */
+  breakpoint: BreakpointKind.optional(),
 });
 
 export type PendingApproval = z.infer<typeof PendingApproval>;

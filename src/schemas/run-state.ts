@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunOutcome, RunStatus } from '../contract/run-status.js';
 import { AuditEntry } from './audit-entry.js';
 import { ChatMessage } from './chat-message.js';
+import { ModelCallEntry } from './model-call.js';
 import { PendingApproval } from './pending-approval.js';
 import { RunProblem } from './run-problem.js';
 
@@ -54,6 +55,8 @@ export const RunState = z.object({
   previousRunIds: z.array(z.string()),
   /** Session runs: user messages queued while a turn runs. */
   queuedMessages: z.number().int(),
+  /** The latest model calls (at most 100): the model each used, and what hooks and breakpoints did. */
+  modelCalls: z.array(ModelCallEntry).optional(),
   /** Set by clients (never by the run) when the run is stuck; the rest then comes from visibility, not the run. */
   problem: RunProblem.optional(),
 });

@@ -4,6 +4,7 @@
  */
 import type { Duration, RetryPolicy } from '@temporalio/common';
 import { z } from 'zod';
+import { OnToolError } from '../schemas/tool-errors.js';
 
 export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -19,8 +20,12 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
   heartbeatTimeout?: Duration;
   /** @default { maximumAttempts: 3 } */
   retry?: RetryPolicy;
-  /** What a failure after the last retry does: tell the model (`return`) or fail the run (`fail`). @default 'return' */
-  onError?: 'return' | 'fail';
+  /**
+   * What a failure after the last retry does: tell the model the error (`return`), fail the run (`fail`), tell the
+   * model a fixed text (`{message}`), or pick the text by the error's code or name (`{errors: {ECONNREFUSED: '…',
+   * TypeError: '…'}, fallback}`). An agent's `toolErrors` overrides it for that agent. @default 'return'
+   */
+  onError?: OnToolError;
   /** Set for tools that run another agent as a child workflow. */
   agent?: string;
   /**
@@ -48,6 +53,8 @@ export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): ToolSpec<P
   if (!TOOL_NAME.test(spec.name)) {
     throw new Error(`Tool name "${spec.name}" must be 1-64 letters, digits, '_' or '-' (the Chat Completions rule)`);
   }
+  const onError = spec.onError === undefined ? undefined : OnToolError.safeParse(spec.onError);
+  if (onError && !onError.success) throw new Error(`Tool "${spec.name}" has an invalid onError: ${z.prettifyError(onError.error)}`);
   return spec;
 }
 

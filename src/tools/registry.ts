@@ -8,9 +8,11 @@ import { cancelOrder } from './specs/cancel-order.js';
 import { executeSql } from './specs/execute-sql.js';
 import { processRefund } from './specs/process-refund.js';
 import { readData } from './specs/read-data.js';
+import { recall } from './specs/recall.js';
+import { remember } from './specs/remember.js';
 import { sendEmail } from './specs/send-email.js';
 import { writeFile } from './specs/write-file.js';
 
 export const toolSpecs: Readonly<Record<string, ToolSpec>> = Object.fromEntries(
-  [readData, writeFile, executeSql, sendEmail, cancelOrder, processRefund, askResearcher].map((spec) => [spec.name, spec]),
+  [readData, writeFile, executeSql, sendEmail, cancelOrder, processRefund, askResearcher, remember, recall].map((spec) => [spec.name, spec]),
 );

@@ -26,6 +26,8 @@ export const ACTIVITY_OPTIONS = {
   tool: { startToCloseTimeout: '2m', heartbeatTimeout: DEFAULT_TOOL_HEARTBEAT_TIMEOUT, retry: { maximumAttempts: 3 } },
   /** A tool's sentence for approvers: approvers must never wait long on it. */
   describe: { startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
+  /** Model hooks that need I/O (a moderation API, a summariser): a failing hook fails the run after its retries. */
+  hook: { startToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumAttempts: 5 } },
   /** Notifications retry for a while, then give up: a webhook outage must never hold up a run. */
   notify: { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 } },
 } satisfies Record<string, ActivityOptions>;

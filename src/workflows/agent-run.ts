@@ -6,8 +6,7 @@
  * by `resume()`.
  *
  * A class with private fields rather than a reducer over events: the loop awaits activities and timers between
- * changes, and methods named for what happens (`openStep`, `startTurn`, `finish`) read better at those call sites than
- * dispatched event objects; the schema-checked carry gives the one serialisable form a reducer would.
+ * changes, and methods named for what happens (`startTurn`, `finish`) read better there than dispatched events.
  */
 import { isCancellation, workflowInfo } from '@temporalio/workflow';
 import { truncateBytes } from '../bounds/truncate.js';
@@ -21,7 +20,9 @@ import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentResult, Usage } from '../schemas/run-state.js';
 import { AuditLog } from './audit-log.js';
+import { Breakpoints } from './breakpoints.js';
 import { CallBook } from './call-book.js';
+import { ModelCallLog } from './model-call-log.js';
 import { RunNotifications } from './run-notifications.js';
 import { RunVisibility } from './run-visibility.js';
 import { SessionQueue } from './session-queue.js';
@@ -39,6 +40,8 @@ export class AgentRun {
   readonly children = new SubAgentMirror();
   readonly notifications = new RunNotifications();
   readonly usedTokens = new UsedTokens();
+  readonly modelCalls = new ModelCallLog();
+  readonly breakpoints = new Breakpoints();
   readonly #visibility = new RunVisibility();
 
   /** What the run started with: fixed once it has started (and carried unchanged across continue-as-new). */
@@ -113,9 +116,9 @@ export class AgentRun {
     return this.pending().length ? 'AwaitingApproval' : 'Running';
   }
 
-  /** This run's pending calls, then those of its sub-agents (marked with the sub-agent's workflow id). */
+  /** This run's pending calls or breakpoint, then those of its sub-agents (marked with the sub-agent's workflow id). */
   pending(): PendingApproval[] {
-    return [...this.book.pending(), ...this.children.pending()];
+    return [...this.book.pending(), ...this.breakpoints.pending(), ...this.children.pending()];
   }
 
   alwaysFor(toolName: string): AlwaysDecision | undefined {
@@ -153,6 +156,8 @@ export class AgentRun {
     this.book.restore(carry);
     this.audit.restore(carry.audit, carry.auditDropped);
     this.session.restore(carry);
+    this.modelCalls.restore(carry.modelCalls);
+    this.breakpoints.restore(carry.lastBreakNumber);
     this.notifications.configure(carry.snapshot.notify, carry.snapshot.name, carry.notificationSeq);
     this.#visibility.resume(carry.parentReportSeq, this.audit.lastSeq);
     this.refresh('resumed after continue-as-new');
@@ -179,6 +184,8 @@ export class AgentRun {
       ...this.audit.carry(),
       ...this.session.carry(),
       ...(this.#lastOutput !== undefined && { lastOutput: this.#lastOutput }),
+      modelCalls: this.modelCalls.carry(),
+      lastBreakNumber: this.breakpoints.lastNumber,
       notificationSeq: this.notifications.seq,
       parentReportSeq: this.#visibility.parentReportSeq,
       previousRunIds: [...this.#previousRunIds, workflowInfo().runId].slice(-50),
@@ -207,10 +214,6 @@ export class AgentRun {
     this.transcript.append({ role: 'user', content: request });
   }
 
-  endTurnAtMaxSteps(output: string): void {
-    this.transcript.append({ role: 'assistant', content: output });
-  }
-
   noteAnswer(output: string): void {
     this.#lastOutput = output;
   }
@@ -228,13 +231,9 @@ export class AgentRun {
     );
   }
 
-  // ---- decisions ----------------------------------------------------------------------------------------
-
   setAlways(toolName: string, decision: AlwaysDecision): void {
     this.#always.set(toolName, decision);
   }
-
-  // ---- sessions -----------------------------------------------------------------------------------------
 
   waitForMessage(idleDeadline: string): void {
     this.#awaitingMessage = true;
@@ -267,6 +266,7 @@ export class AgentRun {
   /** Marks the run failed or canceled and returns what the workflow should throw. */
   fail(err: unknown): unknown {
     this.book.abandonWaiting();
+    this.breakpoints.close();
     this.children.clear();
     if (isCancellation(err)) {
       this.#failure = { status: 'Canceled' };

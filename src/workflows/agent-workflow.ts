@@ -56,15 +56,17 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     else {
-      const snapshot = await resolveAgent(input.agent);
-      run.begin(input, snapshot, mergePolicy(snapshot.policy, input.approval));
+      // The context comes back checked against the agent's schema (with its defaults): tools and hooks get that.
+      const { checkedContext, ...snapshot } = await resolveAgent(input.agent, input.context);
+      run.begin(checkedContext ? { ...input, context: checkedContext } : input, snapshot, mergePolicy(snapshot.policy, input.approval));
     }
 
     for (;;) {
       if (!run.awaitingMessage) {
         const answer = await runTurn(run);
         run.noteAnswer(answer.output);
-        if (!input.session) return await finished(run, run.finish(answer.status, answer.output, answer.structured));
+        // A stopped run ends, session or not.
+        if (!input.session || answer.status === 'Stopped') return await finished(run, run.finish(answer.status, answer.output, answer.structured));
       }
       if ((await waitForNextTurn(run)) === 'ended') return await finished(run, run.finish('Ended', run.lastOutput ?? ''));
     }
@@ -82,7 +84,7 @@ async function finished(run: AgentRun, result: AgentResult): Promise<AgentResult
 }
 
 interface Answer {
-  status: 'Completed' | 'MaxSteps';
+  status: 'Completed' | 'MaxSteps' | 'Stopped';
   output: string;
   structured?: unknown;
 }
@@ -102,10 +104,12 @@ async function runTurn(run: AgentRun): Promise<Answer> {
     if (continueAsNewDue(run)) await continueAsNewNow(run);
     if (run.turnSteps >= run.maxSteps) {
       const output = maxStepsMessage(run.maxSteps);
-      run.endTurnAtMaxSteps(output);
+      run.transcript.append({ role: 'assistant', content: output });
       return { status: 'MaxSteps', output };
     }
     const turn = await modelTurn(run);
+    if (turn.kind === 'again') continue;
+    if (turn.kind === 'stop') return { status: 'Stopped', output: turn.output };
     ownIds = turn.ownIds;
     if (turn.intake.calls.length > 0) {
       openStep(run, turn.intake, turn.ownIds);
@@ -184,6 +188,7 @@ function planContext(run: AgentRun): PlanContext {
     specs: toolSpecs,
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
+    ...(run.input?.context && { context: run.input.context }),
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
   };

@@ -17,6 +17,8 @@ export interface PlanContext {
   specs: Readonly<Record<string, ToolSpec>>;
   /** The run's policy: an edit is judged by the policy of the call it turns into. */
   policy?: ApprovalPolicy;
+  /** The run's context, for policy conditions on it. */
+  context?: Readonly<Record<string, unknown>>;
   /** Under four eyes, the requester of the run (who may not approve what an edit turns into either). */
   requestedBy?: string;
   /** Tools of sub-agent runs, by workflow id, for edits of their calls. */

@@ -18,6 +18,7 @@ import { decisionBinding } from '../signing/decision-claims.js';
 import { verifyDecisionToken, type VerifiedDecider } from '../signing/verify-decision.js';
 import type { PlanContext, PlannedDecision, SigningContext } from './decision-context.js';
 import { checkMatch } from './decision-match.js';
+import { planBreakpoint } from './breakpoint-plan.js';
 
 export type { PlanContext, PlannedDecision, SigningContext };
 
@@ -89,6 +90,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const verdict = mayDecide(call, who, runsTheTool, checks >= 2);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
 
+  if (call.breakpoint) return planBreakpoint(decision, { ...call, breakpoint: call.breakpoint }, { approver, ...token });
   if (decision.type !== 'edit') {
     return { call, decision, approver, toolName: call.toolName, args: call.args, argsHash: call.argsHash, ...token };
   }
@@ -112,7 +114,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   }
   const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args), ...token };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
-  const target = checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args) : undefined;
+  const target = checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, ctx.context) : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {
     ...(target.settings.approvers && { approvers: target.settings.approvers }),

@@ -49,7 +49,7 @@ function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds
       return;
     }
     record.args = parsed.args;
-    const classification = classifyCall(run.policy, record.toolName, parsed.args);
+    const classification = classifyCall(run.policy, record.toolName, parsed.args, run.input.context);
     record.rule = classification.rule;
     if (!classification.gated) return;
     record.gate = classification.settings;

@@ -22,4 +22,6 @@ export const PATCHES = {
    * tool is judged by that tool's policy.
    */
   ownCallIds: 'own-call-ids',
+  /** A local tool's non-retryable failure (a ToolRefusedError) goes to the model by `onError`, not out of the run. */
+  localToolFailures: 'local-tool-failures-to-model',
 } as const;

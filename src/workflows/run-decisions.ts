@@ -46,7 +46,7 @@ export function applyPlan(
       forward(run, call.subAgentWorkflowId, planned, via, who);
       return { ...base, forwardedTo: call.subAgentWorkflowId };
     }
-    const record = run.book.byPendingId(call.id)!;
+    const record = (run.book.byPendingId(call.id) ?? run.breakpoints.byPendingId(call.id))!;
     if (planned.proposal) {
       propose(run, record, planned, via);
       return { ...base, proposedAs: record.pending!.id };

@@ -42,6 +42,7 @@ export function runState(run: AgentRun, options: RunStateQueryOptions = {}): Run
     error: run.error,
     previousRunIds: [...run.previousRunIds],
     queuedMessages: run.session.length,
+    ...(run.modelCalls.entries.length > 0 && { modelCalls: run.modelCalls.entries.slice(-100) }),
   };
   // The transcript gets what the rest leaves of the budget (at least one message, so paging always advances).
   const rest = Math.max(64 * 1024, LIMITS.queryBytes - utf8Length(JSON.stringify(fixed)));

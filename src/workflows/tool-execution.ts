@@ -1,7 +1,6 @@
 /** Settles one call: runs the tool (as the model asked, or as a human edited it), or answers for it. */
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
 import { isCancellation, patched } from '@temporalio/workflow';
-import { ToolFailedError } from '../errors.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from '../tools/define-tool.js';
@@ -14,7 +13,8 @@ import { awaitDecision } from './approval-gate.js';
 import { PATCHES } from './patches.js';
 import { applyAlways } from './run-decisions.js';
 import { runSubAgent } from './sub-agents.js';
-import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
+import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage } from './tool-messages.js';
+import { answerToolFailure } from './tool-errors.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   if (record.status === 'done') return;
@@ -67,22 +67,32 @@ function runsLocally(spec: ToolSpec | undefined): boolean {
   return spec?.local === true && patched(PATCHES.localTools);
 }
 
+/**
+ * A local activity's non-retryable failure reaches the workflow as the bare ApplicationFailure, not wrapped in an
+ * ActivityFailure: it is the tool's failure all the same (a ToolRefusedError from read_data used to fail the run).
+ * Runs that failed that way before replay the old way: the patch marker is written only when it is handled.
+ */
+function isToolFailure(err: unknown, local: boolean): err is ActivityFailure | ChildWorkflowFailure | ApplicationFailure {
+  if (err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) return true;
+  return local && err instanceof ApplicationFailure && patched(PATCHES.localToolFailures);
+}
+
 async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs, ownIds: boolean): Promise<string> {
   const spec = run.snapshot.tools.includes(name) ? toolSpecs[name] : undefined;
   run.book.markRunning(record);
+  let local = false;
   try {
     if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args, ownIds);
     const input = { agent: run.agent, available: run.snapshot.tools, toolCallId: record.id, name, args, context: run.input.context };
-    const local = runsLocally(spec);
+    local = runsLocally(spec);
     const options = { ...toolOptions(spec, local), summary: `tool ${name}` };
     const { content } = local
       ? await localActivities.executeTool.executeWithOptions(options, [input])
       : await activities.executeTool.executeWithOptions(options, [input]);
     return typeof content === 'string' ? content : String(content);
   } catch (err) {
-    if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ChildWorkflowFailure)) throw err;
-    const reason = err.cause instanceof ApplicationFailure || err.cause instanceof Error ? err.cause.message : err.message;
-    if (spec?.onError === 'fail') throw new ToolFailedError(name, record.id, reason);
-    return toolErrorMessage(reason);
+    if (isCancellation(err) || !isToolFailure(err, local)) throw err;
+    const rule = run.snapshot.toolErrors?.[name] ?? spec?.onError;
+    return answerToolFailure(rule, err, { toolName: name, callId: record.id });
   }
 }

@@ -46,6 +46,19 @@ export class Transcript {
     this.#fitBudget();
   }
 
+  /** Where the messages since the model last spoke begin (a user message, or the answers to its calls). */
+  get tailStart(): number {
+    for (let i = this.#messages.length - 1; i >= 0; i--) if (this.#messages[i]!.role === 'assistant') return i + 1;
+    const first = this.#messages.findIndex((m) => m.role !== 'system');
+    return first < 0 ? this.#messages.length : first;
+  }
+
+  /** A human edited the messages since the model last spoke (at a breakpoint before the model). */
+  replaceTail(messages: ChatMessage[]): void {
+    this.#messages.splice(this.tailStart, Infinity, ...messages);
+    this.#fitBudget();
+  }
+
   /** Continue-as-new compaction: `kept` replaces everything, and what it left out counts as dropped. */
   replace(kept: ChatMessage[]): void {
     this.#dropped += this.#messages.length - kept.length;

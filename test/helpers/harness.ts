@@ -47,6 +47,8 @@ export interface HarnessOptions {
   signedDecisions?: ActivityDeps['signedDecisions'];
   /** Model calls stream and publish their text to the run's stream (ActivityDeps' `model.streaming`). */
   streaming?: ActivityDeps['model']['streaming'];
+  /** Model hooks that run as activities (ActivityDeps' `modelHooks`). */
+  modelHooks?: ActivityDeps['modelHooks'];
 }
 
 export interface Harness {
@@ -79,6 +81,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model', streaming: options.streaming },
     webhooks: options.webhooks ?? { urls: [] },
     ...(options.signedDecisions && { signedDecisions: options.signedDecisions }),
+    ...(options.modelHooks && { modelHooks: options.modelHooks }),
   };
   let bundlePath = options.bundlePath ?? inject('workflowBundlePath');
   let dataConverter = options.dataConverter;

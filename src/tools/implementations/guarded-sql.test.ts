@@ -45,6 +45,9 @@ function context(idempotencyKey = `wf:call-${++calls}`): ToolContext {
     attempt: 1,
     agent: 'demo',
     context: {},
+    get store(): never {
+      throw new Error('execute_sql does not use the store');
+    },
     heartbeat: () => {},
     signal: new AbortController().signal,
   };

@@ -1,0 +1,243 @@
+/**
+ * Breakpoints (LangGraph's `interrupt_before` / `interrupt_after`): a run pauses before the model, after it, or
+ * before its tools; the pause is a pending item (`break-<n>`) in every pending view, decided through the one planner
+ * like a gated call: approve continues, edit changes what it shows, reject (with a message) redirects or stops the
+ * run. Decided here from the `hitl` CLI, over HTTP, and by the update.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
+import { HitlPendingTools, HitlStatus } from '../src/contract/search-attributes.js';
+import type { Listening } from '../src/api/listen.js';
+import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
+import { decide, refusalOf, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+
+const stepper = defineAgent({ name: 'stepper', instructions: 'You write reports.', tools: ['write_file', 'read_data'] });
+// An agent that always pauses before its file writes, but not before reads.
+const careful = defineAgent({
+  name: 'careful',
+  instructions: 'You write reports.',
+  tools: ['write_file', 'read_data'],
+  interrupt: { beforeTools: { tools: ['write_file'], approvers: ['editors'] } },
+});
+const TOKEN = 'alice-breakpoint-token-0123';
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const draft = call('w1', 'write_file', { path: 'report.md', content: 'draft' });
+
+let h: Harness;
+let api: Listening;
+beforeAll(async () => {
+  h = await startHarness({
+    agents: { stepper, careful },
+    script: {
+      conversations: [
+        { match: 'cli report', replies: [{ toolCalls: [draft] }, { content: 'Written.' }] },
+        { match: 'http answer', replies: [{ content: 'A vague answer.' }, { content: 'A precise answer.' }] },
+        { match: 'before the model', replies: [{ content: 'Answered.' }] },
+        {
+          match: 'read then write',
+          replies: [{ toolCalls: [call('r1', 'read_data', { table: 'refunds' })] }, { toolCalls: [draft] }, { content: 'Done.' }],
+        },
+        { match: 'wait a little', replies: [{ content: 'Went on by itself.' }] },
+      ],
+    },
+  });
+  api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'alice', groups: ['editors'] } } });
+});
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+async function http(method: string, urlPath: string, body?: unknown) {
+  const response = await fetch(`${api.url}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+describe('breakpoints', () => {
+  it('pauses after the model and before tools, shows it in every pending view, and is decided from the CLI', async () => {
+    const handle = await h.start({ agent: 'stepper', prompt: 'Write the cli report', interrupt: { afterModel: true, beforeTools: true } });
+    const [after] = await waitForPending(handle, 1);
+    expect(after).toMatchObject({
+      id: 'break-1',
+      toolName: 'breakpoint:afterModel',
+      breakpoint: 'afterModel',
+      args: { content: null, toolCalls: [{ id: 'call-1', name: 'write_file', args: { path: 'report.md', content: 'draft' } }] },
+      allowedDecisions: ['approve', 'edit', 'reject'],
+      rule: 'interrupt.afterModel',
+      step: 1,
+    });
+    // Every view: the run's state and status, search attributes, the CLI for this run and across runs.
+    expect((await handle.query(runStateQuery)).status).toBe('AwaitingApproval');
+    await waitFor(async () => (await handle.describe()).typedSearchAttributes.get(HitlPendingTools)?.[0] === 'breakpoint:afterModel');
+    expect((await runHitl(h, ['pending', handle.workflowId])).stdout).toContain('break-1');
+    const across = await runHitl(h, ['pending', '--json']);
+    expect(JSON.parse(across.stdout).find((w: { workflowId: string }) => w.workflowId === handle.workflowId)).toMatchObject({
+      id: 'break-1',
+      breakpoint: 'afterModel',
+    });
+    const approved = await runHitl(h, ['approve', handle.workflowId, 'break-1', '--as', 'alice']);
+    expect(approved.stdout).toContain('approve breakpoint:afterModel (break-1) by alice');
+    const [before] = await waitForPending(handle, 1);
+    expect(before).toMatchObject({ id: 'break-2', breakpoint: 'beforeTools', args: { toolCalls: [{ id: 'call-1', name: 'write_file' }] } });
+    const edited = { toolCalls: [{ id: 'call-1', name: 'write_file', args: { path: 'report.md', content: 'final' } }] };
+    const edit = await runHitl(h, ['edit', handle.workflowId, 'break-2', '--args', JSON.stringify(edited), '--as', 'alice']);
+    expect(edit.code).toBe(0);
+    // afterModel pauses after every model call, the final answer's too.
+    const [last] = await waitForPending(handle, 1);
+    expect(last).toMatchObject({ id: 'break-3', breakpoint: 'afterModel', args: { content: 'Written.', toolCalls: [] } });
+    expect((await runHitl(h, ['approve', handle.workflowId, 'break-3', '--as', 'alice'])).code).toBe(0);
+
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'Written.' });
+    expect(readFileSync(path.join(h.dataDir, 'workspace', 'report.md'), 'utf8')).toBe('final');
+    const state = await handle.query(runStateQuery);
+    expect(state.messages[2]).toMatchObject({
+      tool_calls: [{ id: 'w1', function: { name: 'write_file', arguments: '{"path":"report.md","content":"final"}' } }],
+    });
+    expect(state.decisions.map((d) => [d.id, d.type, d.approver, d.toolName])).toEqual([
+      ['break-1', 'approve', 'alice', 'breakpoint:afterModel'],
+      ['break-2', 'edit', 'alice', 'breakpoint:beforeTools'],
+      ['break-3', 'approve', 'alice', 'breakpoint:afterModel'],
+    ]);
+    expect(state.modelCalls![0]).toMatchObject({ verdict: { action: 'edit', by: 'breakpoint' } });
+  });
+
+  it('is listed and decided over HTTP: a rejection sends the reply back, an edit replaces it', async () => {
+    const started = await http('POST', '/api/runs', { agent: 'stepper', prompt: 'An http answer please', interrupt: { afterModel: true } });
+    expect(started.status).toBe(201);
+    const runId: string = started.body.workflowId;
+    const listed = async () => (await http('GET', '/api/approvals?agent=stepper')).body.filter((a: any) => a.workflowId === runId);
+    await waitFor(async () => (await listed()).length === 1);
+    const [first] = await listed();
+    expect(first).toMatchObject({
+      callId: 'break-1',
+      breakpoint: 'afterModel',
+      toolName: 'breakpoint:afterModel',
+      arguments: { content: 'A vague answer.' },
+    });
+    const tools = (await http('GET', '/api/tools')).body.map((t: { name: string }) => t.name);
+    expect(tools).toEqual(expect.arrayContaining(['breakpoint:beforeModel', 'breakpoint:afterModel', 'breakpoint:beforeTools']));
+
+    expect((await http('POST', `/api/approvals/${first.id}/reject`, { reason: 'Be precise.' })).status).toBe(200);
+    await waitFor(async () => (await listed())[0]?.callId === 'break-2');
+    const [second] = await listed();
+    expect(second.arguments.content).toBe('A precise answer.');
+    const bad = await http('POST', `/api/approvals/${second.id}/edit`, { arguments: { content: 42 } });
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_edit_args' } } });
+    const edit = await http('POST', `/api/approvals/${second.id}/edit`, { arguments: { content: 'A precise, edited answer.' } });
+    expect(edit.status).toBe(200);
+
+    const handle = h.temporal.client.workflow.getHandle(runId);
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'A precise, edited answer.', steps: 2 });
+    const { messages } = await handle.query(runStateQuery);
+    expect(messages.slice(2)).toEqual([
+      { role: 'assistant', content: 'A vague answer.' },
+      { role: 'user', content: 'Be precise.' },
+      { role: 'assistant', content: 'A precise, edited answer.' },
+    ]);
+  });
+
+  it('before the model: an edit adds to what the model reads, a rejection stops the run', async () => {
+    const handle = await h.start({ agent: 'stepper', prompt: 'Stop before the model', interrupt: { beforeModel: true } });
+    const [paused] = await waitForPending(handle, 1);
+    expect(paused).toMatchObject({
+      breakpoint: 'beforeModel',
+      step: 0,
+      args: { messages: [{ role: 'user', content: 'Stop before the model' }] },
+    });
+    // What a breakpoint allows: no respond, no always.
+    expect((await refusalOf(decide(handle, { decisions: [{ id: 'break-1', type: 'respond', message: 'x' }] }))).code).toBe(
+      'decision_not_allowed',
+    );
+    expect((await refusalOf(decide(handle, { decisions: [{ id: 'break-1', type: 'approve', always: true }] }))).code).toBe(
+      'decision_not_allowed',
+    );
+    await decide(handle, {
+      decisions: [
+        {
+          id: 'break-1',
+          type: 'edit',
+          args: {
+            messages: [
+              { role: 'user', content: 'Stop before the model' },
+              { role: 'user', content: 'Answer in one word.' },
+            ],
+          },
+        },
+      ],
+    });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'Answered.' });
+    const sent = h.model.completions().filter((r) => JSON.stringify(r.messages).includes('Stop before the model'));
+    expect(sent.at(-1)!.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Stop before the model' },
+      { role: 'user', content: 'Answer in one word.' },
+    ]);
+
+    const stopped = await h.start({ agent: 'stepper', prompt: 'Stop before the model again', interrupt: { beforeModel: true } });
+    await waitForPending(stopped, 1);
+    await decide(stopped, { decisions: [{ id: 'break-1', type: 'reject', message: 'Not today.' }], approver: 'alice' });
+    expect(await stopped.result()).toMatchObject({ status: 'Stopped', output: 'Not today.', steps: 0 });
+    await waitFor(async () => (await stopped.describe()).typedSearchAttributes.get(HitlStatus) === 'Stopped');
+  });
+
+  it("keeps the answers to the model's calls in an edit, and pauses only before the tools it lists", async () => {
+    const handle = await h.start({ agent: 'careful', prompt: 'Please read then write the report', interrupt: { beforeModel: true } });
+    await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ id: 'break-1', type: 'approve' }] });
+    // The read ran without a pause (careful pauses only before write_file); before the next model call it pauses.
+    const [tail] = await waitForPending(handle, 1);
+    expect(tail!.args).toMatchObject({ messages: [{ role: 'tool', tool_call_id: 'r1' }] });
+    const dropped = await refusalOf(
+      decide(handle, { decisions: [{ id: tail!.id, type: 'edit', args: { messages: [{ role: 'user', content: 'x' }] } }] }),
+    );
+    expect(dropped).toMatchObject({ code: 'invalid_edit_args' });
+    expect(dropped.message).toContain("must keep the answers to the model's calls (tool_call_id r1)");
+    await decide(handle, {
+      decisions: [
+        { id: tail!.id, type: 'edit', args: { messages: [{ role: 'tool', tool_call_id: 'r1', content: '[] (checked by hand)' }] } },
+      ],
+    });
+
+    // Before write_file: only the editors group may decide.
+    const [write] = await waitForPending(handle, 1);
+    expect(write).toMatchObject({ breakpoint: 'beforeTools', approvers: ['editors'] });
+    expect((await refusalOf(decide(handle, { decisions: [{ id: write!.id, type: 'approve' }], approver: 'bob' }))).code).toBe(
+      'approver_not_allowed',
+    );
+    await decide(handle, {
+      decisions: [{ id: write!.id, type: 'reject', message: 'No files today.' }],
+      approver: 'alice',
+      groups: ['editors'],
+    });
+    const [model] = await waitForPending(handle, 1);
+    expect(model!.breakpoint).toBe('beforeModel');
+    await decide(handle, { decisions: [{ id: model!.id, type: 'approve' }] });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'Done.' });
+    const { messages } = await handle.query(runStateQuery);
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      '[] (checked by hand)',
+      'Rejected by a human reviewer; write_file did not run. Reason: No files today.',
+    ]);
+  });
+
+  it("applies the breakpoint's onTimeout when nobody decides", async () => {
+    const handle = await h.start({
+      agent: 'stepper',
+      prompt: 'Please wait a little',
+      interrupt: { afterModel: { timeout: '1s', onTimeout: 'approve' } },
+    });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'Went on by itself.' });
+    expect((await handle.query(runStateQuery)).decisions).toMatchObject([{ id: 'break-1', type: 'approve', via: 'timeout' }]);
+    expect(await handle.query(pendingApprovalsQuery)).toEqual([]);
+  });
+});
