@@ -27,6 +27,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--id <workflow-id>', 'workflow id to use (default: <agent>-<uuid>)')
     .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
     .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
+    .option('--interrupt <json>', 'breakpoints, e.g. \'{"beforeTools": true}\' (beforeModel, afterModel, beforeTools)', parseJson)
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
       const hitl = await ctx.hitl();
@@ -37,6 +38,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           requestedBy: opts.requestedBy,
           maxSteps: opts.maxSteps,
           context: opts.context,
+          interrupt: opts.interrupt,
           ...((opts.session || opts.idleTimeout) && { session: { idleTimeout: opts.idleTimeout ?? '7d' } }),
         },
         { workflowId: opts.id },
