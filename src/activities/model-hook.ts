@@ -18,12 +18,18 @@ export function createRunModelHook({ modelHooks }: ActivityDeps) {
       const registry = modelHooks?.[hook.kind] ?? {};
       const run = Object.hasOwn(registry, hook.name) ? registry[hook.name] : undefined;
       // Another worker without it may get the retry; after the last one the run fails with this.
-      if (!run) throw new ModelHookError(hook.kind, hook.name, 'no activity hook of that name is registered on this worker').toFailure({ nonRetryable: false });
+      if (!run)
+        throw new ModelHookError(hook.kind, hook.name, 'no activity hook of that name is registered on this worker').toFailure({
+          nonRetryable: false,
+        });
       try {
         return await (run as (input: unknown, options: unknown) => unknown)(hook.input, hook.options);
       } catch (err) {
         if (err instanceof ApplicationFailure) throw err;
-        throw ApplicationFailure.create({ type: 'ModelHookError', message: `The ${hook.kind} hook "${hook.name}" failed: ${err instanceof Error ? err.message : String(err)}` });
+        throw ApplicationFailure.create({
+          type: 'ModelHookError',
+          message: `The ${hook.kind} hook "${hook.name}" failed: ${err instanceof Error ? err.message : String(err)}`,
+        });
       }
     },
   };

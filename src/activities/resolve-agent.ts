@@ -21,7 +21,10 @@ export function createResolveAgent({ agents, model, webhooks, signedDecisions, m
       if (!checked.ok) throw new InvalidRunInputError(contextRefusal(name, checked.problems)).toFailure();
       const beforeModel = agent.beforeModel === undefined ? undefined : hookUse(agent.beforeModel);
       const afterModel = agent.afterModel === undefined ? undefined : hookUse(agent.afterModel);
-      for (const [kind, use] of [['beforeModel', beforeModel], ['afterModel', afterModel]] as const) {
+      for (const [kind, use] of [
+        ['beforeModel', beforeModel],
+        ['afterModel', afterModel],
+      ] as const) {
         if (use?.kind === 'activity' && !Object.hasOwn(modelHooks?.[kind] ?? {}, use.name)) {
           throw new ModelHookError(kind, use.name, 'no activity hook of that name is registered on this worker (modelHooks)').toFailure();
         }

@@ -24,7 +24,8 @@ export interface AgentOptionsInput {
 /** Every problem with the options, as `field: message`; empty when they are sound. */
 export function agentOptionProblems(input: AgentOptionsInput): string[] {
   const problems: string[] = [];
-  const issues = (field: string, error: z.ZodError) => problems.push(...error.issues.map((i) => `${[field, ...i.path.map(String)].join('.')}: ${i.message}`));
+  const issues = (field: string, error: z.ZodError) =>
+    problems.push(...error.issues.map((i) => `${[field, ...i.path.map(String)].join('.')}: ${i.message}`));
   for (const [field, registry] of [
     ['beforeModel', beforeModelHooks],
     ['afterModel', afterModelHooks],
@@ -72,9 +73,12 @@ function checkNamed(
 ): void {
   const entry = Object.hasOwn(registry, name) ? registry[name] : undefined;
   if (!entry) {
-    problems.push(`${field}: no ${field === 'modelSelector' ? 'selector' : 'hook'} "${name}" in ${where} (known: ${Object.keys(registry).join(', ')})`);
+    problems.push(
+      `${field}: no ${field === 'modelSelector' ? 'selector' : 'hook'} "${name}" in ${where} (known: ${Object.keys(registry).join(', ')})`,
+    );
     return;
   }
   const parsed = entry.options.safeParse(options ?? {});
-  if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `${[field, 'options', ...i.path.map(String)].join('.')}: ${i.message}`));
+  if (!parsed.success)
+    problems.push(...parsed.error.issues.map((i) => `${[field, 'options', ...i.path.map(String)].join('.')}: ${i.message}`));
 }

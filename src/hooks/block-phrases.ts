@@ -22,6 +22,7 @@ export const blockPhrases = named(BlockPhrasesOptions, (input: AfterModelInput, 
   const phrase = options.phrases.find((p) => texts.some((text) => text.includes(fold(p))));
   if (phrase === undefined) return { action: 'accept' };
   if (options.action === 'stop') return { action: 'stop', output: `The reply was withheld: it contained "${phrase}".` };
-  const reason = options.reason?.replaceAll('{{phrase}}', phrase) ?? `Your reply contained "${phrase}", which is not allowed. Answer again without it.`;
+  const reason =
+    options.reason?.replaceAll('{{phrase}}', phrase) ?? `Your reply contained "${phrase}", which is not allowed. Answer again without it.`;
   return { action: 'retry', reason };
 });

@@ -64,8 +64,12 @@ export type ModelSelector = Named<SelectorInput, ModelChoice>;
 
 /** Hooks that run as an activity: registered on the worker, looked up by name. */
 export interface ActivityModelHooks {
-  beforeModel?: Readonly<Record<string, (input: BeforeModelInput, options: unknown) => Promise<readonly ChatMessage[]> | readonly ChatMessage[]>>;
-  afterModel?: Readonly<Record<string, (input: AfterModelInput, options: unknown) => Promise<AfterModelVerdictInput> | AfterModelVerdictInput>>;
+  beforeModel?: Readonly<
+    Record<string, (input: BeforeModelInput, options: unknown) => Promise<readonly ChatMessage[]> | readonly ChatMessage[]>
+  >;
+  afterModel?: Readonly<
+    Record<string, (input: AfterModelInput, options: unknown) => Promise<AfterModelVerdictInput> | AfterModelVerdictInput>
+  >;
 }
 
 /** Keeps a hook's options type tied to its schema. */

@@ -30,7 +30,13 @@ export const ModelSelectorRef = z.union([Name, z.strictObject({ selector: Name, 
 export const ModelSelectorUse = z.object({ name: z.string(), options: z.unknown().optional() });
 
 /** What a selector chooses for one call. */
-export const ModelChoice = z.strictObject({ model: Name, baseURL: z.url({ protocol: /^https?$/ }).max(2000).optional() });
+export const ModelChoice = z.strictObject({
+  model: Name,
+  baseURL: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
+});
 
 export const BREAKPOINTS = ['beforeModel', 'afterModel', 'beforeTools'] as const;
 export const BreakpointKind = z.enum(BREAKPOINTS);
@@ -80,7 +86,10 @@ export const WrittenReply = z.strictObject({
 export const BREAKPOINT_EDITS = {
   /** The messages the model has not seen yet: user messages, and the answers to its calls (ids kept, in order). */
   beforeModel: z.strictObject({
-    messages: z.array(z.discriminatedUnion('role', [UserMessage.strict(), ToolMessage.strict()])).min(1).max(1000),
+    messages: z
+      .array(z.discriminatedUnion('role', [UserMessage.strict(), ToolMessage.strict()]))
+      .min(1)
+      .max(1000),
   }),
   /** The reply: its text and its tool calls. */
   afterModel: WrittenReply,

@@ -57,7 +57,9 @@ export type Condition =
   | z.infer<typeof ArgComparison>
   | z.infer<typeof ContextComparison>
   | z.infer<typeof PredicateCall>
-  | { all: Condition[] } | { any: Condition[] } | { not: Condition };
+  | { all: Condition[] }
+  | { any: Condition[] }
+  | { not: Condition };
 
 // Recursive shapes are the one place the type is written by hand: zod cannot infer through the cycle.
 export const Condition: z.ZodType<Condition> = z.lazy(() =>

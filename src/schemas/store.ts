@@ -35,7 +35,8 @@ export const StoreValue = z.unknown().superRefine((value, ctx) => {
     return void ctx.addIssue({ code: 'custom', message: `the value is not JSON (${String(err)})` });
   }
   const bytes = utf8Length(text ?? '');
-  if (bytes > STORE_LIMITS.valueBytes) ctx.addIssue({ code: 'custom', message: `the value is ${bytes} bytes of JSON; the limit is ${STORE_LIMITS.valueBytes}` });
+  if (bytes > STORE_LIMITS.valueBytes)
+    ctx.addIssue({ code: 'custom', message: `the value is ${bytes} bytes of JSON; the limit is ${STORE_LIMITS.valueBytes}` });
 });
 
 const Writer = z.string().min(1).max(300);
@@ -49,7 +50,11 @@ export const StorePutInput = z.strictObject({
   writtenBy: Writer.optional(),
 });
 
-export const StoreDeleteInput = z.strictObject({ key: StoreKey, ifVersion: z.number().int().min(0).optional(), writtenBy: Writer.optional() });
+export const StoreDeleteInput = z.strictObject({
+  key: StoreKey,
+  ifVersion: z.number().int().min(0).optional(),
+  writtenBy: Writer.optional(),
+});
 
 export const StoreItem = z.object({
   key: z.string(),

@@ -14,5 +14,8 @@ import { sendEmail } from './specs/send-email.js';
 import { writeFile } from './specs/write-file.js';
 
 export const toolSpecs: Readonly<Record<string, ToolSpec>> = Object.fromEntries(
-  [readData, writeFile, executeSql, sendEmail, cancelOrder, processRefund, askResearcher, remember, recall].map((spec) => [spec.name, spec]),
+  [readData, writeFile, executeSql, sendEmail, cancelOrder, processRefund, askResearcher, remember, recall].map((spec) => [
+    spec.name,
+    spec,
+  ]),
 );

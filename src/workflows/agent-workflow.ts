@@ -66,7 +66,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
         const answer = await runTurn(run);
         run.noteAnswer(answer.output);
         // A stopped run ends, session or not.
-        if (!input.session || answer.status === 'Stopped') return await finished(run, run.finish(answer.status, answer.output, answer.structured));
+        if (!input.session || answer.status === 'Stopped')
+          return await finished(run, run.finish(answer.status, answer.output, answer.structured));
       }
       if ((await waitForNextTurn(run)) === 'ended') return await finished(run, run.finish('Ended', run.lastOutput ?? ''));
     }

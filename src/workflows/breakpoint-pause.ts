@@ -24,7 +24,13 @@ export function breakpointAt(run: AgentRun, kind: BreakpointKind, toolNames: rea
 }
 
 /** Announces the breakpoint to approvers and waits for its decision (or its deadline's `onTimeout`). */
-export async function pauseAt(run: AgentRun, kind: BreakpointKind, setting: Setting, args: ToolArgs, description: string): Promise<Resolution> {
+export async function pauseAt(
+  run: AgentRun,
+  kind: BreakpointKind,
+  setting: Setting,
+  args: ToolArgs,
+  description: string,
+): Promise<Resolution> {
   const record = run.breakpoints.open(kind, run.step, args, {
     allowedDecisions: ['approve', 'edit', 'reject'],
     description,

@@ -27,7 +27,10 @@ export function planBreakpoint(
     return new DecisionRefusedError('invalid_edit_args', `An edit of ${label} sends new \`args\` (no \`name\`).`);
   }
   if (jsonDepthExceeds(decision.args) || utf8Length(JSON.stringify(decision.args)) > LIMITS.argumentsBytes) {
-    return new DecisionRefusedError('too_large', `The edited args of ${label} are over ${LIMITS.argumentsBytes} bytes (or nest over 64 deep).`);
+    return new DecisionRefusedError(
+      'too_large',
+      `The edited args of ${label} are over ${LIMITS.argumentsBytes} bytes (or nest over 64 deep).`,
+    );
   }
   const parsed = BREAKPOINT_EDITS[call.breakpoint].safeParse(decision.args);
   if (!parsed.success) {
@@ -36,7 +39,8 @@ export function planBreakpoint(
   const args = parsed.data as Record<string, unknown>;
   if (call.breakpoint === 'beforeModel') {
     // The answers to the model's calls must stay, each once, in order: the model API refuses anything else.
-    const ids = (messages: unknown) => ((messages ?? []) as { role: string; tool_call_id?: string }[]).flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
+    const ids = (messages: unknown) =>
+      ((messages ?? []) as { role: string; tool_call_id?: string }[]).flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
     const before = ids(call.args.messages);
     const after = ids(args.messages);
     if (before.join('\n') !== after.join('\n')) {

@@ -114,7 +114,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   }
   const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args), ...token };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
-  const target = checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, ctx.context) : undefined;
+  const target =
+    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, ctx.context) : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {
     ...(target.settings.approvers && { approvers: target.settings.approvers }),

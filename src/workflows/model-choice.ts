@@ -14,7 +14,8 @@ export function chooseModel(run: AgentRun, step: number): ModelChoice {
   const use = run.snapshot.modelSelector;
   if (!use) return { model: run.snapshot.model };
   const selector = Object.hasOwn(modelSelectors, use.name) ? modelSelectors[use.name] : undefined;
-  if (!selector) throw new ModelHookError('modelSelector', use.name, 'no selector of that name is registered (src/hooks/model-selectors.ts)');
+  if (!selector)
+    throw new ModelHookError('modelSelector', use.name, 'no selector of that name is registered (src/hooks/model-selectors.ts)');
   const messages = run.transcript.messages;
   let chosen: unknown;
   try {

@@ -38,9 +38,10 @@ async function runHook<I extends BeforeModelInput | AfterModelInput>(
   registry: Readonly<Record<string, Named<I, unknown>>>,
 ): Promise<unknown> {
   if (use.kind === 'activity') {
-    return activities.runModelHook.executeWithOptions({ ...ACTIVITY_OPTIONS.hook, summary: `${kind} ${use.name} · step ${input.call.step}` }, [
-      { kind, name: use.name, options: use.options, input } as RunModelHookInput,
-    ]);
+    return activities.runModelHook.executeWithOptions(
+      { ...ACTIVITY_OPTIONS.hook, summary: `${kind} ${use.name} · step ${input.call.step}` },
+      [{ kind, name: use.name, options: use.options, input } as RunModelHookInput],
+    );
   }
   const hook = Object.hasOwn(registry, use.name) ? registry[use.name] : undefined;
   if (!hook) throw new ModelHookError(kind, use.name, 'no hook of that name is registered (src/hooks/model-hooks.ts)');

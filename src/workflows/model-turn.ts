@@ -41,9 +41,19 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   const call: ModelCallInfo = { agent: run.agent, step, turnStep: run.turnSteps, model: choice.model, context: run.input.context ?? {} };
   const messages = await messagesFor(run, call);
   run.refresh(`calling ${choice.model}`);
-  const result = await activities.callModel.executeWithOptions({ ...ACTIVITY_OPTIONS.model, summary: `model ${choice.model} · step ${step}` }, [
-    { agent: run.agent, model: choice.model, ...(choice.baseURL && { baseURL: choice.baseURL }), messages, tools: run.snapshot.tools, step },
-  ]);
+  const result = await activities.callModel.executeWithOptions(
+    { ...ACTIVITY_OPTIONS.model, summary: `model ${choice.model} · step ${step}` },
+    [
+      {
+        agent: run.agent,
+        model: choice.model,
+        ...(choice.baseURL && { baseURL: choice.baseURL }),
+        messages,
+        tools: run.snapshot.tools,
+        step,
+      },
+    ],
+  );
   const reply = result?.message;
   const hasCalls = Array.isArray(reply?.tool_calls) && reply.tool_calls.length > 0;
   let ownIds = hasCalls && patched(PATCHES.ownCallIds);
@@ -67,7 +77,11 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
     case 'rejectCalls':
       run.acceptReply(review.intake.message, usage);
       run.transcript.append(
-        ...review.intake.calls.map((c): ChatMessage => ({ role: 'tool', tool_call_id: c.modelId, content: rejectedMessage(c.name, review.message, false) })),
+        ...review.intake.calls.map((c): ChatMessage => ({
+          role: 'tool',
+          tool_call_id: c.modelId,
+          content: rejectedMessage(c.name, review.message, false),
+        })),
       );
       run.modelCalls.accepted();
       return { kind: 'again' };

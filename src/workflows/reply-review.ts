@@ -25,7 +25,12 @@ export async function reviewReply(run: AgentRun, intake: Intake, call: ModelCall
   let rewritten = false;
   const use = run.snapshot.afterModel;
   if (use) {
-    const verdict = await afterModel(use, { reply: viewOf(current), messages: [...run.transcript.messages], call, retries: run.modelCalls.retries });
+    const verdict = await afterModel(use, {
+      reply: viewOf(current),
+      messages: [...run.transcript.messages],
+      call,
+      retries: run.modelCalls.retries,
+    });
     if (verdict.action === 'retry') {
       run.modelCalls.judge({ action: 'retry', by: 'afterModel', reason: verdict.reason });
       return { kind: 'sendBack', reason: verdict.reason };
@@ -56,10 +61,23 @@ export async function reviewReply(run: AgentRun, intake: Intake, call: ModelCall
     }
   }
 
-  const before = current.calls.length > 0 ? breakpointAt(run, 'beforeTools', current.calls.map((c) => c.name)) : undefined;
+  const before =
+    current.calls.length > 0
+      ? breakpointAt(
+          run,
+          'beforeTools',
+          current.calls.map((c) => c.name),
+        )
+      : undefined;
   if (before) {
     const names = [...new Set(current.calls.map((c) => c.name))].join(', ');
-    const resolution = await pauseAt(run, 'beforeTools', before, { toolCalls: writtenFrom(current).toolCalls }, beforeToolsText(run.step, names));
+    const resolution = await pauseAt(
+      run,
+      'beforeTools',
+      before,
+      { toolCalls: writtenFrom(current).toolCalls },
+      beforeToolsText(run.step, names),
+    );
     const rejected = rejection(resolution, 'beforeTools');
     if (rejected !== undefined) {
       run.modelCalls.judge({ action: 'reject', by: 'breakpoint', reason: rejected });

@@ -8,7 +8,14 @@
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
 import { utf8Length } from '../bounds/truncate.js';
-import { STORE_REFUSED, storeDeleteUpdate, storeGetQuery, storeListQuery, storePutUpdate, type StoreRefusalCode } from '../contract/store.js';
+import {
+  STORE_REFUSED,
+  storeDeleteUpdate,
+  storeGetQuery,
+  storeListQuery,
+  storePutUpdate,
+  type StoreRefusalCode,
+} from '../contract/store.js';
 import {
   STORE_LIMITS,
   StoreDeleteInput,
@@ -25,7 +32,8 @@ const DEFAULT_MAX_EVENTS = 4000;
 
 export async function storeWorkflow(raw: StoreWorkflowInput): Promise<void> {
   const parsed = StoreWorkflowInput.safeParse(raw);
-  if (!parsed.success) throw ApplicationFailure.nonRetryable(`Invalid storeWorkflow input: ${z.prettifyError(parsed.error)}`, 'InvalidStoreInput');
+  if (!parsed.success)
+    throw ApplicationFailure.nonRetryable(`Invalid storeWorkflow input: ${z.prettifyError(parsed.error)}`, 'InvalidStoreInput');
   const store = new Namespace(parsed.data.items, parsed.data.seq);
 
   setHandler(storePutUpdate, (input) => store.put(StorePutInput.parse(input)), { validator: (input) => store.check(StorePutInput, input) });
@@ -67,14 +75,21 @@ class Namespace {
     const input = parsed.data;
     const current = this.#items.get(input.key);
     if (input.ifVersion !== undefined && input.ifVersion !== (current?.version ?? 0)) {
-      throw refusal('version_conflict', `${input.key} is at version ${current?.version ?? 0}, not ${input.ifVersion}; read it again and retry.`);
+      throw refusal(
+        'version_conflict',
+        `${input.key} is at version ${current?.version ?? 0}, not ${input.ifVersion}; read it again and retry.`,
+      );
     }
     if (!('value' in input)) return;
     const bytes = this.#bytes - (current ? sizeOf(current.key, current.value) : 0) + sizeOf(input.key, input.value);
     if (bytes > STORE_LIMITS.namespaceBytes) {
-      throw refusal('store_full', `this namespace would hold ${bytes} bytes; the limit is ${STORE_LIMITS.namespaceBytes}. Delete keys, or use another namespace.`);
+      throw refusal(
+        'store_full',
+        `this namespace would hold ${bytes} bytes; the limit is ${STORE_LIMITS.namespaceBytes}. Delete keys, or use another namespace.`,
+      );
     }
-    if (!current && this.#items.size >= STORE_LIMITS.keys) throw refusal('store_full', `this namespace holds ${STORE_LIMITS.keys} keys, the limit.`);
+    if (!current && this.#items.size >= STORE_LIMITS.keys)
+      throw refusal('store_full', `this namespace holds ${STORE_LIMITS.keys} keys, the limit.`);
   }
 
   put(input: StorePutInput): StoreWriteResult {

@@ -18,11 +18,7 @@ export interface ToolImplementations {
 
 export function createToolImplementations({ dataDir }: DemoState): ToolImplementations {
   const db = openShopDb(path.join(dataDir, 'shop.db'));
-  const all = [
-    ...shopTools(db),
-    ...fileTools(db, path.join(dataDir, 'workspace'), path.join(dataDir, 'outbox.jsonl')),
-    ...memoryTools(),
-  ];
+  const all = [...shopTools(db), ...fileTools(db, path.join(dataDir, 'workspace'), path.join(dataDir, 'outbox.jsonl')), ...memoryTools()];
   return {
     byName: Object.fromEntries(all.map((impl) => [impl.spec.name, impl as unknown as ToolImplementation])),
     close: () => db.close(),
