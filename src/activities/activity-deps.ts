@@ -1,4 +1,5 @@
 import type { AgentRegistry } from '../agents/registry.js';
+import type { McpConnections } from '../mcp/mcp-connections.js';
 import type { ToolImplementation } from '../tools/implement-tool.js';
 
 /** What activities need from the process: registries and configuration, never from workflow input. */
@@ -13,4 +14,9 @@ export interface ActivityDeps {
     defaultModel: string;
   };
   webhooks: { urls: string[]; secret?: string };
+  /**
+   * The worker's MCP connections (one per server), which its owner closes at shutdown.
+   * @default a pool of the activities' own, never closed (stdio servers end with the process)
+   */
+  mcp?: McpConnections;
 }

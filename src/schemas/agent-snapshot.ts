@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalPolicy } from './approval-policy.js';
+import { McpSkippedTool, McpTool } from './mcp-tool.js';
 
 /**
  * The agent as it was when the run started, recorded in history by a local activity. A paused run keeps the
@@ -18,6 +19,12 @@ export const AgentSnapshot = z.object({
   notify: z.boolean(),
   /** Tools whose implementation describes their calls for approvers (absent in runs started before it existed). */
   describedTools: z.array(z.string()).optional(),
+  /** The MCP servers the agent declares, by name: the run lists their tools when it starts. */
+  mcpServers: z.array(z.string()).optional(),
+  /** The MCP tools listed when the run started (their names are also in `tools`): a paused run keeps these. */
+  mcpTools: z.array(McpTool).optional(),
+  /** Tools the servers offered that the run left out, and why. */
+  mcpSkipped: z.array(McpSkippedTool).optional(),
 });
 
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

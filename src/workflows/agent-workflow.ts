@@ -31,6 +31,7 @@ import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext } from './decision-plan.js';
+import { withMcpTools } from './mcp-tools.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
@@ -50,7 +51,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     else {
-      const snapshot = await resolveAgent(input.agent);
+      const snapshot = await withMcpTools(await resolveAgent(input.agent));
       run.begin(input, snapshot, mergePolicy(snapshot.policy, input.approval));
     }
 
@@ -174,6 +175,7 @@ function planContext(run: AgentRun): PlanContext {
     decided: { get: (id: string) => forwarded.get(id) ?? run.book.decidedEarlier(id) },
     available: run.started ? run.snapshot.tools : [],
     specs: toolSpecs,
+    mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
     subAgentTools: run.children.tools(),

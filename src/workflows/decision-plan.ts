@@ -15,6 +15,7 @@ import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import type { GateSettings } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
 import { DecideInput, type Decision } from '../schemas/decision.js';
+import type { McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from '../tools/define-tool.js';
@@ -28,6 +29,8 @@ export interface PlanContext {
   decided: Pick<ReadonlyMap<string, DecidedSummary>, 'get'>;
   available: readonly string[];
   specs: Readonly<Record<string, ToolSpec>>;
+  /** The MCP tools the run recorded when it started: edits into them are checked against their schemas. */
+  mcpTools?: readonly McpTool[];
   /** The run's policy: an edit is judged by the policy of the call it turns into. */
   policy?: ApprovalPolicy;
   /** Under four eyes, the requester of the run (who may not approve what an edit turns into either). */
@@ -120,7 +123,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
       `The edited arguments for ${toolName} are over the limit of ${LIMITS.argumentsBytes} bytes (or nest over 64 deep).`,
     );
   }
-  const checked = parseToolArguments(toolName, newArgs, ctx.specs, available);
+  const mcpTools = call.subAgentWorkflowId ? [] : ctx.mcpTools;
+  const checked = parseToolArguments(toolName, newArgs, ctx.specs, available, mcpTools);
   if (!checked.ok) {
     const code = checked.problem === 'unknown_tool' ? 'unknown_tool' : 'invalid_edit_args';
     const message =
@@ -131,7 +135,9 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   }
   const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args) };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
-  const target = checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args) : undefined;
+  const hints = mcpTools?.find((tool) => tool.name === toolName)?.annotations;
+  const target =
+    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, hints) : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {
     ...(target.settings.approvers && { approvers: target.settings.approvers }),

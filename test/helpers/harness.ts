@@ -20,6 +20,7 @@ import type { AgentResult } from '../../src/schemas/run-state.js';
 import type { ToolImplementation } from '../../src/tools/implement-tool.js';
 import { createToolImplementations } from '../../src/tools/implementations/index.js';
 import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
+import { McpConnections } from '../../src/mcp/mcp-connections.js';
 import { createWorker } from '../../src/worker.js';
 import { connectTestTemporal, uniqueName, type TestTemporal } from './temporal.js';
 
@@ -55,7 +56,7 @@ export interface Harness {
   worker: Worker;
   start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
   /** Stops the worker (draining) and starts a new one on the same task queue, optionally with other code. */
-  restartWorker(options?: { bundlePath?: string; dataConverter?: DataConverter }): Promise<void>;
+  restartWorker(options?: { bundlePath?: string; dataConverter?: DataConverter; agents?: AgentRegistry }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,7 +66,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const taskQueue = uniqueName('tq');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-data-'));
   const tools = createToolImplementations({ dataDir });
-  const deps: ActivityDeps = {
+  const mcp = new McpConnections();
+  let deps: ActivityDeps = {
+    mcp,
     agents: { ...registeredAgents, ...options.agents },
     tools: options.wrapTools ? options.wrapTools({ ...tools.byName }) : tools.byName,
     model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model' },
@@ -103,6 +106,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     async restartWorker(restart = {}) {
       bundlePath = restart.bundlePath ?? bundlePath;
       dataConverter = restart.dataConverter ?? dataConverter;
+      if (restart.agents) deps = { ...deps, agents: { ...deps.agents, ...restart.agents } };
       worker.shutdown();
       await running;
       worker = await makeWorker();
@@ -116,6 +120,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await running.catch(() => {});
       shop.close();
       tools.close();
+      await mcp.close();
       await model.close();
       await temporal.close();
       rmSync(dataDir, { recursive: true, force: true });
