@@ -36,6 +36,8 @@ export interface AgentDefinition extends Omit<AgentDefinitionInput, 'approval' |
   mcpServers: Record<string, McpServerConfig>;
   approval: ApprovalPolicy;
   maxSteps: number;
+  /** The agents file it comes from; absent for agents defined in code. */
+  declaredIn?: string;
 }
 
 export const DEFAULT_MAX_STEPS = 25;

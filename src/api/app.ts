@@ -78,7 +78,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   app.get('/api/me', (c) => c.json(c.get('identity')));
   approvalRoutes(app, options);
   runRoutes(app, options);
-  toolRoutes(app);
+  toolRoutes(app, options);
   inboxRoutes(app);
   if (options.codec) {
     codecRoutes(app, {

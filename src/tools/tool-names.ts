@@ -11,7 +11,7 @@
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** An MCP server's name in an agent: letters, digits, `-` and single `_` (never `__`, nor a trailing `_`). */
-export const MCP_SERVER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]|_(?!_))*$/;
+export const MCP_SERVER_NAME = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]|_(?!_|$))*$/;
 
 /** Between an MCP server's name and its tool's. */
 export const MCP_SEPARATOR = '__';

@@ -19,6 +19,7 @@ import {
   pendingApprovalQuery,
   pendingApprovalsQuery,
   runStateQuery,
+  toolsQuery,
 } from '../contract/messages.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { mergePolicy } from '../policy/merge-policy.js';
@@ -125,6 +126,10 @@ function registerHandlers(run: AgentRun): void {
   setHandler(pendingApprovalsQuery, () => listedPending(run));
   setHandler(pendingApprovalQuery, (id: string) => (typeof id === 'string' ? pendingCall(run, id) : undefined));
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, RunStateQueryOptions.parse(options ?? {})));
+  setHandler(toolsQuery, () => ({
+    tools: run.started ? run.snapshot.tools : [],
+    mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
+  }));
 
   setHandler(
     decideUpdate,
