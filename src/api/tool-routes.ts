@@ -37,7 +37,7 @@ export function toolRoutes(app: ApiApp, options: Pick<ApiOptions, 'hitl' | 'agen
       .catch((err: unknown) => {
         if (err instanceof WorkflowNotFoundError) throw new RunNotFoundError(workflowId);
         // A run of code from before this query has no MCP tools: ours are its tools' schemas.
-        if (err instanceof QueryNotRegisteredError) return { tools: [...ours.keys()], mcpTools: [] };
+        if (err instanceof QueryNotRegisteredError) return { tools: [...ours.keys()], mcpTools: [], mcpSkipped: [] };
         throw err;
       });
     const mcp = new Map(recorded.mcpTools.map((tool) => [tool.name, tool]));

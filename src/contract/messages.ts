@@ -4,7 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DecideInput, DecideResult } from '../schemas/decision.js';
-import type { McpTool } from '../schemas/mcp-tool.js';
+import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { EndInput, UserMessageInput } from '../schemas/session.js';
@@ -15,8 +15,8 @@ export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('pendingAppr
 export const pendingApprovalQuery = defineQuery<PendingApproval | undefined, [string]>('pendingApproval');
 /** Takes an optional `{messagesFrom, decisionsFrom}` to fetch only what is new. */
 export const runStateQuery = defineQuery<RunState, [RunStateQueryOptions?]>('runState');
-/** The run's tools: names (ours and MCP), and the MCP tools as the run recorded them when it started. */
-export const toolsQuery = defineQuery<{ tools: string[]; mcpTools: McpTool[] }>('tools');
+/** The run's tools: names (ours and MCP), the MCP tools as the run recorded them when it started, and those left out. */
+export const toolsQuery = defineQuery<{ tools: string[]; mcpTools: McpTool[]; mcpSkipped: McpSkippedTool[] }>('tools');
 /** Validated before it is accepted; a refusal changes nothing and answers with the reason. */
 export const decideUpdate = defineUpdate<DecideResult, [DecideInput]>('decide');
 /** Fire-and-forget twin of `decide`: a refused signal is recorded in the audit log and the run keeps waiting. */

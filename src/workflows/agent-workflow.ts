@@ -36,7 +36,7 @@ import { withMcpTools } from './mcp-tools.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
-import { listedPending, pendingCall, runState } from './run-views.js';
+import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { checkEnd, checkMessage, waitForNextTurn } from './session.js';
 import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
 import { settleCall } from './tool-execution.js';
@@ -126,10 +126,7 @@ function registerHandlers(run: AgentRun): void {
   setHandler(pendingApprovalsQuery, () => listedPending(run));
   setHandler(pendingApprovalQuery, (id: string) => (typeof id === 'string' ? pendingCall(run, id) : undefined));
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, RunStateQueryOptions.parse(options ?? {})));
-  setHandler(toolsQuery, () => ({
-    tools: run.started ? run.snapshot.tools : [],
-    mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
-  }));
+  setHandler(toolsQuery, () => runTools(run));
 
   setHandler(
     decideUpdate,
