@@ -6,16 +6,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
+import { launchBrowser } from './helpers/browser.js';
 import { waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const require = createRequire(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hitl-inbox-mcp-'));
 const TOKEN = 'ada-inbox-mcp-token-0123456789';
@@ -28,13 +28,11 @@ const agent = defineAgent({
 
 let h: Harness;
 let api: Listening;
-let browser: BrowserContext;
-let userDataDir: string;
+let closeBrowser: (() => Promise<void>) | undefined;
 let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium).`);
   h = await startHarness({
     agents: { inboxmcp: agent },
     script: {
@@ -50,20 +48,14 @@ beforeAll(async () => {
     },
   });
   api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'ada', groups: [] } } });
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'hitl-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    viewport: { width: 1366, height: 900 },
-  });
+  const { browser, close } = await launchBrowser();
+  closeBrowser = close;
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('pageerror', (err) => pageErrors.push(err.message));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await closeBrowser?.();
   await api?.close();
   await h?.close();
   rmSync(dir, { recursive: true, force: true });

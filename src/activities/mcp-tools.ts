@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { mcpToolPatterns } from '../agents/define-agent.js';
 import { truncateBytes } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
 import { McpServerError } from '../errors.js';
 import type { McpConnections, McpServerRef } from '../mcp/mcp-connections.js';
 import { recordListing } from '../mcp/mcp-listing.js';
@@ -102,12 +103,13 @@ export function createMcpActivities({ agents }: Pick<ActivityDeps, 'agents'>, mc
             throw answered(err) ? err : lostConnection(server, err);
           });
         const text = resultText(result as Parameters<typeof resultText>[0]);
-        if (result.isError) return { content: truncateBytes(`Error from ${tool.name}: ${text}`, 64 * 1024), problem: 'tool_error' };
+        if (result.isError)
+          return { content: truncateBytes(`Error from ${tool.name}: ${text}`, LIMITS.toolResultBytes), problem: 'tool_error' };
         return { content: text };
       } catch (err) {
         if (err instanceof ApplicationFailure || activity.cancellationSignal.aborted) throw err;
         // The server answered, with an error: the model is told (retrying would get the same answer).
-        return { content: truncateBytes(`Error from ${tool.name}: ${errorMessage(err)}`, 64 * 1024), problem: 'tool_error' };
+        return { content: truncateBytes(`Error from ${tool.name}: ${errorMessage(err)}`, LIMITS.toolResultBytes), problem: 'tool_error' };
       } finally {
         stop();
       }

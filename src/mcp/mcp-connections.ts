@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { McpServerError } from '../errors.js';
 import type { McpServerConfig } from '../schemas/mcp-server-config.js';
 import { expandEnv, isHttpServer } from './env-references.js';
@@ -68,7 +68,12 @@ export class McpConnections {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES && tools.length < MAX_LISTED; page++) {
-      const result = await client.listTools(cursor === undefined ? {} : { cursor }, { signal });
+      // A plain request rather than client.listTools(), which compiles a validator for every output schema each
+      // time (≈200 ms for the filesystem server's 14 tools, against under 1 ms for a call): the activity lists before
+      // every call. Results are read as the model reads them, whatever an output schema says.
+      const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema, {
+        signal,
+      });
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (!cursor) break;

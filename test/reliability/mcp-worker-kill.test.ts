@@ -4,16 +4,17 @@
  * replays the runs from history and carries out each decision exactly once: the approved write lands once, the
  * rejected one never.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionSignal, runStateQuery } from '../../src/contract/messages.js';
 import { startModelServer, type ModelServer } from '../../src/model-server/server.js';
 import { decide, waitForPending } from '../helpers/decisions.js';
 import { connectTestTemporal, uniqueName, type TestTemporal } from '../helpers/temporal.js';
+import { sigkill, spawnWorkerProcess } from '../helpers/worker-process.js';
 
 const require = createRequire(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'hitl-mcp-kill-'));
@@ -63,27 +64,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function spawnWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/reliability/worker-process.ts')], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: temporal.address,
-      NAMESPACE: temporal.namespace,
-      TASK_QUEUE: taskQueue,
-      MODEL_BASE_URL: model.baseURL,
-      DATA_DIR: path.join(dir, 'data'),
-      BUNDLE_PATH: inject('workflowBundlePath'),
-      AGENTS_FILE: agentsFile,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  workers.add(child);
-  child.once('exit', () => workers.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => String(d).includes('worker ready') && resolve());
-    child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
-  });
-  return child;
+function spawnWorker(): Promise<ChildProcess> {
+  const env = { TEMPORAL_ADDRESS: temporal.address, NAMESPACE: temporal.namespace, TASK_QUEUE: taskQueue, MODEL_BASE_URL: model.baseURL };
+  return spawnWorkerProcess({ ...env, DATA_DIR: path.join(dir, 'data'), AGENTS_FILE: agentsFile }, workers);
 }
 
 describe('a worker killed while MCP writes wait', () => {
@@ -99,9 +82,7 @@ describe('a worker killed while MCP writes wait', () => {
     await waitForPending(approved, 1, 60_000);
     await waitForPending(rejected, 1, 60_000);
 
-    const exited = new Promise((resolve) => first.once('exit', resolve));
-    first.kill('SIGKILL');
-    await exited;
+    await sigkill(first);
     // Sent while no worker runs: the server keeps the signal until one comes back.
     await approved.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }] });
 

@@ -4,14 +4,14 @@
  * every run must finish correctly. Counted: runs lost, decisions lost, rejected calls executed, duplicate side
  * effects — all must be 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import getPort from 'get-port';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type DevServer } from '../../src/dev/dev-server.js';
 import { startModelServer, type ModelServer } from '../../src/model-server/server.js';
 import type { AgentWorkflowArgs } from '../../src/schemas/agent-workflow-input.js';
@@ -19,6 +19,7 @@ import type { AgentResult } from '../../src/schemas/run-state.js';
 import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
 import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/contract/messages.js';
 import { waitFor } from '../helpers/history.js';
+import { sigkill, spawnWorkerProcess } from '../helpers/worker-process.js';
 
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
 const { temporal } = proto;
@@ -73,33 +74,9 @@ afterAll(async () => {
 });
 
 /** A worker process on `taskQueue`; resolves once it polls. */
-async function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/reliability/worker-process.ts')], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: server.address,
-      TASK_QUEUE: taskQueue,
-      MODEL_BASE_URL: model.baseURL,
-      DATA_DIR: path.join(dir, 'data'),
-      BUNDLE_PATH: inject('workflowBundlePath'),
-      ...(fault && { FAULT: fault }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  workers.add(child);
-  child.once('exit', () => workers.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => String(d).includes('worker ready') && resolve());
-    child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
-  });
-  return child;
-}
-
-function sigkill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  return exited;
+function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
+  const env = { TEMPORAL_ADDRESS: server.address, TASK_QUEUE: taskQueue, MODEL_BASE_URL: model.baseURL, DATA_DIR: path.join(dir, 'data') };
+  return spawnWorkerProcess({ ...env, ...(fault && { FAULT: fault }) }, workers);
 }
 
 function start(taskQueue: string, prompt: string, gated: boolean): Promise<Run> {
