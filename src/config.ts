@@ -37,6 +37,8 @@ export const EnvConfig = z
     /** `npm start`: the dev server's gRPC and Web UI ports. */
     HITL_DEV_SERVER_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
     HITL_DEV_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    /** A YAML or JSON file of agents (`{agents: [...]}`), served beside those in code (README, "Agents in a file"). */
+    HITL_AGENTS_FILE: z.string().min(1).optional(),
     /** Where the demo tools keep their shop database, outbox and workspace. */
     HITL_DATA_DIR: z.string().min(1).default('.temporal/demo-data'),
     /** Runs a worker keeps in memory between decisions (see DEFAULT_MAX_CACHED_RUNS in src/worker.ts). */

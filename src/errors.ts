@@ -218,6 +218,27 @@ export class UnknownAgentError extends HitlError {
   }
 }
 
+/** An MCP server an agent declares could not be reached or listed; the run cannot know its tools. */
+export class McpServerError extends HitlError {
+  static readonly errorName = 'McpServerError';
+  readonly code = 'mcp_server_unavailable';
+  constructor(
+    readonly server: string,
+    reason: string,
+  ) {
+    super(McpServerError.errorName, `MCP server "${server}" is unavailable: ${reason}`);
+  }
+}
+
+/** An agents file (HITL_AGENTS_FILE) that cannot be used; the message names the file, line and field. */
+export class AgentsFileError extends HitlError {
+  static readonly errorName = 'AgentsFileError';
+  readonly code = 'agents_file_invalid';
+  constructor(message: string) {
+    super(AgentsFileError.errorName, message);
+  }
+}
+
 /**
  * A signing key, a key set (JWKS) or a trust configuration that cannot be used: malformed JSON, a key of an
  * unsupported type, a duplicate key id. Raised where the configuration is read (process start, `hitl sign`), never

@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     await running.catch(() => {});
     await api.close();
     await model.server?.close();
-    closeTools();
+    await closeTools();
     await connection.close();
     await server?.stop();
     console.log('Stopped.');

@@ -8,11 +8,12 @@ import { fileURLToPath } from 'node:url';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities/index.js';
-import { agents as defaultAgents } from './agents/registry.js';
+import { loadAgents } from './agents/registry.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { modelStreaming, readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
 import { SigningConfigError } from './errors.js';
 import { decisionTrustFromConfig } from './signing/signing-config.js';
+import { McpConnections } from './mcp/mcp-connections.js';
 import { createToolImplementations } from './tools/implementations/index.js';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './workflow-bundle.js';
 
@@ -72,21 +73,34 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
 }
 
 /**
- * A worker configured from the environment: the registered agents, the demo tools over HITL_DATA_DIR, the model
- * endpoint and webhooks, and encryption when keys are set. `close` releases the tools' database.
+ * A worker configured from the environment: the agents in code and in HITL_AGENTS_FILE (checked first: a bad file
+ * stops the worker before it polls), the demo tools over HITL_DATA_DIR, the model endpoint and webhooks, and
+ * encryption when keys are set. `close` releases the tools' database and the MCP connections.
  */
-export async function createWorkerFromEnv(config: EnvConfig, connection: NativeConnection): Promise<{ worker: Worker; close(): void }> {
+export async function createWorkerFromEnv(
+  config: EnvConfig,
+  connection: NativeConnection,
+  options: Pick<HitlWorkerOptions, 'workflowBundlePath'> = {},
+): Promise<{ worker: Worker; close(): Promise<void> }> {
+  const agents = loadAgents(config, process.env);
+  const mcp = new McpConnections();
   const signedDecisions = signedDecisionsFromEnv(config);
   const tools = createToolImplementations({ dataDir: path.resolve(config.HITL_DATA_DIR) });
+  const close = async () => {
+    tools.close();
+    await mcp.close();
+  };
   const worker = await createWorker({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    ...options,
     dataConverter: dataConverterFromEnv(config),
     ...(config.HITL_WORKER_MAX_CACHED_RUNS && { maxCachedRuns: config.HITL_WORKER_MAX_CACHED_RUNS }),
     optimizeForSize: config.HITL_WORKER_SMALL_HEAPS,
     deps: {
-      agents: defaultAgents,
+      agents,
+      mcp,
       tools: tools.byName,
       model: {
         baseURL: config.OPENAI_BASE_URL,
@@ -97,11 +111,11 @@ export async function createWorkerFromEnv(config: EnvConfig, connection: NativeC
       webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
       signedDecisions,
     },
-  }).catch((err) => {
-    tools.close();
+  }).catch(async (err) => {
+    await close();
     throw err;
   });
-  return { worker, close: tools.close };
+  return { worker, close };
 }
 
 /** Whom new runs trust to sign decisions; refuses to start when signatures are required but no key is trusted. */

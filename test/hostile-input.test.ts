@@ -6,6 +6,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { LIMITS } from '../src/contract/limits.js';
@@ -128,7 +129,7 @@ beforeAll(async () => {
     },
   });
   hitl = new HitlClient(h.temporal.client, h.taskQueue);
-  api = await startTestApi(h, { tokens: TOKENS, agents: ['demo'] });
+  api = await startTestApi(h, { tokens: TOKENS, agents: { demo: demoAgent } });
 });
 afterAll(async () => {
   console.log(`hostile: ${tally.inputs} inputs tried, ${tally.wedged} runs wedged, ${tally.changedByRefusal} refusals that changed state`);

@@ -4,10 +4,9 @@
  * refused in the page and then sent, the keyboard, a 409 in plain words, and live updates. Screenshots go to
  * test-results/ (inbox.png, inbox-phone.png).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
@@ -17,18 +16,8 @@ import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
+import { launchBrowser } from './helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOTS = path.resolve('test-results');
 
 const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
@@ -43,8 +32,7 @@ const tokenOf = (who: Who) => Object.entries(TOKENS).find(([, id]) => id.approve
 
 let h: Harness;
 let api: Listening;
-let browser: BrowserContext;
-let userDataDir: string;
+let closeBrowser: (() => Promise<void>) | undefined;
 let page: Page;
 const pageErrors: string[] = [];
 const failedResponses: string[] = [];
@@ -93,7 +81,6 @@ async function signIn(who: Who) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium).`);
   h = await startHarness({
     agents: { inboxdemo: agent },
     script: {
@@ -130,13 +117,8 @@ beforeAll(async () => {
     'five pending approvals',
   );
 
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'hitl-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1366, height: 900 },
-  });
+  const { browser, close } = await launchBrowser();
+  closeBrowser = close;
   page = browser.pages()[0] ?? (await browser.newPage());
   page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
   // Refused requests are checked by status below; any other console error (a CSP violation, say) is a bug.
@@ -157,8 +139,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await closeBrowser?.();
   await api?.close();
   await h?.close();
 });

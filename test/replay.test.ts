@@ -25,7 +25,7 @@ export async function replayAll(bundlePath: string, files: string[]): Promise<Re
 }
 
 describe('replay', () => {
-  it('replays every recorded history without a determinism error', async () => {
+  it('replays every recorded history without a determinism error', { timeout: 300_000 }, async () => {
     // Every set: each is what paused runs of some earlier code look like.
     const files = readdirSync(HISTORIES_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThanOrEqual(18);

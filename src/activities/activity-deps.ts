@@ -1,5 +1,6 @@
 import type { AgentRegistry } from '../agents/registry.js';
 import type { DecisionTrust } from '../signing/trust.js';
+import type { McpConnections } from '../mcp/mcp-connections.js';
 import type { ToolImplementation } from '../tools/implement-tool.js';
 import type { TokenBatching } from './token-publisher.js';
 
@@ -22,4 +23,9 @@ export interface ActivityDeps {
   webhooks: { urls: string[]; secret?: string };
   /** Whom new runs trust to sign decisions, and whether agents that do not say require them. */
   signedDecisions?: { trust?: DecisionTrust; requiredByDefault: boolean };
+  /**
+   * The worker's MCP connections (one per server), which its owner closes at shutdown.
+   * @default a pool of the activities' own, never closed (stdio servers end with the process)
+   */
+  mcp?: McpConnections;
 }

@@ -1,10 +1,11 @@
 /** One model turn: the transcript and tool schemas go out through the real `openai` client. */
 import { Context } from '@temporalio/activity';
 import OpenAI from 'openai';
-import { z } from 'zod';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
+import { checkResponse, responseJsonSchema, type StructuredCheck } from '../agents/response-format.js';
+import type { McpTool } from '../schemas/mcp-tool.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
@@ -21,9 +22,11 @@ export interface CallModelInput {
   tools: string[];
   /** The run's step, which the streamed text is marked with (older workflows do not send it). */
   step?: number;
+  /** The MCP tools among `tools`, as the run listed them when it started (absent when it has none). */
+  mcpTools?: Pick<McpTool, 'name' | 'description' | 'inputSchema'>[];
 }
 
-export type StructuredCheck = { ok: true; value: unknown } | { ok: false; error: string };
+export type { StructuredCheck };
 
 export interface CallModelResult {
   /** The reply cut to the run's limits (src/bounds/reply-bounds.ts), so the result always fits in a payload. */
@@ -88,11 +91,11 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       const params = {
         model: input.model,
         messages: input.messages,
-        ...(input.tools.length > 0 && { tools: input.tools.map((name) => toFunctionDefinition(toolSpecs[name]!)) }),
+        ...(input.tools.length > 0 && { tools: functionDefinitions(input) }),
         ...(responseFormat && {
           response_format: {
             type: 'json_schema' as const,
-            json_schema: { name: `${input.agent}_response`, schema: z.toJSONSchema(responseFormat) as Record<string, unknown> },
+            json_schema: { name: `${input.agent}_response`, schema: responseJsonSchema(responseFormat) },
           },
         }),
       };
@@ -126,19 +129,21 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
         }),
         usage: reply.usage,
         finishReason: reply.finishReason,
-        ...(responseFormat && toolCalls.length === 0 && { structured: checkStructured(responseFormat, message.content) }),
+        ...(responseFormat && toolCalls.length === 0 && { structured: checkResponse(responseFormat, message.content) }),
       };
     },
   };
 }
 
-function checkStructured(schema: z.ZodType, content: string | null): StructuredCheck {
-  let json: unknown;
-  try {
-    json = JSON.parse(content ?? '');
-  } catch (err) {
-    return { ok: false, error: `the reply is not JSON (${(err as Error).message})` };
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: z.prettifyError(parsed.error) };
+/** Our tools' definitions derive from their zod schemas; MCP tools' are the JSON Schemas their servers listed. */
+function functionDefinitions(input: CallModelInput) {
+  const mcp = new Map((input.mcpTools ?? []).map((tool) => [tool.name, tool]));
+  return input.tools.flatMap((name) => {
+    const spec = toolSpecs[name];
+    if (spec) return [toFunctionDefinition(spec)];
+    const tool = mcp.get(name);
+    if (!tool) return [];
+    const { $schema: _ignored, ...parameters } = tool.inputSchema;
+    return [{ type: 'function' as const, function: { name, description: tool.description, parameters } }];
+  });
 }

@@ -1,3 +1,4 @@
+import { ourTools } from '../agents/define-agent.js';
 import { UnknownAgentError } from '../errors.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import { toolSpecs } from '../tools/registry.js';
@@ -9,22 +10,24 @@ export function createResolveAgent({ agents, model, webhooks, signedDecisions }:
     async resolveAgent(name: string): Promise<AgentSnapshot> {
       const agent = Object.hasOwn(agents, name) ? agents[name] : undefined;
       if (!agent) throw new UnknownAgentError(name, Object.keys(agents)).toFailure();
+      const tools = ourTools(agent);
       return {
         name: agent.name,
         instructions: agent.instructions,
         model: agent.model ?? model.defaultModel,
-        tools: agent.tools,
+        tools,
         policy: agent.approval,
         maxSteps: agent.maxSteps,
         structuredOutput: agent.responseFormat !== undefined,
         notify: webhooks.urls.length > 0,
-        describedTools: agent.tools.filter((name) => toolSpecs[name]?.describe === true),
+        describedTools: tools.filter((name) => toolSpecs[name]?.describe === true),
         ...(signedDecisions && {
           signedDecisions: {
             required: agent.requireSignedDecisions ?? signedDecisions.requiredByDefault,
             ...(signedDecisions.trust && { trust: signedDecisions.trust }),
           },
         }),
+        ...(Object.keys(agent.mcpServers).length > 0 && { mcpServers: Object.keys(agent.mcpServers) }),
       };
     },
   };

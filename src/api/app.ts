@@ -80,7 +80,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   approvalRoutes(app, options);
   runRoutes(app, options);
   runDecisionRoutes(app, options);
-  toolRoutes(app);
+  toolRoutes(app, options);
   inboxRoutes(app);
   if (options.codec) {
     codecRoutes(app, {

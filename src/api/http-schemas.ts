@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
 import { DecideResult } from '../schemas/decision.js';
+import { McpToolAnnotations } from '../schemas/mcp-tool.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 import { SessionOptions } from '../schemas/session.js';
 import { ToolArgs } from '../schemas/tool-args.js';
@@ -107,4 +108,6 @@ export const ToolView = z.object({
   name: z.string(),
   description: z.string(),
   parameters: z.record(z.string(), z.unknown()),
+  /** MCP tools: the server's hints (readOnlyHint, destructiveHint…), as the run recorded them. */
+  annotations: McpToolAnnotations.optional(),
 });

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
-import { agents } from '../agents/registry.js';
+import { loadAgents } from '../agents/registry.js';
 import { readEnvConfig, type EnvConfig } from '../config.js';
 import { decisionSignerFromConfig } from '../signing/signing-config.js';
 import { listen, type Listening } from './listen.js';
@@ -22,7 +22,7 @@ export async function startApiServer(config: EnvConfig, options: { hitl?: HitlCl
     namespace: config.TEMPORAL_NAMESPACE,
     codec: dataConverterFromEnv(config)?.payloadCodecs?.[0],
     codecAllowAnonymous: config.HITL_CODEC_ALLOW_ANONYMOUS,
-    agents: Object.keys(agents),
+    agents: loadAgents(config),
     signer: decisionSignerFromConfig(config),
   });
   return listen(app, { port: config.HITL_API_PORT, hostname: config.HITL_API_HOST });

@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DecideResult } from '../schemas/decision.js';
 import type { DecisionInputShape } from './seed-decisions.js';
+import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { LangChainInterrupt, ToolApprovalItem } from '../schemas/seed-views.js';
@@ -25,6 +26,8 @@ export const runStateQuery = defineQuery<RunState, [RunStateQueryOptions?]>('run
  * and the seeds' shapes (src/contract/seed-decisions.ts).
  */
 export const decideUpdate = defineUpdate<DecideResult, [DecisionInputShape]>('decide');
+/** The run's tools: names (ours and MCP), the MCP tools as the run recorded them when it started, and those left out. */
+export const toolsQuery = defineQuery<{ tools: string[]; mcpTools: McpTool[]; mcpSkipped: McpSkippedTool[] }>('tools');
 /** Fire-and-forget twin of `decide`: a refused signal is recorded in the audit log and the run keeps waiting. */
 export const decisionSignal = defineSignal<[DecisionInputShape]>('decision');
 

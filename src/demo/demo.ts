@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     await running.catch(() => {});
     await connection.close();
     await nativeConnection.close();
-    closeTools();
+    await closeTools();
     await model.server?.close();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -34,6 +34,8 @@ const ALLOWED_PACKAGES = [
   'canonicalize',
   'fast-deep-equal',
   'base-64',
+  // A JSON Schema interpreter (no code generation): MCP tools' arguments are checked against their schemas in workflows.
+  '@cfworker/json-schema',
 ];
 const FORBIDDEN_GLOBALS: Record<string, string> = {
   setTimeout: 'use sleep() or condition() from @temporalio/workflow',

@@ -82,3 +82,34 @@ describe('classifyCall', () => {
     expect(ApprovalPolicy.safeParse({ tools: { x: { allowedDecisions: ['skip'] } } }).success).toBe(false);
   });
 });
+
+describe('MCP tools: patterns and annotations', () => {
+  const mcp = ApprovalPolicy.parse({
+    tools: { 'fs__*': { approvers: ['ops'] }, 'fs__read_*': false, fs__read_secret: true, '*__delete*': { allowedDecisions: ['reject'] } },
+  });
+  const readOnly = { readOnlyHint: true };
+  const destructive = { destructiveHint: true };
+
+  it('the policy entry is the exact name, else the most specific matching pattern', () => {
+    expect(classifyCall(mcp, 'fs__read_secret', {}, readOnly)).toMatchObject({ gated: true, rule: 'tools.fs__read_secret: true' });
+    expect(classifyCall(mcp, 'fs__read_text_file', {}, destructive)).toEqual({ gated: false, rule: 'tools.fs__read_*: false' });
+    expect(classifyCall(mcp, 'fs__write_file', {}, readOnly)).toMatchObject({
+      gated: true,
+      rule: 'tools.fs__*: gated',
+      settings: { approvers: ['ops'] },
+    });
+    expect(classifyCall(mcp, 'git__delete_branch', {})).toMatchObject({ settings: { allowedDecisions: ['reject'] } });
+  });
+
+  it('without an entry, readOnlyHint runs, destructiveHint waits, anything else follows `default`', () => {
+    const none = ApprovalPolicy.parse({ default: true });
+    expect(classifyCall(none, 'ev__echo', {}, readOnly)).toEqual({ gated: false, rule: 'mcp annotations: readOnlyHint' });
+    expect(classifyCall(none, 'ev__echo', {}, { readOnlyHint: true, destructiveHint: true })).toMatchObject({ gated: false });
+    expect(classifyCall(ApprovalPolicy.parse({}), 'fs__write_file', {}, destructive)).toMatchObject({
+      gated: true,
+      rule: 'mcp annotations: destructiveHint',
+    });
+    expect(classifyCall(none, 'ev__toggle', {}, { idempotentHint: false })).toMatchObject({ gated: true, rule: 'default: true' });
+    expect(classifyCall(ApprovalPolicy.parse({}), 'ev__toggle', {}, {})).toEqual({ gated: false, rule: 'default: false' });
+  });
+});

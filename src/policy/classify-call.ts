@@ -1,11 +1,17 @@
 /**
  * Decides whether one tool call waits for a human, under which settings, and which rule said so. Pure: the
  * workflow calls it, and its outcome is kept in the run state.
+ *
+ * The policy entry for a tool is the one under its name, else under the most specific pattern that matches it
+ * (`fs__*`; see src/tools/tool-names.ts). A tool with no entry follows its MCP annotations when it has them
+ * (`readOnlyHint: true` runs, `destructiveHint: true` waits), else the policy's `default`.
  */
 import type { GateSettings } from '../schemas/call-record.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
 import type { ApprovalPolicy, ToolPolicy } from '../schemas/approval-policy.js';
 import { durationToMs } from '../schemas/duration.js';
+import type { McpToolAnnotations } from '../schemas/mcp-tool.js';
+import { bestMatch } from '../tools/tool-names.js';
 import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
 
@@ -13,11 +19,18 @@ export type { GateSettings };
 
 export type Classification = { gated: false; rule: string } | { gated: true; rule: string; settings: GateSettings };
 
-export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Record<string, unknown>): Classification {
-  const listed = Object.hasOwn(policy.tools, toolName);
-  const toolPolicy: ToolPolicy = listed ? policy.tools[toolName]! : policy.default;
-  const source = listed ? `tools.${toolName}` : 'default';
-
+export function classifyCall(
+  policy: ApprovalPolicy,
+  toolName: string,
+  args: Record<string, unknown>,
+  hints?: McpToolAnnotations,
+): Classification {
+  const key = bestMatch(Object.keys(policy.tools), toolName);
+  // The MCP spec: destructiveHint means something only for a tool that is not read-only.
+  if (key === undefined && hints?.readOnlyHint === true) return { gated: false, rule: 'mcp annotations: readOnlyHint' };
+  const byHint = key === undefined && hints?.destructiveHint === true;
+  const toolPolicy: ToolPolicy = key !== undefined ? policy.tools[key]! : byHint ? true : policy.default;
+  const source = key !== undefined ? `tools.${key}` : byHint ? 'mcp annotations: destructiveHint' : 'default';
   if (toolPolicy === false) return { gated: false, rule: `${source}: false` };
   const config = toolPolicy === true ? {} : toolPolicy;
   if (config.when && !evaluateCondition(config.when, args)) {
@@ -25,7 +38,11 @@ export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Rec
   }
   return {
     gated: true,
-    rule: config.when ? `${source}.when: ${describeCondition(config.when)}` : `${source}: ${toolPolicy === true ? 'true' : 'gated'}`,
+    rule: config.when
+      ? `${source}.when: ${describeCondition(config.when)}`
+      : byHint
+        ? source
+        : `${source}: ${toolPolicy === true ? 'true' : 'gated'}`,
     settings: {
       allowedDecisions: config.allowedDecisions ?? [...DECISION_TYPES],
       description: describeCall(toolName, args, policy.descriptionPrefix, config.description),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DecisionTrust } from '../signing/trust.js';
 import { ApprovalPolicy } from './approval-policy.js';
+import { McpSkippedTool, McpTool } from './mcp-tool.js';
 
 /**
  * The agent as it was when the run started, recorded in history by a local activity. A paused run keeps the
@@ -24,6 +25,12 @@ export const AgentSnapshot = z.object({
    * and whether every decision must carry a token. Absent in runs started before signed decisions existed.
    */
   signedDecisions: z.object({ required: z.boolean(), trust: DecisionTrust.optional() }).optional(),
+  /** The MCP servers the agent declares, by name: the run lists their tools when it starts. */
+  mcpServers: z.array(z.string()).optional(),
+  /** The MCP tools listed when the run started (their names are also in `tools`): a paused run keeps these. */
+  mcpTools: z.array(McpTool).optional(),
+  /** Tools the servers offered that the run left out, and why. */
+  mcpSkipped: z.array(McpSkippedTool).optional(),
 });
 
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

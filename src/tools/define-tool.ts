@@ -4,6 +4,7 @@
  */
 import type { Duration, RetryPolicy } from '@temporalio/common';
 import { z } from 'zod';
+import { TOOL_NAME } from './tool-names.js';
 
 export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -41,8 +42,6 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
 }
 
 export const DEFAULT_TOOL_HEARTBEAT_TIMEOUT = '10s';
-
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): ToolSpec<P> {
   if (!TOOL_NAME.test(spec.name)) {

@@ -21,6 +21,7 @@ import {
   interruptQuery,
   interruptionsQuery,
   runStateQuery,
+  toolsQuery,
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
@@ -37,8 +38,9 @@ import { openRunStream } from './run-stream.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
-import { listedPending, pendingCall, runState } from './run-views.js';
+import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
+import { withMcpTools } from './mcp-tools.js';
 import { checkEnd, checkMessage, waitForNextTurn } from './session.js';
 import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
 import { settleCall } from './tool-execution.js';
@@ -56,7 +58,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     else {
-      const snapshot = await resolveAgent(input.agent);
+      const snapshot = await withMcpTools(await resolveAgent(input.agent));
       run.begin(input, snapshot, mergePolicy(snapshot.policy, input.approval));
     }
 
@@ -132,6 +134,7 @@ function registerHandlers(run: AgentRun): void {
   setHandler(interruptQuery, () => langChainInterrupt(listedPending(run)));
   setHandler(interruptionsQuery, () => toolApprovalItems(listedPending(run), run.agent));
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, RunStateQueryOptions.parse(options ?? {})));
+  setHandler(toolsQuery, () => runTools(run));
 
   setHandler(
     decideUpdate,
@@ -182,6 +185,7 @@ function planContext(run: AgentRun): PlanContext {
     decided: { get: (id: string) => forwarded.get(id) ?? run.book.decidedEarlier(id) },
     available: run.started ? run.snapshot.tools : [],
     specs: toolSpecs,
+    mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
     subAgentTools: run.children.tools(),

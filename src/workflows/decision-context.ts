@@ -3,6 +3,7 @@ import type { GateSettings } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import type { Decision } from '../schemas/decision.js';
+import type { McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { DecisionTrust } from '../signing/trust.js';
@@ -15,6 +16,8 @@ export interface PlanContext {
   decided: Pick<ReadonlyMap<string, DecidedSummary>, 'get'>;
   available: readonly string[];
   specs: Readonly<Record<string, ToolSpec>>;
+  /** The MCP tools the run recorded when it started: edits into them are checked against their schemas. */
+  mcpTools?: readonly McpTool[];
   /** The run's policy: an edit is judged by the policy of the call it turns into. */
   policy?: ApprovalPolicy;
   /** Under four eyes, the requester of the run (who may not approve what an edit turns into either). */

@@ -101,7 +101,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
       `The edited arguments for ${toolName} are over the limit of ${LIMITS.argumentsBytes} bytes (or nest over 64 deep).`,
     );
   }
-  const checked = parseToolArguments(toolName, newArgs, ctx.specs, available);
+  const mcpTools = call.subAgentWorkflowId ? [] : ctx.mcpTools;
+  const checked = parseToolArguments(toolName, newArgs, ctx.specs, available, mcpTools);
   if (!checked.ok) {
     const code = checked.problem === 'unknown_tool' ? 'unknown_tool' : 'invalid_edit_args';
     const message =
@@ -112,7 +113,9 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   }
   const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args), ...token };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
-  const target = checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args) : undefined;
+  const hints = mcpTools?.find((tool) => tool.name === toolName)?.annotations;
+  const target =
+    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, hints) : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {
     ...(target.settings.approvers && { approvers: target.settings.approvers }),

@@ -18,7 +18,18 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   run.refresh(`calling ${run.snapshot.model}`);
   const result = await activities.callModel.executeWithOptions(
     { ...ACTIVITY_OPTIONS.model, summary: `model ${run.snapshot.model} · step ${step}` },
-    [{ agent: run.agent, model: run.snapshot.model, messages: [...run.transcript.messages], tools: run.snapshot.tools, step }],
+    [
+      {
+        agent: run.agent,
+        model: run.snapshot.model,
+        messages: [...run.transcript.messages],
+        tools: run.snapshot.tools,
+        step,
+        ...(run.snapshot.mcpTools?.length && {
+          mcpTools: run.snapshot.mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        }),
+      },
+    ],
   );
   const reply = result?.message;
   const hasCalls = Array.isArray(reply?.tool_calls) && reply.tool_calls.length > 0;

@@ -11,6 +11,7 @@ import { parseToolArguments } from '../tools/tool-arguments.js';
 import type { AgentRun } from './agent-run.js';
 import { describedByTool } from './approval-description.js';
 import { announce } from './announce.js';
+import { mcpToolOf } from './mcp-tools.js';
 import { droppedCallsNote, type Intake } from './reply-intake.js';
 import { applyAlways } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
@@ -42,14 +43,17 @@ export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {
 
 function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds: boolean): void {
   try {
-    const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, run.snapshot.tools);
+    const mcp = mcpToolOf(run.snapshot, record.toolName);
+    const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, run.snapshot.tools, run.snapshot.mcpTools);
     if (!parsed.ok) {
-      // Invalid calls never reach a human: the tool activity answers them with the error.
+      // Invalid calls never reach a human: the tool activity answers them with the error (MCP calls: the run does,
+      // as only the run knows the schema they were checked against).
       record.rule = `not gated: ${parsed.problem.replace('_', ' ')}`;
+      if (mcp) record.problem = parsed.message;
       return;
     }
     record.args = parsed.args;
-    const classification = classifyCall(run.policy, record.toolName, parsed.args);
+    const classification = classifyCall(run.policy, record.toolName, parsed.args, mcp?.annotations);
     record.rule = classification.rule;
     if (!classification.gated) return;
     record.gate = classification.settings;

@@ -4,6 +4,7 @@
  */
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
+import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
@@ -57,4 +58,10 @@ function pageOf<T>(items: T[], budgetBytes: number): { items: T[]; more: boolean
     if (i > 0 && bytes > budgetBytes) return { items: items.slice(0, i), more: true };
   }
   return { items, more: false };
+}
+
+/** The `tools` query: the run's tools, and its MCP tools as recorded when it started (none before it starts). */
+export function runTools(run: AgentRun): { tools: string[]; mcpTools: McpTool[]; mcpSkipped: McpSkippedTool[] } {
+  if (!run.started) return { tools: [], mcpTools: [], mcpSkipped: [] };
+  return { tools: run.snapshot.tools, mcpTools: run.snapshot.mcpTools ?? [], mcpSkipped: run.snapshot.mcpSkipped ?? [] };
 }

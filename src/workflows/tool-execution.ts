@@ -11,6 +11,7 @@ import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { describeForApprovers } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
+import { callMcpTool, mcpToolOf } from './mcp-tools.js';
 import { PATCHES } from './patches.js';
 import { applyAlways } from './run-decisions.js';
 import { runSubAgent } from './sub-agents.js';
@@ -69,8 +70,11 @@ function runsLocally(spec: ToolSpec | undefined): boolean {
 
 async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs, ownIds: boolean): Promise<string> {
   const spec = run.snapshot.tools.includes(name) ? toolSpecs[name] : undefined;
+  const mcp = mcpToolOf(run.snapshot, name);
   run.book.markRunning(record);
   try {
+    // Calls reach here with arguments already checked against the recorded schema (invalid ones never do).
+    if (mcp && typeof args !== 'string') return await callMcpTool(run.agent, record.id, mcp, args);
     if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args, ownIds);
     const input = { agent: run.agent, available: run.snapshot.tools, toolCallId: record.id, name, args, context: run.input.context };
     const local = runsLocally(spec);

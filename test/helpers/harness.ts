@@ -20,6 +20,7 @@ import type { AgentResult } from '../../src/schemas/run-state.js';
 import type { ToolImplementation } from '../../src/tools/implement-tool.js';
 import { createToolImplementations } from '../../src/tools/implementations/index.js';
 import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
+import { McpConnections } from '../../src/mcp/mcp-connections.js';
 import { createWorker } from '../../src/worker.js';
 import { connectTestTemporal, uniqueName, type TestTemporal } from './temporal.js';
 
@@ -63,6 +64,7 @@ export interface Harness {
     bundlePath?: string;
     dataConverter?: DataConverter;
     signedDecisions?: ActivityDeps['signedDecisions'];
+    agents?: AgentRegistry;
   }): Promise<void>;
   close(): Promise<void>;
 }
@@ -73,7 +75,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const taskQueue = uniqueName('tq');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-data-'));
   const tools = createToolImplementations({ dataDir });
-  const deps: ActivityDeps = {
+  const mcp = new McpConnections();
+  let deps: ActivityDeps = {
+    mcp,
     agents: { ...registeredAgents, ...options.agents },
     tools: options.wrapTools ? options.wrapTools({ ...tools.byName }) : tools.byName,
     model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model', streaming: options.streaming },
@@ -113,6 +117,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       bundlePath = restart.bundlePath ?? bundlePath;
       dataConverter = restart.dataConverter ?? dataConverter;
       if (restart.signedDecisions) deps.signedDecisions = restart.signedDecisions;
+      if (restart.agents) deps = { ...deps, agents: { ...deps.agents, ...restart.agents } };
       worker.shutdown();
       await running;
       worker = await makeWorker();
@@ -126,6 +131,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await running.catch(() => {});
       shop.close();
       tools.close();
+      await mcp.close();
       await model.close();
       await temporal.close();
       rmSync(dataDir, { recursive: true, force: true });

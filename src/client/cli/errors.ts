@@ -1,5 +1,6 @@
 /** Refusals and known errors print their message and exit non-zero; never a stack trace. */
 import {
+  AgentsFileError,
   ApprovalNotFoundError,
   DecisionRefusedError,
   HitlError,
@@ -24,7 +25,7 @@ export function exitWithError(err: unknown, json: boolean): never {
 }
 
 function exitCode(err: unknown): number {
-  if (err instanceof UsageError || err instanceof UnknownAgentError) return EXIT.usage;
+  if (err instanceof UsageError || err instanceof UnknownAgentError || err instanceof AgentsFileError) return EXIT.usage;
   if (err instanceof DecisionRefusedError) return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
   if (err instanceof SessionClosedError) return EXIT.refused;
   if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError) return EXIT.notFound;

@@ -40,6 +40,8 @@ export function createApi(token) {
   return {
     me: () => call('GET', 'api/me'),
     tools: () => call('GET', 'api/tools'),
+    /** One run's tools as it recorded them: MCP tools' schemas included. */
+    runTools: (workflowId) => call('GET', `api/tools?run=${encodeURIComponent(workflowId)}`),
     /** @param {{agent?: string, tool?: string}} filters */
     approvals: (filters) => call('GET', `api/approvals${query(filters)}`),
     run: (workflowId) => call('GET', `api/runs/${encodeURIComponent(workflowId)}`),

@@ -47,6 +47,16 @@ export function Inbox({ token, identity, onSignOut }) {
     [listing.data, filters.agent],
   );
   const runState = useRunState(api, selected);
+  // MCP tools' schemas are the run's own (recorded when it started): fetched for a call whose tool is not one of ours.
+  const [runSchemas, setRunSchemas] = useState({});
+  const selectedRun = selected && !schemas[selected.toolName] ? selected.workflowId : undefined;
+  useEffect(() => {
+    if (!selectedRun || runSchemas[selectedRun]) return;
+    api.runTools(selectedRun).then(
+      (list) => setRunSchemas((known) => ({ ...known, [selectedRun]: Object.fromEntries(list.map((t) => [t.name, t.parameters])) })),
+      () => {},
+    );
+  }, [api, selectedRun]);
 
   useEffect(() => {
     if (listing.error?.status === 401) onSignOut('Your token is no longer accepted. Sign in again.');
@@ -160,7 +170,7 @@ export function Inbox({ token, identity, onSignOut }) {
               runState=${runState}
               panel=${{
                 identity,
-                schema: schemas[selected.toolName],
+                schema: schemas[selected.toolName] ?? runSchemas[selected.workflowId]?.[selected.toolName],
                 mode,
                 onMode: setMode,
                 always,
