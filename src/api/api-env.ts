@@ -6,6 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PayloadCodec } from '@temporalio/common';
 import type { HitlClient } from '../client/hitl-client.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
+import type { ApiMetrics } from './api-metrics.js';
 import type { ApiTokens, Identity } from './api-tokens.js';
 
 export interface ApiOptions {
@@ -26,6 +27,8 @@ export interface ApiOptions {
   signer?: DecisionSigner;
   /** Agents the workers serve, by name: starting a run of any other is refused with 400. Unchecked when absent. */
   agents?: readonly string[];
+  /** Serves `/metrics` and counts requests for it; no `/metrics` when absent. */
+  metrics?: ApiMetrics;
   /** One line per request; never given headers or bodies. @default console.log */
   log?: (line: string) => void;
 }

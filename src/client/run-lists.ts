@@ -22,7 +22,7 @@ interface RunMemo {
 }
 
 /** Executions that are runs: our workflow type, not a continued-as-new execution. */
-const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
+export const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
 
 export async function listRuns(client: Client, filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
   const clauses = [RUNS];
