@@ -78,6 +78,7 @@ async function main(): Promise<void> {
       `Approval API  ${api.url}/api   (OpenAPI: ${api.url}/api/openapi.json)`,
       `Encryption    ${encrypted ? `payloads encrypted (key ${config.HITL_ENCRYPTION_KEY_ID ?? 'configured'}); the UI decodes via ${api.url}/codec` : 'off (set HITL_ENCRYPTION_KEYS to encrypt payloads)'}`,
       `Inbox         ${api.url}/`,
+      `Health        ${api.url}/healthz, ${api.url}/readyz; metrics ${api.url}/metrics${config.HITL_WORKER_METRICS_ADDRESS ? ` and http://${config.HITL_WORKER_METRICS_ADDRESS}/metrics (worker)` : ''}`,
       `Model         ${model.server ? `scripted demo model at ${model.server.baseURL} (set OPENAI_API_KEY for a real one)` : (config.OPENAI_BASE_URL ?? 'api.openai.com')}`,
       '',
       ...(printable

@@ -18,7 +18,10 @@ let shared: Promise<{ connection: Connection; hitl: HitlClient }> | undefined;
 export function sharedHitlClient(config: EnvConfig = readEnvConfig(), target?: TemporalTarget): Promise<HitlClient> {
   shared ??= (async () => {
     const resolved = target ?? resolveTemporalTarget(config);
-    const connection = await connectClient(resolved, { waitMs: config.HITL_CONNECT_TIMEOUT_MS });
+    const connection = await connectClient(resolved, {
+      waitMs: config.HITL_CONNECT_TIMEOUT_MS,
+      onRetry: (err) => console.error(`${err.message} Trying again…`),
+    });
     const temporal = new Client({
       connection,
       namespace: resolved.namespace,
