@@ -80,7 +80,7 @@ beforeAll(async () => {
     HITL_AGENTS_FILE: agentsFile,
     HITL_API_PORT: '0',
   });
-  ({ worker, close: closeWorker } = await createWorkerFromEnv(config, temporal.nativeConnection, {
+  ({ worker, close: closeWorker } = await createWorkerFromEnv(config, temporal.nativeConnection, temporal.namespace, {
     workflowBundlePath: inject('workflowBundlePath'),
   }));
   running = worker.run();

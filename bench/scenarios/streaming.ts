@@ -16,13 +16,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
-import { DefaultLogger, NativeConnection, Runtime, type LogEntry } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { decodePayloadWire } from '@temporalio/workflow-streams/workflow';
 import { agents } from '../../src/agents/registry.js';
+import { connectClient } from '../../src/connection/connect.js';
+import { connectWorker } from '../../src/connection/connect-worker.js';
+import { devServerTarget } from '../../src/connection/temporal-target.js';
 import { startDevServer } from '../../src/dev/dev-server.js';
 import { startModelServer } from '../../src/model-server/server.js';
 import type { TokenEvent } from '../../src/schemas/token-event.js';
@@ -63,8 +66,9 @@ writeFileSync(
   bundleFile,
   (await bundleWorkflows({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } })).code,
 );
-const nativeConnection = await NativeConnection.connect({ address: server.address });
-const connection = await Connection.connect({ address: server.address });
+const target = devServerTarget(server.address, server.namespace);
+const nativeConnection = await connectWorker(target, { waitMs: 30_000 });
+const connection = await connectClient(target, { waitMs: 30_000 });
 const client = new Client({ connection, namespace: server.namespace });
 
 const startWorker = (taskQueue: string, streaming: boolean) =>

@@ -9,6 +9,7 @@ import type { McpTool } from '../schemas/mcp-tool.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
+import { countModelTokens } from './activity-metrics.js';
 import { fromCompletion, type AssembledCompletion } from './completion-assembly.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
 import { toModelFailure } from './model-errors.js';
@@ -77,6 +78,12 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
           },
           { signal: Context.current().cancellationSignal },
         );
+        const usage = completion.usage;
+        if (usage)
+          countModelTokens(Context.current(), input.model, {
+            promptTokens: usage.prompt_tokens,
+            completionTokens: usage.completion_tokens,
+          });
         return completion.choices[0]?.message.content ?? '';
       } catch (err) {
         throw toModelFailure(err);
@@ -110,6 +117,7 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       } finally {
         stopHeartbeats();
       }
+      countModelTokens(activity, input.model, reply.usage);
       // Cut to the run's limits here, so no reply, however large, can make this result exceed a payload.
       const bounded = boundReply({ content: reply.message.content, tool_calls: reply.message.tool_calls });
       const toolCalls = bounded.toolCalls.map((c) => ({

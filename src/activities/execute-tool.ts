@@ -15,6 +15,7 @@ import type { ToolContext } from '../tools/implement-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments, type ArgumentsProblem } from '../tools/tool-arguments.js';
 import type { ActivityDeps } from './activity-deps.js';
+import { countToolFailure } from './activity-metrics.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
 
 export interface ExecuteToolInput {
@@ -71,6 +72,8 @@ export function createExecuteTool({ tools }: ActivityDeps) {
           content: truncateBytes(typeof result === 'string' ? result : (JSON.stringify(result) ?? String(result)), LIMITS.toolResultBytes),
         };
       } catch (err) {
+        if (!activity.cancellationSignal.aborted)
+          countToolFailure(activity, input.name, err instanceof ToolRefusedError ? 'refused' : 'error');
         if (err instanceof ToolRefusedError) throw err.toFailure();
         if (err instanceof ApplicationFailure || activity.cancellationSignal.aborted) throw err;
         throw ApplicationFailure.create({ type: 'ToolError', message: (err as Error).message ?? String(err), cause: err as Error });

@@ -7,6 +7,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import type { AgentRegistry } from '../agents/registry.js';
 import type { HitlClient } from '../client/hitl-client.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
+import type { ApiMetrics } from './api-metrics.js';
 import type { ApiTokens, Identity } from './api-tokens.js';
 
 export interface ApiOptions {
@@ -30,6 +31,8 @@ export interface ApiOptions {
    * of any other is refused with 400. Unchecked, and listed empty, when absent.
    */
   agents?: AgentRegistry;
+  /** Serves `/metrics` and counts requests for it; no `/metrics` when absent. */
+  metrics?: ApiMetrics;
   /** One line per request; never given headers or bodies. @default console.log */
   log?: (line: string) => void;
 }

@@ -13,6 +13,7 @@ import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { encodeApprovalId } from './approval-id.js';
+import { listExecutions } from './list-executions.js';
 
 interface RunMemo {
   prompt?: string;
@@ -22,14 +23,14 @@ interface RunMemo {
 }
 
 /** Executions that are runs: our workflow type, not a continued-as-new execution. */
-const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
+export const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
 
 export async function listRuns(client: Client, filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
   const clauses = [RUNS];
   if (filter.status) clauses.push(statusClause(filter.status));
   if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
   const runs: RunSummary[] = [];
-  for await (const info of client.workflow.list({ query: clauses.join(' AND ') })) {
+  for await (const info of listExecutions(client, clauses.join(' AND '))) {
     const summary = toSummary(info);
     if (summary) runs.push(summary);
     if (runs.length >= (filter.limit ?? 100)) break;
@@ -48,7 +49,7 @@ export async function listWaiting(client: Client, filter: { agent?: string; tool
   if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
   if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
   const infos: WorkflowExecutionInfo[] = [];
-  for await (const info of client.workflow.list({ query: clauses.join(' AND ') })) {
+  for await (const info of listExecutions(client, clauses.join(' AND '))) {
     if (!info.parentExecution) infos.push(info);
   }
   const limit = pLimit(8);

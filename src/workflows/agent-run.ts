@@ -1,10 +1,8 @@
 /**
- * The one owner of a run's state. Every change goes through a method here; the parts (transcript, calls, audit
- * log, session queue, sub-agent mirror) keep their own fields private too. Status is derived, never stored. What
- * the outside sees is refreshed in one place, `refresh()`, which the workflow calls after each handler and at
- * each wait of the loop. Continue-as-new carries exactly `CarriedState` (one schema), built by `carry()` and read
- * by `resume()`.
- *
+ * The one owner of a run's state. Every change goes through a method here; the parts (transcript, calls, audit log,
+ * session queue, sub-agent mirror) keep their own fields private too. Status is derived, never stored. What the outside
+ * sees (visibility, metrics) is refreshed in one place, `refresh()`, which the workflow calls after each handler and at
+ * each wait of the loop. Continue-as-new carries exactly `CarriedState` (one schema), built by `carry()`, read by `resume()`.
  * A class with private fields rather than a reducer over events: the loop awaits activities and timers between
  * changes, and methods named for what happens (`openStep`, `startTurn`, `finish`) read better at those call sites than
  * dispatched event objects; the schema-checked carry gives the one serialisable form a reducer would.
@@ -20,6 +18,7 @@ import { CARRIED_STATE_VERSION, type AlwaysDecision, type CarriedState } from '.
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentResult, Usage } from '../schemas/run-state.js';
+import { ApprovalMetrics } from './approval-metrics.js';
 import { AuditLog } from './audit-log.js';
 import { CallBook } from './call-book.js';
 import { RunNotifications } from './run-notifications.js';
@@ -40,6 +39,7 @@ export class AgentRun {
   readonly notifications = new RunNotifications();
   readonly usedTokens = new UsedTokens();
   readonly #visibility = new RunVisibility();
+  readonly #metrics = new ApprovalMetrics();
 
   /** What the run started with: fixed once it has started (and carried unchanged across continue-as-new). */
   #setup?: { input: AgentWorkflowInput; snapshot: AgentSnapshot; policy: ApprovalPolicy; maxSteps: number };
@@ -281,10 +281,11 @@ export class AgentRun {
 
   // ---- what the outside sees ----------------------------------------------------------------------------
 
-  /** The one place search attributes, memo, current details and the parent's mirror are brought up to date. */
+  /** The one place search attributes, memo, current details, the parent's mirror and metrics are brought up to date. */
   refresh(phase = this.#phase): void {
     this.#phase = phase;
     if (!this.#setup) return;
+    this.#metrics.observe(this.book.pending(), this.audit);
     this.#visibility.publish({
       agent: this.agent,
       status: this.status,
