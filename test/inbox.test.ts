@@ -4,10 +4,7 @@
  * refused in the page and then sent, the keyboard, a 409 in plain words, and live updates. Screenshots go to
  * test-results/ (inbox.png, inbox-phone.png).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
@@ -17,19 +14,7 @@ import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SCREENSHOTS = path.resolve('test-results');
+import { launchBrowser, screenshot, type Browser } from './helpers/browser.js';
 
 const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
 const agent = defineAgent({ ...demoAgent, name: 'inboxdemo' });
@@ -43,10 +28,9 @@ const tokenOf = (who: Who) => Object.entries(TOKENS).find(([, id]) => id.approve
 
 let h: Harness;
 let api: Listening;
-let browser: BrowserContext;
-let userDataDir: string;
+let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 const failedResponses: string[] = [];
 const runs = { refund: '', report: '', cancelOne: '', cancelTwo: '', race: '' };
 /** Requests the page has sent and not yet seen answered. */
@@ -93,7 +77,6 @@ async function signIn(who: Who) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium).`);
   h = await startHarness({
     agents: { inboxdemo: agent },
     script: {
@@ -130,21 +113,8 @@ beforeAll(async () => {
     'five pending approvals',
   );
 
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'hitl-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1366, height: 900 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
-  // Refused requests are checked by status below; any other console error (a CSP violation, say) is a bug.
-  page.on(
-    'console',
-    (message) =>
-      message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(`console: ${message.text()}`),
-  );
+  browser = await launchBrowser();
+  ({ page, pageErrors } = browser);
   page.on('request', (r) => inFlight.add(r));
   page.on('requestfinished', (r) => inFlight.delete(r));
   page.on('requestfailed', (r) => inFlight.delete(r));
@@ -158,7 +128,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   await api?.close();
   await h?.close();
 });
@@ -247,11 +216,9 @@ describe('approval inbox', () => {
     await expect.poll(() => page.locator('#edit-check').innerText()).toBe('These arguments fit the tool.');
     expect(await page.locator('pre.diff del').allInnerTexts()).toEqual(['-   "amount": 12000\n']);
     expect(await page.locator('pre.diff ins').allInnerTexts()).toEqual(['+   "amount": 150\n']);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox.png'), fullPage: true });
+    await screenshot(page, 'inbox.png');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-phone.png'), fullPage: true });
+    await screenshot(page, 'inbox-phone.png');
     await page.setViewportSize({ width: 1366, height: 900 });
 
     await page.getByRole('button', { name: 'Send edited arguments' }).click();
@@ -286,6 +253,8 @@ describe('approval inbox', () => {
 
     await moveTo(one);
     expect(await page.locator('.detail .prompt blockquote').innerText()).toBe('inbox cancel, first');
+    // Keys act once the buttons are there: when the run is known not to be stuck.
+    await expect.poll(decisionButtons).toContain('Approve');
     await page.keyboard.press('a');
     await item(one).waitFor({ state: 'detached' });
     expect((await listedIds()).sort()).toEqual([two, race].sort());
@@ -294,6 +263,7 @@ describe('approval inbox', () => {
     ]);
 
     await moveTo(two);
+    await expect.poll(decisionButtons).toContain('Reject…');
     await page.keyboard.press('r');
     await page.getByLabel('Reason (the agent is told)').waitFor();
     await expect.poll(() => page.locator('#reject-reason:focus').count()).toBe(1);

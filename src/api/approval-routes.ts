@@ -66,6 +66,7 @@ export function toApprovalView(
     ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
     canDecide: canDecide(approval, identity),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
+    ...(approval.problem && { problem: approval.problem }),
   };
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
@@ -104,7 +105,7 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/approvals/{id}',
-      summary: 'One pending approval, with its arguments whole',
+      summary: 'One pending approval, with its arguments whole; for a stuck run, the problem',
       request: { params: IdParam },
       responses: { 200: json(ApprovalView, 'The pending approval'), 401: errors[401], 404: errors[404] },
     }),

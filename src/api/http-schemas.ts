@@ -7,6 +7,7 @@ import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
 import { DecideResult } from '../schemas/decision.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
+import { RunProblem } from '../schemas/run-problem.js';
 import { SessionOptions } from '../schemas/session.js';
 import { ToolArgs } from '../schemas/tool-args.js';
 
@@ -40,6 +41,8 @@ export const ApprovalView = PendingApproval.pick({
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
   canDecide: z.boolean(),
   temporalUiUrl: z.string(),
+  /** `GET /api/approvals/{id}` only: the run is stuck, so the call cannot be decided until it is unstuck. */
+  problem: RunProblem.optional(),
 });
 
 const argsHash = z.string().max(100).optional().describe('Hash of the arguments you saw; refused with 409 if they changed');

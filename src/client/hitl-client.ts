@@ -14,7 +14,6 @@ import {
   pendingApprovalsQuery,
   runStateQuery,
 } from '../contract/messages.js';
-import { runStatusOf, type RunStatus } from '../contract/run-status.js';
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError, SessionClosedError } from '../errors.js';
@@ -27,8 +26,10 @@ import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from './approval-id.js';
-import { diagnoseRun, type RunProblem } from './run-health.js';
-import { listRuns, listWaiting, memoOf, toWaiting } from './run-lists.js';
+import { diagnoseRun, PollerLookup, type HealthOptions, type RunProblem } from './run-health.js';
+import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter } from './run-lists.js';
+import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, stuckRefusal } from './decision-refusals.js';
+import { stuckView, withProblems } from './stuck-view.js';
 import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
 
 export interface DecisionOptions {
@@ -53,6 +54,8 @@ export class HitlClient {
   constructor(
     readonly temporal: Client,
     readonly taskQueue: string = DEFAULT_TASK_QUEUE,
+    /** When a run counts as stuck (tests shorten how long a worker may be silent). */
+    readonly health: HealthOptions = {},
   ) {}
 
   // ---- runs ----------------------------------------------------------------------------------------------
@@ -66,6 +69,12 @@ export class HitlClient {
       taskQueue: this.taskQueue,
       workflowId,
       staticSummary: truncateChars(`${parsed.agent}: ${parsed.prompt}`, 200),
+      // What the run publishes first, set at start: lists know the run before a worker has taken it.
+      memo: { prompt: truncateChars(parsed.prompt, 500), ...(parsed.requestedBy && { requestedBy: parsed.requestedBy }) },
+      typedSearchAttributes: [
+        { key: HitlAgent, value: parsed.agent },
+        { key: HitlStatus, value: 'Running' },
+      ],
       staticDetails: parsed.requestedBy ? `requested by ${parsed.requestedBy}` : undefined,
     });
     return { workflowId, runId: handle.firstExecutionRunId };
@@ -74,36 +83,26 @@ export class HitlClient {
   /**
    * A run's state from the run itself. A stuck run cannot answer (its workflow task fails, or no worker polls):
    * then the view comes from what Temporal knows (status, prompt and pending calls as last published), with the
-   * problem said plainly.
+   * problem said plainly. A query that fails is checked again the same way: the run may have got stuck meanwhile.
    */
   async getRun(workflowId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunView> {
     const handle = this.temporal.workflow.getHandle(workflowId);
-    const problem = await this.call(workflowId, () => diagnoseRun(this.temporal, handle));
-    if (!problem) return this.call(workflowId, () => handle.query(runStateQuery, options));
-    const info = await handle.describe();
-    const memo = memoOf(info);
-    return {
-      status: runStatusOf(info.typedSearchAttributes.get(HitlStatus), info.status.name) ?? 'Running',
-      step: 0,
-      agent: info.typedSearchAttributes.get(HitlAgent) ?? '',
-      prompt: memo.prompt ?? '',
-      ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
-      messages: [],
-      messagesFrom: 0,
-      pending: Array.isArray(memo.pendingApprovals) ? memo.pendingApprovals : [],
-      decisions: [],
-      decisionsFrom: 0,
-      policyOutcomes: [],
-      usage: { promptTokens: 0, completionTokens: 0 },
-      previousRunIds: [],
-      queuedMessages: 0,
-      problem,
-    };
+    const problem = await this.diagnose(workflowId);
+    if (problem) return stuckView(this.temporal, handle, problem);
+    try {
+      return await this.call(workflowId, () => handle.query(runStateQuery, options));
+    } catch (err) {
+      const later = await this.diagnose(workflowId).catch(() => undefined);
+      if (later) return stuckView(this.temporal, handle, later);
+      throw err;
+    }
   }
 
   /** Why a run is stuck, or undefined when it is not. */
-  diagnose(workflowId: string): Promise<RunProblem | undefined> {
-    return this.call(workflowId, () => diagnoseRun(this.temporal, this.temporal.workflow.getHandle(workflowId)));
+  diagnose(workflowId: string, pollers?: PollerLookup): Promise<RunProblem | undefined> {
+    return this.call(workflowId, () =>
+      diagnoseRun(this.temporal, this.temporal.workflow.getHandle(workflowId), { ...this.health, ...(pollers && { pollers }) }),
+    );
   }
 
   async result(workflowId: string): Promise<AgentResult> {
@@ -114,65 +113,72 @@ export class HitlClient {
     await this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).cancel());
   }
 
-  listRuns(filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
-    return listRuns(this.temporal, filter);
+  /** Runs, newest first; open runs that are stuck carry the problem (one task-queue lookup for the whole list). */
+  async listRuns(filter: RunFilter = {}): Promise<(RunSummary & { problem?: RunProblem })[]> {
+    const pollers = new PollerLookup(this.temporal);
+    return withProblems(await listRuns(this.temporal, filter), (id) => this.diagnose(id, pollers));
   }
 
   /** Open runs that are stuck, with why; checks at most `limit` of the newest open runs. */
   async listStuck(filter: { agent?: string; limit?: number } = {}): Promise<(RunSummary & { problem: RunProblem })[]> {
-    const open = (
-      await Promise.all(
-        (['Running', 'AwaitingApproval', 'AwaitingMessage'] as const).map((status) =>
-          listRuns(this.temporal, { ...filter, status, limit: filter.limit ?? 200 }),
-        ),
-      )
-    ).flat();
-    const checked = await Promise.all(
-      open.map(async (run) => ({ run, problem: await this.diagnose(run.workflowId).catch(() => undefined) })),
-    );
-    return checked.flatMap(({ run, problem }) => (problem ? [{ ...run, problem }] : []));
+    const open = await this.listRuns({ ...filter, open: true, limit: filter.limit ?? 200 });
+    return open.filter((run): run is RunSummary & { problem: RunProblem } => run.problem !== undefined);
   }
 
   // ---- approvals -----------------------------------------------------------------------------------------
 
+  /** What waits in one run; a stuck run's list is what it last published. */
   async pending(workflowId: string): Promise<PendingApproval[]> {
-    return this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).query(pendingApprovalsQuery));
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    const problem = await this.diagnose(workflowId);
+    if (problem) return (await stuckView(this.temporal, handle, problem)).pending;
+    return this.call(workflowId, () => handle.query(pendingApprovalsQuery));
   }
 
   listWaiting(filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
     return listWaiting(this.temporal, filter);
   }
 
-  /** Resolves a global approval id to the call, with its arguments whole, while it is still pending. */
+  /**
+   * Resolves a global approval id to the call, with its arguments whole, while it is still pending. A stuck run's
+   * call comes from what the run last published, with the problem.
+   */
   async findApproval(approvalId: string): Promise<WaitingApproval> {
     const ref = decodeApprovalId(approvalId);
     if (!ref) throw new ApprovalNotFoundError(approvalId, 'it is not a valid approval id');
     const handle = this.temporal.workflow.getHandle(ref.workflowId);
-    let call: PendingApproval | undefined;
-    let description;
+    const notWaiting = () => new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
     try {
-      [call, description] = await Promise.all([handle.query(pendingApprovalQuery, ref.callId), handle.describe()]);
+      const problem = await diagnoseRun(this.temporal, handle, this.health);
+      const description = await handle.describe();
+      const agent = description.typedSearchAttributes.get(HitlAgent) ?? '';
+      if (problem) {
+        const call = (await stuckView(this.temporal, handle, problem)).pending.find((p) => p.id === ref.callId);
+        if (!call) throw notWaiting();
+        return { ...toWaiting(call, ref.workflowId, agent, memoOf(description)), problem };
+      }
+      const call = await handle.query(pendingApprovalQuery, ref.callId);
+      if (!call) throw notWaiting();
+      return toWaiting(call, ref.workflowId, agent, memoOf(description));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} does not exist`);
       throw err;
     }
-    if (!call) throw new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
-    return toWaiting(call, ref.workflowId, description.typedSearchAttributes.get(HitlAgent) ?? '', memoOf(description));
   }
 
   /**
    * Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. A
-   * stuck run is refused up front: its validator cannot run, so the update would only wait.
+   * stuck run is refused up front (run_stuck): no worker could validate the update, so it would only wait. So is a
+   * decision whose workflow task fails while applying it: Temporal then drops the update, and the run waits as
+   * it did before.
    */
   async decide(workflowId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
     const handle = this.temporal.workflow.getHandle(workflowId);
-    const problem = await diagnoseRun(this.temporal, handle).catch(() => undefined);
-    if (problem) {
-      throw new DecisionRefusedError(
-        'run_stuck',
-        `Run ${workflowId} is stuck (${problem.kind}${problem.failure ? `: ${problem.failure}` : ''}); your decision was not recorded. ${problem.advice[0]}`,
-      );
-    }
+    const problem = await this.diagnose(workflowId).catch((err) => {
+      if (err instanceof RunNotFoundError) throw err;
+      return undefined;
+    });
+    if (problem) throw stuckRefusal(workflowId, problem);
     try {
       return await handle.executeUpdate(decideUpdate, { args: [input], updateId: options.updateId ?? randomUUID() });
     } catch (err) {
@@ -182,28 +188,10 @@ export class HitlClient {
         if (!code) throw err.cause ?? err;
         throw new DecisionRefusedError(code, err.cause?.message ?? err.message);
       }
-      if (err instanceof WorkflowNotFoundError) throw await this.closedRunRefusal(workflowId, input);
+      if (err instanceof WorkflowNotFoundError) throw await closedRunRefusal(this.temporal, workflowId, input);
+      if (failedWhileApplying(err)) throw await failedTaskRefusal(this.temporal, workflowId, () => this.diagnose(workflowId));
       throw err;
     }
-  }
-
-  /** A decision for a finished run: refused as already decided when the run had decided that call, else as closed. */
-  private async closedRunRefusal(workflowId: string, input: DecideInput): Promise<Error> {
-    const handle = this.temporal.workflow.getHandle(workflowId);
-    const described = await handle.describe().catch(() => undefined);
-    if (!described) return new RunNotFoundError(workflowId);
-    const ids = new Set(input.decisions.flatMap((d) => (d.id ? [d.id] : [])));
-    const decided = await handle
-      .query(runStateQuery, {})
-      .then((state) => state.decisions.find((d) => d.outcome === 'applied' && d.id && ids.has(d.id)))
-      .catch(() => undefined);
-    if (decided) {
-      return new DecisionRefusedError(
-        'already_decided',
-        `${decided.id} was already decided (${decided.type}${decided.approver ? ` by ${decided.approver}` : ''}).`,
-      );
-    }
-    return new DecisionRefusedError('run_closed', `Run ${workflowId} has finished; nothing is waiting for a decision.`);
   }
 
   /** One decision for one call, by the call's id. */

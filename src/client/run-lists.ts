@@ -24,9 +24,19 @@ interface RunMemo {
 /** Executions that are runs: our workflow type, not a continued-as-new execution. */
 const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
 
-export async function listRuns(client: Client, filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
+export interface RunFilter {
+  status?: RunStatus;
+  /** Only open runs (Running, AwaitingApproval, AwaitingMessage). */
+  open?: boolean;
+  agent?: string;
+  /** @default 100 */
+  limit?: number;
+}
+
+export async function listRuns(client: Client, filter: RunFilter = {}): Promise<RunSummary[]> {
   const clauses = [RUNS];
   if (filter.status) clauses.push(statusClause(filter.status));
+  if (filter.open) clauses.push(`ExecutionStatus = 'Running'`);
   if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
   const runs: RunSummary[] = [];
   for await (const info of client.workflow.list({ query: clauses.join(' AND ') })) {

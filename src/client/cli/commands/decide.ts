@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
 import type { DecideResult } from '../../../schemas/decision.js';
 import { UsageError } from '../errors.js';
-import { print, style, table, until } from '../output.js';
+import { print, stuckNotice, style, table, until } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
 
@@ -54,21 +54,25 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .action(async (workflowId: string | undefined, opts) => {
       const hitl = await ctx.hitl();
       if (workflowId) {
-        const pending = await hitl.pending(workflowId);
-        print(ctx.out(), pending, () =>
-          pending.length === 0
-            ? 'Nothing is waiting.'
-            : table(
-                ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
-                pending.map((p) => [
-                  p.id,
-                  p.toolName,
-                  JSON.stringify(p.args),
-                  p.allowedDecisions.join(' '),
-                  until(p.deadline),
-                  p.approvers?.join(' '),
-                ]),
-              ),
+        const [problem, pending] = await Promise.all([hitl.diagnose(workflowId), hitl.pending(workflowId)]);
+        print(
+          ctx.out(),
+          pending,
+          () =>
+            [...(problem ? stuckNotice(problem) : [])].join('\n') +
+            (pending.length === 0
+              ? 'Nothing is waiting.'
+              : table(
+                  ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
+                  pending.map((p) => [
+                    p.id,
+                    p.toolName,
+                    JSON.stringify(p.args),
+                    p.allowedDecisions.join(' '),
+                    until(p.deadline),
+                    p.approvers?.join(' '),
+                  ]),
+                )),
         );
         return;
       }

@@ -1,9 +1,8 @@
 /** `hitl start`, `hitl runs`, `hitl show`. */
 import { InvalidArgumentError, Option } from 'commander';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
-import type { RunProblem } from '../../../schemas/run-problem.js';
 import type { RunState } from '../../../schemas/run-state.js';
-import { print, style, table, until } from '../output.js';
+import { print, stuckNotice, style, table, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
 
 export function parseJson(value: string): Record<string, unknown> {
@@ -66,12 +65,13 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
               runs.map((r) => [
                 r.workflowId,
                 r.agent,
-                'problem' in r && r.problem ? style.red(`Stuck (${(r.problem as RunProblem).kind.replace(/_/g, ' ')})`) : r.status,
+                r.problem ? style.red(`${r.status}, STUCK since ${r.problem.since} (${r.problem.kind.replace(/_/g, ' ')})`) : r.status,
                 r.pendingCount || '',
                 r.nextDeadline ? until(r.nextDeadline) : '',
                 (r.prompt ?? '').slice(0, 60),
               ]),
-            ),
+            ) +
+            (runs.some((r) => r.problem) ? '\nA stuck run cannot take decisions: hitl show <workflow id> says why and what to do.' : ''),
       );
     });
 
@@ -106,25 +106,9 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     });
 };
 
-function describeProblem(problem: RunProblem): string[] {
-  return [
-    style.red(
-      style.bold(
-        `STUCK: ${problem.kind === 'no_worker' ? 'no worker polls its task queue' : `its workflow task keeps failing (${problem.attempts} attempts)`}`,
-      ),
-    ),
-    `Since: ${problem.since}`,
-    ...(problem.failure ? [`Failure: ${problem.failure}`] : []),
-    'What to do:',
-    ...problem.advice.map((a) => `  - ${a}`),
-    style.yellow('Decisions cannot be taken until the run is unstuck; below is what it last published.'),
-    '',
-  ];
-}
-
 function describeRun(workflowId: string, s: RunState): string {
   const lines = [
-    ...(s.problem ? describeProblem(s.problem) : []),
+    ...(s.problem ? stuckNotice(s.problem) : []),
     `${style.bold(workflowId)}  ${s.agent}  ${style.cyan(s.status)}  step ${s.step}${s.requestedBy ? `  requested by ${s.requestedBy}` : ''}`,
     `Prompt: ${s.prompt}`,
   ];
