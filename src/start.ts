@@ -13,6 +13,7 @@ import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, type EnvConfig } from './config.js';
 import { modelForDemo } from './demo/offline-model.js';
 import { startDevServer } from './dev/dev-server.js';
+import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './dev/leftover-dev-server.js';
 import { createWorkerFromEnv } from './worker.js';
 
 /**
@@ -36,8 +37,11 @@ async function main(): Promise<void> {
   let config = readEnvConfig();
   const stateDir = path.resolve(config.HITL_STATE_DIR);
   const encrypted = dataConverterFromEnv(config) !== undefined;
-  if (!config.TEMPORAL_ADDRESS)
+  if (!config.TEMPORAL_ADDRESS) {
+    const leftover = await stopLeftoverDevServer(stateDir);
+    if (leftover) console.log(`Stopped the dev server (pid ${leftover}) an earlier npm start left running when it was killed.`);
     console.log(`Starting the Temporal dev server (state in ${path.relative(process.cwd(), stateDir) || '.'}/dev.db)…`);
+  }
   const server = config.TEMPORAL_ADDRESS
     ? undefined
     : await startDevServer({
@@ -49,7 +53,11 @@ async function main(): Promise<void> {
         // The UI decrypts payloads through the API's codec endpoint; the dev UI sends no token, hence anonymous.
         ...(encrypted && { uiCodecEndpoint: `http://127.0.0.1:${config.HITL_API_PORT}/codec` }),
       });
-  if (server) config = { ...config, TEMPORAL_ADDRESS: server.address, ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }) };
+  if (server) {
+    // Should this process be killed without stopping it, the next npm start stops the server it leaves behind.
+    recordDevServer(stateDir, server.pid!, server.address);
+    config = { ...config, TEMPORAL_ADDRESS: server.address, ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }) };
+  }
   const model = await modelForDemo(config);
   config = model.config;
 
@@ -100,6 +108,7 @@ async function main(): Promise<void> {
     closeTools();
     await connection.close();
     await server?.stop();
+    if (server) forgetDevServer(stateDir);
     console.log('Stopped.');
     process.exit(exitCode);
   };
