@@ -12,6 +12,7 @@ import { ApiTokens, tokensFromEnv } from './api/api-tokens.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, type EnvConfig } from './config.js';
 import { modelForDemo } from './demo/offline-model.js';
+import { tryItLines } from './demo/try-it.js';
 import { startDevServer } from './dev/dev-server.js';
 import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './dev/leftover-dev-server.js';
 import { createWorkerFromEnv } from './worker.js';
@@ -86,11 +87,13 @@ async function main(): Promise<void> {
           ]
         : [`API tokens: ${Object.keys(tokens).length} from HITL_API_TOKENS (not shown)`]),
       '',
-      'Try it:',
-      '  npx hitl start --agent demo "Refund order 1234 in full"',
-      '  npx hitl pending',
-      '  npx hitl approve <run> call_refund --as alice --group finance',
-      `  curl -H "Authorization: Bearer ${printable && aliceToken ? aliceToken : '<token>'}" ${api.url}/api/approvals`,
+      'Try it, in another terminal in this directory:',
+      ...tryItLines({
+        apiUrl: api.url,
+        ...(printable && aliceToken && { financeToken: aliceToken }),
+        // The CLI's default, localhost:7233, is the dev server's default port.
+        ...(!/^(localhost|127\.0\.0\.1):7233$/.test(config.TEMPORAL_ADDRESS!) && { temporalAddress: config.TEMPORAL_ADDRESS }),
+      }).map((line) => `  ${line}`),
       '',
       'Ctrl-C stops everything.',
     ].join('\n'),

@@ -1,4 +1,5 @@
 /** `/api/approvals`: what waits for a decision, and the four ways to decide it. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -71,6 +72,16 @@ export function toApprovalView(
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
 
+/** The list, asked again every half second while it is empty, for up to `waitMs`. */
+async function waitForWaiting(list: () => Promise<WaitingApproval[]>, waitMs: number): Promise<WaitingApproval[]> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const waiting = await list();
+    if (waiting.length > 0 || Date.now() >= deadline) return waiting;
+    await sleep(Math.min(500, deadline - Date.now()));
+  }
+}
+
 function decideRoute<B extends z.ZodType>(action: string, body: B, summary: string) {
   return createRoute({
     method: 'post',
@@ -88,12 +99,13 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/approvals',
-      summary: 'Everything waiting for a decision, across runs',
+      summary: 'Everything waiting for a decision, across runs; `wait=N` waits up to N seconds for something to',
       request: { query: ApprovalListQuery },
       responses: { 200: json(z.array(ApprovalView), 'Pending approvals, oldest first'), 400: errors[400], 401: errors[401] },
     }),
     async (c) => {
-      const waiting = await hitl.listWaiting(c.req.valid('query'));
+      const { wait, ...filter } = c.req.valid('query');
+      const waiting = await waitForWaiting(() => hitl.listWaiting(filter), (wait ?? 0) * 1000);
       return c.json(
         waiting.map((a) => toApprovalView(a, c.get('identity'), options)),
         200,

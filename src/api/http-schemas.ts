@@ -80,7 +80,14 @@ export const StartRunBody = z.strictObject({
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 
-export const ApprovalListQuery = z.strictObject({ agent: Name.optional(), tool: Name.optional() });
+export const ApprovalListQuery = z.strictObject({
+  agent: Name.optional(),
+  tool: Name.optional(),
+  /** Only this run's calls. */
+  workflowId: z.string().min(1).max(1000).optional(),
+  /** Seconds to wait, when nothing matches yet, for something to (a long poll for scripts). */
+  wait: z.coerce.number().int().min(0).max(60).optional(),
+});
 export const RunListQuery = z.strictObject({
   status: z.enum(RUN_STATUSES).optional(),
   agent: Name.optional(),

@@ -27,7 +27,7 @@ import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from './approval-id.js';
 import { diagnoseRun, PollerLookup, type HealthOptions, type RunProblem } from './run-health.js';
-import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter } from './run-lists.js';
+import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, stuckRefusal } from './decision-refusals.js';
 import { stuckView, withProblems } from './stuck-view.js';
 import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
@@ -135,7 +135,7 @@ export class HitlClient {
     return this.call(workflowId, () => handle.query(pendingApprovalsQuery));
   }
 
-  listWaiting(filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
+  listWaiting(filter: WaitingFilter = {}): Promise<WaitingApproval[]> {
     return listWaiting(this.temporal, filter);
   }
 

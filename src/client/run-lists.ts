@@ -53,9 +53,17 @@ export async function listRuns(client: Client, filter: RunFilter = {}): Promise<
  * answers 409 "already decided"). Runs whose memo cannot hold the list are asked directly; a run that cannot answer
  * (stuck) still lists what its memo last held rather than disappearing.
  */
-export async function listWaiting(client: Client, filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
+export interface WaitingFilter {
+  agent?: string;
+  tool?: string;
+  /** One run only. */
+  workflowId?: string;
+}
+
+export async function listWaiting(client: Client, filter: WaitingFilter = {}): Promise<WaitingApproval[]> {
   const clauses = [RUNS, `ExecutionStatus = 'Running'`, `HitlStatus = 'AwaitingApproval'`];
   if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
+  if (filter.workflowId) clauses.push(`WorkflowId = ${quote(filter.workflowId)}`);
   if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
   const infos: WorkflowExecutionInfo[] = [];
   for await (const info of client.workflow.list({ query: clauses.join(' AND ') })) {

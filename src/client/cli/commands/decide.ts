@@ -1,8 +1,11 @@
 /** `hitl pending`, and `hitl approve|reject|edit|respond RUN ID`. */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
+import { isClosed } from '../../../contract/run-status.js';
 import type { DecideResult } from '../../../schemas/decision.js';
+import type { HitlClient } from '../../hitl-client.js';
 import { UsageError } from '../errors.js';
 import { print, stuckNotice, style, table, until } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
@@ -44,6 +47,17 @@ function decideAction(ctx: CliContext, action: DecisionAction, options: (opts: R
   };
 }
 
+/** Until the run has a pending call or has ended, or `seconds` have passed. */
+async function waitForPending(hitl: HitlClient, workflowId: string, seconds: number): Promise<void> {
+  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError('--wait takes a number of seconds.');
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const run = await hitl.getRun(workflowId, { messagesFrom: Number.MAX_SAFE_INTEGER, decisionsFrom: Number.MAX_SAFE_INTEGER });
+    if (run.pending.length > 0 || isClosed(run.status)) return;
+    await sleep(500);
+  }
+}
+
 export const registerDecideCommands: RegisterCommand = (program, ctx) => {
   program
     .command('pending')
@@ -51,9 +65,11 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .argument('[workflow-id]', 'the run')
     .option('--agent <name>', 'across runs: only this agent')
     .option('--tool <name>', 'across runs: only this tool')
+    .option('--wait [seconds]', 'in one run: wait (up to 60 s, or as long as given) until something waits or the run ends', Number)
     .action(async (workflowId: string | undefined, opts) => {
       const hitl = await ctx.hitl();
       if (workflowId) {
+        if (opts.wait !== undefined) await waitForPending(hitl, workflowId, opts.wait === true ? 60 : opts.wait);
         const [problem, pending] = await Promise.all([hitl.diagnose(workflowId), hitl.pending(workflowId)]);
         print(
           ctx.out(),

@@ -26,6 +26,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--id <workflow-id>', 'workflow id to use (default: <agent>-<uuid>)')
     .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
     .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
+    .option('-q, --quiet', 'print only the workflow id (RUN=$(hitl start -q …))')
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
       const hitl = await ctx.hitl();
@@ -40,6 +41,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
         },
         { workflowId: opts.id },
       );
+      if (opts.quiet && !ctx.out().json) return void process.stdout.write(`${started.workflowId}\n`);
       print(ctx.out(), started, () => `Started ${style.bold(started.workflowId)}\nWatch it: hitl watch ${started.workflowId}`);
     });
 
