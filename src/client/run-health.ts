@@ -69,11 +69,11 @@ export async function diagnoseRun(
 
   const attempts = description.raw.pendingWorkflowTask?.attempt ?? 0;
   if (attempts >= FAILING_AFTER_ATTEMPTS) {
-    const failed = await newestTaskFailure(ref);
+    const failed = await failingStreak(ref);
     if (failed?.kind === 'failed' || (failed && attempts >= TIMING_OUT_AFTER_ATTEMPTS)) {
       return {
         kind: 'workflow_task_failing',
-        since: failed.at,
+        since: failed.since,
         attempts,
         failure: failed.message,
         advice: failingAdvice(handle.workflowId, client.options.namespace, failed.eventId),
@@ -122,31 +122,40 @@ interface RunRef {
   runId: string;
 }
 
+interface FailingStreak {
+  /** How the newest attempt ended. */
+  kind: 'failed' | 'timed_out';
+  /** When the first attempt of the streak failed (ISO). */
+  since: string;
+  /** The newest failure's event id, a point `temporal workflow reset --event-id` takes. */
+  eventId: number;
+  message: string;
+}
+
 /**
- * The newest workflow task failure or timeout, read from the end of history. Temporal writes only the first of a
- * run of failed attempts, so its time is when the trouble began; a completed task after it means it is over.
+ * The failed and timed-out workflow tasks since the last completed one, read from the end of history: when the
+ * first of them failed, and the newest failure. Temporal writes only some attempts of a streak (later retries are
+ * transient), so the first is read from history rather than from the pending task, whose times move with each
+ * attempt.
  */
-async function newestTaskFailure(
-  ref: RunRef,
-): Promise<{ kind: 'failed' | 'timed_out'; at: string; eventId: number; message: string } | undefined> {
-  for (const event of await newestEvents(ref, 100)) {
-    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) return undefined;
+async function failingStreak(ref: RunRef): Promise<FailingStreak | undefined> {
+  let streak: FailingStreak | undefined;
+  for (const event of await newestEvents(ref, 200)) {
+    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) break;
+    const failed = event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED;
+    if (!failed && event.eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) continue;
     const at = toIso(event.eventTime) ?? new Date().toISOString();
-    const eventId = Number(event.eventId ?? 0);
-    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED) {
-      const failure = event.workflowTaskFailedEventAttributes?.failure;
-      return { kind: 'failed', at, eventId, message: (failure?.message || 'the workflow task failed').slice(0, 2000) };
-    }
-    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) {
-      return {
-        kind: 'timed_out',
-        at,
-        eventId,
-        message: 'the workflow task timed out: a worker took it and never answered (did it crash, or run out of memory?)',
-      };
-    }
+    streak ??= {
+      kind: failed ? 'failed' : 'timed_out',
+      since: at,
+      eventId: Number(event.eventId ?? 0),
+      message: failed
+        ? (event.workflowTaskFailedEventAttributes?.failure?.message || 'the workflow task failed').slice(0, 2000)
+        : 'the workflow task timed out: a worker took it and never answered (did it crash, or run out of memory?)',
+    };
+    streak.since = at;
   }
-  return undefined;
+  return streak;
 }
 
 /** The newest failure message of the run's workflow tasks, whatever came after it (for a refused update). */

@@ -37,7 +37,8 @@ export async function timerSummaries(handle: WorkflowHandle): Promise<string[]> 
     .map((e) => (e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as Payload)) : ''));
 }
 
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+/** Polls `check` until it holds. The default leaves room for a loaded, shared machine; a test that passes never waits it out. */
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 60_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
