@@ -197,6 +197,21 @@ export class TemporalConnectionError extends HitlError {
   }
 }
 
+/** `npm start` found another `npm start` running with the same state directory (its server and database). */
+export class StateDirInUseError extends HitlError {
+  static readonly errorName = 'StateDirInUseError';
+  readonly code = 'state_dir_in_use';
+  constructor(
+    readonly ownerPid: number,
+    stateDir: string,
+  ) {
+    super(
+      StateDirInUseError.errorName,
+      `Another npm start (pid ${ownerPid}) is running with the state directory ${stateDir}: stop it first (Ctrl-C in its terminal).`,
+    );
+  }
+}
+
 /** A tool failed after its last retry and its policy is `onError: 'fail'`. */
 export class ToolFailedError extends HitlError {
   static readonly errorName = 'ToolFailedError';

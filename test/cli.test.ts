@@ -58,16 +58,18 @@ async function startRun(prompt: string, pendingCount: number): Promise<string> {
   const started = await hitl(['--json', 'start', '--agent', 'clidemo', '--requested-by', 'cara', prompt]);
   expect(started).toMatchObject({ code: 0, stderr: '' });
   const { workflowId } = JSON.parse(started.stdout);
-  await waitFor(async () => JSON.parse((await hitl(['--json', 'pending', workflowId])).stdout).length === pendingCount, 30_000);
+  await waitFor(async () => JSON.parse((await hitl(['--json', 'pending', workflowId])).stdout).length === pendingCount, 120_000);
   return workflowId;
 }
 
-describe('hitl', () => {
+// Every command is a new process that loads TypeScript through tsx: a few seconds each on a busy machine (5 s for
+// `hitl --help` at a load of 12 on 2 cores), and a test runs up to a dozen of them.
+describe('hitl', { timeout: 240_000 }, () => {
   let runId: string;
 
   it('start, runs --waiting, show and pending', async () => {
     runId = await startRun('cli batch of calls', 4);
-    await waitFor(async () => (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout.includes(runId), 30_000);
+    await waitFor(async () => (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout.includes(runId), 120_000);
     const runs = await hitl(['--json', 'runs', '--waiting', '--agent', 'clidemo']);
     expect(JSON.parse(runs.stdout).find((r: { workflowId: string }) => r.workflowId === runId)).toMatchObject({
       status: 'AwaitingApproval',
@@ -114,7 +116,7 @@ describe('hitl', () => {
       await hitl(['respond', runId, 'call-4', '--as', 'fay', '--group', 'finance', '--message', 'Refunds go through the bank this week.']),
     ).toMatchObject({ code: 0 });
 
-    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'Completed', 30_000);
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'Completed', 120_000);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'b.txt'), 'utf8')).toBe('from a file');
     const state = JSON.parse((await hitl(['--json', 'show', runId])).stdout);
     expect(state.decisions.map((d: { id: string; type: string; approver?: string }) => [d.id, d.type, d.approver ?? null])).toEqual([
@@ -150,7 +152,7 @@ describe('hitl', () => {
     const second = await hitl(['review', reviewId], { input: 'x\ne\n', env: { EDITOR: editor } });
     expect(second.stdout).toContain('Please answer one of');
     expect(second.stdout).toContain('✓ edit');
-    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', reviewId])).stdout).status === 'Completed', 30_000);
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', reviewId])).stdout).status === 'Completed', 120_000);
     const workspace = (f: string) => readFileSync(path.join(h.dataDir, 'workspace', f), 'utf8');
     expect(workspace('r1.txt')).toBe('one');
     expect(workspace('r2.txt')).toBe('typed');

@@ -142,10 +142,10 @@ const http = (method: string, path: string, body?: string, headers: Record<strin
 
 /** Not wedged: no workflow task is failing, and every view answers (queries, the client, HTTP). */
 async function assertViewable(handle: WorkflowHandle): Promise<RunState> {
-  const description = await handle.describe();
-  const attempts = description.raw.pendingWorkflowTask?.attempt ?? 0;
-  if (attempts >= 2) tally.wedged++;
-  expect(attempts, 'a workflow task is failing').toBeLessThan(2);
+  // Failing, not merely retried: a task that timed out once on a loaded machine is retried and goes through.
+  const problem = await hitl.diagnose(handle.workflowId);
+  if (problem?.kind === 'workflow_task_failing') tally.wedged++;
+  expect(problem?.failure, 'a workflow task is failing').toBeUndefined();
   const state = await handle.query(runStateQuery);
   expect(Array.isArray(await handle.query(pendingApprovalsQuery))).toBe(true);
   expect((await hitl.getRun(handle.workflowId)).problem).toBeUndefined();
@@ -162,7 +162,7 @@ async function refusedUnchanged(handle: WorkflowHandle, via: 'update' | 'signal'
     await send();
     await waitFor(
       async () => (await handle.query(runStateQuery)).decisions.length > before.decisions.length,
-      20_000,
+      60_000,
       'the refusal audited',
     );
   }

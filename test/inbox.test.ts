@@ -4,8 +4,6 @@
  * refused in the page and then sent, the keyboard, a 409 in plain words, and live updates. Screenshots go to
  * test-results/ (inbox.png, inbox-phone.png).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
@@ -16,9 +14,7 @@ import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
-import { launchBrowser } from './helpers/browser.js';
-
-const SCREENSHOTS = path.resolve('test-results');
+import { launchBrowser, screenshot, type Browser } from './helpers/browser.js';
 
 const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
 const agent = defineAgent({ ...demoAgent, name: 'inboxdemo' });
@@ -32,9 +28,9 @@ const tokenOf = (who: Who) => Object.entries(TOKENS).find(([, id]) => id.approve
 
 let h: Harness;
 let api: Listening;
-let closeBrowser: (() => Promise<void>) | undefined;
+let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 const failedResponses: string[] = [];
 const runs = { refund: '', report: '', cancelOne: '', cancelTwo: '', race: '' };
 /** Requests the page has sent and not yet seen answered. */
@@ -113,20 +109,12 @@ beforeAll(async () => {
   );
   await waitFor(
     async () => (await request('alice', 'GET', '/api/approvals?agent=inboxdemo')).body.length === 5,
-    20_000,
+    60_000,
     'five pending approvals',
   );
 
-  const { browser, close } = await launchBrowser();
-  closeBrowser = close;
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
-  // Refused requests are checked by status below; any other console error (a CSP violation, say) is a bug.
-  page.on(
-    'console',
-    (message) =>
-      message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(`console: ${message.text()}`),
-  );
+  browser = await launchBrowser();
+  ({ page, pageErrors } = browser);
   page.on('request', (r) => inFlight.add(r));
   page.on('requestfinished', (r) => inFlight.delete(r));
   page.on('requestfailed', (r) => inFlight.delete(r));
@@ -139,7 +127,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await closeBrowser?.();
+  await browser?.close();
   await api?.close();
   await h?.close();
 });
@@ -228,11 +216,9 @@ describe('approval inbox', () => {
     await expect.poll(() => page.locator('#edit-check').innerText()).toBe('These arguments fit the tool.');
     expect(await page.locator('pre.diff del').allInnerTexts()).toEqual(['-   "amount": 12000\n']);
     expect(await page.locator('pre.diff ins').allInnerTexts()).toEqual(['+   "amount": 150\n']);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox.png'), fullPage: true });
+    await screenshot(page, 'inbox.png');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-phone.png'), fullPage: true });
+    await screenshot(page, 'inbox-phone.png');
     await page.setViewportSize({ width: 1366, height: 900 });
 
     await page.getByRole('button', { name: 'Send edited arguments' }).click();
@@ -267,6 +253,8 @@ describe('approval inbox', () => {
 
     await moveTo(one);
     expect(await page.locator('.detail .prompt blockquote').innerText()).toBe('inbox cancel, first');
+    // Keys act once the buttons are there: when the run is known not to be stuck.
+    await expect.poll(decisionButtons).toContain('Approve');
     await page.keyboard.press('a');
     await item(one).waitFor({ state: 'detached' });
     expect((await listedIds()).sort()).toEqual([two, race].sort());
@@ -275,6 +263,7 @@ describe('approval inbox', () => {
     ]);
 
     await moveTo(two);
+    await expect.poll(decisionButtons).toContain('Reject…');
     await page.keyboard.press('r');
     await page.getByLabel('Reason (the agent is told)').waitFor();
     await expect.poll(() => page.locator('#reject-reason:focus').count()).toBe(1);
@@ -298,11 +287,10 @@ describe('approval inbox', () => {
     const refused = page.waitForResponse((r) => r.url().endsWith(`/api/approvals/${race}/approve`));
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     expect((await refused).status()).toBe(409);
+    // Whether the run has finished by then or not: a decided call stays known as decided for the life of the run.
     await expect
       .poll(() => page.locator('.decide [role=alert] strong').innerText())
-      .toMatch(
-        /^(Someone already decided this call, so your decision was not applied\.|This run has already ended; there is nothing left to decide\.)$/,
-      );
+      .toBe('Someone already decided this call, so your decision was not applied.');
 
     await page.clock.resume();
     await item(race).waitFor({ state: 'detached' });

@@ -8,6 +8,7 @@ import { RUN_STATUSES } from '../contract/run-status.js';
 import { DecideResult } from '../schemas/decision.js';
 import { McpToolAnnotations } from '../schemas/mcp-tool.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
+import { RunProblem } from '../schemas/run-problem.js';
 import { SessionOptions } from '../schemas/session.js';
 import { ToolArgs } from '../schemas/tool-args.js';
 
@@ -43,6 +44,8 @@ export const ApprovalView = PendingApproval.pick({
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
   canDecide: z.boolean(),
   temporalUiUrl: z.string(),
+  /** `GET /api/approvals/{id}` only: the run is stuck, so the call cannot be decided until it is unstuck. */
+  problem: RunProblem.optional(),
 });
 
 const argsHash = z.string().max(100).optional().describe('Hash of the arguments you saw; refused with 409 if they changed');
@@ -84,7 +87,14 @@ export const StartRunBody = z.strictObject({
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 
-export const ApprovalListQuery = z.strictObject({ agent: Name.optional(), tool: Name.optional() });
+export const ApprovalListQuery = z.strictObject({
+  agent: Name.optional(),
+  tool: Name.optional(),
+  /** Only this run's calls. */
+  workflowId: z.string().min(1).max(1000).optional(),
+  /** Seconds to wait, when nothing matches yet, for something to (a long poll for scripts). */
+  wait: z.coerce.number().int().min(0).max(60).optional(),
+});
 export const RunListQuery = z.strictObject({
   status: z.enum(RUN_STATUSES).optional(),
   agent: Name.optional(),

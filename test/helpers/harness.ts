@@ -28,7 +28,9 @@ export const HISTORIES_DIR = path.resolve('test/histories');
 const run = promisify(execFile);
 
 export interface HarnessOptions {
-  script: ModelScriptInput;
+  script?: ModelScriptInput;
+  /** A model server already started (the demo's offline model), instead of one for `script`. */
+  model?: ModelServer;
   agents?: AgentRegistry;
   /** Replace or wrap tool implementations (fault injection, slow tools). */
   wrapTools?: (tools: Record<string, ToolImplementation>) => Record<string, ToolImplementation>;
@@ -71,7 +73,7 @@ export interface Harness {
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const temporal = await connectTestTemporal();
-  const model = await startModelServer({ script: options.script });
+  const model = options.model ?? (await startModelServer({ script: options.script ?? { conversations: [] } }));
   const taskQueue = uniqueName('tq');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-data-'));
   const tools = createToolImplementations({ dataDir });

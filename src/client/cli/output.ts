@@ -1,6 +1,7 @@
 /** Human-readable tables by default, JSON for scripts; colour only on a terminal (picocolors checks). */
 import Table from 'cli-table3';
 import pc from 'picocolors';
+import type { RunProblem } from '../../schemas/run-problem.js';
 
 export interface Output {
   json: boolean;
@@ -24,3 +25,18 @@ export function until(deadline: string): string {
 }
 
 export const style = pc;
+
+/** What `show` and `pending` print above a stuck run: what is wrong, since when, the failure and what to do. */
+export function stuckNotice(problem: RunProblem): string[] {
+  const what =
+    problem.kind === 'no_worker' ? 'no worker polls its task queue' : `its workflow task keeps failing (${problem.attempts} attempts)`;
+  return [
+    pc.red(pc.bold(`STUCK: ${what}`)),
+    `Since: ${problem.since}`,
+    ...(problem.failure ? [`Failure: ${problem.failure}`] : []),
+    'What to do:',
+    ...problem.advice.map((a) => `  - ${a}`),
+    pc.yellow('Decisions cannot be taken until the run is unstuck; below is what it last published.'),
+    '',
+  ];
+}

@@ -1,14 +1,16 @@
 /** `hitl pending`, and `hitl approve|reject|edit|respond RUN ID`. */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
 import { readEnvConfig } from '../../../config.js';
+import { isClosed } from '../../../contract/run-status.js';
 import type { DecideResult, Decision } from '../../../schemas/decision.js';
 import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import { UsageError } from '../errors.js';
-import { print, style, table, until } from '../output.js';
+import { print, stuckNotice, style, table, until } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
 
@@ -64,6 +66,17 @@ async function signIfKeyHeld(
   return signedDecision(signer, decision, { workflowId, argsHash, approver: who.approver, groups: who.groups, now: Date.now() });
 }
 
+/** Until the run has a pending call or has ended, or `seconds` have passed. */
+async function waitForPending(hitl: HitlClient, workflowId: string, seconds: number): Promise<void> {
+  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError('--wait takes a number of seconds.');
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const run = await hitl.getRun(workflowId, { messagesFrom: Number.MAX_SAFE_INTEGER, decisionsFrom: Number.MAX_SAFE_INTEGER });
+    if (run.pending.length > 0 || isClosed(run.status)) return;
+    await sleep(500);
+  }
+}
+
 export const registerDecideCommands: RegisterCommand = (program, ctx) => {
   program
     .command('pending')
@@ -71,24 +84,30 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .argument('[workflow-id]', 'the run')
     .option('--agent <name>', 'across runs: only this agent')
     .option('--tool <name>', 'across runs: only this tool')
+    .option('--wait [seconds]', 'in one run: wait (up to 60 s, or as long as given) until something waits or the run ends', Number)
     .action(async (workflowId: string | undefined, opts) => {
       const hitl = await ctx.hitl();
       if (workflowId) {
-        const pending = await hitl.pending(workflowId);
-        print(ctx.out(), pending, () =>
-          pending.length === 0
-            ? 'Nothing is waiting.'
-            : table(
-                ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
-                pending.map((p) => [
-                  p.id,
-                  p.toolName,
-                  JSON.stringify(p.args),
-                  p.allowedDecisions.join(' '),
-                  until(p.deadline),
-                  p.approvers?.join(' '),
-                ]),
-              ),
+        if (opts.wait !== undefined) await waitForPending(hitl, workflowId, opts.wait === true ? 60 : opts.wait);
+        const [problem, pending] = await Promise.all([hitl.diagnose(workflowId), hitl.pending(workflowId)]);
+        print(
+          ctx.out(),
+          pending,
+          () =>
+            [...(problem ? stuckNotice(problem) : [])].join('\n') +
+            (pending.length === 0
+              ? 'Nothing is waiting.'
+              : table(
+                  ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
+                  pending.map((p) => [
+                    p.id,
+                    p.toolName,
+                    JSON.stringify(p.args),
+                    p.allowedDecisions.join(' '),
+                    until(p.deadline),
+                    p.approvers?.join(' '),
+                  ]),
+                )),
         );
         return;
       }

@@ -108,6 +108,8 @@ export function Inbox({ token, identity, onSignOut }) {
     } catch (error) {
       if (error.status === 401) return onSignOut('Your token is no longer accepted. Sign in again.');
       setRefusal(describeRefusal(error));
+      // The run got stuck since its state was loaded: load it again, and the stuck notice replaces the buttons.
+      if (error.code === 'run_stuck') runState.reload();
     } finally {
       setSending(false);
       listing.refresh();
@@ -124,7 +126,9 @@ export function Inbox({ token, identity, onSignOut }) {
     const next = approvals[Math.min(Math.max(index + step, 0), approvals.length - 1)];
     if (next) select(next.id, { viaKeyboard: true });
   };
-  const allows = (type) => selected?.canDecide && selected.allowedDecisions.includes(type);
+  // Keys do what the buttons do, and only when the buttons are there: never on a stuck run, nor before it is checked.
+  const decidable = Boolean(runState.run && !runState.run.problem) || Boolean(runState.error);
+  const allows = (type) => decidable && selected?.canDecide && selected.allowedDecisions.includes(type);
   useShortcuts({
     j: () => move(1),
     k: () => move(-1),

@@ -3,6 +3,7 @@
 const BY_CODE = {
   already_decided: 'Someone already decided this call, so your decision was not applied.',
   run_closed: 'This run has already ended; there is nothing left to decide.',
+  run_stuck: 'This run is stuck, so your decision was not recorded. What to do is shown below.',
   args_hash_mismatch: 'The arguments changed since you loaded them. Look at the new arguments and decide again.',
   approver_not_allowed: 'You are not an approver for this tool.',
   approver_required: 'You are not an approver for this tool.',

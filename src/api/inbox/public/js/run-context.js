@@ -1,27 +1,30 @@
 /** What the run was asked and what happened just before this call: the prompt and the transcript's tail. */
 import { html } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
+import { usePolling } from './polling.js';
 import { describeRefusal } from './refusals.js';
 
 const RECENT_MESSAGES = 6;
+const RUN_POLL_MS = 5000;
 const FOLD_OVER_CHARS = 600;
 const ROLE_NAMES = { user: 'User', assistant: 'Agent', tool: 'Tool result', system: 'System' };
 
-/** The run state (GET /api/runs/:id) of the selected approval, reloaded when the approval changes. */
+/**
+ * The run state (GET /api/runs/:id) of the selected approval, loaded when the approval changes and again every few
+ * seconds (a run can get stuck while someone looks at it), or at once on `reload()`.
+ */
 export function useRunState(api, approval) {
-  const [state, setState] = useState({ workflowId: undefined });
-  useEffect(() => {
-    if (!approval) return undefined;
-    let current = true;
-    api
-      .run(approval.workflowId)
-      .then((run) => current && setState({ workflowId: approval.workflowId, run }))
-      .catch((error) => current && setState({ workflowId: approval.workflowId, error: describeRefusal(error) }));
-    return () => {
-      current = false;
-    };
-  }, [api, approval?.workflowId, approval?.id, approval?.argsHash]);
-  return state.workflowId === approval?.workflowId ? state : { workflowId: approval?.workflowId };
+  const polling = usePolling(() => (approval ? api.run(approval.workflowId) : Promise.resolve(undefined)), RUN_POLL_MS, [
+    api,
+    approval?.workflowId,
+    approval?.id,
+    approval?.argsHash,
+  ]);
+  return {
+    workflowId: approval?.workflowId,
+    run: polling.data,
+    ...(polling.error && { error: describeRefusal(polling.error) }),
+    reload: polling.refresh,
+  };
 }
 
 function Text({ text }) {
@@ -59,10 +62,12 @@ export function RunContext({ approval, state }) {
         ? html`<p class="muted">The transcript could not be loaded: ${error.headline}</p>`
         : !run
           ? html`<p class="muted">Loading the transcript…</p>`
-          : html`${messages.length > recent.length && html`<p class="muted">The last ${recent.length} of ${messages.length} messages.</p>`}
-              <ol class="transcript">
-                ${recent.map((message) => html`<${Message} message=${message} />`)}
-              </ol>`
+          : run.problem
+            ? html`<p class="muted">A stuck run cannot show its transcript; the Temporal UI shows its history.</p>`
+            : html`${messages.length > recent.length && html`<p class="muted">The last ${recent.length} of ${messages.length} messages.</p>`}
+                <ol class="transcript">
+                  ${recent.map((message) => html`<${Message} message=${message} />`)}
+                </ol>`
     }
   </section>`;
 }
