@@ -28,7 +28,7 @@ import { startModelServer } from '../../src/model-server/server.js';
 import type { TokenEvent } from '../../src/schemas/token-event.js';
 import { createWorker } from '../../src/worker.js';
 import { bundleWorkflows } from '../../src/workflow-bundle.js';
-import { runStreamItemsQuery } from '../../src/workflows/run-stream.js';
+import { runStreamItemsQuery } from '../../src/contract/messages.js';
 import { summarize } from '../stats.js';
 
 const { values: args } = parseArgs({

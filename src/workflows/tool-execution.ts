@@ -12,13 +12,15 @@ import { announce } from './announce.js';
 import { describeForApprovers } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
 import { PATCHES } from './patches.js';
-import { applyAlways } from './run-decisions.js';
+import { applyAlways, requestApproval } from './run-decisions.js';
 import { runSubAgent } from './sub-agents.js';
 import { editedNote, proposedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   if (record.status === 'done') return;
-  run.book.finish(record, await answer(run, record, ownIds));
+  const content = await answer(run, record, ownIds);
+  run.book.finish(record, content);
+  run.events.callFinished(record.id, content);
 }
 
 async function answer(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<string> {
@@ -53,7 +55,7 @@ async function announceWithToolDescription(run: AgentRun, record: CallRecord, ow
   const always = run.alwaysFor(record.toolName);
   if (always) return applyAlways(run, record, always);
   announce(run, record, description, ownIds);
-  run.notifications.send('approval.requested', record.pending!);
+  requestApproval(run, record.pending!);
   run.refresh();
 }
 
@@ -68,6 +70,7 @@ function runsLocally(spec: ToolSpec | undefined): boolean {
 async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs, ownIds: boolean): Promise<string> {
   const spec = run.snapshot.tools.includes(name) ? toolSpecs[name] : undefined;
   run.book.markRunning(record);
+  run.events.callStarted(record.id, name);
   try {
     if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args, ownIds);
     const input = { agent: run.agent, available: run.snapshot.tools, toolCallId: record.id, name, args, context: run.input.context };

@@ -4,7 +4,7 @@
  * every run must finish correctly. Counted: runs lost, decisions lost, rejected calls executed, duplicate side
  * effects — all must be 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import type { AgentResult } from '../../src/schemas/run-state.js';
 import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
 import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/contract/messages.js';
 import { waitFor } from '../helpers/history.js';
+import { sigkill, spawnWorkerProcess, workerProcesses } from './worker-processes.js';
 
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
 const { temporal } = proto;
@@ -43,7 +44,6 @@ let model: ModelServer;
 let connection: Connection;
 let client: Client;
 let shop: ShopDb;
-const workers = new Set<ChildProcess>();
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'hitl-reliability-'));
@@ -64,7 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const worker of workers) worker.kill('SIGKILL');
+  for (const worker of workerProcesses) worker.kill('SIGKILL');
   shop?.close();
   await connection?.close();
   await model?.close();
@@ -73,33 +73,15 @@ afterAll(async () => {
 });
 
 /** A worker process on `taskQueue`; resolves once it polls. */
-async function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/reliability/worker-process.ts')], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: server.address,
-      TASK_QUEUE: taskQueue,
-      MODEL_BASE_URL: model.baseURL,
-      DATA_DIR: path.join(dir, 'data'),
-      BUNDLE_PATH: inject('workflowBundlePath'),
-      ...(fault && { FAULT: fault }),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
+  return spawnWorkerProcess({
+    TEMPORAL_ADDRESS: server.address,
+    TASK_QUEUE: taskQueue,
+    MODEL_BASE_URL: model.baseURL,
+    DATA_DIR: path.join(dir, 'data'),
+    BUNDLE_PATH: inject('workflowBundlePath'),
+    ...(fault && { FAULT: fault }),
   });
-  workers.add(child);
-  child.once('exit', () => workers.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => String(d).includes('worker ready') && resolve());
-    child.once('exit', (code, signal) => reject(new Error(`worker exited before it was ready (${code ?? signal})`)));
-  });
-  return child;
-}
-
-function sigkill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  return exited;
 }
 
 function start(taskQueue: string, prompt: string, gated: boolean): Promise<Run> {

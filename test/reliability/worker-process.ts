@@ -1,6 +1,7 @@
 /**
  * A worker in its own process, so the reliability suite can SIGKILL it. Configured by env:
- * TEMPORAL_ADDRESS, TASK_QUEUE, MODEL_BASE_URL, DATA_DIR, BUNDLE_PATH, and FAULT:
+ * TEMPORAL_ADDRESS, TASK_QUEUE, MODEL_BASE_URL, DATA_DIR, BUNDLE_PATH, optionally TEMPORAL_NAMESPACE (default
+ * `default`) and STREAM_BATCH_MS (model calls stream, in batches this long), and FAULT:
  * - `kill-after-effect:<tool>`: on a first attempt, SIGKILL this process right after the tool's effect is
  *   committed (before the activity can report it).
  */
@@ -35,13 +36,18 @@ if (fault) {
 const connection = await NativeConnection.connect({ address: env('TEMPORAL_ADDRESS') });
 const worker = await createWorker({
   connection,
-  namespace: 'default',
+  namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
   taskQueue: env('TASK_QUEUE'),
   workflowBundlePath: env('BUNDLE_PATH'),
   deps: {
     agents,
     tools: byName,
-    model: { baseURL: env('MODEL_BASE_URL'), apiKey: 'sk-reliability', defaultModel: 'scripted-model' },
+    model: {
+      baseURL: env('MODEL_BASE_URL'),
+      apiKey: 'sk-reliability',
+      defaultModel: 'scripted-model',
+      ...(process.env.STREAM_BATCH_MS && { streaming: { batchIntervalMs: Number(process.env.STREAM_BATCH_MS) } }),
+    },
     webhooks: { urls: [] },
   },
 });
