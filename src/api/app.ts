@@ -17,6 +17,7 @@ import { codecRoutes } from './codec-routes.js';
 import { jsonBodies } from './json-bodies.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runRoutes } from './run-routes.js';
+import { streamRoutes } from './stream-routes.js';
 import { toolRoutes } from './tool-routes.js';
 
 /** Paths reachable without a token. */
@@ -78,6 +79,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   app.get('/api/me', (c) => c.json(c.get('identity')));
   approvalRoutes(app, options);
   runRoutes(app, options);
+  streamRoutes(app, options);
   toolRoutes(app);
   inboxRoutes(app);
   if (options.codec) {
