@@ -4,32 +4,19 @@
  * refused in the page and then sent, the keyboard, a 409 in plain words, and live updates. Screenshots go to
  * test-results/ (inbox.png, inbox-phone.png).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
+import { openBrowser, SCREENSHOTS, type Browser } from './helpers/browser.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SCREENSHOTS = path.resolve('test-results');
 
 const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
 const agent = defineAgent({ ...demoAgent, name: 'inboxdemo' });
@@ -43,8 +30,7 @@ const tokenOf = (who: Who) => Object.entries(TOKENS).find(([, id]) => id.approve
 
 let h: Harness;
 let api: Listening;
-let browser: BrowserContext;
-let userDataDir: string;
+let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
 const failedResponses: string[] = [];
@@ -93,7 +79,6 @@ async function signIn(who: Who) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium).`);
   h = await startHarness({
     agents: { inboxdemo: agent },
     script: {
@@ -130,14 +115,8 @@ beforeAll(async () => {
     'five pending approvals',
   );
 
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'hitl-chromium-'));
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1366, height: 900 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
+  browser = await openBrowser();
+  page = browser.page;
   page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
   // Refused requests are checked by status below; any other console error (a CSP violation, say) is a bug.
   page.on(
@@ -145,7 +124,8 @@ beforeAll(async () => {
     (message) =>
       message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(`console: ${message.text()}`),
   );
-  page.on('request', (r) => inFlight.add(r));
+  // A run's event stream stays open while its transcript is shown: not a request that is waiting for an answer.
+  page.on('request', (r) => !r.url().endsWith('/events') && !r.url().includes('/events?') && inFlight.add(r));
   page.on('requestfinished', (r) => inFlight.delete(r));
   page.on('requestfailed', (r) => inFlight.delete(r));
   page.on(
@@ -158,7 +138,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   await api?.close();
   await h?.close();
 });
