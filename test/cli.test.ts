@@ -8,14 +8,17 @@ import { demoAgent } from '../src/agents/demo.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { runHitl } from './helpers/cli.js';
+import { modelCallRunning } from './helpers/stream.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'clidemo' });
+const LONG_ANSWER = 'Watching a run shows the model writing its answer a few words at a time, well before the step ends.';
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
     agents: { clidemo: agent },
+    streaming: { batchIntervalMs: 100 },
     script: {
       conversations: [
         {
@@ -30,6 +33,13 @@ beforeAll(async () => {
               ],
             },
             { content: 'batch handled' },
+          ],
+        },
+        {
+          match: 'cli long answer',
+          replies: [
+            { toolCalls: [call('w', 'write_file', { path: 'long.txt', content: 'x' })] },
+            { content: LONG_ANSWER, chunkSize: 5, chunkDelayMs: 80 },
           ],
         },
         {
@@ -127,12 +137,45 @@ describe('hitl', { timeout: 240_000 }, () => {
     ]);
   });
 
-  it('watch follows a run to its end', async () => {
-    const watched = await hitl(['watch', runId, '--interval', '200']);
+  it('watch replays a finished run from its stream, one line per event', async () => {
+    const watched = await hitl(['watch', runId]);
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toContain('decided: approve write_file [call-1] by alice via update');
-    expect(watched.stdout).toContain('tool [d]: Refunds go through the bank this week.');
-    expect(watched.stdout.trim().split('\n').at(-1)).toBe('Completed: batch handled');
+    const lines = watched.stdout.trim().split('\n');
+    expect(lines.slice(0, 3)).toEqual(['status Running', 'step 1', 'model → write_file({"path":"a.txt","content":"a"}) [call-1]']);
+    expect(lines).toContain('waiting for approval: process_refund [call-4] (approve, edit, reject, respond)');
+    expect(lines).toContain('decided: approve write_file [call-1] by alice via update');
+    expect(lines).toContain('tool [call-4]: Refunds go through the bank this week.');
+    // The last step's text came as tokens: printed once, then the end.
+    expect(lines.slice(-3)).toEqual(['step 2', 'model: batch handled', 'Completed: batch handled']);
+
+    const json = await hitl(['--json', 'watch', runId, '--from', '3']);
+    const items = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(items[0]).toMatchObject({ offset: 3, topic: 'events' });
+    expect(items.map((i) => i.offset)).toEqual(items.map((_, i) => i + 3));
+    expect(items.at(-1)).toMatchObject({ topic: 'events', event: { type: 'run_finished', output: 'batch handled' } });
+    expect(await hitl(['watch', runId, '--from', 'soon'])).toMatchObject({ code: 2 });
+    expect((await hitl(['watch', runId, '--from', '100000'])).stderr).toContain('has no offset 100000 yet');
+  });
+
+  it("watch prints the model's text as it is written, before the step ends", async () => {
+    const handle = await h.start({ agent: 'clidemo', prompt: 'a cli long answer' });
+    let runningWhenPrinted: Promise<boolean> | undefined;
+    let approved: Promise<unknown> | undefined;
+    const watched = await hitl(['watch', handle.workflowId], {
+      onStdout: (soFar) => {
+        // Watching: let the run go on to the step whose text streams.
+        if (!approved && soFar.includes('waiting for approval')) approved = hitl(['approve', handle.workflowId, 'call-1']);
+        if (!runningWhenPrinted && soFar.includes(LONG_ANSWER.slice(0, 20))) runningWhenPrinted = modelCallRunning(handle);
+      },
+    });
+    expect(await approved).toMatchObject({ code: 0 });
+    expect(watched.code).toBe(0);
+    expect(await runningWhenPrinted).toBe(true);
+    expect(watched.stdout).toContain(`model: ${LONG_ANSWER}\n`);
+    expect(watched.stdout.trim().split('\n').at(-1)).toBe(`Completed: ${LONG_ANSWER}`);
   });
 
   it('review walks each pending call, driven through stdin (approve, edit by typed JSON, reject, edit in $EDITOR)', async () => {

@@ -153,7 +153,10 @@ async function assertViewable(handle: WorkflowHandle): Promise<RunState> {
   return state;
 }
 
-/** Sends input that must be refused, and checks the run is exactly as it was (a signal: plus one audit entry). */
+/**
+ * Sends input that must be refused, and checks the run is exactly as it was (a signal: plus one audit entry, which
+ * its watchers are told of as one event on its stream).
+ */
 async function refusedUnchanged(handle: WorkflowHandle, via: 'update' | 'signal', send: () => Promise<unknown>): Promise<void> {
   tally.inputs++;
   const before = await handle.query(runStateQuery);
@@ -167,12 +170,13 @@ async function refusedUnchanged(handle: WorkflowHandle, via: 'update' | 'signal'
     );
   }
   const after = await assertViewable(handle);
-  const { decisions: _b, ...restBefore } = before;
-  const { decisions: _a, ...restAfter } = after;
+  const { decisions: _b, streamOffset: toldBefore, ...restBefore } = before;
+  const { decisions: _a, streamOffset: toldAfter, ...restAfter } = after;
   const newEntries = after.decisions.slice(before.decisions.length);
   const unchanged =
     JSON.stringify(restAfter) === JSON.stringify(restBefore) &&
     newEntries.length === (via === 'signal' ? 1 : 0) &&
+    toldAfter === toldBefore! + newEntries.length &&
     newEntries.every((e) => e.outcome === 'refused');
   if (!unchanged) tally.changedByRefusal++;
   expect(unchanged, 'a refused input changed the run').toBe(true);

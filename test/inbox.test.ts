@@ -115,7 +115,8 @@ beforeAll(async () => {
 
   browser = await launchBrowser();
   ({ page, pageErrors } = browser);
-  page.on('request', (r) => inFlight.add(r));
+  // A run's event stream stays open while its transcript is shown: not a request that is waiting for an answer.
+  page.on('request', (r) => !r.url().endsWith('/events') && !r.url().includes('/events?') && inFlight.add(r));
   page.on('requestfinished', (r) => inFlight.delete(r));
   page.on('requestfailed', (r) => inFlight.delete(r));
   page.on(

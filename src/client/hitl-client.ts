@@ -1,10 +1,9 @@
 /**
  * A typed client over `@temporalio/client`: start and inspect runs, find what waits for a decision across all
- * runs, decide, and watch a run move. Approvers and other services use it without knowing Temporal's internals.
+ * runs, decide, and follow a run as it moves (its events and model text, from its Workflow Stream). Approvers and other services use it without knowing Temporal's internals.
  * Runs are named by their workflow id; `runId` is only ever Temporal's id of one execution.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import {
   decideUpdate,
@@ -21,7 +20,7 @@ import { truncateChars } from '../bounds/truncate.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { RunEvent } from '../schemas/run-event.js';
+import type { RunStreamItem } from '../schemas/run-event.js';
 import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
@@ -30,7 +29,7 @@ import { diagnoseRun, PollerLookup, type HealthOptions, type RunProblem } from '
 import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, stuckRefusal } from './decision-refusals.js';
 import { stuckView, withProblems } from './stuck-view.js';
-import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
+import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 
 export interface DecisionOptions {
   approver?: string;
@@ -39,12 +38,6 @@ export interface DecisionOptions {
   argsHash?: string;
   /** Makes a retried call idempotent. @default a random id */
   updateId?: string;
-}
-
-export interface WatchOptions {
-  /** @default 1000 */
-  intervalMs?: number;
-  signal?: AbortSignal;
 }
 
 /** A run as `show` and the HTTP API present it: its own state, or, when it cannot answer, what Temporal knows. */
@@ -267,23 +260,12 @@ export class HitlClient {
 
   // ---- watching ------------------------------------------------------------------------------------------
   /**
-   * Yields a run's events as they happen, until it ends. It asks the `runState` query for what is new at a modest
-   * interval: a query costs no history at all. A second of delay is the price, and it is fine for people watching.
+   * A run's events and model text as they are published, from `fromOffset` (0: all its stream still keeps),
+   * across continue-as-new, until the run closes or `signal` aborts. Each item's offset resumes it (`fromOffset:
+   * offset + 1`). The state from `getRun` says where its stream was (`streamOffset`).
    */
-  async *watch(workflowId: string, options: WatchOptions = {}): AsyncGenerator<RunEvent> {
-    let cursor = START_CURSOR;
-    for (;;) {
-      const state = await this.getRun(workflowId, { messagesFrom: cursor.messages, decisionsFrom: cursor.decisions });
-      const next = diffRunState(cursor, state);
-      cursor = next.cursor;
-      yield* next.events;
-      if (TERMINAL.has(state.status)) return;
-      try {
-        await sleep(options.intervalMs ?? 1000, undefined, { signal: options.signal });
-      } catch {
-        return; // aborted
-      }
-    }
+  subscribe(workflowId: string, options: SubscribeOptions = {}): AsyncGenerator<RunStreamItem> {
+    return subscribeRun(this.temporal, workflowId, options);
   }
 
   private async call<T>(workflowId: string, fn: () => Promise<T>): Promise<T> {

@@ -13,7 +13,7 @@ import { describedByTool } from './approval-description.js';
 import { announce } from './announce.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { droppedCallsNote, type Intake } from './reply-intake.js';
-import { applyAlways } from './run-decisions.js';
+import { applyAlways, requestApproval } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
 export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {
@@ -34,10 +34,11 @@ export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {
     return record;
   });
   run.book.open(records);
+  run.events.callsProposed(records);
   for (const record of records) {
     const always = record.gate && run.alwaysFor(record.toolName);
     if (always) applyAlways(run, record, always);
-    else if (record.pending) run.notifications.send('approval.requested', record.pending);
+    else if (record.pending) requestApproval(run, record.pending);
   }
 }
 

@@ -22,4 +22,10 @@ export const PATCHES = {
    * tool is judged by that tool's policy.
    */
   ownCallIds: 'own-call-ids',
+  /**
+   * Continue-as-new lets watchers' waiting stream polls go (they retry on the next run) instead of waiting for
+   * every handler to finish, which a watcher's poll never does while the run waits: a watched run would otherwise
+   * never continue as new. Marked when the run starts.
+   */
+  streamHandOff: 'stream-hand-off',
 } as const;

@@ -12,6 +12,7 @@ import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { CallRecord, Resolution } from '../schemas/call-record.js';
 import type { AlwaysDecision } from '../schemas/carried-state.js';
 import type { AppliedDecision, DecideInput } from '../schemas/decision.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { auditArgs } from './audit-log.js';
@@ -90,7 +91,7 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
   run.book.markDecided(before.id, { type: 'edit', ...(planned.approver && { approver: planned.approver }) });
   run.book.propose(record, { toolName: planned.toolName, args: planned.args, approver: planned.approver }, proposal.gate);
   announce(run, record, proposal.gate.description, true);
-  run.audit.append({
+  const entry = run.audit.append({
     via,
     outcome: 'applied',
     type: 'edit',
@@ -103,7 +104,14 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
     proposedAs: record.pending!.id,
     ...(planned.decision.message !== undefined && { message: planned.decision.message }),
   });
-  run.notifications.send('approval.requested', record.pending!);
+  run.events.decided(entry);
+  requestApproval(run, record.pending!);
+}
+
+/** A call now waits for a decision: approvers' webhooks and watchers are told. */
+export function requestApproval(run: AgentRun, approval: PendingApproval): void {
+  run.notifications.send('approval.requested', approval);
+  run.events.approvalRequested(approval);
 }
 
 /**
@@ -121,7 +129,7 @@ function forward(
   const summary = { type: planned.decision.type, ...(planned.approver && { approver: planned.approver }) };
   run.children.forward(workflowId, planned.call.id, summary);
   if (planned.call.id.includes('/')) run.book.markDecided(planned.call.id, summary);
-  run.audit.append({
+  const entry = run.audit.append({
     via,
     outcome: 'applied',
     type: planned.decision.type,
@@ -130,6 +138,7 @@ function forward(
     ...(planned.approver && { approver: planned.approver }),
     forwardedTo: workflowId,
   });
+  run.events.decided(entry);
   const decision = { ...planned.decision, id: ownerCallId(planned.call.id) };
   getExternalWorkflowHandle(workflowId)
     .signal(decisionSignal, {
@@ -144,7 +153,7 @@ function forward(
 export function recordRefusal(run: AgentRun, error: DecisionRefusedError, via: Channel, raw: unknown): void {
   const input = raw as { decisions?: { id?: unknown }[]; approver?: unknown } | undefined;
   const first = Array.isArray(input?.decisions) ? input.decisions[0] : undefined;
-  run.audit.append({
+  const entry = run.audit.append({
     via,
     outcome: 'refused',
     ...(typeof first?.id === 'string' && { id: first.id.slice(0, 300) }),
@@ -152,6 +161,7 @@ export function recordRefusal(run: AgentRun, error: DecisionRefusedError, via: C
     refusal: { code: error.code, message: truncateBytes(error.message, 4000) },
     input: truncateBytes(safeStringify(raw), 2000),
   });
+  run.events.refused(entry);
   log.warn('decision refused', { code: error.code, via });
 }
 
@@ -197,6 +207,7 @@ export function settle(
     ...(extra.always && { always: true }),
   });
   if (record.pending) run.notifications.send(type === 'timeout' ? 'approval.timed_out' : 'approval.decided', record.pending, entry);
+  run.events.decided(entry);
   return entry;
 }
 

@@ -13,13 +13,15 @@ import { describeForApprovers } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
 import { callMcpTool, mcpToolOf } from './mcp-tools.js';
 import { PATCHES } from './patches.js';
-import { applyAlways } from './run-decisions.js';
+import { applyAlways, requestApproval } from './run-decisions.js';
 import { runSubAgent } from './sub-agents.js';
 import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   if (record.status === 'done') return;
-  run.book.finish(record, await answer(run, record, ownIds));
+  const content = await answer(run, record, ownIds);
+  run.book.finish(record, content);
+  run.events.callFinished(record.id, content);
 }
 
 async function answer(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<string> {
@@ -56,7 +58,7 @@ async function announceWithToolDescription(run: AgentRun, record: CallRecord, ow
   const always = run.alwaysFor(record.toolName);
   if (always) return applyAlways(run, record, always);
   announce(run, record, description, ownIds);
-  run.notifications.send('approval.requested', record.pending!);
+  requestApproval(run, record.pending!);
   run.refresh();
 }
 
@@ -72,6 +74,7 @@ async function runTool(run: AgentRun, record: CallRecord, name: string, args: st
   const spec = run.snapshot.tools.includes(name) ? toolSpecs[name] : undefined;
   const mcp = mcpToolOf(run.snapshot, name);
   run.book.markRunning(record);
+  run.events.callStarted(record.id, name);
   try {
     // Calls reach here with arguments already checked against the recorded schema (invalid ones never do).
     if (mcp && typeof args !== 'string') return await callMcpTool(run.agent, record.id, mcp, args);

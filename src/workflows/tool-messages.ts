@@ -1,5 +1,19 @@
-/** What the model reads when a human (or a deadline) decided instead of the tool. */
+/** What the model reads when a human (or a deadline) decided instead of the tool, and how results reach it. */
 import ms from 'ms';
+import { truncateBytes } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
+import type { CallRecord } from '../schemas/call-record.js';
+import type { ToolMessage } from '../schemas/chat-message.js';
+
+/** One tool message per closed call, in the model's order; together they stay within the step's budget. */
+export function toolResultMessages(closed: readonly CallRecord[]): ToolMessage[] {
+  const share = Math.max(1024, Math.floor(LIMITS.stepResultsBytes / Math.max(1, closed.length)));
+  return closed.map((record) => ({
+    role: 'tool',
+    tool_call_id: record.modelId ?? record.id,
+    content: truncateBytes(record.note ? `${record.note}\n${record.result ?? ''}` : (record.result ?? ''), share),
+  }));
+}
 
 export function rejectedMessage(toolName: string, reason: string | undefined, always: boolean): string {
   const who = always ? 'an "always reject" decision of a human reviewer' : 'a human reviewer';

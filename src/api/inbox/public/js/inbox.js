@@ -11,7 +11,8 @@ import { Filters, filtersFromUrl, filtersToUrl } from './filters.js';
 import { useShortcuts } from './keyboard.js';
 import { usePolling } from './polling.js';
 import { describeRefusal } from './refusals.js';
-import { useRunState } from './run-context.js';
+import { useLiveRun } from './live-run.js';
+import { RunContext } from './run-context.js';
 
 const POLL_MS = 2000;
 const DONE = { approve: 'Approved', edit: 'Sent edited arguments for', reject: 'Rejected', respond: 'Answered for' };
@@ -32,6 +33,8 @@ export function Inbox({ token, identity, onSignOut }) {
   const [announcement, setAnnouncement] = useState('');
   // Ids this page decided: hidden at once, even if the next listing still shows them for a moment.
   const [decidedHere, setDecidedHere] = useState(() => new Set());
+  // The last call decided here, and how: its run is followed live while nothing else is there to select.
+  const [followed, setFollowed] = useState(undefined);
 
   useEffect(() => {
     api.tools().then(setTools, () => setTools([]));
@@ -46,7 +49,6 @@ export function Inbox({ token, identity, onSignOut }) {
     () => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(),
     [listing.data, filters.agent],
   );
-  const runState = useRunState(api, selected);
   // MCP tools' schemas are the run's own (recorded when it started): fetched for a call whose tool is not one of ours.
   const [runSchemas, setRunSchemas] = useState({});
   const selectedRun = selected && !schemas[selected.toolName] ? selected.workflowId : undefined;
@@ -57,6 +59,7 @@ export function Inbox({ token, identity, onSignOut }) {
       () => {},
     );
   }, [api, selectedRun]);
+  const runState = useLiveRun(api, selected ?? followed?.approval);
 
   useEffect(() => {
     if (listing.error?.status === 401) onSignOut('Your token is no longer accepted. Sign in again.');
@@ -104,6 +107,7 @@ export function Inbox({ token, identity, onSignOut }) {
     try {
       await api[type](approval.id, body);
       setDecidedHere((ids) => new Set(ids).add(approval.id));
+      setFollowed({ approval, type });
       setAnnouncement(`${DONE[type]} ${approval.toolName} (${approval.agent}).`);
     } catch (error) {
       if (error.status === 401) return onSignOut('Your token is no longer accepted. Sign in again.');
@@ -184,11 +188,17 @@ export function Inbox({ token, identity, onSignOut }) {
                 onDecide: (type, body) => decide(selected, type, body),
               }}
             />`
-          : html`<section class="detail placeholder" aria-label="Selected approval">
-              <p>
-                ${approvals.length ? 'Select an approval to see its arguments and the run.' : 'When an agent’s tool call needs a human, it shows up here.'}
-              </p>
-            </section>`
+          : followed && !approvals.length
+            ? html`<article class="detail followed" aria-labelledby="followed-title">
+                <h2 id="followed-title">${DONE[followed.type]} ${followed.approval.toolName}; the run goes on.</h2>
+                <p class="muted">When an agent’s tool call needs a human, it shows up here.</p>
+                <${RunContext} approval=${followed.approval} state=${runState} />
+              </article>`
+            : html`<section class="detail placeholder" aria-label="Selected approval">
+                <p>
+                  ${approvals.length ? 'Select an approval to see its arguments and the run.' : 'When an agent’s tool call needs a human, it shows up here.'}
+                </p>
+              </section>`
       }
     </main>
     <footer class="keys" aria-label="Keyboard shortcuts">

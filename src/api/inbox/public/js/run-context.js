@@ -1,31 +1,12 @@
-/** What the run was asked and what happened just before this call: the prompt and the transcript's tail. */
+/**
+ * What the run was asked and what happened since: the prompt and the transcript's tail, kept live (live-run.js),
+ * with the model's text as it is written.
+ */
 import { html } from 'htm/preact';
-import { usePolling } from './polling.js';
-import { describeRefusal } from './refusals.js';
 
 const RECENT_MESSAGES = 6;
-const RUN_POLL_MS = 5000;
 const FOLD_OVER_CHARS = 600;
-const ROLE_NAMES = { user: 'User', assistant: 'Agent', tool: 'Tool result', system: 'System' };
-
-/**
- * The run state (GET /api/runs/:id) of the selected approval, loaded when the approval changes and again every few
- * seconds (a run can get stuck while someone looks at it), or at once on `reload()`.
- */
-export function useRunState(api, approval) {
-  const polling = usePolling(() => (approval ? api.run(approval.workflowId) : Promise.resolve(undefined)), RUN_POLL_MS, [
-    api,
-    approval?.workflowId,
-    approval?.id,
-    approval?.argsHash,
-  ]);
-  return {
-    workflowId: approval?.workflowId,
-    run: polling.data,
-    ...(polling.error && { error: describeRefusal(polling.error) }),
-    reload: polling.refresh,
-  };
-}
+const ROLE_NAMES = { user: 'User', assistant: 'Agent', tool: 'Tool result', system: 'System', note: 'Run' };
 
 function Text({ text }) {
   if (text.length <= FOLD_OVER_CHARS) return html`<p class="text">${text}</p>`;
@@ -43,15 +24,23 @@ function Message({ message }) {
   </li>`;
 }
 
-/** @param {{approval: any, state: {run?: any, error?: {headline: string}}}} props */
+/** The model's text while it is being written (never folded: it grows in place). */
+function LiveText({ live }) {
+  return html`<li class="message assistant live" aria-live="off">
+    <span class="role">Agent <span class="writing">writing…</span></span>
+    <p class="text live-text">${live.text}</p>
+  </li>`;
+}
+
+/** @param {{approval: any, state: {run?: any, view?: any, following?: boolean, error?: {headline: string}}}} props */
 export function RunContext({ approval, state }) {
-  const { run, error } = state;
+  const { run, view, error, following } = state;
   // The prompt is shown on its own; repeating it as the transcript's first message adds nothing.
-  const messages = run?.messages.filter((m) => m.role !== 'system' && !(m.role === 'user' && m.content === approval.userPrompt)) ?? [];
+  const messages = view?.messages.filter((m) => m.role !== 'system' && !(m.role === 'user' && m.content === approval.userPrompt)) ?? [];
   const recent = messages.slice(-RECENT_MESSAGES);
 
   return html`<section class="context" aria-labelledby="context-title">
-    <h3 id="context-title">The run</h3>
+    <h3 id="context-title">The run${following ? html` <span class="following">live</span>` : ''}</h3>
     <figure class="prompt">
       <figcaption>Prompt${approval.requestedBy ? ` from ${approval.requestedBy}` : ''}</figcaption>
       <blockquote>${approval.userPrompt}</blockquote>
@@ -67,6 +56,7 @@ export function RunContext({ approval, state }) {
             : html`${messages.length > recent.length && html`<p class="muted">The last ${recent.length} of ${messages.length} messages.</p>`}
                 <ol class="transcript">
                   ${recent.map((message) => html`<${Message} message=${message} />`)}
+                  ${view.live && html`<${LiveText} live=${view.live} />`}
                 </ol>`
     }
   </section>`;
