@@ -4,6 +4,7 @@ import { createCallModel } from './call-model.js';
 import { createExecuteTool } from './execute-tool.js';
 import { createNotify } from './notify.js';
 import { createResolveAgent } from './resolve-agent.js';
+import { createReviewCall } from './review-call.js';
 
 export type { ActivityDeps } from './activity-deps.js';
 
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallModel(deps),
     ...createExecuteTool(deps),
     ...createNotify(deps),
+    ...createReviewCall(deps),
   };
 }
 

@@ -19,6 +19,7 @@ export function createResolveAgent({ agents, model, webhooks, signedDecisions }:
         structuredOutput: agent.responseFormat !== undefined,
         notify: webhooks.urls.length > 0,
         describedTools: agent.tools.filter((name) => toolSpecs[name]?.describe === true),
+        precheckedTools: agent.tools.filter((name) => toolSpecs[name]?.precheck === true),
         ...(signedDecisions && {
           signedDecisions: {
             required: agent.requireSignedDecisions ?? signedDecisions.requiredByDefault,

@@ -82,3 +82,46 @@ describe('classifyCall', () => {
     expect(ApprovalPolicy.safeParse({ tools: { x: { allowedDecisions: ['ignore'] } } }).success).toBe(false);
   });
 });
+
+describe('classifyCall: who decides', () => {
+  const whoDecides = ApprovalPolicy.parse({
+    tools: {
+      process_refund: {
+        when: {
+          any: [
+            { arg: 'amount', op: 'gt', value: 10000 },
+            { context: 'customer.tier', op: 'eq', value: 'new' },
+          ],
+        },
+        approvers: ['finance'],
+        requiredApprovals: 2,
+        review: { rule: 'amountLimits', options: { approveUpTo: 100 } },
+        escalate: [{ after: '4h', approvers: ['managers'] }],
+        validFor: '15m',
+      },
+    },
+  });
+  const facts = { context: { customer: { tier: 'new' } }, agent: 'demo', callId: 'call-1' };
+
+  it('gates by the run’s context and carries quorum, reviewer, ladder and validity into the settings', () => {
+    const small = { orderId: '1', amount: 50 };
+    expect(classifyCall(whoDecides, 'process_refund', small)).toMatchObject({ gated: false });
+    const gated = classifyCall(whoDecides, 'process_refund', small, facts);
+    expect(gated).toMatchObject({
+      gated: true,
+      settings: {
+        requiredApprovals: 2,
+        review: { rule: 'amountLimits', options: { approveUpTo: 100 } },
+        escalate: [{ afterMs: 4 * 3_600_000, approvers: ['managers'] }],
+        validForMs: 15 * 60_000,
+      },
+    });
+  });
+
+  it('refuses a reviewer that is both a rule and a model, or neither', () => {
+    expect(() => ApprovalPolicy.parse({ tools: { x: { review: { rule: 'a', model: { instructions: 'b' } } } } })).toThrow(
+      /either a `rule` or a `model`/,
+    );
+    expect(() => ApprovalPolicy.parse({ tools: { x: { review: { shadow: true } } } })).toThrow(/either a `rule` or a `model`/);
+  });
+});

@@ -6,6 +6,7 @@ import type { GateSettings } from '../schemas/call-record.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
 import type { ApprovalPolicy, ToolPolicy } from '../schemas/approval-policy.js';
 import { durationToMs } from '../schemas/duration.js';
+import { NO_FACTS, type CallFacts } from './call-facts.js';
 import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
 
@@ -13,14 +14,20 @@ export type { GateSettings };
 
 export type Classification = { gated: false; rule: string } | { gated: true; rule: string; settings: GateSettings };
 
-export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Record<string, unknown>): Classification {
+/** @param facts what conditions may know besides the arguments (the run's context, requester, agent, call id) */
+export function classifyCall(
+  policy: ApprovalPolicy,
+  toolName: string,
+  args: Record<string, unknown>,
+  facts: Omit<CallFacts, 'toolName'> = NO_FACTS,
+): Classification {
   const listed = Object.hasOwn(policy.tools, toolName);
   const toolPolicy: ToolPolicy = listed ? policy.tools[toolName]! : policy.default;
   const source = listed ? `tools.${toolName}` : 'default';
 
   if (toolPolicy === false) return { gated: false, rule: `${source}: false` };
   const config = toolPolicy === true ? {} : toolPolicy;
-  if (config.when && !evaluateCondition(config.when, args)) {
+  if (config.when && !evaluateCondition(config.when, args, { ...facts, toolName })) {
     return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
   }
   return {
@@ -34,6 +41,12 @@ export function classifyCall(policy: ApprovalPolicy, toolName: string, args: Rec
       onTimeout: config.onTimeout ?? policy.onTimeout,
       approvers: config.approvers,
       remindersMs: (config.reminders ?? []).map(durationToMs),
+      ...(config.requiredApprovals !== undefined && config.requiredApprovals > 1 && { requiredApprovals: config.requiredApprovals }),
+      ...(config.review && { review: config.review }),
+      ...(config.escalate && {
+        escalate: config.escalate.map((tier) => ({ afterMs: durationToMs(tier.after), approvers: tier.approvers })),
+      }),
+      ...(config.validFor && { validForMs: durationToMs(config.validFor) }),
     },
   };
 }

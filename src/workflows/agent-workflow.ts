@@ -21,7 +21,6 @@ import {
   runStateQuery,
 } from '../contract/messages.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
-import { mergePolicy } from '../policy/merge-policy.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { AgentResult } from '../schemas/run-state.js';
@@ -31,6 +30,7 @@ import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
+import { runPolicy } from './run-policy.js';
 import { openRunStream } from './run-stream.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
@@ -54,7 +54,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     if (input.carry) run.resume(input, input.carry);
     else {
       const snapshot = await resolveAgent(input.agent);
-      run.begin(input, snapshot, mergePolicy(snapshot.policy, input.approval));
+      run.begin(input, snapshot, runPolicy(snapshot.name, snapshot.policy, input.approval));
     }
 
     for (;;) {
@@ -179,6 +179,7 @@ function planContext(run: AgentRun): PlanContext {
     specs: toolSpecs,
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
+    ...(run.started && { facts: { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent } }),
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
   };

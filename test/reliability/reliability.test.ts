@@ -31,6 +31,7 @@ interface Sent {
   type: 'approve' | 'reject';
 }
 
+const FINANCE = { approver: 'fiona', groups: ['finance'] };
 const refund = { toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1238', amount: 1 } }] };
 const tally = { runs: 0, runsLost: 0, decisions: 0, decisionsLost: 0, rejected: 0, rejectedExecuted: 0, effects: 0, duplicateEffects: 0 };
 const covered: Record<string, number> = {};
@@ -105,7 +106,8 @@ function sigkill(child: ChildProcess): Promise<void> {
 function start(taskQueue: string, prompt: string, gated: boolean): Promise<Run> {
   tally.runs++;
   return client.workflow.start<(input: AgentWorkflowArgs) => Promise<AgentResult>>('agentWorkflow', {
-    args: [{ agent: 'demo', prompt, approval: { tools: { process_refund: gated } } }],
+    // The demo gates refunds over 10000 only; a run may tighten that (every refund, by finance), never loosen it.
+    args: [{ agent: 'demo', prompt, ...(gated && { approval: { tools: { process_refund: { approvers: ['finance'] } } } }) }],
     taskQueue,
     workflowId: `${taskQueue}-${tally.runs}`,
   });
@@ -158,11 +160,11 @@ describe('reliability under faults', () => {
       { handle: runs[3]!, type: 'reject' },
     ];
     // Signals while no worker runs at all: the server keeps them until one comes back.
-    await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'reject' }] });
-    await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'reject' }], ...FINANCE });
+    await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE });
     await spawnWorker(queue);
-    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'approve' }] }] });
-    await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'reject' }] }] });
+    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE }] });
+    await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'reject' }], ...FINANCE }] });
     await account(runs, sent);
     covered['worker killed while waiting'] = runs.length;
   });
@@ -211,7 +213,9 @@ describe('reliability under faults', () => {
     server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
     await pendingEverywhere(runs);
     const sent: Sent[] = runs.map((handle, i) => ({ handle, type: i === 1 ? 'reject' : 'approve' }));
-    for (const { handle, type } of sent) await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type }] }] });
+    for (const { handle, type } of sent) {
+      await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type }], ...FINANCE }] });
+    }
     await account(runs, sent);
     covered['dev server killed and restarted'] = runs.length;
 
