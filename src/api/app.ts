@@ -13,6 +13,7 @@ import { handleApiError, errorResponse } from './api-errors.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
 import { TokenVerifier } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
+import { batchRoutes } from './batch-routes.js';
 import { codecRoutes } from './codec-routes.js';
 import { jsonBodies } from './json-bodies.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
@@ -78,6 +79,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   app.get('/api/me', (c) => c.json(c.get('identity')));
   approvalRoutes(app, options);
   runRoutes(app, options);
+  batchRoutes(app, options);
   toolRoutes(app);
   inboxRoutes(app);
   if (options.codec) {

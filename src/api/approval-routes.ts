@@ -67,11 +67,17 @@ export function toApprovalView(
     ...(approval.approvers && { approvers: approval.approvers }),
     ...(approval.subAgentWorkflowId && { subAgentWorkflowId: approval.subAgentWorkflowId }),
     ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
+    ...pick(approval, ['requiredApprovals', 'approvals', 'review', 'escalations', 'validFor', 'world', 'repended']),
     canDecide: canDecide(approval, identity),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
   };
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
+
+/** The fields of `value` among `keys` that are set. */
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.flatMap((key) => (value[key] === undefined ? [] : [[key, value[key]]]))) as Partial<Pick<T, K>>;
+}
 
 function decideRoute<B extends z.ZodType>(action: string, body: B, summary: string) {
   return createRoute({
@@ -87,7 +93,7 @@ function decideRoute<B extends z.ZodType>(action: string, body: B, summary: stri
  * The decision with a token in the caller's name, for the arguments the run holds now (a decision with a stale
  * `argsHash` is signed as sent, and refused by the run as before).
  */
-async function signFor(
+export async function signFor(
   hitl: HitlClient,
   signer: DecisionSigner,
   ref: ApprovalRef,

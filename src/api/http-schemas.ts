@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
-import { DecideResult } from '../schemas/decision.js';
+import { DecideResult, Decision } from '../schemas/decision.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 import { SessionOptions } from '../schemas/session.js';
 import { ToolArgs } from '../schemas/tool-args.js';
@@ -25,6 +25,13 @@ export const ApprovalView = PendingApproval.pick({
   approvers: true,
   subAgentWorkflowId: true,
   proposedBy: true,
+  requiredApprovals: true,
+  approvals: true,
+  review: true,
+  escalations: true,
+  validFor: true,
+  world: true,
+  repended: true,
 }).extend({
   /** Global approval id (URL-safe). */
   id: z.string(),
@@ -63,6 +70,21 @@ export const RespondBody = z.strictObject({ message: message.min(1), argsHash })
 
 /** What a decision over HTTP answers: the `decide` update's own result. */
 export const DecisionResponse = DecideResult;
+
+/**
+ * Several decisions for one run, checked all together: all are applied or none is. The caller's token says who
+ * decides, so decisions name no approver and carry no token of their own (the API signs them when it holds a key).
+ */
+export const BatchDecisionsBody = z.strictObject({
+  decisions: z
+    .array(
+      Decision.refine((d) => d.approver === undefined && d.token === undefined, {
+        message: 'decisions over HTTP are made as the caller: leave out `approver` and `token`',
+      }),
+    )
+    .min(1)
+    .max(LIMITS.decisionsPerInput),
+});
 
 /** Names of agents and tools in queries: visibility queries take them as literals. */
 const Name = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'letters, digits, `_`, `.`, `:` or `-`, at most 128');

@@ -8,7 +8,7 @@ import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import { UsageError } from '../errors.js';
-import { print, style, table, until } from '../output.js';
+import { pendingTable, print, style, table, until, whoDecidesCell } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
 
@@ -29,7 +29,8 @@ function report(ctx: CliContext, result: DecideResult): void {
       .map(
         (a) =>
           `${style.green('✓')} ${a.type} ${a.toolName} (${a.id})${a.approver ? ` by ${a.approver}` : ''}` +
-          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}`,
+          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}` +
+          `${a.quorum && a.quorum.approvals < a.quorum.required ? `: ${a.quorum.approvals} of ${a.quorum.required} approvals, it waits for the rest` : ''}`,
       )
       .join('\n'),
   );
@@ -75,21 +76,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
       const hitl = await ctx.hitl();
       if (workflowId) {
         const pending = await hitl.pending(workflowId);
-        print(ctx.out(), pending, () =>
-          pending.length === 0
-            ? 'Nothing is waiting.'
-            : table(
-                ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
-                pending.map((p) => [
-                  p.id,
-                  p.toolName,
-                  JSON.stringify(p.args),
-                  p.allowedDecisions.join(' '),
-                  until(p.deadline),
-                  p.approvers?.join(' '),
-                ]),
-              ),
-        );
+        print(ctx.out(), pending, () => (pending.length === 0 ? 'Nothing is waiting.' : pendingTable(pending)));
         return;
       }
       const waiting = await hitl.listWaiting({ agent: opts.agent, tool: opts.tool });
@@ -97,7 +84,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         waiting.length === 0
           ? 'Nothing is waiting.'
           : table(
-              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due'],
+              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due', 'who decides'],
               waiting.map((w) => [
                 w.workflowId,
                 w.id,
@@ -106,6 +93,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
                 JSON.stringify(w.args),
                 w.allowedDecisions.join(' '),
                 until(w.deadline),
+                whoDecidesCell(w),
               ]),
             ),
       );

@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
 import type { RunProblem } from '../../../schemas/run-problem.js';
 import type { RunState } from '../../../schemas/run-state.js';
-import { print, style, table, until } from '../output.js';
+import { pendingTable, print, style, table, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
 
 export function parseJson(value: string): Record<string, unknown> {
@@ -130,12 +130,7 @@ function describeRun(workflowId: string, s: RunState): string {
   ];
   if (s.pending.length) {
     lines.push('', style.bold('Waiting for approval'));
-    lines.push(
-      table(
-        ['call', 'tool', 'args', 'allowed', 'due'],
-        s.pending.map((p) => [p.id, p.toolName, JSON.stringify(p.args), p.allowedDecisions.join(' '), until(p.deadline)]),
-      ),
-    );
+    lines.push(pendingTable(s.pending));
   }
   lines.push('', style.bold('Transcript'));
   for (const m of s.messages.slice(1)) {
@@ -150,7 +145,16 @@ function describeRun(workflowId: string, s: RunState): string {
     lines.push(
       table(
         ['#', 'when', 'via', 'outcome', 'type', 'call', 'approver', 'message'],
-        s.decisions.map((d) => [d.seq, d.at, d.via, d.outcome, d.type, d.id, d.approver, d.refusal?.message ?? d.message]),
+        s.decisions.map((d) => [
+          d.seq,
+          d.at,
+          d.via,
+          d.outcome,
+          d.type ?? d.event,
+          d.id,
+          d.approver ?? d.decidedBy,
+          d.refusal?.message ?? d.message,
+        ]),
       ),
     );
   }

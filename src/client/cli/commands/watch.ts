@@ -19,9 +19,10 @@ export function describeEvent(event: RunEvent): string {
         `waiting for approval: ${event.approval.toolName} [${event.approval.id}] (${event.approval.allowedDecisions.join(', ')})`,
       );
     case 'decision':
-      return event.entry.outcome === 'refused'
-        ? style.red(`refused decision: ${event.entry.refusal?.message}`)
-        : `decided: ${event.entry.type} ${event.entry.toolName} [${event.entry.id}]${event.entry.approver ? ` by ${event.entry.approver}` : ''} via ${event.entry.via}`;
+      if (event.entry.outcome === 'refused') return style.red(`refused decision: ${event.entry.refusal?.message}`);
+      if (event.entry.outcome === 'noted')
+        return style.yellow(`${event.entry.event?.replace('_', ' ')} [${event.entry.id}]: ${event.entry.message}`);
+      return `decided: ${event.entry.type} ${event.entry.toolName} [${event.entry.id}]${event.entry.approver ? ` by ${event.entry.approver}` : ''}${event.entry.decidedBy ? ` by ${event.entry.decidedBy}` : ''} via ${event.entry.via}${event.entry.quorum ? ` (${event.entry.quorum.approvals} of ${event.entry.quorum.required} approvals)` : ''}`;
     case 'tool_result':
       return `tool [${event.toolCallId}]: ${event.content}`;
     case 'user_message':
