@@ -318,6 +318,7 @@ describe('runs', () => {
       '/api/approvals/{id}/respond',
       '/api/runs',
       '/api/runs/{id}',
+      '/api/runs/{id}/decisions',
       '/api/runs/{id}/end',
       '/api/runs/{id}/messages',
       '/api/tools',
