@@ -52,6 +52,7 @@ let api: Listening;
 
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'consent',
     agents: { consent: consentAgent },
     wrapTools,
     // One activity at a time: the held sibling keeps the approved write from starting.

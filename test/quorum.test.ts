@@ -39,6 +39,7 @@ let api: Listening;
 
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'quorum',
     agents: { quorum: quorumAgent },
     script: {
       conversations: [

@@ -52,6 +52,7 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'who-decides',
     agents: { reviewed, contextual },
     script: {
       conversations: [
