@@ -158,6 +158,33 @@ describe('quorum', () => {
   });
 });
 
+describe('a run’s own policy over HTTP', () => {
+  it('takes a policy that tightens, and fails a run whose policy would loosen the agent’s', async () => {
+    const tight = await http('cyd', 'POST', '/api/runs', {
+      agent: 'quorum',
+      prompt: 'A batch',
+      approval: { tools: { write_file: { approvers: ['support'], allowedDecisions: ['approve', 'reject'] } } },
+    });
+    expect(tight.status).toBe(201);
+    const handle = h.temporal.client.workflow.getHandle(tight.body.workflowId);
+    const [first] = await waitForPending(handle, 3);
+    expect(first).toMatchObject({ toolName: 'write_file', approvers: ['support'], allowedDecisions: ['approve', 'reject'] });
+    await handle.terminate('checked');
+
+    const loose = await http('cyd', 'POST', '/api/runs', {
+      agent: 'quorum',
+      prompt: 'A batch',
+      approval: { tools: { cancel_order: true } },
+    });
+    expect(loose.status).toBe(201);
+    const error = await h.temporal.client.workflow
+      .getHandle(loose.body.workflowId)
+      .result()
+      .catch((e) => e);
+    expect(error.cause.message).toContain('tools.cancel_order.approvers: the agent allows only finance, not anyone');
+  });
+});
+
 describe('batch decisions over HTTP', () => {
   it('applies several decisions for a run together, or none of them', async () => {
     const handle = await h.start({ agent: 'quorum', prompt: 'A batch' });

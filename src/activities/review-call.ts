@@ -102,7 +102,11 @@ export function createReviewCall({ agents, model: config, reviewRules: rules = r
       const answer = reviewer.model
         ? await byModel(input, reviewer.model.instructions)
         : await byRule(input, reviewer.rule!, Object.hasOwn(rules, reviewer.rule!) ? rules[reviewer.rule!] : undefined);
-      const verdict = ReviewVerdict.safeParse(answer);
+      // A long reason is cut, not refused: what matters is the verdict.
+      const reason = (answer as { reason?: unknown } | null)?.reason;
+      const verdict = ReviewVerdict.safeParse(
+        typeof reason === 'string' ? { ...(answer as object), reason: reason.slice(0, 2000) } : answer,
+      );
       if (!verdict.success) {
         throw ApplicationFailure.nonRetryable(
           `The reviewer's answer is not a verdict:\n${z.prettifyError(verdict.error)}`,

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
+import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import { DecideResult, Decision } from '../schemas/decision.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 import { SessionOptions } from '../schemas/session.js';
@@ -96,6 +97,8 @@ export const StartRunBody = z.strictObject({
   maxSteps: z.number().int().min(1).max(10_000).optional(),
   /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
   session: SessionOptions.optional(),
+  /** The run's own approval policy: by default it may only tighten the agent's (the run fails at start otherwise). */
+  approval: ApprovalPolicyOverride.optional(),
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 

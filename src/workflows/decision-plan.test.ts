@@ -3,6 +3,7 @@ import { argsHash } from '../policy/args-hash.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { ApprovalPolicy } from '../schemas/approval-policy.js';
 import { toolSpecs } from '../tools/registry.js';
+import { NOW, newSigner, token, trustOf } from '../../test/helpers/signing.js';
 import { planDecisions, type PlanContext } from './decision-plan.js';
 
 function pending(id: string, toolName: string, args: Record<string, unknown>, extra: Partial<PendingApproval> = {}): PendingApproval {
@@ -211,5 +212,37 @@ describe('quorum', () => {
   it('judges calls announced under earlier rules as they were: one approval settles them', () => {
     const plan = planDecisions({ decisions: [{ id: 'call-1', type: 'approve' }], ...finance('ann') }, context(call({ checks: 3 })));
     expect(plan.ok && plan.decisions[0]!.quorum).toBeUndefined();
+  });
+});
+
+describe('quorum with signed decisions', () => {
+  const signer = newSigner('EdDSA', 'q1');
+  const cancel = pending('call-1', 'cancel_order', { orderId: '1234' }, { checks: 4, requiredApprovals: 2, approvers: ['finance'] });
+  const signing = {
+    required: true,
+    trust: trustOf([signer.key.publicJwk]),
+    now: NOW,
+    rootWorkflowId: 'wf-1',
+    shownIdPrefix: '',
+    usedTokenIds: new Set<string>(),
+  };
+  const signed = (approver: string, jti: string) => ({
+    id: 'call-1',
+    type: 'approve' as const,
+    token: token(signer, { approver, jti }),
+  });
+
+  it('counts the identity the token proves, not the one the caller claims', () => {
+    const plan = planDecisions(
+      { decisions: [signed('alice', 'a1')], approver: 'mallory', groups: ['finance'] },
+      { ...context(cancel), signing },
+    );
+    expect(plan.ok && [plan.decisions[0]!.approver, plan.decisions[0]!.quorum]).toEqual(['alice', { approvals: 1, required: 2 }]);
+    // alice again, claiming to be bob: her token says who she is, and she has approved already.
+    const again = planDecisions(
+      { decisions: [signed('alice', 'a2')], approver: 'bob', groups: ['finance'] },
+      { ...context({ ...cancel, approvals: [{ approver: 'alice', at: '2026-07-01T11:00:00.000Z' }] }), signing },
+    );
+    expect(!again.ok && again.error.code).toBe('already_approved');
   });
 });

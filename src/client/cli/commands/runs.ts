@@ -24,6 +24,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--requested-by <who>', 'who asks (the four-eyes rule keeps them from approving their own calls)')
     .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
+    .option('--approval <json>', "the run's own approval policy (by default it may only tighten the agent's)", parseJson)
     .option('--id <workflow-id>', 'workflow id to use (default: <agent>-<uuid>)')
     .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
     .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
@@ -37,6 +38,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           requestedBy: opts.requestedBy,
           maxSteps: opts.maxSteps,
           context: opts.context,
+          approval: opts.approval,
           ...((opts.session || opts.idleTimeout) && { session: { idleTimeout: opts.idleTimeout ?? '7d' } }),
         },
         { workflowId: opts.id },
