@@ -59,7 +59,8 @@ export function WhoDecides({ approval }) {
       html`<div class="again" role="note">
         <p>
           <strong>${AGAIN[repended.reason] ?? repended.reason}</strong
-          >${repended.approvedBy ? ` (approved by ${repended.approvedBy})` : ''}: ${repended.message} It waits for a new decision.
+          >${repended.approvedBy ? ` (approved by ${repended.approvedBy})` : ''}.
+          ${repended.reason === 'world_changed' ? '' : `${repended.message} `}It waits for a new decision.
         </p>
         ${repended.worldBefore !== undefined && html`<${ArgsDiff} before=${pretty(repended.worldBefore)} after=${pretty(world)} />`}
       </div>`,
