@@ -32,7 +32,13 @@ interface Sent {
 }
 
 const FINANCE = { approver: 'fiona', groups: ['finance'] };
-const refund = { toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1238', amount: 1 } }] };
+const refundOf = (orderId: string) => ({ toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId, amount: 1 } }] });
+const refund = refundOf('1238');
+/**
+ * Runs waiting at once refund different orders: an approved refund runs only if its order is as the approvers saw
+ * it (the refund's precheck), so two approved refunds of one order would send the second back to its approvers.
+ */
+const ORDERS = ['1234', '1235', '1237', '1238'];
 const tally = { runs: 0, runsLost: 0, decisions: 0, decisionsLost: 0, rejected: 0, rejectedExecuted: 0, effects: 0, duplicateEffects: 0 };
 const covered: Record<string, number> = {};
 
@@ -54,7 +60,7 @@ beforeAll(async () => {
   model = await startModelServer({
     script: {
       conversations: [
-        { match: 'reliability refund', replies: [refund, { content: 'refund handled' }] },
+        { match: '/^reliability refund.* of order (\\d+)$/', replies: [refundOf('{{1}}'), { content: 'refund handled' }] },
         { match: 'reliability slow model', replies: [{ ...refund, delayMs: 4000 }, { content: 'slow handled' }] },
       ],
     },
@@ -150,7 +156,7 @@ describe('reliability under faults', () => {
   it('the worker is killed while runs wait for approval', { timeout: 120_000 }, async () => {
     const queue = 'waiting';
     const first = await spawnWorker(queue);
-    const runs = await Promise.all([0, 1, 2, 3].map((i) => start(queue, `reliability refund ${i}`, true)));
+    const runs = await Promise.all([0, 1, 2, 3].map((i) => start(queue, `reliability refund ${i} of order ${ORDERS[i]}`, true)));
     await pendingEverywhere(runs);
     await sigkill(first);
     const sent: Sent[] = [
@@ -171,7 +177,7 @@ describe('reliability under faults', () => {
 
   it('the worker is killed during a tool activity, after its side effect', { timeout: 180_000 }, async () => {
     const queue = 'after-effect';
-    const runs = await Promise.all([0, 1].map((i) => start(queue, `reliability refund after effect ${i}`, false)));
+    const runs = await Promise.all([0, 1].map((i) => start(queue, `reliability refund after effect ${i} of order 1238`, false)));
     let kills = 0;
     // Workers that die after a first attempt's effect, until one lives: each retry must find the effect done.
     const done = Promise.all(runs.map((r) => r.result().catch(() => undefined)));
@@ -207,7 +213,7 @@ describe('reliability under faults', () => {
   it('the dev server is killed and restarted on its SQLite file while runs wait', { timeout: 120_000 }, async () => {
     const queue = 'server-restart';
     await spawnWorker(queue);
-    const runs = await Promise.all([0, 1, 2].map((i) => start(queue, `reliability refund server ${i}`, true)));
+    const runs = await Promise.all([0, 1, 2].map((i) => start(queue, `reliability refund server ${i} of order ${ORDERS[i]}`, true)));
     await pendingEverywhere(runs);
     await server.kill();
     server = await startDevServer({ forceStart: true, dbFile, port, uiPort: false });
