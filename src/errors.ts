@@ -56,6 +56,7 @@ export const REFUSAL_CODES = [
   'approver_required',
   'approver_not_allowed',
   'four_eyes',
+  'already_approved',
   'run_closed',
   'run_stuck',
   'token_refused',

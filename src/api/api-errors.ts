@@ -15,6 +15,7 @@ type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
 
 const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   already_decided: 409,
+  already_approved: 409,
   args_hash_mismatch: 409,
   run_closed: 409,
   run_stuck: 409,

@@ -68,12 +68,18 @@ export function toApprovalView(
     ...(approval.subAgentWorkflowId && { subAgentWorkflowId: approval.subAgentWorkflowId }),
     ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
     sessionId: approval.workflowId,
+    ...pick(approval, ['requiredApprovals', 'approvals', 'review', 'escalations', 'validFor', 'world', 'repended']),
     canDecide: canDecide(approval, identity),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
     ...(approval.problem && { problem: approval.problem }),
   };
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
+
+/** The fields of `value` among `keys` that are set. */
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.flatMap((key) => (value[key] === undefined ? [] : [[key, value[key]]]))) as Partial<Pick<T, K>>;
+}
 
 /** The list, asked again every half second while it is empty, for up to `waitMs`. */
 async function waitForWaiting(list: () => Promise<WaitingApproval[]>, waitMs: number): Promise<WaitingApproval[]> {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
+import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import { DecideResult } from '../schemas/decision.js';
 import { McpToolAnnotations } from '../schemas/mcp-tool.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
@@ -27,6 +28,13 @@ export const ApprovalView = PendingApproval.pick({
   approvers: true,
   subAgentWorkflowId: true,
   proposedBy: true,
+  requiredApprovals: true,
+  approvals: true,
+  review: true,
+  escalations: true,
+  validFor: true,
+  world: true,
+  repended: true,
 }).extend({
   /** Global approval id (URL-safe). */
   id: z.string(),
@@ -74,6 +82,10 @@ export const RespondBody = z.strictObject({ message: message.min(1), argsHash })
 /** What a decision over HTTP answers: the `decide` update's own result. */
 export const DecisionResponse = DecideResult;
 
+/**
+ * Several decisions for one run, checked all together: all are applied or none is. The caller's token says who
+ * decides, so decisions name no approver and carry no token of their own (the API signs them when it holds a key).
+ */
 /** Names of agents and tools in queries: visibility queries take them as literals. */
 const Name = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'letters, digits, `_`, `.`, `:` or `-`, at most 128');
 
@@ -84,6 +96,8 @@ export const StartRunBody = z.strictObject({
   maxSteps: z.number().int().min(1).max(10_000).optional(),
   /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
   session: SessionOptions.optional(),
+  /** The run's own approval policy: by default it may only tighten the agent's (the run fails at start otherwise). */
+  approval: ApprovalPolicyOverride.optional(),
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 

@@ -40,6 +40,8 @@ export const RunEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval_timed_out'), entry: AuditEntry }),
   /** A decision that could not be taken (by signal: updates are refused before they reach the run). */
   z.object({ type: z.literal('decision_refused'), entry: AuditEntry }),
+  /** Something the run noted about a waiting call: an escalation, a reviewer's word, consent that lapsed, a changed world. */
+  z.object({ type: z.literal('approval_noted'), entry: AuditEntry }),
   /** Session runs: a user message waits for the next turn (`queued` messages now). */
   z.object({ type: z.literal('message_queued'), content: z.string(), queued: z.number().int() }),
   z.object({ type: z.literal('run_finished'), status: RunOutcome, output: z.string(), steps: step, usage: Usage }),

@@ -25,7 +25,6 @@ import {
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
-import { mergePolicy } from '../policy/merge-policy.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
@@ -35,6 +34,7 @@ import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
 import { openRunEvents } from './run-events.js';
+import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
@@ -58,7 +58,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     if (input.carry) run.resume(input, input.carry);
     else {
       const snapshot = await withMcpTools(await resolveAgent(input.agent));
-      run.begin(input, snapshot, mergePolicy(snapshot.policy, input.approval));
+      run.begin(input, snapshot, runPolicy(snapshot.name, snapshot.policy, input.approval));
     }
 
     for (;;) {
@@ -187,6 +187,7 @@ function planContext(run: AgentRun): PlanContext {
     mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
+    ...(run.started && { facts: { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent } }),
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
   };

@@ -28,4 +28,11 @@ export const PATCHES = {
    * never continue as new. Marked when the run starts.
    */
   streamHandOff: 'stream-hand-off',
+  /**
+   * Who decides: reviewers before humans, quorum, escalation tiers, consent that expires, prechecks. Calls are
+   * announced under decision rules v4 (quorum). Each new command (a reviewer's or precheck's activity, an
+   * escalation timer) also needs the policy or tool that asks for it, which runs recorded before this change never
+   * had. (A run's own policy is limited by data instead: see src/workflows/run-policy.ts.)
+   */
+  whoDecides: 'who-decides',
 } as const;

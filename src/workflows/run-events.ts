@@ -75,6 +75,10 @@ export class RunEvents {
     this.publish({ type: 'decision_refused', entry });
   }
 
+  noted(entry: AuditEntry): void {
+    this.publish({ type: 'approval_noted', entry });
+  }
+
   callStarted(id: string, toolName: string): void {
     this.publish({ type: 'tool_call_started', id, toolName });
   }

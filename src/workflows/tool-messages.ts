@@ -15,8 +15,9 @@ export function toolResultMessages(closed: readonly CallRecord[]): ToolMessage[]
   }));
 }
 
-export function rejectedMessage(toolName: string, reason: string | undefined, always: boolean): string {
-  const who = always ? 'an "always reject" decision of a human reviewer' : 'a human reviewer';
+/** @param reviewer set when an automatic reviewer rejected the call (`reviewer:<name>`) */
+export function rejectedMessage(toolName: string, reason: string | undefined, always: boolean, reviewer?: string): string {
+  const who = reviewer ? `the automatic ${reviewer}` : always ? 'an "always reject" decision of a human reviewer' : 'a human reviewer';
   return `Rejected by ${who}; ${toolName} did not run.${reason ? ` Reason: ${reason}` : ''}`;
 }
 
@@ -40,7 +41,8 @@ export function proposedNote(
 ): string {
   const by = proposal.approver ? ` by ${proposal.approver}` : '';
   const approved = approvedBy ? `, approved by ${approvedBy}` : '';
-  return `(A human reviewer${by} replaced this ${originalTool} call with ${proposal.toolName}${approved}: ${JSON.stringify(proposal.args)})`;
+  const what = proposal.toolName === originalTool ? 'edited the arguments' : `replaced this ${originalTool} call with ${proposal.toolName}`;
+  return `(A human reviewer${by} ${what}${approved}: ${JSON.stringify(proposal.args)})`;
 }
 
 export function toolErrorMessage(message: string): string {

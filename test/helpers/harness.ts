@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import type { Worker } from '@temporalio/worker';
+import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { ActivityDeps } from '../../src/activities/index.js';
 import { agents as registeredAgents, type AgentRegistry } from '../../src/agents/registry.js';
@@ -50,6 +50,8 @@ export interface HarnessOptions {
   signedDecisions?: ActivityDeps['signedDecisions'];
   /** Model calls stream and publish their text to the run's stream (ActivityDeps' `model.streaming`). */
   streaming?: ActivityDeps['model']['streaming'];
+  /** Worker options over createWorker's (e.g. one activity slot, to hold a tool back). */
+  workerOverrides?: Partial<WorkerOptions>;
 }
 
 export interface Harness {
@@ -97,6 +99,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       workflowBundlePath: bundlePath,
       dataConverter,
       ...(options.maxCachedRuns && { maxCachedRuns: options.maxCachedRuns }),
+      ...(options.workerOverrides && { overrides: options.workerOverrides }),
     });
 
   let worker = await makeWorker();

@@ -40,3 +40,48 @@ export function stuckNotice(problem: RunProblem): string[] {
     '',
   ];
 }
+
+/** Who decides a pending call, in a table cell: quorum progress, the reviewer's word, the escalation reached, why it waits again. */
+export function whoDecidesCell(p: {
+  requiredApprovals?: number;
+  approvals?: { approver: string }[];
+  review?: { reviewer: string; verdict: string };
+  escalations?: { approvers: string[]; reached: boolean }[];
+  repended?: { reason: string };
+}): string {
+  const parts: string[] = [];
+  if (p.requiredApprovals) {
+    const who = p.approvals?.map((a) => a.approver).join(', ');
+    parts.push(`${p.approvals?.length ?? 0}/${p.requiredApprovals} approvals${who ? ` (${who})` : ''}`);
+  }
+  if (p.review) parts.push(`reviewer ${p.review.reviewer}: ${p.review.verdict}`);
+  const reached = p.escalations?.filter((e) => e.reached).flatMap((e) => e.approvers);
+  if (reached?.length) parts.push(`escalated to ${reached.join(', ')}`);
+  if (p.repended) parts.push(`again: ${p.repended.reason.replace('_', ' ')}`);
+  return parts.join('; ');
+}
+
+/** A run's pending calls as `hitl pending RUN` and `hitl show` print them. */
+export function pendingTable(
+  pending: (Parameters<typeof whoDecidesCell>[0] & {
+    id: string;
+    toolName: string;
+    args: unknown;
+    allowedDecisions: string[];
+    deadline: string;
+    approvers?: string[];
+  })[],
+): string {
+  return table(
+    ['call', 'tool', 'args', 'allowed', 'due', 'approvers', 'who decides'],
+    pending.map((p) => [
+      p.id,
+      p.toolName,
+      JSON.stringify(p.args),
+      p.allowedDecisions.join(' '),
+      until(p.deadline),
+      p.approvers?.join(' '),
+      whoDecidesCell(p),
+    ]),
+  );
+}

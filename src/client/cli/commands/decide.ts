@@ -10,7 +10,7 @@ import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import { UsageError } from '../errors.js';
-import { print, stuckNotice, style, table, until } from '../output.js';
+import { pendingTable, print, stuckNotice, style, table, until, whoDecidesCell } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
 
@@ -31,7 +31,8 @@ function report(ctx: CliContext, result: DecideResult): void {
       .map(
         (a) =>
           `${style.green('✓')} ${a.type} ${a.toolName} (${a.id})${a.approver ? ` by ${a.approver}` : ''}` +
-          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}`,
+          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}` +
+          `${a.quorum && a.quorum.approvals < a.quorum.required ? `: ${a.quorum.approvals} of ${a.quorum.required} approvals, it waits for the rest` : ''}`,
       )
       .join('\n'),
   );
@@ -94,20 +95,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
           ctx.out(),
           pending,
           () =>
-            [...(problem ? stuckNotice(problem) : [])].join('\n') +
-            (pending.length === 0
-              ? 'Nothing is waiting.'
-              : table(
-                  ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
-                  pending.map((p) => [
-                    p.id,
-                    p.toolName,
-                    JSON.stringify(p.args),
-                    p.allowedDecisions.join(' '),
-                    until(p.deadline),
-                    p.approvers?.join(' '),
-                  ]),
-                )),
+            [...(problem ? stuckNotice(problem) : [])].join('\n') + (pending.length === 0 ? 'Nothing is waiting.' : pendingTable(pending)),
         );
         return;
       }
@@ -116,7 +104,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         waiting.length === 0
           ? 'Nothing is waiting.'
           : table(
-              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due'],
+              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due', 'who decides'],
               waiting.map((w) => [
                 w.workflowId,
                 w.id,
@@ -125,6 +113,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
                 JSON.stringify(w.args),
                 w.allowedDecisions.join(' '),
                 until(w.deadline),
+                whoDecidesCell(w),
               ]),
             ),
       );

@@ -2,7 +2,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
 import type { RunState } from '../../../schemas/run-state.js';
-import { print, stuckNotice, style, table, until } from '../output.js';
+import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
 
 export function parseJson(value: string): Record<string, unknown> {
@@ -23,6 +23,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--requested-by <who>', 'who asks (the four-eyes rule keeps them from approving their own calls)')
     .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
+    .option('--approval <json>', "the run's own approval policy (by default it may only tighten the agent's)", parseJson)
     .option('--id <workflow-id>', 'workflow id to use (default: <agent>-<uuid>)')
     .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
     .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
@@ -37,6 +38,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           requestedBy: opts.requestedBy,
           maxSteps: opts.maxSteps,
           context: opts.context,
+          approval: opts.approval,
           ...((opts.session || opts.idleTimeout) && { session: { idleTimeout: opts.idleTimeout ?? '7d' } }),
         },
         { workflowId: opts.id },
@@ -116,12 +118,7 @@ function describeRun(workflowId: string, s: RunState): string {
   ];
   if (s.pending.length) {
     lines.push('', style.bold('Waiting for approval'));
-    lines.push(
-      table(
-        ['call', 'tool', 'args', 'allowed', 'due'],
-        s.pending.map((p) => [p.id, p.toolName, JSON.stringify(p.args), p.allowedDecisions.join(' '), until(p.deadline)]),
-      ),
-    );
+    lines.push(pendingTable(s.pending));
   }
   lines.push('', style.bold('Transcript'));
   for (const m of s.messages.slice(1)) {
@@ -136,7 +133,16 @@ function describeRun(workflowId: string, s: RunState): string {
     lines.push(
       table(
         ['#', 'when', 'via', 'outcome', 'type', 'call', 'approver', 'message'],
-        s.decisions.map((d) => [d.seq, d.at, d.via, d.outcome, d.type, d.id, d.approver, d.refusal?.message ?? d.message]),
+        s.decisions.map((d) => [
+          d.seq,
+          d.at,
+          d.via,
+          d.outcome,
+          d.type ?? d.event,
+          d.id,
+          d.approver ?? d.decidedBy,
+          d.refusal?.message ?? d.message,
+        ]),
       ),
     );
   }

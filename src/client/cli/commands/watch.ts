@@ -24,8 +24,14 @@ export function describeEvent(event: RunEvent): string {
       return style.yellow(
         `waiting for approval: ${event.approval.toolName} [${event.approval.id}] (${event.approval.allowedDecisions.join(', ')})`,
       );
-    case 'approval_decided':
-      return `decided: ${event.entry.type} ${event.entry.toolName} [${event.entry.id}]${event.entry.approver ? ` by ${event.entry.approver}` : ''} via ${event.entry.via}`;
+    case 'approval_decided': {
+      const { entry } = event;
+      const who = entry.approver ? ` by ${entry.approver}` : entry.decidedBy ? ` by ${entry.decidedBy}` : '';
+      const quorum = entry.quorum ? ` (${entry.quorum.approvals} of ${entry.quorum.required} approvals)` : '';
+      return `decided: ${entry.type} ${entry.toolName} [${entry.id}]${who} via ${entry.via}${quorum}`;
+    }
+    case 'approval_noted':
+      return style.yellow(`${event.entry.event?.replaceAll('_', ' ')} [${event.entry.id}]: ${event.entry.message}`);
     case 'approval_timed_out':
       return style.yellow(`timed out: ${event.entry.toolName} [${event.entry.id}] (${event.entry.message ?? event.entry.type})`);
     case 'decision_refused':

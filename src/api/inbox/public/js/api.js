@@ -80,5 +80,7 @@ export function createApi(token) {
     reject: (id, body) => call('POST', approval(id, 'reject'), body),
     edit: (id, body) => call('POST', approval(id, 'edit'), body),
     respond: (id, body) => call('POST', approval(id, 'respond'), body),
+    /** Several decisions for one run: applied all together, or none. */
+    decideMany: (workflowId, decisions) => call('POST', `api/runs/${encodeURIComponent(workflowId)}/decisions`, { decisions }),
   };
 }

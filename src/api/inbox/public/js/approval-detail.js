@@ -4,6 +4,7 @@ import { Countdown } from './countdown.js';
 import { DecisionPanel } from './decision-panel.js';
 import { JsonView } from './json-view.js';
 import { RunContext } from './run-context.js';
+import { WhoDecides } from './who-decides.js';
 
 const ON_TIMEOUT = {
   reject: 'it is rejected automatically',
@@ -76,6 +77,7 @@ export function ApprovalDetail({ approval, runState, panel }) {
       <h3 id="args-title">Arguments</h3>
       <${JsonView} value=${approval.arguments} />
     </section>
+    <${WhoDecides} approval=${approval} />
     ${
       problem
         ? html`<${StuckNotice} problem=${problem} />`

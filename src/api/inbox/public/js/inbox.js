@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api.js';
 import { ApprovalDetail } from './approval-detail.js';
 import { ApprovalList } from './approval-list.js';
+import { BulkBar } from './bulk-bar.js';
 import { Filters, filtersFromUrl, filtersToUrl } from './filters.js';
 import { useShortcuts } from './keyboard.js';
 import { usePolling } from './polling.js';
@@ -17,6 +18,8 @@ import { RunContext } from './run-context.js';
 const POLL_MS = 2000;
 const DONE = { approve: 'Approved', edit: 'Sent edited arguments for', reject: 'Rejected', respond: 'Answered for' };
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** Whether a decision settled its call: an approval that is one of several leaves the call waiting for the rest. */
+const settled = (applied) => !(applied?.quorum && applied.quorum.approvals < applied.quorum.required);
 const focusItem = (id) => document.querySelector(`[data-approval-id="${CSS.escape(id)}"]`)?.focus();
 const narrowScreen = () => matchMedia('(max-width: 56rem)').matches;
 
@@ -35,6 +38,9 @@ export function Inbox({ token, identity, onSignOut }) {
   const [decidedHere, setDecidedHere] = useState(() => new Set());
   // The last call decided here, and how: its run is followed live while nothing else is there to select.
   const [followed, setFollowed] = useState(undefined);
+  // Calls checked for a bulk decision, and what the runs refused of the last one.
+  const [checked, setChecked] = useState(() => new Set());
+  const [bulkRefusals, setBulkRefusals] = useState([]);
 
   useEffect(() => {
     api.tools().then(setTools, () => setTools([]));
@@ -44,6 +50,7 @@ export function Inbox({ token, identity, onSignOut }) {
 
   const listing = usePolling(() => api.approvals(filters), POLL_MS, [api, filters.agent, filters.tool]);
   const approvals = useMemo(() => (listing.data ?? []).filter((a) => !decidedHere.has(a.id)), [listing.data, decidedHere]);
+  const checkedApprovals = approvals.filter((a) => checked.has(a.id) && a.canDecide);
   const selected = approvals.find((a) => a.id === selectedId);
   const agents = useMemo(
     () => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(),
@@ -105,8 +112,8 @@ export function Inbox({ token, identity, onSignOut }) {
     setSending(true);
     setRefusal(undefined);
     try {
-      await api[type](approval.id, body);
-      setDecidedHere((ids) => new Set(ids).add(approval.id));
+      const result = await api[type](approval.id, body);
+      if (settled(result?.applied?.[0])) setDecidedHere((ids) => new Set(ids).add(approval.id));
       setFollowed({ approval, type });
       setAnnouncement(`${DONE[type]} ${approval.toolName} (${approval.agent}).`);
     } catch (error) {
@@ -119,6 +126,58 @@ export function Inbox({ token, identity, onSignOut }) {
       listing.refresh();
     }
   };
+
+  /** One request per run: each applies all of its decisions or none (the same rules as one call at a time). */
+  const decideChecked = async (type, reason) => {
+    if (sending || !checkedApprovals.length) return;
+    setSending(true);
+    setBulkRefusals([]);
+    const byRun = new Map();
+    for (const a of checkedApprovals) byRun.set(a.workflowId, [...(byRun.get(a.workflowId) ?? []), a]);
+    const outcomes = await Promise.all(
+      [...byRun].map(([workflowId, calls]) =>
+        api
+          .decideMany(
+            workflowId,
+            calls.map((a) => ({ id: a.callId, type, argsHash: a.argsHash, ...(reason && { message: reason }) })),
+          )
+          .then(
+            (result) => ({ calls, result }),
+            (error) => ({ calls, error }),
+          ),
+      ),
+    );
+    setSending(false);
+    if (outcomes.some((o) => o.error?.status === 401)) return onSignOut('Your token is no longer accepted. Sign in again.');
+    const done = outcomes.filter((o) => !o.error).flatMap((o) => o.calls);
+    const refused = outcomes.filter((o) => o.error);
+    const gone = outcomes.flatMap((o) => (o.error ? [] : o.calls.filter((a) => settled(o.result.applied.find((x) => x.id === a.callId)))));
+    setDecidedHere((ids) => new Set([...ids, ...gone.map((a) => a.id)]));
+    setChecked((ids) => new Set([...ids].filter((id) => !done.some((a) => a.id === id))));
+    setBulkRefusals(
+      refused.map(({ calls, error }) => ({
+        label: `${calls[0].agent} (${plural(calls.length, 'call')}, none decided)`,
+        ...describeRefusal(error),
+      })),
+    );
+    setAnnouncement(
+      `${type === 'approve' ? 'Approved' : 'Rejected'} ${plural(done.length, 'call')}.` +
+        (refused.length
+          ? ` ${plural(
+              refused.reduce((n, o) => n + o.calls.length, 0),
+              'call',
+            )} in ${plural(refused.length, 'run')} not decided.`
+          : ''),
+    );
+    listing.refresh();
+  };
+  const check = (id, on) =>
+    setChecked((ids) => {
+      const next = new Set(ids);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   const select = (id, { viaKeyboard = false } = {}) => {
     setSelectedId(id);
@@ -163,11 +222,24 @@ export function Inbox({ token, identity, onSignOut }) {
             The list could not be refreshed: ${describeRefusal(listing.error).headline} Trying again.
           </p>`
         }
+        <${BulkBar}
+          count=${checkedApprovals.length}
+          busy=${sending}
+          refusals=${bulkRefusals}
+          onApprove=${() => decideChecked('approve')}
+          onReject=${(reason) => decideChecked('reject', reason)}
+          onClear=${() => {
+            setChecked(new Set());
+            setBulkRefusals([]);
+          }}
+        />
         <${ApprovalList}
           approvals=${approvals}
           selectedId=${selectedId}
           onSelect=${(id) => select(id)}
           loading=${!listing.data && !listing.error}
+          checked=${checked}
+          onCheck=${check}
         />
       </section>
       ${

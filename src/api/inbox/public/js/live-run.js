@@ -82,6 +82,8 @@ export function applyItem(view, { topic, data }) {
       const { entry } = data;
       return note(`${entry.toolName} (${entry.id}) ${DECIDED[entry.type] ?? entry.type}${entry.approver ? ` by ${entry.approver}` : ''}.`);
     }
+    case 'approval_noted':
+      return note(`${data.entry.toolName} (${data.entry.id}): ${data.entry.message}`);
     case 'run_finished':
       return { ...note(`The run ended: ${data.status}.`), status: data.status, live: undefined };
     case 'run_failed':
