@@ -136,7 +136,7 @@ export function useLiveRun(api, approval) {
       clearInterval(poll);
       stop?.();
     };
-  }, [api, workflowId, approval?.id, approval?.argsHash, loads]);
+  }, [api, workflowId, loads]);
   const reload = () => setLoads((n) => n + 1);
   return state.workflowId === workflowId ? { ...state, reload } : { workflowId, reload };
 }
