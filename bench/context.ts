@@ -1,7 +1,9 @@
 /** What every scenario shares: the dev server, a client, the scripted model, the bundles, child processes. */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { connectClient as connectTemporalClient } from '../src/connection/connect.js';
+import { devServerTarget } from '../src/connection/temporal-target.js';
 import type { DevServer } from '../src/dev/dev-server.js';
 import type { ModelServer } from '../src/model-server/server.js';
 import { BENCH_DIR, spawnChild, type BenchChild } from './ipc.js';
@@ -44,7 +46,7 @@ export interface BenchContext extends ChildEnv {
 }
 
 export async function connectClient(server: DevServer): Promise<{ connection: Connection; client: Client }> {
-  const connection = await Connection.connect({ address: server.address });
+  const connection = await connectTemporalClient(devServerTarget(server.address, server.namespace), { waitMs: 30_000 });
   return { connection, client: new Client({ connection, namespace: server.namespace }) };
 }
 

@@ -31,6 +31,8 @@ import { measureHistory } from './scenarios/history.js';
 import { measureDecisionLatency, type SeriesName } from './scenarios/latency.js';
 import { measurePeerDensity, peerDensityFile } from './scenarios/peer-density.js';
 import { measureStepOverhead } from './scenarios/steps.js';
+import { measureStreaming } from './scenarios/streaming.js';
+import { DEFAULT_TOKEN_BATCHING } from '../src/activities/token-publisher.js';
 import { ratio, round } from './stats.js';
 
 const { values: args } = parseArgs({
@@ -132,6 +134,13 @@ async function main(): Promise<void> {
       await Promise.all([worker.stop(), peer.stop()]);
     }
     ctx.model.clearRequests();
+
+    const stream = { tokens: quick ? 300 : 1000, msPerToken: quick ? 10 : 20, batchIntervalMs: DEFAULT_TOKEN_BATCHING.batchIntervalMs };
+    log(`streaming: a ${stream.tokens}-token answer, ${stream.msPerToken} ms a token, with and without streaming, then watched`);
+    const streaming = await measureStreaming(
+      { address: env.address, namespace: env.namespace, client: ctx.client, bundlePath: env.agentBundlePath },
+      stream,
+    );
 
     log(`density: ${settings.densityRuns} runs paused at once on one worker process`);
     const density = await measureDensity(ctx, {
@@ -240,6 +249,7 @@ async function main(): Promise<void> {
       },
       targets,
       experiments,
+      streaming,
     });
 
     mkdirSync(outDir, { recursive: true });

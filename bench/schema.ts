@@ -58,6 +58,35 @@ export const Experiment = z.strictObject({
   error: z.string().optional(),
 });
 
+/** What streaming one run's model text adds to its history, against the same run without streaming. */
+const StreamingCost = z.strictObject({
+  events: z.number().int(),
+  bytes,
+  /** The model activity's batches (one signal each). */
+  publishSignals: z.number().int().nonnegative(),
+  /** Subscriber polls the run accepted (an update each). */
+  acceptedPolls: z.number().int().nonnegative(),
+  addedEventsPer1000Tokens: z.number(),
+  addedBytesPer1000Tokens: z.number(),
+});
+
+/** bench/scenarios/streaming.ts: a one-step run whose answer is `tokens` chunks, with and without streaming. */
+export const StreamingResults = z.strictObject({
+  tokens: z.number().int().positive(),
+  msPerToken: z.number().nonnegative(),
+  batchIntervalMs: z.number().positive(),
+  charsPerToken: z.number().int().positive(),
+  history: z.strictObject({
+    withoutStreaming: z.strictObject({ events: z.number().int(), bytes }),
+    streaming: StreamingCost,
+    streamingWithOneSubscriber: StreamingCost,
+  }),
+  /** A token's chunk leaving the model server → a subscriber (HitlClient.subscribe) holding it, per token. */
+  tokenToSubscriberMs: LatencyStats,
+  /** Batches the subscriber read by query after the run closed (not latency samples). */
+  batchesReadAfterClose: z.number().int().nonnegative(),
+});
+
 export const BenchResults = z.strictObject({
   schemaVersion: z.literal(1),
   mode: z.enum(['quick', 'full']),
@@ -207,9 +236,12 @@ export const BenchResults = z.strictObject({
   }),
   targets: z.array(Target).length(5),
   experiments: z.array(Experiment),
+  /** Absent in results from before the streaming scenario. */
+  streaming: StreamingResults.optional(),
 });
 
 export type BenchResults = z.infer<typeof BenchResults>;
 export type LatencySeries = z.infer<typeof LatencySeries>;
 export type Experiment = z.infer<typeof Experiment>;
 export type Target = z.infer<typeof Target>;
+export type StreamingResults = z.infer<typeof StreamingResults>;

@@ -6,8 +6,10 @@
 import { existsSync } from 'node:fs';
 import v8 from 'node:v8';
 import { Context } from '@temporalio/activity';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { connectWorker } from '../src/connection/connect-worker.js';
+import { devServerTarget } from '../src/connection/temporal-target.js';
 import { createWorker, preferSmallHeaps } from '../src/worker.js';
 import { benchAgent, benchTools, BENCH_AGENT } from './bench-agent.js';
 import { floorActivities } from './floor/activities.js';
@@ -73,17 +75,7 @@ const recordActivities: ActivityInterceptorsFactory = (ctx: Context) => ({
 const interceptors = config.record ? { interceptors: { activity: [recordActivities] } } : {};
 
 // The runner starts this process while the server starts and the bundles build: wait for both.
-async function connect(): Promise<NativeConnection> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      return await NativeConnection.connect({ address: config.address });
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
+const connect = () => connectWorker(devServerTarget(config.address, config.namespace), { waitMs: 120_000 });
 async function bundleReady(file: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (!existsSync(file)) {

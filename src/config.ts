@@ -19,9 +19,34 @@ const commaList = z
 
 export const EnvConfig = z
   .object({
-    /** When unset, `npm start` runs a dev server; other entry points use localhost:7233. */
+    /**
+     * Where Temporal is (host:port). When neither this nor the profile sets it, `npm start` runs a dev server and
+     * other entry points use localhost:7233. The connection settings below go through `@temporalio/envconfig`
+     * (src/connection/temporal-target.ts): each overrides the same setting of the profile in the config file.
+     */
     TEMPORAL_ADDRESS: z.string().min(1).optional(),
-    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    /** @default the profile's, else 'default' */
+    TEMPORAL_NAMESPACE: z.string().min(1).optional(),
+    /** An API key (Temporal Cloud): sent as a bearer token, and turns TLS on. */
+    TEMPORAL_API_KEY: z.string().min(1).optional(),
+    /** The profile to read from the config file. @default 'default' */
+    TEMPORAL_PROFILE: z.string().min(1).optional(),
+    /** The TOML config file of Temporal's CLI and SDKs. @default ~/.config/temporalio/temporal.toml */
+    TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
+    /** TLS on or off; on by itself when a certificate or an API key is configured. */
+    TEMPORAL_TLS: z.stringbool().optional(),
+    /** mTLS: the client certificate and its key, as a file path or as PEM text. */
+    TEMPORAL_TLS_CLIENT_CERT_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_CLIENT_CERT_DATA: z.string().min(1).optional(),
+    TEMPORAL_TLS_CLIENT_KEY_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_CLIENT_KEY_DATA: z.string().min(1).optional(),
+    /** The CA that signed the server's certificate, when it is not a public one. @default the system's roots */
+    TEMPORAL_TLS_SERVER_CA_CERT_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_SERVER_CA_CERT_DATA: z.string().min(1).optional(),
+    /** The name the server's certificate must carry, when it differs from the address's host. */
+    TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+    /** How long a worker or the API keeps trying to reach Temporal at start before it exits non-zero. */
+    HITL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
     OPENAI_BASE_URL: z.url().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
@@ -37,6 +62,8 @@ export const EnvConfig = z
     /** `npm start`: the dev server's gRPC and Web UI ports. */
     HITL_DEV_SERVER_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
     HITL_DEV_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    /** A YAML or JSON file of agents (`{agents: [...]}`), served beside those in code (README, "Agents in a file"). */
+    HITL_AGENTS_FILE: z.string().min(1).optional(),
     /** Where the demo tools keep their shop database, outbox and workspace. */
     HITL_DATA_DIR: z.string().min(1).default('.temporal/demo-data'),
     /** Runs a worker keeps in memory between decisions (see DEFAULT_MAX_CACHED_RUNS in src/worker.ts). */
@@ -85,6 +112,22 @@ export const EnvConfig = z
     HITL_OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
     /** Every decision must carry a signed token, for agents that do not say otherwise (requireSignedDecisions). */
     HITL_REQUIRE_SIGNED_DECISIONS: z.stringbool().default(false),
+    /**
+     * Tracing (src/telemetry/tracing.ts), off by default: on when an OTLP endpoint is set or OTEL_TRACES_EXPORTER
+     * names an exporter. Spans go out as OTLP over HTTP (JSON); the exporter reads the other OTEL_EXPORTER_OTLP_*
+     * variables (headers, timeout) itself.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+    OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none']).optional(),
+    OTEL_SDK_DISABLED: z.stringbool().default(false),
+    /** @default 'hitl-worker', 'hitl-api' or 'hitl' (npm start), by process */
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+    /** The worker's Prometheus endpoint (the SDK's metrics and ours, `hitl_*`), e.g. `0.0.0.0:9464`. @default off */
+    HITL_WORKER_METRICS_ADDRESS: z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:]+\]|[^\s:]+):\d{1,5}$/, 'must be host:port, e.g. 0.0.0.0:9464')
+      .optional(),
     /** Base URL of the Temporal Web UI, for links from the API and the inbox. */
     TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   })
@@ -114,8 +157,4 @@ export function modelStreaming(config: EnvConfig): Partial<TokenBatching> | unde
     ...(config.HITL_STREAM_BATCH_INTERVAL_MS !== undefined && { batchIntervalMs: config.HITL_STREAM_BATCH_INTERVAL_MS }),
     ...(config.HITL_STREAM_MAX_BATCH_CHARS !== undefined && { maxBatchChars: config.HITL_STREAM_MAX_BATCH_CHARS }),
   };
-}
-
-export function temporalAddress(config: EnvConfig): string {
-  return config.TEMPORAL_ADDRESS ?? 'localhost:7233';
 }

@@ -5,7 +5,7 @@
  * not the prototype chain.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { STORE_REFUSAL_CODES, type StoreRefusalCode } from './contract/store.js';
+import type { StoreRefusalCode } from './contract/store.js';
 
 const BRAND = Symbol.for('temporal-hitl-agent.error');
 
@@ -57,6 +57,7 @@ export const REFUSAL_CODES = [
   'approver_required',
   'approver_not_allowed',
   'four_eyes',
+  'already_approved',
   'run_closed',
   'run_stuck',
   'token_refused',
@@ -152,6 +153,28 @@ export class RunNotFoundError extends HitlError {
   }
 }
 
+/** A read of a run's stream from an offset it has not reached (a resume id from another run, or made up). */
+export class StreamOffsetError extends HitlError {
+  static readonly errorName = 'StreamOffsetError';
+  readonly code = 'invalid_offset';
+  constructor(
+    readonly workflowId: string,
+    readonly offset: number,
+    readonly end: number,
+  ) {
+    super(StreamOffsetError.errorName, `Run ${workflowId}'s stream has no offset ${offset} yet: its next item will be ${end}.`);
+  }
+}
+
+/** A watcher that stopped reading while its run went on: it is dropped, and resumes from where it was. */
+export class WatcherTooSlowError extends HitlError {
+  static readonly errorName = 'WatcherTooSlowError';
+  readonly code = 'watcher_too_slow';
+  constructor(readonly workflowId: string) {
+    super(WatcherTooSlowError.errorName, `This watcher fell too far behind run ${workflowId}; resume it from its last offset.`);
+  }
+}
+
 /** A message or `end` sent to a run that is not a session, or whose session has ended. */
 export class SessionClosedError extends HitlError {
   static readonly errorName = 'SessionClosedError';
@@ -179,19 +202,17 @@ export class StructuredOutputError extends HitlError {
   }
 }
 
-export class TemporalCliNotFoundError extends HitlError {
-  static readonly errorName = 'TemporalCliNotFoundError';
-  readonly code = 'temporal_cli_not_found';
-  constructor(readonly tried: string[]) {
+/** `npm start` found another `npm start` running with the same state directory (its server and database). */
+export class StateDirInUseError extends HitlError {
+  static readonly errorName = 'StateDirInUseError';
+  readonly code = 'state_dir_in_use';
+  constructor(
+    readonly ownerPid: number,
+    stateDir: string,
+  ) {
     super(
-      TemporalCliNotFoundError.errorName,
-      [
-        'Could not find or build the temporal CLI. Tried, in order:',
-        ...tried.map((t, i) => `  ${i + 1}. ${t}`),
-        'Do one of: set TEMPORAL_CLI_PATH to a temporal binary; put `temporal` on PATH',
-        '(https://docs.temporal.io/cli); install Go so it can be built from the module proxy;',
-        'or give the machine internet access so the Temporal SDK can download it.',
-      ].join('\n'),
+      StateDirInUseError.errorName,
+      `Another npm start (pid ${ownerPid}) is running with the state directory ${stateDir}: stop it first (Ctrl-C in its terminal).`,
     );
   }
 }
@@ -232,6 +253,27 @@ export class UnknownAgentError extends HitlError {
   }
 }
 
+/** An MCP server an agent declares could not be reached or listed; the run cannot know its tools. */
+export class McpServerError extends HitlError {
+  static readonly errorName = 'McpServerError';
+  readonly code = 'mcp_server_unavailable';
+  constructor(
+    readonly server: string,
+    reason: string,
+  ) {
+    super(McpServerError.errorName, `MCP server "${server}" is unavailable: ${reason}`);
+  }
+}
+
+/** An agents file (HITL_AGENTS_FILE) that cannot be used; the message names the file, line and field. */
+export class AgentsFileError extends HitlError {
+  static readonly errorName = 'AgentsFileError';
+  readonly code = 'agents_file_invalid';
+  constructor(message: string) {
+    super(AgentsFileError.errorName, message);
+  }
+}
+
 /**
  * A signing key, a key set (JWKS) or a trust configuration that cannot be used: malformed JSON, a key of an
  * unsupported type, a duplicate key id. Raised where the configuration is read (process start, `hitl sign`), never
@@ -245,43 +287,7 @@ export class SigningConfigError extends HitlError {
   }
 }
 
-/** No route produced the Temporal server or its SQL tool; the message lists every route and what to do. */
-export class TemporalServerNotFoundError extends HitlError {
-  static readonly errorName = 'TemporalServerNotFoundError';
-  readonly code = 'temporal_server_not_found';
-  constructor(
-    readonly binary: string,
-    readonly tried: string[],
-  ) {
-    super(
-      TemporalServerNotFoundError.errorName,
-      [
-        `Could not find or build ${binary}. Tried, in order:`,
-        ...tried.map((t, i) => `  ${i + 1}. ${t}`),
-        'Do one of: set TEMPORAL_SERVER_PATH and TEMPORAL_SQL_TOOL_PATH to the binaries; put temporal-server and',
-        'temporal-sql-tool on PATH (Temporal server releases ship both); or install Go so they can be built from',
-        'the module proxy.',
-      ].join('\n'),
-    );
-  }
-}
-
-/** PostgreSQL's server programs (initdb, pg_ctl) are not installed, or cannot be run from here. */
-export class PostgresNotFoundError extends HitlError {
-  static readonly errorName = 'PostgresNotFoundError';
-  readonly code = 'postgres_not_found';
-  constructor(readonly reason = 'no initdb on PATH and none in the usual PostgreSQL directories') {
-    super(
-      PostgresNotFoundError.errorName,
-      `Cannot run a PostgreSQL cluster: ${reason}. Install PostgreSQL (Debian: apt-get install postgresql).`,
-    );
-  }
-}
-
-/**
- * The store refused a write: malformed, too large, the namespace is full, or `ifVersion` did not match. Nothing was
- * written. Thrown from a tool, it reaches the model at once (retrying the same write cannot help).
- */
+/** The store refused a write (nothing was written); thrown from a tool, it reaches the model without retries. */
 export class StoreRefusedError extends HitlError {
   static readonly errorName = 'StoreRefusedError';
   constructor(
@@ -289,10 +295,5 @@ export class StoreRefusedError extends HitlError {
     message: string,
   ) {
     super(StoreRefusedError.errorName, message);
-  }
-
-  static codeOf(details: unknown): StoreRefusalCode {
-    const code = (Array.isArray(details) ? (details[0] as { code?: unknown } | undefined)?.code : undefined) as StoreRefusalCode;
-    return STORE_REFUSAL_CODES.includes(code) ? code : 'malformed';
   }
 }

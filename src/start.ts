@@ -6,13 +6,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { startApiServer } from './api/serve.js';
 import { ApiTokens, tokensFromEnv } from './api/api-tokens.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
 import { readEnvConfig, type EnvConfig } from './config.js';
+import { connectWorker } from './connection/connect-worker.js';
+import { devServerTarget, resolveTemporalTarget } from './connection/temporal-target.js';
 import { modelForDemo } from './demo/offline-model.js';
+import { tryItLines } from './demo/try-it.js';
 import { startDevServer } from './dev/dev-server.js';
+import { startTracing, stopTracing } from './telemetry/tracing.js';
+import { installWorkerRuntime } from './telemetry/worker-runtime.js';
+import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './dev/leftover-dev-server.js';
 import { createWorkerFromEnv } from './worker.js';
 
 /**
@@ -32,43 +37,55 @@ function devTokens(config: EnvConfig, stateDir: string): { tokens: ApiTokens; pr
 }
 
 async function main(): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   let config = readEnvConfig();
+  installWorkerRuntime(config, 'WARN');
+  await startTracing(config, 'hitl');
   const stateDir = path.resolve(config.HITL_STATE_DIR);
   const encrypted = dataConverterFromEnv(config) !== undefined;
-  if (!config.TEMPORAL_ADDRESS)
+  let target = resolveTemporalTarget(config);
+  if (!target.addressConfigured) {
+    const leftover = await stopLeftoverDevServer(stateDir);
+    if (leftover) console.log(`Stopped the dev server (pid ${leftover}) an earlier npm start left running when it was killed.`);
     console.log(`Starting the Temporal dev server (state in ${path.relative(process.cwd(), stateDir) || '.'}/dev.db)…`);
-  const server = config.TEMPORAL_ADDRESS
+  }
+  const server = target.addressConfigured
     ? undefined
     : await startDevServer({
         dbFile: path.join(stateDir, 'dev.db'),
         port: config.HITL_DEV_SERVER_PORT,
         uiPort: config.HITL_DEV_UI_PORT,
-        namespace: config.TEMPORAL_NAMESPACE,
+        namespace: target.namespace,
         handleSignals: false,
+        forceStart: true,
         // The UI decrypts payloads through the API's codec endpoint; the dev UI sends no token, hence anonymous.
         ...(encrypted && { uiCodecEndpoint: `http://127.0.0.1:${config.HITL_API_PORT}/codec` }),
       });
-  if (server) config = { ...config, TEMPORAL_ADDRESS: server.address, ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }) };
+  if (server) {
+    target = devServerTarget(server.address, server.namespace);
+    // Should this process be killed without stopping it, the next npm start stops the server it leaves behind.
+    recordDevServer(stateDir, server.pid!, server.address);
+    config = { ...config, TEMPORAL_ADDRESS: server.address, ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }) };
+  }
   const model = await modelForDemo(config);
   config = model.config;
 
   console.log('Bundling the workflow and starting the worker…');
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS! });
-  const { worker, close: closeTools } = await createWorkerFromEnv(config, connection);
+  const connection = await connectWorker(target, { waitMs: config.HITL_CONNECT_TIMEOUT_MS });
+  const { worker, close: closeTools } = await createWorkerFromEnv(config, connection, target.namespace);
   const running = worker.run();
   const { tokens, printable } = devTokens(config, stateDir);
-  const api = await startApiServer(config, { tokens });
+  const api = await startApiServer(config, { tokens, target });
 
   const [aliceToken] = Object.entries(tokens).find(([, id]) => id.groups.includes('finance')) ?? Object.entries(tokens)[0] ?? [];
   console.log(
     [
       '',
-      `Temporal      ${config.TEMPORAL_ADDRESS}${server ? ` (dev server, state in ${path.relative(process.cwd(), path.join(stateDir, 'dev.db'))})` : ''}`,
+      `Temporal      ${target.address}${server ? ` (dev server, state in ${path.relative(process.cwd(), path.join(stateDir, 'dev.db'))})` : ''}`,
       `Temporal UI   ${server?.uiUrl ?? config.TEMPORAL_UI_URL}`,
       `Approval API  ${api.url}/api   (OpenAPI: ${api.url}/api/openapi.json)`,
       `Encryption    ${encrypted ? `payloads encrypted (key ${config.HITL_ENCRYPTION_KEY_ID ?? 'configured'}); the UI decodes via ${api.url}/codec` : 'off (set HITL_ENCRYPTION_KEYS to encrypt payloads)'}`,
       `Inbox         ${api.url}/`,
+      `Health        ${api.url}/healthz, ${api.url}/readyz; metrics ${api.url}/metrics${config.HITL_WORKER_METRICS_ADDRESS ? ` and http://${config.HITL_WORKER_METRICS_ADDRESS}/metrics (worker)` : ''}`,
       `Model         ${model.server ? `scripted demo model at ${model.server.baseURL} (set OPENAI_API_KEY for a real one)` : (config.OPENAI_BASE_URL ?? 'api.openai.com')}`,
       '',
       ...(printable
@@ -78,11 +95,13 @@ async function main(): Promise<void> {
           ]
         : [`API tokens: ${Object.keys(tokens).length} from HITL_API_TOKENS (not shown)`]),
       '',
-      'Try it:',
-      '  npx hitl start --agent demo "Refund order 1234 in full"',
-      '  npx hitl pending',
-      '  npx hitl approve <run> call_refund --as alice --group finance',
-      `  curl -H "Authorization: Bearer ${printable && aliceToken ? aliceToken : '<token>'}" ${api.url}/api/approvals`,
+      'Try it, in another terminal in this directory:',
+      ...tryItLines({
+        apiUrl: api.url,
+        ...(printable && aliceToken && { financeToken: aliceToken }),
+        // The CLI's default, localhost:7233, is the dev server's default port.
+        ...(!/^(localhost|127\.0\.0\.1):7233$/.test(config.TEMPORAL_ADDRESS!) && { temporalAddress: config.TEMPORAL_ADDRESS }),
+      }).map((line) => `  ${line}`),
       '',
       'Ctrl-C stops everything.',
     ].join('\n'),
@@ -97,9 +116,11 @@ async function main(): Promise<void> {
     await running.catch(() => {});
     await api.close();
     await model.server?.close();
-    closeTools();
+    await closeTools();
     await connection.close();
     await server?.stop();
+    if (server) forgetDevServer(stateDir);
+    await stopTracing();
     console.log('Stopped.');
     process.exit(exitCode);
   };

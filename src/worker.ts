@@ -8,11 +8,16 @@ import { fileURLToPath } from 'node:url';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from './activities/index.js';
-import { agents as defaultAgents } from './agents/registry.js';
+import { loadAgents } from './agents/registry.js';
 import { dataConverterFromEnv } from './codec/data-converter.js';
-import { modelStreaming, readEnvConfig, temporalAddress, type EnvConfig } from './config.js';
+import { modelStreaming, readEnvConfig, type EnvConfig } from './config.js';
+import { connectWorker } from './connection/connect-worker.js';
+import { resolveTemporalTarget } from './connection/temporal-target.js';
 import { SigningConfigError } from './errors.js';
 import { decisionTrustFromConfig } from './signing/signing-config.js';
+import { McpConnections } from './mcp/mcp-connections.js';
+import { startTracing, stopTracing, tracingWorkerOptions } from './telemetry/tracing.js';
+import { installWorkerRuntime } from './telemetry/worker-runtime.js';
 import { createToolImplementations } from './tools/implementations/index.js';
 import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './workflow-bundle.js';
 
@@ -53,8 +58,13 @@ export function preferSmallHeaps(): void {
   v8.setFlagsFromString('--optimize-for-size');
 }
 
+/**
+ * A worker for the agent workflow. While tracing is on (src/telemetry/tracing.ts) it traces its activities and, when
+ * it bundles the workflows itself, its workflows (a prebuilt bundle must be built with the tracing interceptors).
+ */
 export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
   if (options.optimizeForSize) preferSmallHeaps();
+  const { interceptors: tracing, sinks } = tracingWorkerOptions();
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -62,6 +72,7 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
     ...(options.workflowBundlePath
       ? { workflowBundle: { codePath: options.workflowBundlePath } }
       : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: WORKFLOW_BUNDLER_OPTIONS }),
+    ...(tracing && { interceptors: options.workflowBundlePath ? { ...tracing, workflowModules: [] } : tracing, sinks }),
     activities: createActivities(options.deps),
     ...(options.dataConverter && { dataConverter: options.dataConverter }),
     maxCachedWorkflows: options.maxCachedRuns ?? DEFAULT_MAX_CACHED_RUNS,
@@ -72,21 +83,35 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
 }
 
 /**
- * A worker configured from the environment: the registered agents, the demo tools over HITL_DATA_DIR, the model
- * endpoint and webhooks, and encryption when keys are set. `close` releases the tools' database.
+ * A worker configured from the environment: the agents in code and in HITL_AGENTS_FILE (checked first: a bad file
+ * stops the worker before it polls), the demo tools over HITL_DATA_DIR, the model endpoint and webhooks, and
+ * encryption when keys are set. `close` releases the tools' database and the MCP connections.
  */
-export async function createWorkerFromEnv(config: EnvConfig, connection: NativeConnection): Promise<{ worker: Worker; close(): void }> {
+export async function createWorkerFromEnv(
+  config: EnvConfig,
+  connection: NativeConnection,
+  namespace: string,
+  options: Pick<HitlWorkerOptions, 'workflowBundlePath'> = {},
+): Promise<{ worker: Worker; close(): Promise<void> }> {
+  const agents = loadAgents(config, process.env);
+  const mcp = new McpConnections();
   const signedDecisions = signedDecisionsFromEnv(config);
   const tools = createToolImplementations({ dataDir: path.resolve(config.HITL_DATA_DIR) });
+  const close = async () => {
+    tools.close();
+    await mcp.close();
+  };
   const worker = await createWorker({
     connection,
-    namespace: config.TEMPORAL_NAMESPACE,
+    namespace,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    ...options,
     dataConverter: dataConverterFromEnv(config),
     ...(config.HITL_WORKER_MAX_CACHED_RUNS && { maxCachedRuns: config.HITL_WORKER_MAX_CACHED_RUNS }),
     optimizeForSize: config.HITL_WORKER_SMALL_HEAPS,
     deps: {
-      agents: defaultAgents,
+      agents,
+      mcp,
       tools: tools.byName,
       model: {
         baseURL: config.OPENAI_BASE_URL,
@@ -97,11 +122,11 @@ export async function createWorkerFromEnv(config: EnvConfig, connection: NativeC
       webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
       signedDecisions,
     },
-  }).catch((err) => {
-    tools.close();
+  }).catch(async (err) => {
+    await close();
     throw err;
   });
-  return { worker, close: tools.close };
+  return { worker, close };
 }
 
 /** Whom new runs trust to sign decisions; refuses to start when signatures are required but no key is trusted. */
@@ -115,15 +140,27 @@ function signedDecisionsFromEnv(config: EnvConfig): ActivityDeps['signedDecision
     : undefined;
 }
 
+/**
+ * `npm run worker`: the runtime (metrics endpoint), tracing, then the connection with a bounded wait: a worker that
+ * cannot reach Temporal in HITL_CONNECT_TIMEOUT_MS, or is refused by it, exits non-zero saying which setting to fix.
+ */
 export async function runWorkerFromEnv(config = readEnvConfig()): Promise<void> {
-  const connection = await NativeConnection.connect({ address: temporalAddress(config) });
+  installWorkerRuntime(config);
+  await startTracing(config, 'hitl-worker');
+  const target = resolveTemporalTarget(config);
+  const connection = await connectWorker(target, {
+    waitMs: config.HITL_CONNECT_TIMEOUT_MS,
+    onRetry: (err) => console.warn(`${err.message} Trying again…`),
+  });
   try {
-    const { worker, close } = await createWorkerFromEnv(config, connection);
-    console.log(`worker polling ${config.TEMPORAL_TASK_QUEUE} on ${temporalAddress(config)} (${config.TEMPORAL_NAMESPACE})`);
+    const { worker, close } = await createWorkerFromEnv(config, connection, target.namespace);
+    const metrics = config.HITL_WORKER_METRICS_ADDRESS ? `; metrics on http://${config.HITL_WORKER_METRICS_ADDRESS}/metrics` : '';
+    console.log(`worker polling ${config.TEMPORAL_TASK_QUEUE} on ${target.address} (${target.namespace})${metrics}`);
     // Worker.run returns after SIGINT/SIGTERM once in-flight tasks have drained.
     await worker.run().finally(close);
   } finally {
     await connection.close();
+    await stopTracing();
   }
 }
 

@@ -4,6 +4,9 @@ import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
 
+/** The workflow interceptors of tracing (src/telemetry/tracing.ts): bundled only into a traced worker's workflows. */
+export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/tracing-interceptors.ts', import.meta.url))];
+
 /**
  * The SDK runs every workflow in one reusable V8 context, but each run gets its own instance of every module the
  * bundle imports, except these: they are evaluated once, frozen and shared by all runs. Only the globals the

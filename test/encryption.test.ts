@@ -145,6 +145,32 @@ describe('payload encryption', () => {
     for (const secret of ['Xylophone', 'vault']) expect(raw).not.toContain(secret);
   });
 
+  it('a client without the key still lists every run: an encrypted run is listed without its memo', async () => {
+    // Writes with k1 and reads both keys, so it works whether or not the worker has rotated yet.
+    const keyed = new HitlClient(
+      new Client({
+        connection: h.temporal.client.connection,
+        namespace: h.temporal.namespace,
+        dataConverter: converter({ currentId: 'k1', keys: ringB.keys }),
+      }),
+      h.taskQueue,
+    );
+    const { workflowId } = await keyed.startRun({ agent: 'demo', prompt: SECRET_PROMPT });
+    await waitFor(async () => (await keyed.pending(workflowId)).length === 1);
+    const plain = new HitlClient(h.temporal.client, h.taskQueue);
+    // The SDK's own list throws on the first memo it cannot decode; ours must not.
+    await expect(async () => {
+      for await (const _ of h.temporal.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }));
+    }).rejects.toThrow('Unknown encoding: binary/encrypted');
+    await waitFor(async () => (await plain.listRuns()).some((r) => r.workflowId === workflowId));
+    const listed = (await plain.listRuns()).find((r) => r.workflowId === workflowId)!;
+    expect(listed).toMatchObject({ status: 'AwaitingApproval', pendingTools: ['process_refund'] });
+    expect(listed.prompt).toBeUndefined();
+    // The client with the key reads the memo as before.
+    expect((await keyed.listRuns()).find((r) => r.workflowId === workflowId)?.prompt).toBe(SECRET_PROMPT);
+    await keyed.reject(workflowId, 'call-1', { approver: 'fin', groups: ['finance'], message: 'test done' });
+  });
+
   it('answers the Temporal UI preflight from its origin only', async () => {
     const fromUi = await fetch(`${api.url}/codec/decode`, {
       method: 'OPTIONS',

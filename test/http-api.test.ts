@@ -310,6 +310,7 @@ describe('runs', () => {
     const doc = (await as(null, 'GET', '/api/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/agents',
       '/api/approvals',
       '/api/approvals/{id}',
       '/api/approvals/{id}/approve',
@@ -320,6 +321,7 @@ describe('runs', () => {
       '/api/runs/{id}',
       '/api/runs/{id}/decisions',
       '/api/runs/{id}/end',
+      '/api/runs/{id}/events',
       '/api/runs/{id}/messages',
       '/api/tools',
     ]);

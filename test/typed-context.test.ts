@@ -73,7 +73,7 @@ beforeAll(async () => {
   });
   api = await startTestApi(h, {
     tokens: { 'alice-token-0123456789': { approver: 'alice', groups: [] } },
-    hitl: new HitlClient(h.temporal.client, h.taskQueue, agents),
+    hitl: new HitlClient(h.temporal.client, h.taskQueue, {}, agents),
   });
 });
 afterAll(async () => {
@@ -83,7 +83,7 @@ afterAll(async () => {
 
 describe('typed context', () => {
   it('refuses a context that does not match, before starting, in the client and over HTTP', async () => {
-    const hitl = new HitlClient(h.temporal.client, h.taskQueue, agents);
+    const hitl = new HitlClient(h.temporal.client, h.taskQueue, {}, agents);
     const refused = await hitl
       .startRun({ agent: 'typed', prompt: 'Just answer', context: { tenant: 'x', apiKey: 'nope' } }, { workflowId: 'never-started' })
       .catch((e) => e);
@@ -118,7 +118,7 @@ describe('typed context', () => {
   });
 
   it('gives tools, conditions and selectors the checked context, defaults applied, and never shows it to the model', async () => {
-    const hitl = new HitlClient(h.temporal.client, h.taskQueue, agents);
+    const hitl = new HitlClient(h.temporal.client, h.taskQueue, {}, agents);
     // Free tier (the default): the email waits for a human; the agent's model answers.
     const free = await hitl.startRun({ agent: 'typed', prompt: 'Please email the customer', context: { tenant: 'acme', apiKey: SECRET } });
     const handle = h.temporal.client.workflow.getHandle(free.workflowId);

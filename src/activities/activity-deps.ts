@@ -1,6 +1,8 @@
 import type { AgentRegistry } from '../agents/registry.js';
 import type { ActivityModelHooks } from '../hooks/hook-types.js';
+import type { ReviewRule } from '../reviewers/rules.js';
 import type { DecisionTrust } from '../signing/trust.js';
+import type { McpConnections } from '../mcp/mcp-connections.js';
 import type { ToolImplementation } from '../tools/implement-tool.js';
 import type { TokenBatching } from './token-publisher.js';
 
@@ -21,8 +23,15 @@ export interface ActivityDeps {
     streaming?: Partial<TokenBatching>;
   };
   webhooks: { urls: string[]; secret?: string };
+  /** Rule reviewers by name. @default the rules in src/reviewers/rules.ts */
+  reviewRules?: Readonly<Record<string, ReviewRule>>;
   /** Whom new runs trust to sign decisions, and whether agents that do not say require them. */
   signedDecisions?: { trust?: DecisionTrust; requiredByDefault: boolean };
   /** Model hooks that need I/O, run as activities; agents name them as `{activity: '<name>'}`. */
   modelHooks?: ActivityModelHooks;
+  /**
+   * The worker's MCP connections (one per server), which its owner closes at shutdown.
+   * @default a pool of the activities' own, never closed (stdio servers end with the process)
+   */
+  mcp?: McpConnections;
 }

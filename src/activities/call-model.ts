@@ -1,15 +1,17 @@
 /** One model turn: the transcript and tool schemas go out through the real `openai` client. */
 import { Context } from '@temporalio/activity';
-import OpenAI from 'openai';
-import { z } from 'zod';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
+import { checkResponse, responseJsonSchema, type StructuredCheck } from '../agents/response-format.js';
+import type { McpTool } from '../schemas/mcp-tool.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
+import { countModelTokens } from './activity-metrics.js';
 import { fromCompletion, type AssembledCompletion } from './completion-assembly.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
+import { openAiClients } from './openai-clients.js';
 import { toModelFailure } from './model-errors.js';
 import { streamModelCall } from './stream-model-call.js';
 import { DEFAULT_TOKEN_BATCHING } from './token-publisher.js';
@@ -23,9 +25,11 @@ export interface CallModelInput {
   step?: number;
   /** The endpoint the agent's model selector chose for this call. @default the agent's `baseURL`, else `OPENAI_BASE_URL` */
   baseURL?: string;
+  /** The MCP tools among `tools`, as the run listed them when it started (absent when it has none). */
+  mcpTools?: Pick<McpTool, 'name' | 'description' | 'inputSchema'>[];
 }
 
-export type StructuredCheck = { ok: true; value: unknown } | { ok: false; error: string };
+export type { StructuredCheck };
 
 export interface CallModelResult {
   /** The reply cut to the run's limits (src/bounds/reply-bounds.ts), so the result always fits in a payload. */
@@ -43,17 +47,7 @@ const SUMMARY_INSTRUCTIONS =
   'decisions (including human approvals and rejections), tool results that still matter, and open tasks. Be concise.';
 
 export function createCallModel({ agents, model: config }: ActivityDeps) {
-  const clients = new Map<string, OpenAI>();
-  // One client per endpoint; Temporal owns retries, so the client's own are off.
-  const clientFor = (baseURL: string | undefined) => {
-    const key = baseURL ?? '';
-    let client = clients.get(key);
-    if (!client) {
-      client = new OpenAI({ baseURL, apiKey: config.apiKey ?? 'unset', maxRetries: 0, timeout: 10 * 60_000 });
-      clients.set(key, client);
-    }
-    return client;
-  };
+  const clientFor = openAiClients(config.apiKey);
 
   return {
     /** Writes the summary that replaces compacted messages when a long run continues as new. */
@@ -76,6 +70,12 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
           },
           { signal: Context.current().cancellationSignal },
         );
+        const usage = completion.usage;
+        if (usage)
+          countModelTokens(Context.current(), input.model, {
+            promptTokens: usage.prompt_tokens,
+            completionTokens: usage.completion_tokens,
+          });
         return completion.choices[0]?.message.content ?? '';
       } catch (err) {
         throw toModelFailure(err);
@@ -90,11 +90,11 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       const params = {
         model: input.model,
         messages: input.messages,
-        ...(input.tools.length > 0 && { tools: input.tools.map((name) => toFunctionDefinition(toolSpecs[name]!)) }),
+        ...(input.tools.length > 0 && { tools: functionDefinitions(input) }),
         ...(responseFormat && {
           response_format: {
             type: 'json_schema' as const,
-            json_schema: { name: `${input.agent}_response`, schema: z.toJSONSchema(responseFormat) as Record<string, unknown> },
+            json_schema: { name: `${input.agent}_response`, schema: responseJsonSchema(responseFormat) },
           },
         }),
       };
@@ -109,6 +109,7 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       } finally {
         stopHeartbeats();
       }
+      countModelTokens(activity, input.model, reply.usage);
       // Cut to the run's limits here, so no reply, however large, can make this result exceed a payload.
       const bounded = boundReply({ content: reply.message.content, tool_calls: reply.message.tool_calls });
       const toolCalls = bounded.toolCalls.map((c) => ({
@@ -128,19 +129,21 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
         }),
         usage: reply.usage,
         finishReason: reply.finishReason,
-        ...(responseFormat && toolCalls.length === 0 && { structured: checkStructured(responseFormat, message.content) }),
+        ...(responseFormat && toolCalls.length === 0 && { structured: checkResponse(responseFormat, message.content) }),
       };
     },
   };
 }
 
-function checkStructured(schema: z.ZodType, content: string | null): StructuredCheck {
-  let json: unknown;
-  try {
-    json = JSON.parse(content ?? '');
-  } catch (err) {
-    return { ok: false, error: `the reply is not JSON (${(err as Error).message})` };
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: z.prettifyError(parsed.error) };
+/** Our tools' definitions derive from their zod schemas; MCP tools' are the JSON Schemas their servers listed. */
+function functionDefinitions(input: CallModelInput) {
+  const mcp = new Map((input.mcpTools ?? []).map((tool) => [tool.name, tool]));
+  return input.tools.flatMap((name) => {
+    const spec = toolSpecs[name];
+    if (spec) return [toFunctionDefinition(spec)];
+    const tool = mcp.get(name);
+    if (!tool) return [];
+    const { $schema: _ignored, ...parameters } = tool.inputSchema;
+    return [{ type: 'function' as const, function: { name, description: tool.description, parameters } }];
+  });
 }

@@ -9,7 +9,6 @@ import { truncateBytes } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
 import { StoreRefusedError, ToolRefusedError } from '../errors.js';
 import { AgentStore } from '../store/agent-store.js';
-
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { NON_ERROR_NAME } from '../schemas/tool-errors.js';
 import { durationToMs } from '../schemas/duration.js';
@@ -18,6 +17,7 @@ import type { ToolContext } from '../tools/implement-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments, type ArgumentsProblem } from '../tools/tool-arguments.js';
 import type { ActivityDeps } from './activity-deps.js';
+import { countToolFailure } from './activity-metrics.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
 
 export interface ExecuteToolInput {
@@ -53,6 +53,24 @@ export function createExecuteTool({ tools }: ActivityDeps) {
       return typeof text === 'string' ? truncateBytes(text, 4096) : undefined;
     },
 
+    /**
+     * The tool's view of what a call depends on (its `precheck`), as JSON; undefined when it has none. Thrown
+     * errors fail the activity (after its retries the call goes back to approvers).
+     */
+    async precheckCall(input: {
+      agent: string;
+      name: string;
+      args: ToolArgs;
+      toolCallId: string;
+      context?: Record<string, unknown>;
+    }): Promise<unknown> {
+      const implementation = tools[input.name];
+      if (!implementation?.precheck) return undefined;
+      const world = await implementation.precheck(implementation.spec.parameters.parse(input.args), toolContext(Context.current(), input));
+      // Only JSON crosses into the run: what is compared is what approvers are shown.
+      return world === undefined ? null : JSON.parse(JSON.stringify(world));
+    },
+
     async executeTool(input: ExecuteToolInput): Promise<ExecuteToolResult> {
       const parsed = parseToolArguments(input.name, input.args, toolSpecs, input.available);
       if (!parsed.ok) return { content: parsed.message, problem: parsed.problem };
@@ -74,6 +92,8 @@ export function createExecuteTool({ tools }: ActivityDeps) {
           content: truncateBytes(typeof result === 'string' ? result : (JSON.stringify(result) ?? String(result)), LIMITS.toolResultBytes),
         };
       } catch (err) {
+        if (!activity.cancellationSignal.aborted)
+          countToolFailure(activity, input.name, err instanceof ToolRefusedError ? 'refused' : 'error');
         if (err instanceof ToolRefusedError || err instanceof StoreRefusedError) throw err.toFailure();
         if (err instanceof ApplicationFailure || activity.cancellationSignal.aborted) throw err;
         throw toolFailure(err);

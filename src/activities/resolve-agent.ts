@@ -1,6 +1,7 @@
 import { checkContext, contextJsonSchema, contextRefusal } from '../agents/context-schema.js';
 import { InvalidRunInputError, ModelHookError, UnknownAgentError } from '../errors.js';
 import { hookUse, Interrupts, selectorUse } from '../schemas/agent-options.js';
+import { ourTools } from '../agents/define-agent.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
@@ -29,16 +30,18 @@ export function createResolveAgent({ agents, model, webhooks, signedDecisions, m
           throw new ModelHookError(kind, use.name, 'no activity hook of that name is registered on this worker (modelHooks)').toFailure();
         }
       }
+      const tools = ourTools(agent);
       return {
         name: agent.name,
         instructions: agent.instructions,
         model: agent.model ?? model.defaultModel,
-        tools: agent.tools,
+        tools,
         policy: agent.approval,
         maxSteps: agent.maxSteps,
         structuredOutput: agent.responseFormat !== undefined,
         notify: webhooks.urls.length > 0,
-        describedTools: agent.tools.filter((name) => toolSpecs[name]?.describe === true),
+        describedTools: tools.filter((name) => toolSpecs[name]?.describe === true),
+        precheckedTools: tools.filter((name) => toolSpecs[name]?.precheck === true),
         ...(signedDecisions && {
           signedDecisions: {
             required: agent.requireSignedDecisions ?? signedDecisions.requiredByDefault,
@@ -51,6 +54,7 @@ export function createResolveAgent({ agents, model, webhooks, signedDecisions, m
         ...(agent.interrupt && { interrupt: Interrupts.parse(agent.interrupt) }),
         ...(agent.toolErrors && { toolErrors: agent.toolErrors }),
         ...(agent.contextSchema && { contextSchema: contextJsonSchema(agent.contextSchema), checkedContext: checked.value }),
+        ...(Object.keys(agent.mcpServers).length > 0 && { mcpServers: Object.keys(agent.mcpServers) }),
       };
     },
   };

@@ -21,18 +21,25 @@ export interface AgentOptionsInput {
   contextSchema?: ContextSchema;
 }
 
-/** Every problem with the options, as `field: message`; empty when they are sound. */
-export function agentOptionProblems(input: AgentOptionsInput): string[] {
-  const problems: string[] = [];
-  const issues = (field: string, error: z.ZodError) =>
-    problems.push(...error.issues.map((i) => `${[field, ...i.path.map(String)].join('.')}: ${i.message}`));
+/** One thing wrong with an agent's definition. */
+export interface AgentProblem {
+  /** Where in the definition, e.g. `['tools', 2]`. */
+  path: (string | number)[];
+  message: string;
+}
+
+/** Every problem with the options; empty when they are sound. */
+export function agentOptionProblems(input: AgentOptionsInput): AgentProblem[] {
+  const problems: AgentProblem[] = [];
+  const issues = (path: string[], error: z.ZodError) =>
+    problems.push(...error.issues.map((i) => ({ path: [...path, ...i.path.map(String)], message: i.message })));
   for (const [field, registry] of [
     ['beforeModel', beforeModelHooks],
     ['afterModel', afterModelHooks],
   ] as const) {
     if (input[field] === undefined) continue;
     const ref = ModelHookRef.safeParse(input[field]);
-    if (!ref.success) issues(field, ref.error);
+    if (!ref.success) issues([field], ref.error);
     else {
       const use = hookUse(ref.data);
       if (use.kind === 'workflow') checkNamed(problems, field, registry, use.name, use.options, 'src/hooks/model-hooks.ts');
@@ -40,7 +47,7 @@ export function agentOptionProblems(input: AgentOptionsInput): string[] {
   }
   if (input.modelSelector !== undefined) {
     const ref = ModelSelectorRef.safeParse(input.modelSelector);
-    if (!ref.success) issues('modelSelector', ref.error);
+    if (!ref.success) issues(['modelSelector'], ref.error);
     else {
       const use = selectorUse(ref.data);
       checkNamed(problems, 'modelSelector', modelSelectors, use.name, use.options, 'src/hooks/model-selectors.ts');
@@ -48,23 +55,25 @@ export function agentOptionProblems(input: AgentOptionsInput): string[] {
   }
   if (input.interrupt !== undefined) {
     const interrupt = Interrupts.safeParse(input.interrupt);
-    if (!interrupt.success) issues('interrupt', interrupt.error);
+    if (!interrupt.success) issues(['interrupt'], interrupt.error);
     const before = interrupt.success ? interrupt.data.beforeTools : undefined;
     for (const name of typeof before === 'object' ? (before.tools ?? []) : []) {
-      if (!input.tools.includes(name)) problems.push(`interrupt.beforeTools.tools: "${name}" is not one of this agent's tools`);
+      if (!input.tools.includes(name))
+        problems.push({ path: ['interrupt', 'beforeTools', 'tools'], message: `"${name}" is not one of this agent's tools` });
     }
   }
   for (const [name, rule] of Object.entries(input.toolErrors ?? {})) {
-    if (!input.tools.includes(name)) problems.push(`toolErrors.${name}: not one of this agent's tools`);
+    if (!input.tools.includes(name)) problems.push({ path: ['toolErrors', name], message: "not one of this agent's tools" });
     const parsed = OnToolError.safeParse(rule);
-    if (!parsed.success) issues(`toolErrors.${name}`, parsed.error);
+    if (!parsed.success) issues(['toolErrors', name], parsed.error);
   }
-  if (input.contextSchema !== undefined) problems.push(...contextSchemaProblems(input.contextSchema).map((p) => `contextSchema: ${p}`));
+  if (input.contextSchema !== undefined)
+    problems.push(...contextSchemaProblems(input.contextSchema).map((message) => ({ path: ['contextSchema'], message })));
   return problems;
 }
 
 function checkNamed(
-  problems: string[],
+  problems: AgentProblem[],
   field: string,
   registry: Readonly<Record<string, Named<never, unknown>>>,
   name: string,
@@ -73,12 +82,11 @@ function checkNamed(
 ): void {
   const entry = Object.hasOwn(registry, name) ? registry[name] : undefined;
   if (!entry) {
-    problems.push(
-      `${field}: no ${field === 'modelSelector' ? 'selector' : 'hook'} "${name}" in ${where} (known: ${Object.keys(registry).join(', ')})`,
-    );
+    const what = field === 'modelSelector' ? 'selector' : 'hook';
+    problems.push({ path: [field], message: `no ${what} "${name}" in ${where} (known: ${Object.keys(registry).join(', ')})` });
     return;
   }
   const parsed = entry.options.safeParse(options ?? {});
   if (!parsed.success)
-    problems.push(...parsed.error.issues.map((i) => `${[field, 'options', ...i.path.map(String)].join('.')}: ${i.message}`));
+    problems.push(...parsed.error.issues.map((i) => ({ path: [field, 'options', ...i.path.map(String)], message: i.message })));
 }

@@ -1,14 +1,19 @@
 /**
- * An agent is plain data: instructions, model, tools by name, approval policy, step limit, output format, and
- * LangGraph's agent options (model hooks, a model selector, breakpoints, tool-error handling, a typed context).
+ * An agent is plain data: instructions, model, tools by name, approval policy, step limit, output format, the MCP
+ * servers whose tools it may use, and LangGraph's agent options (model hooks, a model selector, breakpoints,
+ * tool-error handling, a typed context). Agents are defined in code (`defineAgent`) or in a file (agents-file.ts);
+ * both are checked by `agentProblems`, so the same mistakes fail the same way at startup, never mid-run.
  */
 import type { z } from 'zod';
 import type { Interrupts, ModelHookRef, ModelSelectorRef } from '../schemas/agent-options.js';
 import { ApprovalPolicy, type ApprovalPolicyInput } from '../schemas/approval-policy.js';
+import { McpServerConfig, type McpServerConfigInput } from '../schemas/mcp-server-config.js';
 import type { OnToolError } from '../schemas/tool-errors.js';
 import { toolSpecs } from '../tools/registry.js';
-import { agentOptionProblems } from './agent-options-check.js';
+import { isPattern, matchesPattern, MCP_SERVER_NAME, mcpServerOf } from '../tools/tool-names.js';
+import { agentOptionProblems, type AgentProblem } from './agent-options-check.js';
 import type { ContextSchema } from './context-schema.js';
+import type { ResponseFormat } from './response-format.js';
 
 export interface AgentDefinitionInput {
   name: string;
@@ -18,14 +23,19 @@ export interface AgentDefinitionInput {
   model?: string;
   /** OpenAI-compatible endpoint for this agent. @default `OPENAI_BASE_URL` */
   baseURL?: string;
-  /** Tool names from `src/tools/registry.ts`. */
+  /**
+   * Tools by name: ours (src/tools/registry.ts) and MCP tools as `<server>__<tool>`. A `*` stands for any run of
+   * characters: `fs__*` is every tool of the `fs` server, `read_*` every tool of ours whose name starts so.
+   */
   tools: string[];
-  /** Which calls wait for a human. @default nothing is gated */
+  /** MCP servers by name (letters, digits, `-`, single `_`): a command (stdio) or a URL (streamable HTTP). */
+  mcpServers?: Record<string, McpServerConfigInput>;
+  /** Which calls wait for a human; keys are tool names or patterns. @default nothing is gated but what MCP annotations mark destructive */
   approval?: ApprovalPolicyInput;
   /** @default 25 (LangGraph's recursion limit) */
   maxSteps?: number;
-  /** The final answer must be JSON matching this schema; the model gets one corrective retry. */
-  responseFormat?: z.ZodType;
+  /** The final answer must be JSON matching this schema (zod, or JSON Schema); the model gets one corrective retry. */
+  responseFormat?: ResponseFormat;
   /** Every decision must carry a signed token the run verifies. @default HITL_REQUIRE_SIGNED_DECISIONS */
   requireSignedDecisions?: boolean;
   /** Rewrites what the model sees before each call, e.g. `{hook: 'trimMessages', options: {maxTokens: 4000}}`. */
@@ -42,20 +52,86 @@ export interface AgentDefinitionInput {
   contextSchema?: ContextSchema;
 }
 
-export interface AgentDefinition extends Omit<AgentDefinitionInput, 'approval' | 'maxSteps'> {
+export interface AgentDefinition extends Omit<AgentDefinitionInput, 'approval' | 'maxSteps' | 'mcpServers'> {
+  mcpServers: Record<string, McpServerConfig>;
   approval: ApprovalPolicy;
   maxSteps: number;
+  /** The agents file it comes from; absent for agents defined in code. */
+  declaredIn?: string;
 }
 
 export const DEFAULT_MAX_STEPS = 25;
 
+export type { AgentProblem };
+
+/** Everything wrong with a definition (tool names, MCP servers, policy); empty when it is sound. */
+export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
+  const problems: AgentProblem[] = [];
+  const servers = Object.keys(input.mcpServers ?? {});
+  for (const [name, config] of Object.entries(input.mcpServers ?? {})) {
+    if (!MCP_SERVER_NAME.test(name) || name.length > 32) {
+      problems.push({
+        path: ['mcpServers', name],
+        message: 'a server name is 1-32 letters, digits, `-` or single `_`, and does not end with `_`',
+      });
+    }
+    const parsed = McpServerConfig.safeParse(config);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        problems.push({ path: ['mcpServers', name, ...issue.path.map(pathPart)], message: issue.message });
+    }
+  }
+  input.tools.forEach((entry, i) => {
+    const server = mcpServerOf(entry);
+    if (server !== undefined && servers.includes(server)) return;
+    const known = isPattern(entry) ? Object.keys(toolSpecs).some((name) => matchesPattern(entry, name)) : Object.hasOwn(toolSpecs, entry);
+    if (!known) {
+      const hint = server !== undefined ? ` (no MCP server "${server}" is declared in mcpServers)` : '';
+      problems.push({ path: ['tools', i], message: `"${entry}" names no tool in src/tools/registry.ts${hint}` });
+    }
+  });
+  const policy = ApprovalPolicy.safeParse(input.approval ?? {});
+  if (!policy.success) {
+    for (const issue of policy.error.issues) problems.push({ path: ['approval', ...issue.path.map(pathPart)], message: issue.message });
+  }
+  problems.push(...agentOptionProblems(input));
+  return problems;
+}
+
+function pathPart(part: PropertyKey): string | number {
+  return typeof part === 'number' ? part : String(part);
+}
+
 /** Validates the definition when the module loads, so a typo in a policy fails at startup, not mid-run. */
 export function defineAgent(input: AgentDefinitionInput): AgentDefinition {
-  const unknown = input.tools.filter((name) => !toolSpecs[name]);
-  if (unknown.length) {
-    throw new Error(`Agent "${input.name}" lists tools that are not in src/tools/registry.ts: ${unknown.join(', ')}`);
+  const problems = agentProblems(input);
+  if (problems.length) {
+    throw new Error(
+      `Agent "${input.name}" is invalid:\n${problems.map((p) => `  ${p.path.join('.') || '(agent)'}: ${p.message}`).join('\n')}`,
+    );
   }
-  const problems = agentOptionProblems(input);
-  if (problems.length) throw new Error(`Agent "${input.name}" has invalid options:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  return { ...input, approval: ApprovalPolicy.parse(input.approval ?? {}), maxSteps: input.maxSteps ?? DEFAULT_MAX_STEPS };
+  return {
+    ...input,
+    mcpServers: Object.fromEntries(Object.entries(input.mcpServers ?? {}).map(([name, config]) => [name, McpServerConfig.parse(config)])),
+    approval: ApprovalPolicy.parse(input.approval ?? {}),
+    maxSteps: input.maxSteps ?? DEFAULT_MAX_STEPS,
+  };
+}
+
+export type { ResponseFormat };
+
+function picksMcp(agent: Pick<AgentDefinition, 'mcpServers'>, entry: string): boolean {
+  const server = mcpServerOf(entry);
+  return server !== undefined && Object.hasOwn(agent.mcpServers, server);
+}
+
+/** The agent's tools of ours, in the order given, patterns expanded in the registry's order. */
+export function ourTools(agent: Pick<AgentDefinition, 'tools' | 'mcpServers'>): string[] {
+  const entries = agent.tools.filter((entry) => !picksMcp(agent, entry));
+  return [...new Set(entries.flatMap((entry) => Object.keys(toolSpecs).filter((name) => matchesPattern(entry, name))))];
+}
+
+/** The entries of `tools` that pick MCP tools (`<server>__<name or pattern>`), matched when a run lists them. */
+export function mcpToolPatterns(agent: Pick<AgentDefinition, 'tools' | 'mcpServers'>): string[] {
+  return agent.tools.filter((entry) => picksMcp(agent, entry));
 }

@@ -4,8 +4,10 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { PayloadCodec } from '@temporalio/common';
+import type { AgentRegistry } from '../agents/registry.js';
 import type { HitlClient } from '../client/hitl-client.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
+import type { ApiMetrics } from './api-metrics.js';
 import type { ApiTokens, Identity } from './api-tokens.js';
 
 export interface ApiOptions {
@@ -24,8 +26,13 @@ export interface ApiOptions {
   codecAllowAnonymous?: boolean;
   /** Signs every decision in the caller's name, for runs that verify signed decisions. */
   signer?: DecisionSigner;
-  /** Agents the workers serve, by name: starting a run of any other is refused with 400. Unchecked when absent. */
-  agents?: readonly string[];
+  /**
+   * The agents the workers serve (in code and in HITL_AGENTS_FILE): `GET /api/agents` lists them, and starting a run
+   * of any other is refused with 400. Unchecked, and listed empty, when absent.
+   */
+  agents?: AgentRegistry;
+  /** Serves `/metrics` and counts requests for it; no `/metrics` when absent. */
+  metrics?: ApiMetrics;
   /** One line per request; never given headers or bodies. @default console.log */
   log?: (line: string) => void;
 }

@@ -17,8 +17,11 @@ import { codecRoutes } from './codec-routes.js';
 import { jsonBodies } from './json-bodies.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runDecisionRoutes } from './run-decision-routes.js';
+import { OPS_PATHS, opsRoutes } from './ops-routes.js';
 import { runRoutes } from './run-routes.js';
+import { streamRoutes } from './stream-routes.js';
 import { toolRoutes } from './tool-routes.js';
+import { tracingHttpMiddleware } from '../telemetry/tracing.js';
 
 /** Paths reachable without a token. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/health']);
@@ -36,11 +39,15 @@ export function createApiApp(options: ApiOptions): ApiApp {
     },
   });
 
+  // The request's span first (the root of its trace), then its count, then its log line.
+  const traceRequest = tracingHttpMiddleware();
+  if (traceRequest) app.use('*', traceRequest);
+  if (options.metrics) app.use('*', options.metrics.middleware());
   app.use('*', async (c, next) => {
     const started = Date.now();
     await next();
     const who = c.get('identity')?.approver ?? '-';
-    log(`[api] ${c.req.method} ${c.req.path} ${c.res.status} ${Date.now() - started}ms ${who}`);
+    if (!OPS_PATHS.has(c.req.path)) log(`[api] ${c.req.method} ${c.req.path} ${c.res.status} ${Date.now() - started}ms ${who}`);
   });
 
   // Size, identity and rate limits guard the codec endpoint as much as the API.
@@ -75,12 +82,14 @@ export function createApiApp(options: ApiOptions): ApiApp {
     return next();
   });
 
+  opsRoutes(app, options);
   app.get('/api/health', (c) => c.json({ ok: true }));
   app.get('/api/me', (c) => c.json(c.get('identity')));
   approvalRoutes(app, options);
   runRoutes(app, options);
   runDecisionRoutes(app, options);
-  toolRoutes(app);
+  streamRoutes(app, options);
+  toolRoutes(app, options);
   inboxRoutes(app);
   if (options.codec) {
     codecRoutes(app, {

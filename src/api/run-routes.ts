@@ -33,11 +33,12 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      if (options.agents && !options.agents.includes(body.agent)) throw new UnknownAgentError(body.agent, [...options.agents]);
+      if (options.agents && !Object.hasOwn(options.agents, body.agent))
+        throw new UnknownAgentError(body.agent, Object.keys(options.agents));
       const { workflowId, runId } = await hitl.startRun({
         ...body,
         requestedBy: c.get('identity').approver,
-        ...(options.fourEyes && { approval: { fourEyes: true } }),
+        ...((options.fourEyes || body.approval) && { approval: { ...body.approval, ...(options.fourEyes && { fourEyes: true }) } }),
       });
       return c.json({ workflowId, runId, temporalUiUrl: links.ui(workflowId) }, 201);
     },

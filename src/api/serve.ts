@@ -2,38 +2,52 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
-import { agents } from '../agents/registry.js';
+import { loadAgents } from '../agents/registry.js';
 import { readEnvConfig, type EnvConfig } from '../config.js';
+import type { TemporalTarget } from '../connection/temporal-target.js';
 import { decisionSignerFromConfig } from '../signing/signing-config.js';
+import { startTracing, stopTracing } from '../telemetry/tracing.js';
 import { listen, type Listening } from './listen.js';
 import { sharedHitlClient } from '../client/connection.js';
 import type { HitlClient } from '../client/hitl-client.js';
+import { countPendingApprovals } from '../client/pending-count.js';
+import { ApiMetrics } from './api-metrics.js';
 import { tokensFromEnv, type ApiTokens } from './api-tokens.js';
 import { createApiApp } from './app.js';
 
-export async function startApiServer(config: EnvConfig, options: { hitl?: HitlClient; tokens?: ApiTokens } = {}): Promise<Listening> {
+export async function startApiServer(
+  config: EnvConfig,
+  options: { hitl?: HitlClient; tokens?: ApiTokens; target?: TemporalTarget } = {},
+): Promise<Listening> {
+  const hitl = options.hitl ?? (await sharedHitlClient(config, options.target));
   const app = createApiApp({
-    hitl: options.hitl ?? (await sharedHitlClient(config)),
+    hitl,
     tokens: options.tokens ?? tokensFromEnv(config),
     fourEyes: config.HITL_FOUR_EYES,
     bodyLimitBytes: config.HITL_API_BODY_LIMIT_BYTES,
     rateLimitPerMinute: config.HITL_API_RATE_LIMIT,
     temporalUiUrl: config.TEMPORAL_UI_URL,
-    namespace: config.TEMPORAL_NAMESPACE,
+    namespace: hitl.temporal.options.namespace,
     codec: dataConverterFromEnv(config)?.payloadCodecs?.[0],
     codecAllowAnonymous: config.HITL_CODEC_ALLOW_ANONYMOUS,
-    agents: Object.keys(agents),
+    agents: loadAgents(config),
     signer: decisionSignerFromConfig(config),
+    metrics: new ApiMetrics(() => countPendingApprovals(hitl.temporal)),
   });
   return listen(app, { port: config.HITL_API_PORT, hostname: config.HITL_API_HOST });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const config = readEnvConfig();
-  startApiServer(config)
+  startTracing(config, 'hitl-api')
+    .then(() => startApiServer(config))
     .then((api) => {
-      console.log(`approval API on ${api.url}/api (OpenAPI: ${api.url}/api/openapi.json)`);
-      const stop = () => api.close().then(() => process.exit(0));
+      console.log(`approval API on ${api.url}/api (OpenAPI: ${api.url}/api/openapi.json; health: /healthz, /readyz; /metrics)`);
+      const stop = () =>
+        api
+          .close()
+          .then(stopTracing)
+          .then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     })

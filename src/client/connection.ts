@@ -1,21 +1,37 @@
 /** One Temporal client connection per process, shared by the CLI, the HTTP API and scripts. */
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { agents } from '../agents/registry.js';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
-import { readEnvConfig, temporalAddress, type EnvConfig } from '../config.js';
+import { readEnvConfig, type EnvConfig } from '../config.js';
+import { connectClient } from '../connection/connect.js';
+import { resolveTemporalTarget, type TemporalTarget } from '../connection/temporal-target.js';
+import { tracingClientInterceptors } from '../telemetry/tracing.js';
 import { HitlClient } from './hitl-client.js';
 
-/** Long runs have large histories and transcripts; gRPC's 4 MB default is too small to read them back. */
-export const LARGE_MESSAGES = { 'grpc.max_receive_message_length': 64 * 1024 * 1024 };
+export { LARGE_MESSAGES } from '../connection/temporal-target.js';
 
 let shared: Promise<{ connection: Connection; hitl: HitlClient }> | undefined;
 
-export function sharedHitlClient(config: EnvConfig = readEnvConfig()): Promise<HitlClient> {
+/**
+ * The process's client, connected with the settings from the environment and the config file's profile (or
+ * `target`, when the caller resolved it already). Waits up to HITL_CONNECT_TIMEOUT_MS for an unreachable server.
+ */
+export function sharedHitlClient(config: EnvConfig = readEnvConfig(), target?: TemporalTarget): Promise<HitlClient> {
   shared ??= (async () => {
-    const connection = await Connection.connect({ address: temporalAddress(config), channelArgs: LARGE_MESSAGES });
-    const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: dataConverterFromEnv(config) });
-    return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE, agents) };
+    const resolved = target ?? resolveTemporalTarget(config);
+    const connection = await connectClient(resolved, {
+      waitMs: config.HITL_CONNECT_TIMEOUT_MS,
+      onRetry: (err) => console.error(`${err.message} Trying again…`),
+    });
+    const temporal = new Client({
+      connection,
+      namespace: resolved.namespace,
+      dataConverter: dataConverterFromEnv(config),
+      interceptors: { workflow: tracingClientInterceptors() },
+    });
+    return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE, {}, agents) };
   })();
+  shared.catch(() => (shared = undefined));
   return shared.then((s) => s.hitl);
 }
 

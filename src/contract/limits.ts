@@ -35,8 +35,18 @@ export const LIMITS = {
   listedArgumentsBytes: 8 * 1024,
   /** Bytes of arguments an audit entry keeps (before and after an edit); larger ones keep a preview. */
   auditArgumentsBytes: 4 * 1024,
+  /** MCP tools a run records when it starts (all its servers together); the rest are left out, with why. */
+  mcpToolsPerRun: 128,
+  /** Bytes of one MCP tool's input schema (JSON); a tool with a larger one is left out. */
+  mcpSchemaBytes: 16 * 1024,
+  /** Bytes of one MCP tool's description; the rest is cut with a marker. */
+  mcpDescriptionBytes: 2 * 1024,
+  /** Bytes of all MCP tools a run records (names, descriptions, schemas); tools past it are left out. */
+  mcpToolsBytes: 256 * 1024,
   /** Bytes of audit entries carried across continue-as-new (the newest; older ones stay in earlier runs). */
   carriedAuditBytes: 128 * 1024,
+  /** Bytes of a text (a reply, a tool result, a final answer) one run event carries; the run state has it whole. */
+  eventTextBytes: 16 * 1024,
 } as const;
 
 /** What a cut value ends with, so a reader (human or model) knows it was cut. */

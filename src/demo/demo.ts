@@ -9,12 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { HitlClient } from '../client/hitl-client.js';
 import { style, table } from '../client/cli/output.js';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
 import { readEnvConfig } from '../config.js';
+import { connectClient } from '../connection/connect.js';
+import { connectWorker } from '../connection/connect-worker.js';
+import { devServerTarget, resolveTemporalTarget } from '../connection/temporal-target.js';
 import { startDevServer } from '../dev/dev-server.js';
 import { openShopDb } from '../tools/implementations/shop-db.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -51,22 +54,24 @@ async function decideAtTerminal(hitl: HitlClient, workflowId: string, call: Pend
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   let config = readEnvConfig();
-  step(config.TEMPORAL_ADDRESS ? `Using Temporal at ${config.TEMPORAL_ADDRESS}` : 'Starting a Temporal dev server (in memory)…');
-  const server = await startDevServer();
-  config = { ...config, TEMPORAL_ADDRESS: server.address };
+  let target = resolveTemporalTarget(config);
+  step(target.addressConfigured ? `Using Temporal at ${target.address}` : 'Starting a Temporal dev server (in memory)…');
+  const server = target.addressConfigured ? undefined : await startDevServer({ forceStart: true });
+  if (server) target = devServerTarget(server.address, server.namespace);
   const model = await modelForDemo(config);
   config = model.config;
   console.log(model.server ? 'Model: the scripted demo model (set OPENAI_API_KEY for a real one).' : `Model: ${config.OPENAI_MODEL}`);
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-demo-'));
   config = { ...config, HITL_DATA_DIR: dataDir };
-  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const wait = { waitMs: config.HITL_CONNECT_TIMEOUT_MS };
+  const nativeConnection = await connectWorker(target, wait);
   step('Starting the worker (bundling the workflow)…');
-  const { worker, close: closeTools } = await createWorkerFromEnv({ ...config, TEMPORAL_NAMESPACE: server.namespace }, nativeConnection);
+  const { worker, close: closeTools } = await createWorkerFromEnv(config, nativeConnection, target.namespace);
   const running = worker.run();
-  const connection = await Connection.connect({ address: server.address });
+  const connection = await connectClient(target, wait);
   const hitl = new HitlClient(
-    new Client({ connection, namespace: server.namespace, dataConverter: dataConverterFromEnv(config) }),
+    new Client({ connection, namespace: target.namespace, dataConverter: dataConverterFromEnv(config) }),
     config.TEMPORAL_TASK_QUEUE,
   );
 
@@ -127,18 +132,18 @@ async function main(): Promise<void> {
         result.decisions.map((d) => [d.seq, d.type, d.approver, d.via]),
       ),
     );
-    const ui = server.uiUrl ?? config.TEMPORAL_UI_URL;
-    step(`See the run in the Temporal UI: ${ui}/namespaces/${server.namespace}/workflows/${workflowId}`);
-    if (server.owned) console.log('(the demo server stops when the demo ends; `npm start` keeps one running)');
+    const ui = server?.uiUrl ?? config.TEMPORAL_UI_URL;
+    step(`See the run in the Temporal UI: ${ui}/namespaces/${target.namespace}/workflows/${workflowId}`);
+    if (server) console.log('(the demo server stops when the demo ends; `npm start` keeps one running)');
     ok = result.status === 'Completed';
   } finally {
     worker.shutdown();
     await running.catch(() => {});
     await connection.close();
     await nativeConnection.close();
-    closeTools();
+    await closeTools();
     await model.server?.close();
-    await server.stop();
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
   process.exit(ok ? 0 : 1);

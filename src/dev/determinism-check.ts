@@ -15,8 +15,11 @@ import traverseModule, { type NodePath } from '@babel/traverse';
 type Traverse = typeof traverseModule.default;
 const traverse: Traverse = typeof traverseModule === 'function' ? (traverseModule as unknown as Traverse) : traverseModule.default;
 
-/** The workflows, and the module preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts). */
-export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/sandbox-globals.ts'];
+/**
+ * The workflows, the module preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts) and the
+ * tracing interceptors bundled with them when tracing is on (TRACING_WORKFLOW_INTERCEPTOR_MODULES).
+ */
+export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/sandbox-globals.ts', 'src/workflows/tracing-interceptors.ts'];
 /** The one file allowed to read `Date`: the sandbox makes it the workflow task's time (see the file). */
 export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 
@@ -24,6 +27,9 @@ export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 const ALLOWED_PACKAGES = [
   '@temporalio/workflow',
   '@temporalio/workflow-streams',
+  // The SDK's tracing interceptors, written for the sandbox: OpenTelemetry's clock is the workflow's, its spans leave
+  // through a sink the SDK skips during replay, and they add no commands.
+  '@temporalio/interceptors-opentelemetry',
   '@temporalio/common',
   'zod',
   'ms',
@@ -34,6 +40,8 @@ const ALLOWED_PACKAGES = [
   'canonicalize',
   'fast-deep-equal',
   'base-64',
+  // A JSON Schema interpreter (no code generation): MCP tools' arguments are checked against their schemas in workflows.
+  '@cfworker/json-schema',
 ];
 const FORBIDDEN_GLOBALS: Record<string, string> = {
   setTimeout: 'use sleep() or condition() from @temporalio/workflow',

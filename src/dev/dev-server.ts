@@ -111,7 +111,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 
   installExitHook();
   if (options.handleSignals !== false) installSignalHooks();
-  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // The OTEL_* variables configure our tracing; the server reads them too and refuses exporters it lacks (console).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
   live.add(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {

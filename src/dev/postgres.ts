@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import getPort from 'get-port';
-import { PostgresNotFoundError } from '../errors.js';
+import { PostgresNotFoundError } from './setup-errors.js';
 import { exeName, findOnPath, isExecutable } from './go-build.js';
 
 export interface PostgresOptions {

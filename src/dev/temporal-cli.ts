@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { TemporalCliNotFoundError } from '../errors.js';
+import { TemporalCliNotFoundError } from './setup-errors.js';
 import { exeName, findOnPath, goInstall, isExecutable, isMain, toolCacheDir, type Progress } from './go-build.js';
 
 /** The one place the CLI version is pinned. v1.5.1 has no `replace` directive, so `go install pkg@version` builds it. */

@@ -5,7 +5,7 @@
  * both from the module proxy (the CLI depends on the same server version, so its modules are mostly cached).
  */
 import path from 'node:path';
-import { TemporalServerNotFoundError } from '../errors.js';
+import { TemporalServerNotFoundError } from './setup-errors.js';
 import { exeName, findOnPath, goInstall, isExecutable, isMain, toolCacheDir, type Progress } from './go-build.js';
 
 /** The server version the CLI's dev server embeds (cli v1.5.1 requires go.temporal.io/server v1.29.1). */

@@ -3,6 +3,7 @@ import { DecisionTrust } from '../signing/trust.js';
 import { Interrupts, ModelHookUse, ModelSelectorUse } from './agent-options.js';
 import { ApprovalPolicy } from './approval-policy.js';
 import { OnToolError } from './tool-errors.js';
+import { McpSkippedTool, McpTool } from './mcp-tool.js';
 
 /**
  * The agent as it was when the run started, recorded in history by a local activity. A paused run keeps the
@@ -21,6 +22,8 @@ export const AgentSnapshot = z.object({
   notify: z.boolean(),
   /** Tools whose implementation describes their calls for approvers (absent in runs started before it existed). */
   describedTools: z.array(z.string()).optional(),
+  /** Tools whose implementation prechecks the world before a call runs (absent in runs started before prechecks). */
+  precheckedTools: z.array(z.string()).optional(),
   /**
    * Signed decisions: whom the run trusts to sign them (recorded here, so key rotation never breaks a paused run)
    * and whether every decision must carry a token. Absent in runs started before signed decisions existed.
@@ -34,6 +37,12 @@ export const AgentSnapshot = z.object({
   toolErrors: z.record(z.string(), OnToolError).optional(),
   /** The JSON Schema the run's context was checked against. */
   contextSchema: z.record(z.string(), z.unknown()).optional(),
+  /** The MCP servers the agent declares, by name: the run lists their tools when it starts. */
+  mcpServers: z.array(z.string()).optional(),
+  /** The MCP tools listed when the run started (their names are also in `tools`): a paused run keeps these. */
+  mcpTools: z.array(McpTool).optional(),
+  /** Tools the servers offered that the run left out, and why. */
+  mcpSkipped: z.array(McpSkippedTool).optional(),
 });
 
 export type AgentSnapshot = z.infer<typeof AgentSnapshot>;

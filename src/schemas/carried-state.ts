@@ -11,6 +11,7 @@ import { CallRecord } from './call-record.js';
 import { ChatMessage } from './chat-message.js';
 import { ModelCallsCarry } from './model-call.js';
 import { PolicyOutcome, Usage } from './run-state.js';
+import { StreamState } from './stream-wire.js';
 
 export const DecidedSummary = z.object({ type: z.string(), approver: z.string().optional() });
 /** An `always` decision: it settles every later call of its tool in this run. */
@@ -60,6 +61,11 @@ const CarriedStateV2 = z.object({
   modelCalls: ModelCallsCarry.default({ entries: [], retries: 0 }),
   /** The number of the last breakpoint (`break-<n>`); a run never continues as new while one waits. */
   lastBreakNumber: z.number().int().default(0),
+  /**
+   * The run's Workflow Stream (its log, bounded by the stream's own limit), so offsets go on where they stopped
+   * and watchers follow the chain. Read before the rest is validated (src/workflows/run-events.ts).
+   */
+  stream: StreamState.optional(),
 });
 
 /** Runs that continued as new under the first version carried other names for the same things. */

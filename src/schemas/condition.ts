@@ -1,11 +1,13 @@
 /**
  * `when` conditions: data, so they travel in the workflow input and show in history. Comparisons on an argument
- * path or on the run's context, the combinators `all`/`any`/`not`, and named predicates registered in
- * `src/policy/predicates.ts`.
+ * path, on the run's `context`, or on a fact of the call (who asked, which agent, the call id, the tool), the
+ * combinators `all`/`any`/`not`, and named predicates registered in `src/policy/predicates.ts`.
  */
 import { z } from 'zod';
 
 export const COMPARISON_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'matches', 'exists'] as const;
+/** What a condition may know of a call besides its arguments and the run's context. */
+export const CALL_FACTS = ['requestedBy', 'agent', 'callId', 'toolName'] as const;
 
 const comparison = {
   op: z.enum(COMPARISON_OPS),
@@ -18,7 +20,7 @@ const comparison = {
 };
 
 /** A pattern that does not compile must fail where the policy is defined, never inside a waiting run. */
-function compilesPattern(c: { op: string; value?: unknown; flags?: string }, ctx: z.RefinementCtx): void {
+function checkPattern(c: { op: string; value?: unknown; flags?: string }, ctx: z.RefinementCtx): void {
   if (c.op !== 'matches') return;
   if (typeof c.value !== 'string') {
     ctx.addIssue({ code: 'custom', path: ['value'], message: '`matches` needs a regular expression string' });
@@ -37,16 +39,23 @@ export const ArgComparison = z
     arg: z.string().min(1),
     ...comparison,
   })
-  .superRefine(compilesPattern);
+  .superRefine(checkPattern);
 
-/** The same comparisons on the run's context (checked against the agent's `contextSchema`): `{context: 'tier', …}`. */
+/** A comparison on the run's `context` (passed at start, never shown to the model): `customer.tier`. */
 export const ContextComparison = z
   .strictObject({
-    /** Dot path into the run's context. */
     context: z.string().min(1),
     ...comparison,
   })
-  .superRefine(compilesPattern);
+  .superRefine(checkPattern);
+
+/** A comparison on a fact of the call: `{fact: 'requestedBy', op: 'in', value: ['ann', 'bob']}`. */
+export const FactComparison = z
+  .strictObject({
+    fact: z.enum(CALL_FACTS),
+    ...comparison,
+  })
+  .superRefine(checkPattern);
 
 export const PredicateCall = z.strictObject({
   predicate: z.string().min(1),
@@ -56,6 +65,7 @@ export const PredicateCall = z.strictObject({
 export type Condition =
   | z.infer<typeof ArgComparison>
   | z.infer<typeof ContextComparison>
+  | z.infer<typeof FactComparison>
   | z.infer<typeof PredicateCall>
   | { all: Condition[] }
   | { any: Condition[] }
@@ -66,6 +76,7 @@ export const Condition: z.ZodType<Condition> = z.lazy(() =>
   z.union([
     ArgComparison,
     ContextComparison,
+    FactComparison,
     PredicateCall,
     z.strictObject({ all: z.array(Condition).min(1) }),
     z.strictObject({ any: z.array(Condition).min(1) }),
@@ -75,4 +86,7 @@ export const Condition: z.ZodType<Condition> = z.lazy(() =>
 
 export type ArgComparison = z.infer<typeof ArgComparison>;
 export type ContextComparison = z.infer<typeof ContextComparison>;
+export type FactComparison = z.infer<typeof FactComparison>;
+export type Comparison = ArgComparison | ContextComparison | FactComparison;
+export type CallFact = (typeof CALL_FACTS)[number];
 export type PredicateCall = z.infer<typeof PredicateCall>;

@@ -57,6 +57,11 @@ export const RunState = z.object({
   queuedMessages: z.number().int(),
   /** The latest model calls (at most 100): the model each used, and what hooks and breakpoints did. */
   modelCalls: z.array(ModelCallEntry).optional(),
+  /**
+   * The offset the run's stream will give its next item: subscribe from here to follow what happens after this
+   * state. Absent when the run cannot answer (`problem`).
+   */
+  streamOffset: z.number().int().nonnegative().optional(),
   /** Set by clients (never by the run) when the run is stuck; the rest then comes from visibility, not the run. */
   problem: RunProblem.optional(),
 });

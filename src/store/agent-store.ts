@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  STORE_REFUSAL_CODES,
   STORE_REFUSED,
   STORE_WORKFLOW_TYPE,
   storeDeleteUpdate,
@@ -14,6 +15,7 @@ import {
   storeListQuery,
   storePutUpdate,
   storeWorkflowId,
+  type StoreRefusalCode,
 } from '../contract/store.js';
 import type { StoreItem, StoreListInput, StoreListResult, StoreWriteResult } from '../schemas/store.js';
 import { StoreRefusedError } from '../errors.js';
@@ -98,8 +100,14 @@ export class AgentStore {
     } catch (err) {
       const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
       if (cause instanceof ApplicationFailure && cause.type === STORE_REFUSED)
-        throw new StoreRefusedError(StoreRefusedError.codeOf(cause.details), cause.message);
+        throw new StoreRefusedError(refusalCode(cause.details), cause.message);
       throw err;
     }
   }
+}
+
+/** The refusal's code, from the failure's details (any client may write, so it is read as untrusted). */
+function refusalCode(details: unknown): StoreRefusalCode {
+  const code = (Array.isArray(details) ? (details[0] as { code?: unknown } | undefined)?.code : undefined) as StoreRefusalCode;
+  return STORE_REFUSAL_CODES.includes(code) ? code : 'malformed';
 }

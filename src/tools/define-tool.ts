@@ -5,6 +5,7 @@
 import type { Duration, RetryPolicy } from '@temporalio/common';
 import { z } from 'zod';
 import { OnToolError } from '../schemas/tool-errors.js';
+import { TOOL_NAME } from './tool-names.js';
 
 export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -34,6 +35,12 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
    */
   describe?: boolean;
   /**
+   * Its implementation's `precheck` looks at what a call depends on (an order's status, a balance) and returns it
+   * as JSON. It runs when a gated call is shown (approvers see it) and again just before the approved call runs:
+   * if the answer differs, or the precheck fails, the call waits for approvers again and they see what changed.
+   */
+  precheck?: boolean;
+  /**
    * Run as a local activity, in the worker that runs the workflow task: no server round trip, one history event
    * (a marker) instead of three and no extra workflow task. For quick, idempotent tools only: a local activity
    * cannot heartbeat to the server (so `heartbeatTimeout` does not apply and a crashed worker's attempt is noticed
@@ -46,8 +53,6 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
 }
 
 export const DEFAULT_TOOL_HEARTBEAT_TIMEOUT = '10s';
-
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export function defineTool<P extends z.ZodObject>(spec: ToolSpec<P>): ToolSpec<P> {
   if (!TOOL_NAME.test(spec.name)) {

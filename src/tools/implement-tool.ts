@@ -34,12 +34,18 @@ export interface ToolImplementation<P extends z.ZodObject = z.ZodObject, C exten
   run(args: z.infer<P>, ctx: ToolContext<C>): Promise<unknown> | unknown;
   /** For specs with `describe: true`: one sentence telling an approver what this call will do. */
   describe?(args: z.infer<P>, ctx: ToolContext<C>): Promise<string> | string;
+  /**
+   * For specs with `precheck: true`: what the call depends on, as JSON (at most 8 KiB). Equal answers before the
+   * approval and before the run mean the world is as the approvers saw it.
+   */
+  precheck?(args: z.infer<P>, ctx: ToolContext<C>): Promise<unknown> | unknown;
 }
 
 export function implementTool<P extends z.ZodObject, C extends object = Readonly<Record<string, unknown>>>(
   spec: ToolSpec<P>,
   run: ToolImplementation<P, C>['run'],
   describe?: ToolImplementation<P, C>['describe'],
+  precheck?: ToolImplementation<P, C>['precheck'],
 ): ToolImplementation<P, C> {
-  return { spec, run, ...(describe && { describe }) };
+  return { spec, run, ...(describe && { describe }), ...(precheck && { precheck }) };
 }

@@ -1,23 +1,33 @@
 /**
- * Parses and validates a call's arguments against its tool's schema. Pure: the workflow uses it to keep invalid
- * calls away from approvers, the activity to never run a tool on unvalidated input.
+ * Parses and validates a call's arguments against its tool's schema: the zod schema of a tool of ours, the JSON
+ * Schema an MCP server listed for one of its tools. Pure: the workflow uses it to keep invalid calls away from
+ * approvers and to check edits, the activities to never run a tool on unvalidated input.
  */
 import { z } from 'zod';
+import type { McpTool } from '../schemas/mcp-tool.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from './define-tool.js';
+import { checkJsonSchema } from './json-schema-check.js';
 
 export type ArgumentsProblem = 'unknown_tool' | 'invalid_json' | 'invalid_arguments';
 
 export type ParsedArguments = { ok: true; args: ToolArgs } | { ok: false; problem: ArgumentsProblem; message: string };
 
+/**
+ * @param available the agent's tools: any other name is an unknown tool.
+ * @param mcpTools the MCP tools the run listed when it started.
+ */
 export function parseToolArguments(
   name: string,
   raw: string | ToolArgs,
   specs: Readonly<Record<string, ToolSpec>>,
   available: readonly string[],
+  mcpTools: readonly McpTool[] = [],
 ): ParsedArguments {
-  const spec = available.includes(name) ? specs[name] : undefined;
-  if (!spec) {
+  const offered = available.includes(name);
+  const spec = offered ? specs[name] : undefined;
+  const mcp = offered && !spec ? mcpTools.find((tool) => tool.name === name) : undefined;
+  if (!spec && !mcp) {
     return {
       ok: false,
       problem: 'unknown_tool',
@@ -36,13 +46,23 @@ export function parseToolArguments(
       };
     }
   }
-  const parsed = spec.parameters.safeParse(value);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problem: 'invalid_arguments',
-      message: `Error: invalid arguments for ${name}:\n${z.prettifyError(parsed.error)}\nFix them and call the tool again.`,
-    };
-  }
+  if (mcp) return checkMcpArguments(mcp, value);
+  const parsed = spec!.parameters.safeParse(value);
+  if (!parsed.success) return invalid(name, z.prettifyError(parsed.error));
   return { ok: true, args: parsed.data as ToolArgs };
+}
+
+function checkMcpArguments(tool: McpTool, value: unknown): ParsedArguments {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return invalid(tool.name, '✖ expected a JSON object');
+  const checked = checkJsonSchema(tool.inputSchema, value);
+  if (!checked.ok) return invalid(tool.name, checked.problems.map((p) => `✖ ${p}`).join('\n'));
+  return { ok: true, args: value as ToolArgs };
+}
+
+function invalid(name: string, details: string): ParsedArguments {
+  return {
+    ok: false,
+    problem: 'invalid_arguments',
+    message: `Error: invalid arguments for ${name}:\n${details}\nFix them and call the tool again.`,
+  };
 }

@@ -2,9 +2,10 @@
  * How each kind of activity is scheduled, in one table, and the proxies built from it. A tool's own spec may
  * override its timeout, heartbeat and retry (see `toolOptions`).
  */
-import type { ActivityOptions, LocalActivityOptions } from '@temporalio/common';
+import type { ActivityOptions, Duration, LocalActivityOptions } from '@temporalio/common';
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { McpTool } from '../schemas/mcp-tool.js';
 import { DEFAULT_TOOL_HEARTBEAT_TIMEOUT, type ToolSpec } from '../tools/define-tool.js';
 
 export const ACTIVITY_OPTIONS = {
@@ -28,6 +29,22 @@ export const ACTIVITY_OPTIONS = {
   describe: { startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } },
   /** Model hooks that need I/O (a moderation API, a summariser): a failing hook fails the run after its retries. */
   hook: { startToCloseTimeout: '2m', retry: { initialInterval: '1s', maximumAttempts: 5 } },
+  /**
+   * Listing an agent's MCP tools when a run starts: the worker may have to start a server (npx can take a while);
+   * an unreachable server is retried with backoff, then fails the run with McpServerError.
+   */
+  listMcpTools: {
+    startToCloseTimeout: '3m',
+    heartbeatTimeout: '30s',
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
+  },
+  /**
+   * A reviewer before humans (a rule, or a model call): a few quick tries, then the call goes to humans. A
+   * reviewer's own `timeout` replaces the start-to-close timeout.
+   */
+  review: { startToCloseTimeout: '1m', retry: { initialInterval: '1s', maximumAttempts: 3 } },
+  /** A tool's precheck, when its call is shown and again just before it runs: a failure sends the call back to approvers. */
+  precheck: { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumAttempts: 3 } },
   /** Notifications retry for a while, then give up: a webhook outage must never hold up a run. */
   notify: { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 } },
 } satisfies Record<string, ActivityOptions>;
@@ -39,6 +56,21 @@ export function toolOptions(spec: ToolSpec | undefined, local: boolean): Activit
     retry: spec?.retry ?? ACTIVITY_OPTIONS.tool.retry,
   };
   return local ? common : { ...common, heartbeatTimeout: spec?.heartbeatTimeout ?? ACTIVITY_OPTIONS.tool.heartbeatTimeout };
+}
+
+/**
+ * An MCP tool call's options: its server's timeout, heartbeats, and retries only for tools whose annotations say a
+ * second call does no harm (read-only or idempotent); any other tool gets one attempt, and the model hears of a
+ * failure.
+ */
+export function mcpToolOptions(tool: McpTool): ActivityOptions {
+  const idempotent = tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true;
+  return {
+    // Checked as a duration when the agent was defined (schemas/mcp-tool.ts).
+    startToCloseTimeout: (tool.timeout as Duration | undefined) ?? ACTIVITY_OPTIONS.tool.startToCloseTimeout,
+    heartbeatTimeout: ACTIVITY_OPTIONS.tool.heartbeatTimeout,
+    retry: idempotent ? ACTIVITY_OPTIONS.tool.retry : { maximumAttempts: 1 },
+  };
 }
 
 export const { resolveAgent } = proxyLocalActivities<Activities>(ACTIVITY_OPTIONS.resolveAgent);

@@ -21,10 +21,10 @@ import {
   interruptQuery,
   interruptionsQuery,
   runStateQuery,
+  toolsQuery,
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
-import { mergePolicy } from '../policy/merge-policy.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
@@ -33,21 +33,22 @@ import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
-import { openRunStream } from './run-stream.js';
+import { openRunEvents } from './run-events.js';
+import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
-import { listedPending, pendingCall, runState } from './run-views.js';
+import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
-import { checkEnd, checkMessage, waitForNextTurn } from './session.js';
+import { withMcpTools } from './mcp-tools.js';
+import { checkEnd, checkMessage, queueMessage, waitForNextTurn } from './session.js';
 import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
 import { settleCall } from './tool-execution.js';
 import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 import { workflowNow } from './workflow-clock.js';
 
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
-  const run = new AgentRun();
-  openRunStream();
+  const run = new AgentRun(openRunEvents(rawInput));
   registerHandlers(run);
   try {
     const parsed = AgentWorkflowInput.safeParse(rawInput);
@@ -57,8 +58,10 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     if (input.carry) run.resume(input, input.carry);
     else {
       // The context comes back checked against the agent's schema (with its defaults): tools and hooks get that.
-      const { checkedContext, ...snapshot } = await resolveAgent(input.agent, input.context);
-      run.begin(checkedContext ? { ...input, context: checkedContext } : input, snapshot, mergePolicy(snapshot.policy, input.approval));
+      const { checkedContext, ...resolved } = await resolveAgent(input.agent, input.context);
+      const snapshot = await withMcpTools(resolved);
+      const checkedInput = checkedContext ? { ...input, context: checkedContext } : input;
+      run.begin(checkedInput, snapshot, runPolicy(snapshot.name, snapshot.policy, input.approval));
     }
 
     for (;;) {
@@ -137,6 +140,7 @@ function registerHandlers(run: AgentRun): void {
   setHandler(interruptQuery, () => langChainInterrupt(listedPending(run)));
   setHandler(interruptionsQuery, () => toolApprovalItems(listedPending(run), run.agent));
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, RunStateQueryOptions.parse(options ?? {})));
+  setHandler(toolsQuery, () => runTools(run));
 
   setHandler(
     decideUpdate,
@@ -155,10 +159,10 @@ function registerHandlers(run: AgentRun): void {
   );
   setHandler(decisionSignal, (input: DecisionInputShape) => onSignal(run, 'decision', () => decideBySignal(run, input)));
 
-  setHandler(messageUpdate, (input) => guarded(run, () => ({ queued: run.session.push(checkMessage(run, input).content) })), {
+  setHandler(messageUpdate, (input) => guarded(run, () => ({ queued: queueMessage(run, input) })), {
     validator: (input) => void checkMessage(run, input),
   });
-  setHandler(messageSignal, (input) => onSignal(run, 'message', () => run.session.push(checkMessage(run, input).content)));
+  setHandler(messageSignal, (input) => onSignal(run, 'message', () => queueMessage(run, input)));
   const end = (input: unknown) => {
     checkEnd(run, input);
     run.session.requestEnd();
@@ -187,9 +191,10 @@ function planContext(run: AgentRun): PlanContext {
     decided: { get: (id: string) => forwarded.get(id) ?? run.book.decidedEarlier(id) },
     available: run.started ? run.snapshot.tools : [],
     specs: toolSpecs,
+    mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
-    ...(run.input?.context && { context: run.input.context }),
+    ...(run.started && { facts: { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent } }),
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
   };

@@ -1,8 +1,10 @@
 /** What the decision planner reads of a run, and what it plans: shared by the planner and its parts. */
 import type { GateSettings } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
+import type { CallFacts } from '../policy/call-facts.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import type { Decision } from '../schemas/decision.js';
+import type { McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { DecisionTrust } from '../signing/trust.js';
@@ -15,12 +17,14 @@ export interface PlanContext {
   decided: Pick<ReadonlyMap<string, DecidedSummary>, 'get'>;
   available: readonly string[];
   specs: Readonly<Record<string, ToolSpec>>;
+  /** The MCP tools the run recorded when it started: edits into them are checked against their schemas. */
+  mcpTools?: readonly McpTool[];
   /** The run's policy: an edit is judged by the policy of the call it turns into. */
   policy?: ApprovalPolicy;
-  /** The run's context, for policy conditions on it. */
-  context?: Readonly<Record<string, unknown>>;
   /** Under four eyes, the requester of the run (who may not approve what an edit turns into either). */
   requestedBy?: string;
+  /** What the policy's conditions see besides the arguments, for judging what an edit turns a call into. */
+  facts?: Omit<CallFacts, 'toolName' | 'callId'>;
   /** Tools of sub-agent runs, by workflow id, for edits of their calls. */
   subAgentTools?: ReadonlyMap<string, readonly string[]>;
   /** Signed decisions: how tokens are checked in this run (absent: tokens are neither needed nor read). */
@@ -50,6 +54,8 @@ export interface PlannedDecision {
   argsHash: string;
   /** The edit turned the call into one its approver may not approve: it waits for these settings' approvers. */
   proposal?: { gate: GateSettings };
+  /** An approval toward a quorum: approvals counted once it is, of how many are needed. */
+  quorum?: { approvals: number; required: number };
   /** The verified token the decision carried: its id is used up once the decision is applied. */
   token?: { id: string; expiresAt: number };
 }

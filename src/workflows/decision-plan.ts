@@ -9,6 +9,7 @@ import { LIMITS } from '../contract/limits.js';
 import { parseDecisionInput } from '../contract/seed-decisions.js';
 import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
+import { NO_FACTS } from '../policy/call-facts.js';
 import { classifyCall } from '../policy/classify-call.js';
 import { mayDecide, type Verdict } from '../policy/may-decide.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
@@ -19,6 +20,7 @@ import { verifyDecisionToken, type VerifiedDecider } from '../signing/verify-dec
 import type { PlanContext, PlannedDecision, SigningContext } from './decision-context.js';
 import { checkMatch } from './decision-match.js';
 import { planBreakpoint } from './breakpoint-plan.js';
+import { countApproval } from './decision-quorum.js';
 
 export type { PlanContext, PlannedDecision, SigningContext };
 
@@ -89,10 +91,21 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
   const verdict = mayDecide(call, who, runsTheTool, checks >= 2);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
+  const quorum = countApproval(decision, call, approver, label);
+  if (quorum instanceof DecisionRefusedError) return quorum;
 
   if (call.breakpoint) return planBreakpoint(decision, { ...call, breakpoint: call.breakpoint }, { approver, ...token });
   if (decision.type !== 'edit') {
-    return { call, decision, approver, toolName: call.toolName, args: call.args, argsHash: call.argsHash, ...token };
+    return {
+      call,
+      decision,
+      approver,
+      toolName: call.toolName,
+      args: call.args,
+      argsHash: call.argsHash,
+      ...token,
+      ...(quorum && { quorum }),
+    };
   }
   const toolName = decision.name ?? call.toolName;
   const available = call.subAgentWorkflowId ? (ctx.subAgentTools?.get(call.subAgentWorkflowId) ?? []) : ctx.available;
@@ -103,7 +116,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
       `The edited arguments for ${toolName} are over the limit of ${LIMITS.argumentsBytes} bytes (or nest over 64 deep).`,
     );
   }
-  const checked = parseToolArguments(toolName, newArgs, ctx.specs, available);
+  const mcpTools = call.subAgentWorkflowId ? [] : ctx.mcpTools;
+  const checked = parseToolArguments(toolName, newArgs, ctx.specs, available, mcpTools);
   if (!checked.ok) {
     const code = checked.problem === 'unknown_tool' ? 'unknown_tool' : 'invalid_edit_args';
     const message =
@@ -114,14 +128,18 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   }
   const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args), ...token };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
+  const hints = mcpTools?.find((tool) => tool.name === toolName)?.annotations;
+  const facts = { ...(ctx.facts ?? NO_FACTS), callId: call.id };
   const target =
-    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, ctx.context) : undefined;
+    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, facts, hints) : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {
     ...(target.settings.approvers && { approvers: target.settings.approvers }),
     ...(call.excludedApprovers && { excludedApprovers: call.excludedApprovers }),
   };
-  if (checks >= 3 && toolName !== call.toolName) {
+  // What the edit becomes needs several approvals (rules v4): one person's edit cannot be all of them.
+  const needsQuorum = checks >= 4 && (target.settings.requiredApprovals ?? 1) > 1;
+  if (needsQuorum || (checks >= 3 && toolName !== call.toolName)) {
     // As if the model had proposed the edited call. A call that could never be approved is not worth proposing.
     const allowed = target.settings.allowedDecisions;
     if (!allowed.includes('approve')) {
@@ -132,7 +150,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     }
     // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
     // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
-    const direct = allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
+    const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
     return direct ? planned : { ...planned, proposal: { gate: target.settings } };
   }
   if (target.settings.approvers) {
@@ -173,6 +191,8 @@ function authorityRefusal(
       return new DecisionRefusedError('approver_required', `${label} ${verdict.reason}; say who you are (approver).`);
     case 'approver_not_allowed':
       return new DecisionRefusedError('approver_not_allowed', `${approver} may not decide ${label}; ${verdict.reason}.`);
+    case 'already_approved':
+      return new DecisionRefusedError('already_approved', `${approver} has already approved ${label}; it waits for other approvers.`);
     case 'four_eyes':
       return new DecisionRefusedError(
         'four_eyes',

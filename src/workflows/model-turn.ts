@@ -6,7 +6,7 @@
 import { patched } from '@temporalio/workflow';
 import type { StructuredCheck } from '../activities/call-model.js';
 import type { ModelCallInfo } from '../hooks/hook-types.js';
-import type { ChatMessage } from '../schemas/chat-message.js';
+import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
@@ -36,6 +36,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   const stopped = await breakBeforeModel(run);
   if (stopped !== undefined) return { kind: 'stop', output: stopped };
   const step = run.startModelCall();
+  run.events.stepStarted(step);
   const choice = chooseModel(run, step);
   run.modelCalls.start({ step, model: choice.model, ...(choice.baseURL && { baseURL: choice.baseURL }) });
   const call: ModelCallInfo = { agent: run.agent, step, turnStep: run.turnSteps, model: choice.model, context: run.input.context ?? {} };
@@ -51,6 +52,9 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
         messages,
         tools: run.snapshot.tools,
         step,
+        ...(run.snapshot.mcpTools?.length && {
+          mcpTools: run.snapshot.mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        }),
       },
     ],
   );
@@ -59,8 +63,13 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   let ownIds = hasCalls && patched(PATCHES.ownCallIds);
   const intake = takeReply(reply, result?.cut, ownIds, () => run.book.nextCallId());
   const usage: Usage = { promptTokens: count(result?.usage?.promptTokens), completionTokens: count(result?.usage?.completionTokens) };
+  // What joins the transcript (the reply, or what hooks and humans made of it) is what watchers see.
+  const accept = (message: AssistantMessage) => {
+    run.acceptReply(message, usage);
+    run.events.modelReplied(step, message);
+  };
   if (!run.snapshot.afterModel && !run.snapshot.interrupt && !run.input.interrupt) {
-    run.acceptReply(intake.message, usage);
+    accept(intake.message);
     return { kind: 'reply', intake, ownIds, ...(result?.structured && { structured: result.structured }) };
   }
 
@@ -68,14 +77,14 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   switch (review.kind) {
     case 'sendBack':
       // The model sees what it said and why it was not used, then answers again.
-      run.acceptReply(replyAsText(intake.message), usage);
+      accept(replyAsText(intake.message));
       run.transcript.append({ role: 'user', content: review.reason });
       return { kind: 'again' };
     case 'stop':
-      run.acceptReply({ role: 'assistant', content: review.output }, usage);
+      accept({ role: 'assistant', content: review.output });
       return { kind: 'stop', output: review.output };
     case 'rejectCalls':
-      run.acceptReply(review.intake.message, usage);
+      accept(review.intake.message);
       run.transcript.append(
         ...review.intake.calls.map((c): ChatMessage => ({
           role: 'tool',
@@ -86,7 +95,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
       run.modelCalls.accepted();
       return { kind: 'again' };
     case 'take': {
-      run.acceptReply(review.intake.message, usage);
+      accept(review.intake.message);
       run.modelCalls.accepted();
       if (review.rewritten && review.intake.calls.length > 0) ownIds = patched(PATCHES.ownCallIds);
       const structured = review.rewritten ? recheck(run, review.intake) : result?.structured;

@@ -4,18 +4,15 @@
  */
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
+import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
-import { auditArgs } from './audit-log.js';
+import { listedApproval } from './listed-approval.js';
 
 /** Pending calls as lists show them: every call, with arguments over the list budget cut to a preview. */
 export function listedPending(run: AgentRun): PendingApproval[] {
-  return run.pending().map((p) => {
-    const bytes = utf8Length(JSON.stringify(p.args));
-    if (bytes <= LIMITS.listedArgumentsBytes) return p;
-    return { ...p, args: auditArgs(p.args) ?? {}, argsTruncated: true };
-  });
+  return run.pending().map(listedApproval);
 }
 
 /** One pending call, whole (what an approver reviews before deciding). */
@@ -43,6 +40,7 @@ export function runState(run: AgentRun, options: RunStateQueryOptions = {}): Run
     previousRunIds: [...run.previousRunIds],
     queuedMessages: run.session.length,
     ...(run.modelCalls.entries.length > 0 && { modelCalls: run.modelCalls.entries.slice(-100) }),
+    streamOffset: run.events.offset,
   };
   // The transcript gets what the rest leaves of the budget (at least one message, so paging always advances).
   const rest = Math.max(64 * 1024, LIMITS.queryBytes - utf8Length(JSON.stringify(fixed)));
@@ -58,4 +56,10 @@ function pageOf<T>(items: T[], budgetBytes: number): { items: T[]; more: boolean
     if (i > 0 && bytes > budgetBytes) return { items: items.slice(0, i), more: true };
   }
   return { items, more: false };
+}
+
+/** The `tools` query: the run's tools, and its MCP tools as recorded when it started (none before it starts). */
+export function runTools(run: AgentRun): { tools: string[]; mcpTools: McpTool[]; mcpSkipped: McpSkippedTool[] } {
+  if (!run.started) return { tools: [], mcpTools: [], mcpSkipped: [] };
+  return { tools: run.snapshot.tools, mcpTools: run.snapshot.mcpTools ?? [], mcpSkipped: run.snapshot.mcpSkipped ?? [] };
 }

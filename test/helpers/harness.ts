@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import type { Worker } from '@temporalio/worker';
+import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { ActivityDeps } from '../../src/activities/index.js';
 import { agents as registeredAgents, type AgentRegistry } from '../../src/agents/registry.js';
@@ -20,6 +20,7 @@ import type { AgentResult } from '../../src/schemas/run-state.js';
 import type { ToolImplementation } from '../../src/tools/implement-tool.js';
 import { createToolImplementations } from '../../src/tools/implementations/index.js';
 import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
+import { McpConnections } from '../../src/mcp/mcp-connections.js';
 import { createWorker } from '../../src/worker.js';
 import { connectTestTemporal, uniqueName, type TestTemporal } from './temporal.js';
 
@@ -27,7 +28,9 @@ export const HISTORIES_DIR = path.resolve('test/histories');
 const run = promisify(execFile);
 
 export interface HarnessOptions {
-  script: ModelScriptInput;
+  script?: ModelScriptInput;
+  /** A model server already started (the demo's offline model), instead of one for `script`. */
+  model?: ModelServer;
   agents?: AgentRegistry;
   /** Replace or wrap tool implementations (fault injection, slow tools). */
   wrapTools?: (tools: Record<string, ToolImplementation>) => Record<string, ToolImplementation>;
@@ -49,6 +52,8 @@ export interface HarnessOptions {
   streaming?: ActivityDeps['model']['streaming'];
   /** Model hooks that run as activities (ActivityDeps' `modelHooks`). */
   modelHooks?: ActivityDeps['modelHooks'];
+  /** Worker options over createWorker's (e.g. one activity slot, to hold a tool back). */
+  workerOverrides?: Partial<WorkerOptions>;
 }
 
 export interface Harness {
@@ -65,17 +70,20 @@ export interface Harness {
     bundlePath?: string;
     dataConverter?: DataConverter;
     signedDecisions?: ActivityDeps['signedDecisions'];
+    agents?: AgentRegistry;
   }): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const temporal = await connectTestTemporal();
-  const model = await startModelServer({ script: options.script });
+  const model = options.model ?? (await startModelServer({ script: options.script ?? { conversations: [] } }));
   const taskQueue = uniqueName('tq');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-data-'));
   const tools = createToolImplementations({ dataDir });
-  const deps: ActivityDeps = {
+  const mcp = new McpConnections();
+  let deps: ActivityDeps = {
+    mcp,
     agents: { ...registeredAgents, ...options.agents },
     tools: options.wrapTools ? options.wrapTools({ ...tools.byName }) : tools.byName,
     model: { baseURL: model.baseURL, apiKey: 'sk-test-key', defaultModel: 'scripted-model', streaming: options.streaming },
@@ -94,6 +102,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       workflowBundlePath: bundlePath,
       dataConverter,
       ...(options.maxCachedRuns && { maxCachedRuns: options.maxCachedRuns }),
+      ...(options.workerOverrides && { overrides: options.workerOverrides }),
     });
 
   let worker = await makeWorker();
@@ -116,6 +125,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       bundlePath = restart.bundlePath ?? bundlePath;
       dataConverter = restart.dataConverter ?? dataConverter;
       if (restart.signedDecisions) deps.signedDecisions = restart.signedDecisions;
+      if (restart.agents) deps = { ...deps, agents: { ...deps.agents, ...restart.agents } };
       worker.shutdown();
       await running;
       worker = await makeWorker();
@@ -129,6 +139,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await running.catch(() => {});
       shop.close();
       tools.close();
+      await mcp.close();
       await model.close();
       await temporal.close();
       rmSync(dataDir, { recursive: true, force: true });

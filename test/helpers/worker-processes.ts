@@ -10,6 +10,12 @@ export interface WorkerProcessOptions {
   bundlePath: string;
   /** See test/reliability/worker-process.ts. */
   fault?: string;
+  /** @default 'default' */
+  namespace?: string;
+  /** Agents declared in a file (HITL_AGENTS_FILE), beside those in code. */
+  agentsFile?: string;
+  /** Model calls stream, in batches this long. */
+  streamBatchMs?: number;
 }
 
 /** Every worker process the test file started and that still runs; kill them all in afterAll. */
@@ -26,6 +32,9 @@ export async function spawnWorkerProcess(options: WorkerProcessOptions): Promise
       DATA_DIR: options.dataDir,
       BUNDLE_PATH: options.bundlePath,
       ...(options.fault && { FAULT: options.fault }),
+      ...(options.namespace && { NAMESPACE: options.namespace }),
+      ...(options.agentsFile && { AGENTS_FILE: options.agentsFile }),
+      ...(options.streamBatchMs !== undefined && { STREAM_BATCH_MS: String(options.streamBatchMs) }),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,6 +1,7 @@
 /** The `hitl` command line: start runs, see what waits, decide, watch. */
 import { Command, CommanderError } from 'commander';
 import { closeSharedHitlClient, sharedHitlClient } from '../connection.js';
+import { registerAgentCommand } from './commands/agents.js';
 import { registerDecideCommands } from './commands/decide.js';
 import type { CliContext } from './commands/context.js';
 import { registerModelServerCommand } from './commands/model-server.js';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   };
   for (const register of [
     registerRunCommands,
+    registerAgentCommand,
     registerDecideCommands,
     registerWatchCommand,
     registerReviewCommand,

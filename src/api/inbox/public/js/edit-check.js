@@ -4,9 +4,18 @@ import { Validator } from '@cfworker/json-schema';
 /** Keywords that only say "something below failed"; the specific error below is the useful one. */
 const SUMMARY_KEYWORDS = new Set(['properties', 'patternProperties', 'items', 'prefixItems', 'false', '$ref', 'allOf']);
 
+/** The draft a schema declares (MCP servers often send draft-07); 2020-12 when it declares none. */
+function draftOf(schema) {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (declared.includes('draft-04')) return '4';
+  if (declared.includes('draft-06') || declared.includes('draft-07')) return '7';
+  if (declared.includes('2019-09')) return '2019-09';
+  return '2020-12';
+}
+
 const validators = new WeakMap();
 function validatorFor(schema) {
-  if (!validators.has(schema)) validators.set(schema, new Validator(schema, '2020-12', false));
+  if (!validators.has(schema)) validators.set(schema, new Validator(schema, draftOf(schema), false));
   return validators.get(schema);
 }
 

@@ -1,0 +1,173 @@
+/**
+ * An agent declared only in an agents file (HITL_AGENTS_FILE), end to end: the worker built from the environment
+ * as `npm run worker` builds it, the `hitl` CLI as a real process, and the HTTP API as `npm run api` starts it. The
+ * agent's tools come from the official filesystem MCP server; its answer must match a JSON Schema.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startApiServer } from '../src/api/serve.js';
+import type { Listening } from '../src/api/listen.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { readEnvConfig } from '../src/config.js';
+import { pendingApprovalsQuery } from '../src/contract/messages.js';
+import { startModelServer, type ModelServer } from '../src/model-server/server.js';
+import { createWorkerFromEnv } from '../src/worker.js';
+import { runHitl } from './helpers/cli.js';
+import type { Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
+import { connectTestTemporal, uniqueName, type TestTemporal } from './helpers/temporal.js';
+
+const require = createRequire(import.meta.url);
+const dir = mkdtempSync(path.join(tmpdir(), 'hitl-agents-file-'));
+const notes = path.join(dir, 'notes');
+const agentsFile = path.join(dir, 'agents.yaml');
+const TOKENS = { 'ada-token-0123456789ab': { approver: 'ada', groups: ['ops'] } };
+
+const AGENTS_YAML = `agents:
+  - name: notekeeper
+    instructions: You keep notes in files and answer with a JSON summary.
+    tools: ["fs__*"]
+    maxSteps: 5
+    approval:
+      tools:
+        fs__write_file: { approvers: [ops] }
+    responseFormat:
+      type: object
+      properties: { summary: { type: string } }
+      required: [summary]
+      additionalProperties: false
+    mcpServers:
+      fs:
+        command: ${JSON.stringify(process.execPath)}
+        args: [${JSON.stringify(require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'))}, ${JSON.stringify(notes)}]
+`;
+
+const writes = (where: string, content: string) => ({
+  toolCalls: [{ id: 'w', name: 'fs__write_file', arguments: { path: path.join(notes, where), content } }],
+});
+
+let temporal: TestTemporal;
+let model: ModelServer;
+let worker: Worker;
+let running: Promise<void>;
+let closeWorker: () => Promise<void>;
+let api: Listening;
+let cli: Pick<Harness, 'temporal' | 'taskQueue'>;
+
+beforeAll(async () => {
+  mkdirSync(notes);
+  writeFileSync(agentsFile, AGENTS_YAML);
+  temporal = await connectTestTemporal();
+  model = await startModelServer({
+    script: {
+      conversations: [
+        { match: 'note from the cli', replies: [writes('cli.md', 'from the CLI'), { content: '{"summary":"noted from the CLI"}' }] },
+        { match: 'note over http', replies: [writes('http.md', 'over HTTP'), { content: '{"summary":"noted over HTTP"}' }] },
+      ],
+    },
+  });
+  const config = readEnvConfig({
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
+    TEMPORAL_TASK_QUEUE: uniqueName('agents-file'),
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'sk-test-key',
+    HITL_DATA_DIR: path.join(dir, 'data'),
+    HITL_AGENTS_FILE: agentsFile,
+    HITL_API_PORT: '0',
+  });
+  ({ worker, close: closeWorker } = await createWorkerFromEnv(config, temporal.nativeConnection, temporal.namespace, {
+    workflowBundlePath: inject('workflowBundlePath'),
+  }));
+  running = worker.run();
+  api = await startApiServer(config, { hitl: new HitlClient(temporal.client, config.TEMPORAL_TASK_QUEUE), tokens: TOKENS });
+  cli = { temporal, taskQueue: config.TEMPORAL_TASK_QUEUE };
+}, 120_000);
+
+afterAll(async () => {
+  await api?.close();
+  worker?.shutdown();
+  await running?.catch(() => {});
+  await closeWorker?.();
+  await model?.close();
+  await temporal?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const hitl = (args: string[]) => runHitl(cli as Harness, ['--json', ...args], { env: { HITL_AGENTS_FILE: agentsFile } });
+const http = async (method: string, route: string, body?: unknown) => {
+  const response = await fetch(`${api.url}${route}`, {
+    method,
+    headers: { authorization: 'Bearer ada-token-0123456789ab', ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+};
+
+describe('an agent declared only in an agents file', () => {
+  it('is listed beside the agents in code, by the CLI and the API', async () => {
+    const listed = await hitl(['agents']);
+    expect(listed.code).toBe(0);
+    const expected = { name: 'notekeeper', source: 'file', tools: ['fs__*'], mcpServers: ['fs'], maxSteps: 5, structuredOutput: true };
+    const agents = JSON.parse(listed.stdout);
+    expect(agents).toContainEqual(expected);
+    expect(agents).toContainEqual(expect.objectContaining({ name: 'demo', source: 'code' }));
+    const overHttp = await http('GET', '/api/agents');
+    expect(overHttp.body).toContainEqual(expected);
+  });
+
+  it('runs end to end from the CLI: start, the write waits for ops, approve, the JSON answer', async () => {
+    const started = await hitl(['start', '--agent', 'notekeeper', 'note from the cli']);
+    expect(started).toMatchObject({ code: 0, stderr: '' });
+    const { workflowId } = JSON.parse(started.stdout);
+    const handle = temporal.client.workflow.getHandle(workflowId);
+    await waitFor(async () => (await handle.query(pendingApprovalsQuery)).length === 1, 30_000, 'the write to wait');
+    const refused = await hitl(['approve', workflowId, 'call-1', '--as', 'bob']);
+    expect(refused.code).toBe(3);
+    expect(existsSync(path.join(notes, 'cli.md'))).toBe(false);
+    const approved = await hitl(['approve', workflowId, 'call-1', '--as', 'ada', '--group', 'ops']);
+    expect(approved).toMatchObject({ code: 0 });
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'Completed', structured: { summary: 'noted from the CLI' } });
+    expect(readFileSync(path.join(notes, 'cli.md'), 'utf8')).toBe('from the CLI');
+  });
+
+  it('runs end to end over HTTP, with the run’s MCP schemas for the edit', async () => {
+    expect(await http('POST', '/api/runs', { agent: 'nobody', prompt: 'x' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'unknown_agent' } },
+    });
+    const started = await http('POST', '/api/runs', { agent: 'notekeeper', prompt: 'note over http' });
+    expect(started.status).toBe(201);
+    const { workflowId } = started.body;
+    let approval: any;
+    await waitFor(
+      async () => {
+        [approval] = (await http('GET', '/api/approvals?agent=notekeeper')).body.filter((a: any) => a.workflowId === workflowId);
+        return approval !== undefined;
+      },
+      30_000,
+      'the approval to be listed',
+    );
+    expect(approval).toMatchObject({ toolName: 'fs__write_file', canDecide: true, approvers: ['ops'] });
+    const tools = await http('GET', `/api/tools?run=${encodeURIComponent(workflowId)}`);
+    expect(tools.body.find((t: any) => t.name === 'fs__write_file')).toMatchObject({
+      parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+      annotations: { destructiveHint: true, readOnlyHint: false },
+    });
+    const bad = await http('POST', `/api/approvals/${approval.id}/edit`, { arguments: { path: path.join(notes, 'edited.md') } });
+    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_edit_args' } } });
+    const edited = await http('POST', `/api/approvals/${approval.id}/edit`, {
+      arguments: { path: path.join(notes, 'edited.md'), content: 'edited over HTTP' },
+    });
+    expect(edited.status).toBe(200);
+    const result = await temporal.client.workflow.getHandle(workflowId).result();
+    expect(result).toMatchObject({ status: 'Completed', structured: { summary: 'noted over HTTP' } });
+    expect(readFileSync(path.join(notes, 'edited.md'), 'utf8')).toBe('edited over HTTP');
+    expect(existsSync(path.join(notes, 'http.md'))).toBe(false);
+  });
+});
