@@ -2,16 +2,23 @@
  * Request and response bodies of the HTTP API. Bodies are strict: an unknown field is refused, so a typo never
  * silently turns into a default (an `alwys: true` that approves only once).
  */
+import { extendZodWithOpenApi } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
+import { Condition } from '../schemas/condition.js';
 import { DecideResult } from '../schemas/decision.js';
 import { McpToolAnnotations } from '../schemas/mcp-tool.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 import { RunProblem } from '../schemas/run-problem.js';
 import { SessionOptions } from '../schemas/session.js';
 import { ToolArgs } from '../schemas/tool-args.js';
+
+// A condition nests conditions (all/any/not). Named (on the lazy schema itself, as the library allows), the OpenAPI
+// document refers to it by $ref instead of expanding it forever. The workflow never loads this module.
+extendZodWithOpenApi(z);
+Condition.openapi('Condition');
 
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
