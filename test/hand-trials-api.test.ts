@@ -1,11 +1,14 @@
 /**
- * What trying the API by hand found, against the real API, worker and dev server: the OpenAPI document is served
- * (a recursive schema once made it answer 500 with `{}`), and `Last-Event-ID` is read as the ids we send (decimal
- * digits; an empty one is no id, not offset 0).
+ * What trying the API and the CLI by hand found, against the real API, CLI, worker and dev server: the OpenAPI
+ * document is served (a recursive schema once made it answer 500 with `{}`); `Last-Event-ID` is read as the ids
+ * we send (decimal digits; an empty one is no id, not offset 0); and a run whose own policy would loosen its
+ * agent's is refused when it is asked for, instead of started to fail at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from '../src/api/listen.js';
+import { agents } from '../src/agents/registry.js';
 import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { itemsOf, readSse } from './helpers/sse.js';
 
@@ -15,7 +18,7 @@ let h: Harness;
 let api: Listening;
 beforeAll(async () => {
   h = await startHarness({ script: { conversations: [{ match: 'hand trial', replies: [{ content: 'Done by hand.' }] }] } });
-  api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'hana', groups: [] } } });
+  api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'hana', groups: [] } }, agents });
 });
 afterAll(async () => {
   await api?.close();
@@ -66,5 +69,43 @@ describe('GET /api/runs/:id/events and Last-Event-ID', () => {
       expect(await openedAt({ query: `?from=${from}` }), from).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
     }
     expect(await openedAt({ lastEventId: String(end + 5) })).toMatchObject({ status: 400, body: { error: { code: 'invalid_offset' } } });
+  });
+});
+
+describe('a run whose own policy would loosen its agent’s', () => {
+  const loosening = { tools: { process_refund: { approvers: ['finance', 'support'] } } };
+  const demoRuns = async () => {
+    let count = 0;
+    for await (const _ of h.temporal.client.workflow.list({ query: `TaskQueue = '${h.taskQueue}'` })) count++;
+    return count;
+  };
+  let before: number;
+  beforeAll(async () => {
+    before = await demoRuns();
+  });
+
+  it('is refused by POST /api/runs with a typed 400', async () => {
+    const response = await fetch(`${api.url}/api/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'demo', prompt: 'hand trial', approval: loosening }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_run_input');
+    expect(body.error.message).toContain('tools.process_refund.approvers: the agent allows only finance, not support');
+  });
+
+  it('is refused by hitl start with a usage exit code; of these attempts, only the tightening one starts a run', async () => {
+    const result = await runHitl(h, ['start', '--agent', 'demo', '--approval', JSON.stringify(loosening), 'hand trial']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('tools.process_refund.approvers: the agent allows only finance, not support');
+    const tightening = { tools: { process_refund: { approvers: ['finance'], requiredApprovals: 2 } } };
+    const started = await runHitl(h, ['start', '-q', '--agent', 'demo', '--approval', JSON.stringify(tightening), 'hand trial']);
+    expect(started.code).toBe(0);
+    expect(await h.temporal.client.workflow.getHandle(started.stdout.trim()).result()).toMatchObject({ status: 'Completed' });
+    // Listed once the tightening run is, the refused ones would be too (they were asked for first).
+    await expect.poll(demoRuns, { timeout: 30_000 }).toBeGreaterThan(before);
+    expect(await demoRuns()).toBe(before + 1);
   });
 });

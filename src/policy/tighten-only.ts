@@ -7,11 +7,19 @@
  * reminders and descriptions change no consent and are free. Pure.
  */
 import deepEqual from 'fast-deep-equal';
+import { InvalidRunInputError } from '../errors.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride, ToolGateConfig, ToolPolicy } from '../schemas/approval-policy.js';
 import type { Condition } from '../schemas/condition.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
 import { durationToMs } from '../schemas/duration.js';
 import { bestMatch, isPattern, MCP_SEPARATOR, specificity } from '../tools/tool-names.js';
+
+/** The error a run whose policy loosens its agent's fails with (InvalidRunInputError), naming each loosening. */
+export function looseningRefusal(agentName: string, problems: string[]): InvalidRunInputError {
+  return new InvalidRunInputError(
+    `approval may only tighten agent "${agentName}"'s policy (its runOverrides is 'tighten'):\n- ${problems.join('\n- ')}`,
+  );
+}
 
 /**
  * Every way `override` would loosen `agent`; empty when it only tightens.

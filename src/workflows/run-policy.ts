@@ -4,9 +4,8 @@
  * a clear error: a caller cannot start a run that lets through what the agent gates.
  */
 import { patched } from '@temporalio/workflow';
-import { InvalidRunInputError } from '../errors.js';
 import { mergePolicy } from '../policy/merge-policy.js';
-import { loosenings } from '../policy/tighten-only.js';
+import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import { PATCHES } from './patches.js';
 
@@ -15,11 +14,7 @@ export function runPolicy(agentName: string, agent: ApprovalPolicy, override: Ap
   // snapshot, took any policy it was given, and replays that way.
   if (override && agent.runOverrides === 'tighten') {
     const problems = loosenings(agent, override, { throughPatterns: patched(PATCHES.tightenThroughPatterns) });
-    if (problems.length) {
-      throw new InvalidRunInputError(
-        `approval may only tighten agent "${agentName}"'s policy (its runOverrides is 'tighten'):\n- ${problems.join('\n- ')}`,
-      );
-    }
+    if (problems.length) throw looseningRefusal(agentName, problems);
   }
   return mergePolicy(agent, override);
 }
