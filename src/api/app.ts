@@ -22,6 +22,7 @@ import { runRoutes } from './run-routes.js';
 import { streamRoutes } from './stream-routes.js';
 import { toolRoutes } from './tool-routes.js';
 import { tracingHttpMiddleware } from '../telemetry/tracing.js';
+import { Condition } from '../schemas/condition.js';
 
 /** Paths reachable without a token. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/health']);
@@ -100,6 +101,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   }
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  app.openAPIRegistry.register('Condition', named(Condition, 'Condition'));
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
     info: { title: 'temporal-hitl-agent approval API', version: '1.0.0', description: 'Decide gated tool calls of durable agent runs.' },
@@ -109,4 +111,15 @@ export function createApiApp(options: ApiOptions): ApiApp {
   app.notFound((c) => errorResponse(c, 404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`));
   app.onError(handleApiError);
   return app;
+}
+
+/**
+ * A recursive schema needs a name for the OpenAPI document to refer to it: unnamed, generating the document
+ * recurses without end and /api/openapi.json answers 500. The library names a schema with the `.openapi()` it adds
+ * to zod's prototype, which a schema built before the library was imported (the worker's, in `npm start`) lacks:
+ * call it from the prototype. On a `z.lazy`, it names the lazy schema itself, the one its own definition refers to.
+ */
+function named<T extends z.ZodType>(schema: T, id: string): T {
+  const { openapi } = z.ZodType.prototype as unknown as { openapi: (this: T, refId: string) => T };
+  return openapi.call(schema, id);
 }

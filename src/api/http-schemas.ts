@@ -87,20 +87,6 @@ export const DecisionResponse = DecideResult;
 /** Names of agents and tools in queries: visibility queries take them as literals. */
 const Name = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'letters, digits, `_`, `.`, `:` or `-`, at most 128');
 
-/**
- * A run's own approval policy, checked with the policy's schema but described to OpenAPI as an object: a policy's
- * conditions nest (all/any/not), a recursive schema the document generator expands until the stack overflows.
- */
-const RunPolicy = z
-  .record(z.string(), z.unknown())
-  .describe('An approval policy (see the README, "Who decides"), laid over the agent\'s')
-  .transform((value, ctx) => {
-    const parsed = ApprovalPolicyOverride.safeParse(value);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-    return z.NEVER;
-  });
-
 export const StartRunBody = z.strictObject({
   agent: Name,
   prompt: z.string().min(1).max(LIMITS.promptChars),
@@ -111,7 +97,7 @@ export const StartRunBody = z.strictObject({
   /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
   session: SessionOptions.optional(),
   /** The run's own approval policy: by default it may only tighten the agent's (the run fails at start otherwise). */
-  approval: RunPolicy.optional(),
+  approval: ApprovalPolicyOverride.optional(),
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 

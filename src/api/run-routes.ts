@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { RunState } from '../schemas/run-state.js';
 import { UserMessageInput } from '../schemas/session.js';
 import { RunSummary } from '../schemas/run-summary.js';
-import { UnknownAgentError } from '../errors.js';
+import { checkRunStart } from '../agents/check-run-start.js';
 import { RunProblem } from '../schemas/run-problem.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { runLinks } from './run-links.js';
@@ -33,12 +33,12 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     }),
     async (c) => {
       const body = c.req.valid('json');
-      if (options.agents && !Object.hasOwn(options.agents, body.agent))
-        throw new UnknownAgentError(body.agent, Object.keys(options.agents));
+      const approval = (options.fourEyes || body.approval) && { ...body.approval, ...(options.fourEyes && { fourEyes: true }) };
+      if (options.agents) checkRunStart(options.agents, { agent: body.agent, approval });
       const { workflowId, runId } = await hitl.startRun({
         ...body,
         requestedBy: c.get('identity').approver,
-        ...((options.fourEyes || body.approval) && { approval: { ...body.approval, ...(options.fourEyes && { fourEyes: true }) } }),
+        ...(approval && { approval }),
       });
       return c.json({ workflowId, runId, temporalUiUrl: links.ui(workflowId) }, 201);
     },

@@ -23,7 +23,8 @@ const KEEPALIVE_MS = 15_000;
 /** What EventSource waits before it reconnects. */
 const RETRY_MS = 2000;
 
-const Offset = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** A stream offset as the events' ids carry it: decimal digits (no sign, exponent, hex or spaces). */
+const Offset = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
 export const StreamQuery = z.strictObject({
   /** The first offset to send when there is no `Last-Event-ID`. @default 0: all the run's stream still keeps */
   from: Offset.optional(),
@@ -58,7 +59,8 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
   app.get('/api/runs/:id/events', async (c) => {
     const params = IdParam.safeParse({ id: c.req.param('id') });
     const query = StreamQuery.safeParse(c.req.query());
-    const lastId = c.req.header('last-event-id');
+    // An empty Last-Event-ID is a client that has seen no id yet (the SSE spec's empty last event ID): start as asked.
+    const lastId = c.req.header('last-event-id') || undefined;
     const resumed = lastId === undefined ? undefined : Offset.safeParse(lastId);
     if (!params.success || !query.success || resumed?.success === false) {
       throw new HTTPException(400, { message: 'Expected a run id, an optional `from` offset and an optional numeric Last-Event-ID.' });

@@ -85,3 +85,38 @@ describe('loosenings', () => {
     ).toEqual(['tools.process_refund.escalate: the agent allows only finance, cfo, not interns']);
   });
 });
+
+describe('loosenings through patterns', () => {
+  const byPattern = ApprovalPolicy.parse({ tools: { 'fs__write_*': { approvers: ['ops'] }, 'fs__*': true } });
+
+  it('judges an exact name against the agent pattern that speaks for it', () => {
+    // Merged, the run's exact key outranks the agent's pattern: `false` would let every write through.
+    expect(loosenings(byPattern, { tools: { fs__write_file: false } })).toEqual([
+      'tools.fs__write_file: the agent gates this tool; a run may not let its calls through',
+    ]);
+    expect(loosenings(byPattern, { tools: { fs__write_file: { approvers: ['interns'] } } })).toEqual([
+      'tools.fs__write_file.approvers: the agent allows only ops, not interns',
+    ]);
+    expect(loosenings(byPattern, { tools: { fs__write_file: { approvers: ['ops'], requiredApprovals: 2 } } })).toEqual([]);
+  });
+
+  it('judges a pattern against the agent patterns it would outrank', () => {
+    expect(loosenings(byPattern, { tools: { 'fs__write_f*': { approvers: ['interns'] } } })).toEqual([
+      'tools.fs__write_f*.approvers: the agent allows only ops, not interns',
+    ]);
+    // Less specific than `fs__write_*`, which keeps speaking for writes: only `fs__*`'s `true` is replaced.
+    expect(loosenings(byPattern, { tools: { 'fs*': { allowedDecisions: ['approve', 'reject'] } } })).toEqual([]);
+  });
+
+  it('keeps MCP tools the agent leaves to their annotations gated when destructive', () => {
+    const byHints = ApprovalPolicy.parse({ tools: { read_data: false } });
+    const refused = 'the agent gates MCP tools annotated destructiveHint that it does not list; a run may not let them through';
+    expect(loosenings(byHints, { tools: { fs__delete_file: false } })).toEqual([`tools.fs__delete_file: ${refused}`]);
+    expect(loosenings(byHints, { tools: { '*': false } })).toEqual([`tools.*: ${refused}`]);
+    expect(loosenings(byHints, { tools: { read_data: false, fs__delete_file: { approvers: ['ops'] } } })).toEqual([]);
+  });
+
+  it('judges as before for runs that started before (the workflow asks patched())', () => {
+    expect(loosenings(byPattern, { tools: { fs__write_file: false } }, { throughPatterns: false })).toEqual([]);
+  });
+});

@@ -7,24 +7,73 @@
  * reminders and descriptions change no consent and are free. Pure.
  */
 import deepEqual from 'fast-deep-equal';
+import { InvalidRunInputError } from '../errors.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride, ToolGateConfig, ToolPolicy } from '../schemas/approval-policy.js';
 import type { Condition } from '../schemas/condition.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
 import { durationToMs } from '../schemas/duration.js';
+import { bestMatch, isPattern, MCP_SEPARATOR, specificity } from '../tools/tool-names.js';
 
-/** Every way `override` would loosen `agent`; empty when it only tightens. */
-export function loosenings(agent: ApprovalPolicy, override: ApprovalPolicyOverride): string[] {
+/** The error a run whose policy loosens its agent's fails with (InvalidRunInputError), naming each loosening. */
+export function looseningRefusal(agentName: string, problems: string[]): InvalidRunInputError {
+  return new InvalidRunInputError(
+    `approval may only tighten agent "${agentName}"'s policy (its runOverrides is 'tighten'):\n- ${problems.join('\n- ')}`,
+  );
+}
+
+/**
+ * Every way `override` would loosen `agent`; empty when it only tightens.
+ * @param options.throughPatterns judge each key against the agent entries it would stand in for once merged (see
+ *   agentEntriesFor); off, only against the entry under the same key, as runs started before it were. @default true
+ */
+export function loosenings(agent: ApprovalPolicy, override: ApprovalPolicyOverride, options = { throughPatterns: true }): string[] {
   const problems: string[] = [];
   const onTimeout = override.onTimeout ?? agent.onTimeout;
   if (onTimeout === 'approve' && agent.onTimeout !== 'approve') problems.push('onTimeout: a run may not approve calls nobody decided');
   if (agent.fourEyes && override.fourEyes === false) problems.push('fourEyes: the agent requires another person to approve');
-  for (const [tool, entry] of Object.entries(override.tools ?? {})) {
-    const base = Object.hasOwn(agent.tools, tool) ? agent.tools[tool]! : agent.default;
-    problems.push(...entryLoosenings(`tools.${tool}`, base, entry, agent.onTimeout, onTimeout));
+  for (const [key, entry] of Object.entries(override.tools ?? {})) {
+    if (!options.throughPatterns) {
+      const base = Object.hasOwn(agent.tools, key) ? agent.tools[key]! : agent.default;
+      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout));
+      continue;
+    }
+    if (entry === false && mayUngateByHints(agent, key)) {
+      problems.push(
+        `tools.${key}: the agent gates MCP tools annotated destructiveHint that it does not list; a run may not let them through`,
+      );
+    }
+    for (const base of agentEntriesFor(agent, key)) {
+      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout));
+    }
   }
   if (override.default !== undefined)
     problems.push(...entryLoosenings('default', agent.default, override.default, agent.onTimeout, onTimeout));
-  return problems;
+  return [...new Set(problems)];
+}
+
+/**
+ * The agent's entries a run's key would stand in for once merged. An exact name speaks for its tool wherever the
+ * agent's entry for it came from: its own key, a pattern (`fs__write_*`) or the default. A pattern loses to every
+ * exact name and to more specific patterns, so it may stand in for the default and any agent pattern no more
+ * specific than itself.
+ */
+function agentEntriesFor(agent: ApprovalPolicy, key: string): ToolPolicy[] {
+  const keys = Object.keys(agent.tools);
+  if (!isPattern(key)) {
+    const own = bestMatch(keys, key);
+    return [own === undefined ? agent.default : agent.tools[own]!];
+  }
+  const score = specificity(key);
+  return [agent.default, ...keys.filter((k) => isPattern(k) && specificity(k) <= score).map((k) => agent.tools[k]!)];
+}
+
+/**
+ * An MCP tool no entry speaks for waits when annotated `destructiveHint`: a run's `false` for it, or a pattern's
+ * (which may match such tools), would let those calls through.
+ */
+function mayUngateByHints(agent: ApprovalPolicy, key: string): boolean {
+  if (isPattern(key)) return true;
+  return key.includes(MCP_SEPARATOR) && bestMatch(Object.keys(agent.tools), key) === undefined;
 }
 
 function entryLoosenings(path: string, base: ToolPolicy, entry: ToolPolicy, agentOnTimeout: string, runOnTimeout: string): string[] {

@@ -47,6 +47,11 @@ export function matchesPattern(pattern: string, name: string): boolean {
   return true;
 }
 
+/** How specific a pattern is: its characters other than `*`. The more, the more it outranks other patterns. */
+export function specificity(pattern: string): number {
+  return pattern.split('*').join('').length;
+}
+
 /**
  * The key of `entries` that speaks for `name`: the name itself, else the most specific pattern that matches it
  * (the most characters other than `*`; on a tie, the first in code-point order). Deterministic whatever the order
@@ -58,7 +63,7 @@ export function bestMatch(keys: readonly string[], name: string): string | undef
   let bestScore = -1;
   for (const key of keys) {
     if (!isPattern(key) || !matchesPattern(key, name)) continue;
-    const score = key.split('*').join('').length;
+    const score = specificity(key);
     if (score > bestScore || (score === bestScore && best !== undefined && key < best)) {
       best = key;
       bestScore = score;

@@ -4,6 +4,7 @@ import {
   ApprovalNotFoundError,
   DecisionRefusedError,
   HitlError,
+  InvalidRunInputError,
   RunNotFoundError,
   SessionClosedError,
   StreamOffsetError,
@@ -26,7 +27,13 @@ export function exitWithError(err: unknown, json: boolean): never {
 }
 
 function exitCode(err: unknown): number {
-  if (err instanceof UsageError || err instanceof UnknownAgentError || err instanceof AgentsFileError || err instanceof StreamOffsetError)
+  if (
+    err instanceof UsageError ||
+    err instanceof UnknownAgentError ||
+    err instanceof InvalidRunInputError ||
+    err instanceof AgentsFileError ||
+    err instanceof StreamOffsetError
+  )
     return EXIT.usage;
   if (err instanceof DecisionRefusedError) return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
   if (err instanceof SessionClosedError) return EXIT.refused;

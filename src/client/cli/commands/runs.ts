@@ -1,5 +1,8 @@
 /** `hitl start`, `hitl runs`, `hitl show`. */
 import { InvalidArgumentError, Option } from 'commander';
+import { checkRunStart } from '../../../agents/check-run-start.js';
+import { loadAgents } from '../../../agents/registry.js';
+import { readEnvConfig } from '../../../config.js';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
 import type { RunState } from '../../../schemas/run-state.js';
 import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
@@ -31,6 +34,8 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('-q, --quiet', 'print only the workflow id (RUN=$(hitl start -q …))')
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
+      // The workers may serve agents this environment does not list: only what is known here is checked.
+      checkRunStart(loadAgents(readEnvConfig()), { agent: opts.agent, approval: opts.approval }, { unknownAgents: 'allow' });
       const hitl = await ctx.hitl();
       const started = await hitl.startRun(
         {
