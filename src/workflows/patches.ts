@@ -37,9 +37,4 @@ export const PATCHES = {
    * had. (A run's own policy is limited by data instead: see src/workflows/run-policy.ts.)
    */
   whoDecides: 'who-decides',
-  /**
-   * A run's own policy is judged against the agent entry each of its keys would stand in for (a pattern's, the
-   * default, MCP annotations), not only the entry under the same key: a run that started before was let through.
-   */
-  tightenThroughPatterns: 'tighten-through-patterns',
 } as const;
