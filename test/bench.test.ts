@@ -41,7 +41,17 @@ describe('npm run bench -- --quick', () => {
     expect(results.density.completion).toBe(1);
     expect(results.peer.completed).toBe(results.peer.threads);
     expect(results.decisionLatency.ours.update.sentToToolStart.n).toBe(results.settings.latencySamples);
-    expect(results.targets.map((t) => t.id)).toEqual(['decision-latency', 'step-overhead', 'density', 'history-events', 'peer-resume']);
+    expect(results.targets.map((t) => t.id)).toEqual([
+      'decision-latency',
+      'step-overhead',
+      'evicted-decision',
+      'density',
+      'history-events',
+      'peer-resume',
+    ]);
+    expect(results.decisionLatency.openaiAgents.sentToToolStart.n).toBe(results.settings.latencySamples);
+    expect(results.openaiAgentsPeer.history.runs).toBe(2);
+    expect(results.evicted.sizes[0]!.evicted.sentToToolStart.n).toBe(results.evicted.sizes[0]!.samples);
 
     const report = readFileSync(path.join(outDir, 'RESULTS.md'), 'utf8');
     expect(report).toContain('npm run bench -- --quick');
