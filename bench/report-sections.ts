@@ -98,41 +98,6 @@ A signal returns as soon as the server stored it, an update only after a worker 
 answer" is not comparable between the two; the tool-start span is.`;
 }
 
-export function streamingSection(r: BenchResults): string {
-  const s = r.streaming;
-  if ('error' in s) return `The streaming scenario failed in this run: ${s.error}`;
-  if ('skipped' in s) return `Not measured in this run: ${s.skipped}.`;
-  const l = s.latencyMs;
-  return `bench/scenarios/streaming.ts, run as a child process with its own dev server and workers: the scripted model
-streams ${n(s.settings.tokens)} chunks of ${s.settings.charsPerToken} characters (about a token each), one every ${s.settings.msPerToken} ms; the model activity
-publishes them to the run's Workflow Stream in batches every ${s.settings.batchIntervalMs} ms, and one
-\`WorkflowStreamClient\` subscriber reads them. Milliseconds.
-
-${table(
-  ['span', 'p50', 'p90', 'p99', 'n'],
-  [
-    [
-      'token leaves the model server → subscriber has it (includes the batch wait)',
-      ms(l.tokenToSubscriber.p50),
-      ms(l.tokenToSubscriber.p90),
-      ms(l.tokenToSubscriber.p99),
-      l.tokenToSubscriber.n,
-    ],
-    [
-      'batch published → subscriber has it',
-      ms(l.publishToSubscriber.p50),
-      ms(l.publishToSubscriber.p90),
-      ms(l.publishToSubscriber.p99),
-      l.publishToSubscriber.n,
-    ],
-  ],
-)}
-
-History: ${n(s.history.withoutStreaming.events)} events without streaming; with it, ${s.history.streaming.addedEventsPer1000Tokens ?? '?'} more events and
-${n(s.history.streaming.addedBytesPer1000Tokens ?? 0)} more bytes per 1,000 tokens (${s.history.streamingWithOneSubscriber.addedEventsPer1000Tokens ?? '?'} events with one subscriber polling).
-${l.batchesReadAfterClose ? `${l.batchesReadAfterClose} batch(es) were read after the run closed and are not latency samples.` : ''}`;
-}
-
 export function projectionSection(r: BenchResults): string {
   const p = projection(r);
   return `What 1,000,000 approvals paused at once, decided at ${n(p.decisionsPerSecond)} per second, would take, from this run's

@@ -1,7 +1,7 @@
 /** Renders RESULTS.md from the results: every number comes from results.json, the prose states the method. */
 import type { BenchResults, Experiment, LatencySeries } from './schema.js';
 import { round } from './stats.js';
-import { evictedSection, openaiAgentsSection, projectionSection, streamingSection, table } from './report-sections.js';
+import { evictedSection, openaiAgentsSection, projectionSection, table } from './report-sections.js';
 
 const mib = (bytes: number) => `${round(bytes / 2 ** 20, bytes < 100 * 2 ** 20 ? 1 : 0)} MiB`;
 const kib = (bytes: number) => `${round(bytes / 1024, 1)} KiB`;
@@ -309,7 +309,7 @@ ${evictedSection(r)}
 
 ${openaiAgentsSection(r)}
 
-## 8. Streaming: token → subscriber
+## 8. Streaming: what watching costs
 
 ${streamingSection(r)}
 
@@ -324,6 +324,51 @@ ${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'
 
 ${findings(r, { regular, footprint, eagerOff, temporalDefaults })}
 `;
+}
+
+function streamingSection(r: BenchResults): string {
+  const s = r.streaming;
+  if (!s) return 'Not measured in this run (results from before the streaming scenario).';
+  const { withoutStreaming: plain, streaming, streamingWithOneSubscriber: watched } = s.history;
+  const t = s.tokenToSubscriberMs;
+  return `A one-step run whose answer is ${s.tokens.toLocaleString('en-US')} chunks of ${s.charsPerToken} characters (about a token each), one every ${s.msPerToken} ms
+from the scripted model, on two in-process workers: one streaming its text to the run's Workflow Stream in batches
+of ${s.batchIntervalMs} ms (the default), one not. The streaming run went once alone and once with a subscriber
+(\`HitlClient.subscribe\`, what \`hitl watch\` and the HTTP API's Server-Sent Events use; the API shares one
+subscription per run among its clients) attached from the start (bench/scenarios/streaming.ts).
+
+${table(
+  ['', 'events', 'bytes', 'batches (signals)', 'polls (updates)', 'added events per 1,000 tokens', 'added bytes per 1,000 tokens'],
+  [
+    ['without streaming', plain.events, plain.bytes, '', '', '', ''],
+    [
+      'streaming, nobody watching',
+      streaming.events,
+      streaming.bytes,
+      streaming.publishSignals,
+      streaming.acceptedPolls,
+      `**${streaming.addedEventsPer1000Tokens}**`,
+      `**${streaming.addedBytesPer1000Tokens}**`,
+    ],
+    [
+      'streaming, one subscriber',
+      watched.events,
+      watched.bytes,
+      watched.publishSignals,
+      watched.acceptedPolls,
+      `**${watched.addedEventsPer1000Tokens}**`,
+      `**${watched.addedBytesPer1000Tokens}**`,
+    ],
+  ],
+)}
+
+Token to subscriber (its chunk leaving the model server → the subscriber holding it, which includes the wait for
+its batch): **${ms(t.p50)} ms at p50, ${ms(t.p99)} ms at p99** (p90 ${ms(t.p90)}, n = ${t.n}; ${s.batchesReadAfterClose} batch(es) read after the run closed are
+not counted). Each batch is one signal (a history event, and a workflow task for the run); each subscriber's poll
+that brings something is an update (accepted and completed events, and a workflow task). The batch interval and
+size are \`HITL_STREAM_BATCH_INTERVAL_MS\` and \`HITL_STREAM_MAX_BATCH_CHARS\`; a long answer's batches also widen
+(every 100 batches the interval grows by one interval), so a very long answer adds history about as the square
+root of its length rather than in proportion.`;
 }
 
 function findings(
@@ -365,7 +410,16 @@ function findings(
   }: the model call's activity (3 events), the workflow task after it (3) and the local tool's marker (1).
 - **Evicted runs**: ${r.evicted.sizes.map((s) => `${x(s.ratioP50)} a cached run at ${s.events.toLocaleString('en-US')} events (${ms(s.replayCostMsP50)} ms of replay)`).join(', ')}, against a target of 2× at 1,000 events.
 - **Against the peer**, resume-to-tool is ${x(r.peer.ratios.resumeToToolP50)} LangGraph's at p50: missed, by design (below). Against
-  \`@temporalio/openai-agents\`' pattern on the same server it is ${x(r.openaiAgentsPeer.ratios.sentToToolStartP50)} at p50, with ${x(r.openaiAgentsPeer.ratios.historyEvents)} its history events per approval.`);
+  \`@temporalio/openai-agents\`' pattern on the same server it is ${x(r.openaiAgentsPeer.ratios.sentToToolStartP50)} at p50, with ${x(r.openaiAgentsPeer.ratios.historyEvents)} its history events per approval.${
+    r.streaming
+      ? `
+- **Streaming** the model's text adds ${r.streaming.history.streaming.addedEventsPer1000Tokens} history events (${kib(r.streaming.history.streaming.addedBytesPer1000Tokens)}) per 1,000 tokens, ${
+          r.streaming.history.streamingWithOneSubscriber.addedEventsPer1000Tokens
+        } (${kib(r.streaming.history.streamingWithOneSubscriber.addedBytesPer1000Tokens)}) with one subscriber; a token reaches the subscriber in ${ms(r.streaming.tokenToSubscriberMs.p50)} ms at p50, ${ms(
+          r.streaming.tokenToSubscriberMs.p99,
+        )} ms at p99.`
+      : ''
+  }`);
 
   out.push(`### What we changed, and why
 

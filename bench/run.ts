@@ -33,7 +33,8 @@ import { measureDecisionLatency, type SeriesName } from './scenarios/latency.js'
 import { measureOpenaiAgentsHistory } from './scenarios/openai-agents-history.js';
 import { measurePeerDensity, peerDensityFile } from './scenarios/peer-density.js';
 import { measureStepOverhead } from './scenarios/steps.js';
-import { measureStreaming } from './scenarios/streaming-child.js';
+import { measureStreaming } from './scenarios/streaming.js';
+import { DEFAULT_TOKEN_BATCHING } from '../src/activities/token-publisher.js';
 import { ratio, round } from './stats.js';
 
 const { values: args } = parseArgs({
@@ -148,14 +149,12 @@ async function main(): Promise<void> {
     const evicted = await measureEvicted(ctx, quick ? 3 : undefined, evictedSizes);
     ctx.model.clearRequests();
 
-    // 3,000 tokens at 20 ms in 250 ms batches: 240 batches, so both series have over 200 samples.
-    log('streaming: 3,000 tokens, one subscriber (its own dev server and workers)');
-    const streaming = quick
-      ? { skipped: 'full runs only (its own dev server and workers)' }
-      : await measureStreaming({ tokens: 3000, msPerToken: 20, interval: 250 }).catch((err: Error) => {
-          log(`  streaming failed: ${err.message}`);
-          return { error: err.message.slice(0, 2000) };
-        });
+    const stream = { tokens: quick ? 300 : 1000, msPerToken: quick ? 10 : 20, batchIntervalMs: DEFAULT_TOKEN_BATCHING.batchIntervalMs };
+    log(`streaming: a ${stream.tokens}-token answer, ${stream.msPerToken} ms a token, with and without streaming, then watched`);
+    const streaming = await measureStreaming(
+      { address: env.address, namespace: env.namespace, client: ctx.client, bundlePath: env.agentBundlePath },
+      stream,
+    );
 
     log(`density: ${settings.densityRuns} runs paused at once on one worker process`);
     const density = await measureDensity(ctx, {
@@ -280,9 +279,9 @@ async function main(): Promise<void> {
       },
       openaiAgentsPeer: { history: openaiAgentsHistory, ratios: openaiAgentsRatios },
       evicted,
-      streaming,
       targets,
       experiments,
+      streaming,
     });
 
     mkdirSync(outDir, { recursive: true });

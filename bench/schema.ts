@@ -58,24 +58,6 @@ export const Experiment = z.strictObject({
   error: z.string().optional(),
 });
 
-/** What bench/scenarios/streaming.ts prints. */
-export const StreamingResult = z.strictObject({
-  settings: z.strictObject({ tokens: z.number(), msPerToken: z.number(), batchIntervalMs: z.number(), charsPerToken: z.number() }),
-  history: z.strictObject({
-    withoutStreaming: z.strictObject({ events: z.number(), bytes: z.number() }),
-    streaming: z.record(z.string(), z.number()),
-    streamingWithOneSubscriber: z.record(z.string(), z.number()),
-  }),
-  latencyMs: z.strictObject({
-    /** A batch's publish (the activity's log) → its receipt by a subscriber. */
-    publishToSubscriber: LatencyStats,
-    /** A token's chunk leaving the model server → receipt of the batch holding it (includes the batch wait). */
-    tokenToSubscriber: LatencyStats,
-    batchesReadAfterClose: z.number(),
-  }),
-});
-export type StreamingResult = z.infer<typeof StreamingResult>;
-
 const SpanStats = z.strictObject({ sentToToolStart: LatencyStats, sentToReturned: LatencyStats, sentToNextCall: LatencyStats });
 
 /** Deciding a run evicted from the worker's cache against a cached one, per history size (bench/scenarios/evicted.ts). */
@@ -99,6 +81,35 @@ export const EvictedResults = z.strictObject({
       replayCostMsP50: z.number(),
     }),
   ),
+});
+
+/** What streaming one run's model text adds to its history, against the same run without streaming. */
+const StreamingCost = z.strictObject({
+  events: z.number().int(),
+  bytes,
+  /** The model activity's batches (one signal each). */
+  publishSignals: z.number().int().nonnegative(),
+  /** Subscriber polls the run accepted (an update each). */
+  acceptedPolls: z.number().int().nonnegative(),
+  addedEventsPer1000Tokens: z.number(),
+  addedBytesPer1000Tokens: z.number(),
+});
+
+/** bench/scenarios/streaming.ts: a one-step run whose answer is `tokens` chunks, with and without streaming. */
+export const StreamingResults = z.strictObject({
+  tokens: z.number().int().positive(),
+  msPerToken: z.number().nonnegative(),
+  batchIntervalMs: z.number().positive(),
+  charsPerToken: z.number().int().positive(),
+  history: z.strictObject({
+    withoutStreaming: z.strictObject({ events: z.number().int(), bytes }),
+    streaming: StreamingCost,
+    streamingWithOneSubscriber: StreamingCost,
+  }),
+  /** A token's chunk leaving the model server → a subscriber (HitlClient.subscribe) holding it, per token. */
+  tokenToSubscriberMs: LatencyStats,
+  /** Batches the subscriber read by query after the run closed (not latency samples). */
+  batchesReadAfterClose: z.number().int().nonnegative(),
 });
 
 export const BenchResults = z.strictObject({
@@ -259,13 +270,14 @@ export const BenchResults = z.strictObject({
     ratios: z.strictObject({ sentToToolStartP50: positiveRatio, sentToToolStartP99: positiveRatio, historyEvents: positiveRatio }),
   }),
   evicted: EvictedResults,
-  /** Token → subscriber latency (bench/scenarios/streaming.ts, its own dev server); the error if it failed. */
-  streaming: z.union([StreamingResult, z.strictObject({ error: z.string() }), z.strictObject({ skipped: z.string() })]),
   targets: z.array(Target).length(6),
   experiments: z.array(Experiment),
+  /** Absent in results from before the streaming scenario. */
+  streaming: StreamingResults.optional(),
 });
 
 export type BenchResults = z.infer<typeof BenchResults>;
 export type LatencySeries = z.infer<typeof LatencySeries>;
 export type Experiment = z.infer<typeof Experiment>;
 export type Target = z.infer<typeof Target>;
+export type StreamingResults = z.infer<typeof StreamingResults>;

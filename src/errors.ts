@@ -56,6 +56,7 @@ export const REFUSAL_CODES = [
   'approver_required',
   'approver_not_allowed',
   'four_eyes',
+  'already_approved',
   'run_closed',
   'run_stuck',
   'token_refused',
@@ -138,6 +139,28 @@ export class RunNotFoundError extends HitlError {
   }
 }
 
+/** A read of a run's stream from an offset it has not reached (a resume id from another run, or made up). */
+export class StreamOffsetError extends HitlError {
+  static readonly errorName = 'StreamOffsetError';
+  readonly code = 'invalid_offset';
+  constructor(
+    readonly workflowId: string,
+    readonly offset: number,
+    readonly end: number,
+  ) {
+    super(StreamOffsetError.errorName, `Run ${workflowId}'s stream has no offset ${offset} yet: its next item will be ${end}.`);
+  }
+}
+
+/** A watcher that stopped reading while its run went on: it is dropped, and resumes from where it was. */
+export class WatcherTooSlowError extends HitlError {
+  static readonly errorName = 'WatcherTooSlowError';
+  readonly code = 'watcher_too_slow';
+  constructor(readonly workflowId: string) {
+    super(WatcherTooSlowError.errorName, `This watcher fell too far behind run ${workflowId}; resume it from its last offset.`);
+  }
+}
+
 /** A message or `end` sent to a run that is not a session, or whose session has ended. */
 export class SessionClosedError extends HitlError {
   static readonly errorName = 'SessionClosedError';
@@ -165,35 +188,18 @@ export class StructuredOutputError extends HitlError {
   }
 }
 
-/** Why a process could not connect to Temporal; each names the settings to fix (src/connection/). */
-export const CONNECTION_FAILURES = [
-  'invalid_settings',
-  'unreachable',
-  'server_not_trusted',
-  'server_name_mismatch',
-  'client_certificate_required',
-  'client_certificate_refused',
-  'tls_required',
-  'tls_not_offered',
-  'unauthenticated',
-  'permission_denied',
-  'unknown',
-] as const;
-export type ConnectionFailure = (typeof CONNECTION_FAILURES)[number];
-
-/** The worker, the API or the CLI could not connect to Temporal; the message says which setting to fix. */
-export class TemporalConnectionError extends HitlError {
-  static readonly errorName = 'TemporalConnectionError';
-  readonly code = 'temporal_connection_failed';
+/** `npm start` found another `npm start` running with the same state directory (its server and database). */
+export class StateDirInUseError extends HitlError {
+  static readonly errorName = 'StateDirInUseError';
+  readonly code = 'state_dir_in_use';
   constructor(
-    readonly reason: ConnectionFailure,
-    message: string,
-    /** The variables (and config file keys) that decide it. */
-    readonly settings: string[],
-    options?: { cause?: unknown },
+    readonly ownerPid: number,
+    stateDir: string,
   ) {
-    super(TemporalConnectionError.errorName, message);
-    if (options?.cause !== undefined) this.cause = options.cause;
+    super(
+      StateDirInUseError.errorName,
+      `Another npm start (pid ${ownerPid}) is running with the state directory ${stateDir}: stop it first (Ctrl-C in its terminal).`,
+    );
   }
 }
 

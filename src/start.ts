@@ -13,9 +13,11 @@ import { readEnvConfig, type EnvConfig } from './config.js';
 import { connectWorker } from './connection/connect-worker.js';
 import { devServerTarget, resolveTemporalTarget } from './connection/temporal-target.js';
 import { modelForDemo } from './demo/offline-model.js';
+import { tryItLines } from './demo/try-it.js';
 import { startDevServer } from './dev/dev-server.js';
 import { startTracing, stopTracing } from './telemetry/tracing.js';
 import { installWorkerRuntime } from './telemetry/worker-runtime.js';
+import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './dev/leftover-dev-server.js';
 import { createWorkerFromEnv } from './worker.js';
 
 /**
@@ -41,8 +43,11 @@ async function main(): Promise<void> {
   const stateDir = path.resolve(config.HITL_STATE_DIR);
   const encrypted = dataConverterFromEnv(config) !== undefined;
   let target = resolveTemporalTarget(config);
-  if (!target.addressConfigured)
+  if (!target.addressConfigured) {
+    const leftover = await stopLeftoverDevServer(stateDir);
+    if (leftover) console.log(`Stopped the dev server (pid ${leftover}) an earlier npm start left running when it was killed.`);
     console.log(`Starting the Temporal dev server (state in ${path.relative(process.cwd(), stateDir) || '.'}/dev.db)…`);
+  }
   const server = target.addressConfigured
     ? undefined
     : await startDevServer({
@@ -57,6 +62,8 @@ async function main(): Promise<void> {
       });
   if (server) {
     target = devServerTarget(server.address, server.namespace);
+    // Should this process be killed without stopping it, the next npm start stops the server it leaves behind.
+    recordDevServer(stateDir, server.pid!, server.address);
     config = { ...config, TEMPORAL_ADDRESS: server.address, ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }) };
   }
   const model = await modelForDemo(config);
@@ -88,11 +95,13 @@ async function main(): Promise<void> {
           ]
         : [`API tokens: ${Object.keys(tokens).length} from HITL_API_TOKENS (not shown)`]),
       '',
-      'Try it:',
-      '  npx hitl start --agent demo "Refund order 1234 in full"',
-      '  npx hitl pending',
-      '  npx hitl approve <run> call_refund --as alice --group finance',
-      `  curl -H "Authorization: Bearer ${printable && aliceToken ? aliceToken : '<token>'}" ${api.url}/api/approvals`,
+      'Try it, in another terminal in this directory:',
+      ...tryItLines({
+        apiUrl: api.url,
+        ...(printable && aliceToken && { financeToken: aliceToken }),
+        // The CLI's default, localhost:7233, is the dev server's default port.
+        ...(!/^(localhost|127\.0\.0\.1):7233$/.test(config.TEMPORAL_ADDRESS!) && { temporalAddress: config.TEMPORAL_ADDRESS }),
+      }).map((line) => `  ${line}`),
       '',
       'Ctrl-C stops everything.',
     ].join('\n'),
@@ -110,6 +119,7 @@ async function main(): Promise<void> {
     await closeTools();
     await connection.close();
     await server?.stop();
+    if (server) forgetDevServer(stateDir);
     await stopTracing();
     console.log('Stopped.');
     process.exit(exitCode);

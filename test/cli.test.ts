@@ -8,14 +8,17 @@ import { demoAgent } from '../src/agents/demo.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { runHitl } from './helpers/cli.js';
+import { modelCallRunning } from './helpers/stream.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'clidemo' });
+const LONG_ANSWER = 'Watching a run shows the model writing its answer a few words at a time, well before the step ends.';
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
     agents: { clidemo: agent },
+    streaming: { batchIntervalMs: 100 },
     script: {
       conversations: [
         {
@@ -30,6 +33,13 @@ beforeAll(async () => {
               ],
             },
             { content: 'batch handled' },
+          ],
+        },
+        {
+          match: 'cli long answer',
+          replies: [
+            { toolCalls: [call('w', 'write_file', { path: 'long.txt', content: 'x' })] },
+            { content: LONG_ANSWER, chunkSize: 5, chunkDelayMs: 80 },
           ],
         },
         {
@@ -58,16 +68,18 @@ async function startRun(prompt: string, pendingCount: number): Promise<string> {
   const started = await hitl(['--json', 'start', '--agent', 'clidemo', '--requested-by', 'cara', prompt]);
   expect(started).toMatchObject({ code: 0, stderr: '' });
   const { workflowId } = JSON.parse(started.stdout);
-  await waitFor(async () => JSON.parse((await hitl(['--json', 'pending', workflowId])).stdout).length === pendingCount, 30_000);
+  await waitFor(async () => JSON.parse((await hitl(['--json', 'pending', workflowId])).stdout).length === pendingCount, 120_000);
   return workflowId;
 }
 
-describe('hitl', () => {
+// Every command is a new process that loads TypeScript through tsx: a few seconds each on a busy machine (5 s for
+// `hitl --help` at a load of 12 on 2 cores), and a test runs up to a dozen of them.
+describe('hitl', { timeout: 240_000 }, () => {
   let runId: string;
 
   it('start, runs --waiting, show and pending', async () => {
     runId = await startRun('cli batch of calls', 4);
-    await waitFor(async () => (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout.includes(runId), 30_000);
+    await waitFor(async () => (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout.includes(runId), 120_000);
     const runs = await hitl(['--json', 'runs', '--waiting', '--agent', 'clidemo']);
     expect(JSON.parse(runs.stdout).find((r: { workflowId: string }) => r.workflowId === runId)).toMatchObject({
       status: 'AwaitingApproval',
@@ -114,7 +126,7 @@ describe('hitl', () => {
       await hitl(['respond', runId, 'call-4', '--as', 'fay', '--group', 'finance', '--message', 'Refunds go through the bank this week.']),
     ).toMatchObject({ code: 0 });
 
-    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'Completed', 30_000);
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', runId])).stdout).status === 'Completed', 120_000);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'b.txt'), 'utf8')).toBe('from a file');
     const state = JSON.parse((await hitl(['--json', 'show', runId])).stdout);
     expect(state.decisions.map((d: { id: string; type: string; approver?: string }) => [d.id, d.type, d.approver ?? null])).toEqual([
@@ -125,12 +137,45 @@ describe('hitl', () => {
     ]);
   });
 
-  it('watch follows a run to its end', async () => {
-    const watched = await hitl(['watch', runId, '--interval', '200']);
+  it('watch replays a finished run from its stream, one line per event', async () => {
+    const watched = await hitl(['watch', runId]);
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toContain('decided: approve write_file [call-1] by alice via update');
-    expect(watched.stdout).toContain('tool [d]: Refunds go through the bank this week.');
-    expect(watched.stdout.trim().split('\n').at(-1)).toBe('Completed: batch handled');
+    const lines = watched.stdout.trim().split('\n');
+    expect(lines.slice(0, 3)).toEqual(['status Running', 'step 1', 'model → write_file({"path":"a.txt","content":"a"}) [call-1]']);
+    expect(lines).toContain('waiting for approval: process_refund [call-4] (approve, edit, ignore, reject, respond)');
+    expect(lines).toContain('decided: approve write_file [call-1] by alice via update');
+    expect(lines).toContain('tool [call-4]: Refunds go through the bank this week.');
+    // The last step's text came as tokens: printed once, then the end.
+    expect(lines.slice(-3)).toEqual(['step 2', 'model: batch handled', 'Completed: batch handled']);
+
+    const json = await hitl(['--json', 'watch', runId, '--from', '3']);
+    const items = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(items[0]).toMatchObject({ offset: 3, topic: 'events' });
+    expect(items.map((i) => i.offset)).toEqual(items.map((_, i) => i + 3));
+    expect(items.at(-1)).toMatchObject({ topic: 'events', event: { type: 'run_finished', output: 'batch handled' } });
+    expect(await hitl(['watch', runId, '--from', 'soon'])).toMatchObject({ code: 2 });
+    expect((await hitl(['watch', runId, '--from', '100000'])).stderr).toContain('has no offset 100000 yet');
+  });
+
+  it("watch prints the model's text as it is written, before the step ends", async () => {
+    const handle = await h.start({ agent: 'clidemo', prompt: 'a cli long answer' });
+    let runningWhenPrinted: Promise<boolean> | undefined;
+    let approved: Promise<unknown> | undefined;
+    const watched = await hitl(['watch', handle.workflowId], {
+      onStdout: (soFar) => {
+        // Watching: let the run go on to the step whose text streams.
+        if (!approved && soFar.includes('waiting for approval')) approved = hitl(['approve', handle.workflowId, 'call-1']);
+        if (!runningWhenPrinted && soFar.includes(LONG_ANSWER.slice(0, 20))) runningWhenPrinted = modelCallRunning(handle);
+      },
+    });
+    expect(await approved).toMatchObject({ code: 0 });
+    expect(watched.code).toBe(0);
+    expect(await runningWhenPrinted).toBe(true);
+    expect(watched.stdout).toContain(`model: ${LONG_ANSWER}\n`);
+    expect(watched.stdout.trim().split('\n').at(-1)).toBe(`Completed: ${LONG_ANSWER}`);
   });
 
   it('review walks each pending call, driven through stdin (approve, edit by typed JSON, reject, edit in $EDITOR)', async () => {
@@ -150,7 +195,7 @@ describe('hitl', () => {
     const second = await hitl(['review', reviewId], { input: 'x\ne\n', env: { EDITOR: editor } });
     expect(second.stdout).toContain('Please answer one of');
     expect(second.stdout).toContain('✓ edit');
-    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', reviewId])).stdout).status === 'Completed', 30_000);
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', reviewId])).stdout).status === 'Completed', 120_000);
     const workspace = (f: string) => readFileSync(path.join(h.dataDir, 'workspace', f), 'utf8');
     expect(workspace('r1.txt')).toBe('one');
     expect(workspace('r2.txt')).toBe('typed');

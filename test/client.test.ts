@@ -5,7 +5,7 @@ import { demoAgent } from '../src/agents/demo.js';
 import { decodeApprovalId, encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { DecisionRefusedError, RunNotFoundError } from '../src/errors.js';
-import type { RunEvent } from '../src/schemas/run-event.js';
+import type { RunStreamItem } from '../src/schemas/run-event.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 
@@ -51,11 +51,12 @@ describe('HitlClient', () => {
   it('starts a run, finds it waiting across runs, decides idempotently, and watches it to the end', async () => {
     const { workflowId: runId } = await hitl.startRun({ agent: 'clientdemo', prompt: 'client two calls', requestedBy: 'carol' });
     await waitFor(async () => (await hitl.pending(runId)).length === 2);
-    const events: RunEvent[] = [];
+    const items: RunStreamItem[] = [];
     const watching = (async () => {
-      for await (const event of hitl.watch(runId, { intervalMs: 100 })) events.push(event);
+      for await (const item of hitl.subscribe(runId)) items.push(item);
     })();
-    await waitFor(() => events.filter((e) => e.type === 'approval_requested').length === 2);
+    const events = () => items.flatMap((i) => (i.topic === 'events' ? [i.event] : []));
+    await waitFor(() => events().filter((e) => e.type === 'approval_requested').length === 2);
 
     await waitFor(async () => (await hitl.listWaiting({ agent: 'clientdemo' })).some((w) => w.workflowId === runId));
     const waiting = (await hitl.listWaiting({ agent: 'clientdemo', tool: 'cancel_order' })).filter((w) => w.workflowId === runId);
@@ -90,26 +91,44 @@ describe('HitlClient', () => {
     expect(await hitl.result(runId)).toMatchObject({ status: 'Completed', output: 'finished' });
     await watching;
 
-    // Status changes interleave with timing; everything else arrives in the order it happened.
-    expect(events.filter((e) => e.type !== 'status').map((e) => e.type)).toEqual([
-      'step',
-      'model_reply',
-      'approval_requested',
-      'approval_requested',
-      'decision',
-      'decision',
-      'tool_result',
-      'tool_result',
-      'step',
-      'model_reply',
-      'completed',
+    // Offsets count up from 0 without gaps: every event, in the order it happened.
+    expect(items.map((i) => i.offset)).toEqual(items.map((_, i) => i));
+    const told = events().map(
+      (e) => `${e.type} ${'id' in e ? e.id : 'entry' in e ? e.entry.id : 'approval' in e ? e.approval.id : 'status' in e ? e.status : ''}`,
+    );
+    expect(told.slice(0, 8)).toEqual([
+      'status_changed Running',
+      'step_started ',
+      'model_replied ',
+      'tool_call_proposed call-1',
+      'tool_call_proposed call-2',
+      'tool_call_gated call-1',
+      'tool_call_gated call-2',
+      'approval_requested call-1',
     ]);
-    expect(events.filter((e) => e.type === 'status').map((e) => e.type === 'status' && e.status)).toContain('AwaitingApproval');
-    expect(events.filter((e) => e.type === 'decision').map((e) => e.type === 'decision' && [e.entry.id, e.entry.type])).toEqual([
-      ['call-1', 'approve'],
-      ['call-2', 'reject'],
-    ]);
-    expect(events.at(-1)).toMatchObject({ type: 'completed', status: 'Completed', result: { output: 'finished' } });
+    // write_file's description comes from the tool (an activity), so call-2 may be announced before it; the tools
+    // run while the other decision comes.
+    expect(told.slice(8, -3).sort()).toEqual(
+      [
+        'approval_requested call-2',
+        'status_changed AwaitingApproval',
+        'approval_decided call-1',
+        'tool_call_started call-1',
+        'approval_decided call-2',
+        'status_changed Running',
+        'tool_call_finished call-1',
+        'tool_call_finished call-2',
+      ].sort(),
+    );
+    const at = (line: string) => told.indexOf(line);
+    expect(at('approval_decided call-1')).toBeLessThan(at('tool_call_started call-1'));
+    expect(at('tool_call_started call-1')).toBeLessThan(at('tool_call_finished call-1'));
+    expect(at('approval_decided call-2')).toBeLessThan(at('tool_call_finished call-2'));
+    expect(told.slice(-3)).toEqual(['step_started ', 'model_replied ', 'run_finished Completed']);
+    expect(events().at(-1)).toMatchObject({ type: 'run_finished', status: 'Completed', output: 'finished', steps: 2 });
+    expect(events().find((e) => e.type === 'approval_decided' && e.entry.id === 'call-2')).toMatchObject({
+      entry: { type: 'reject', approver: 'dan', message: 'keep it' },
+    });
 
     const state = await hitl.getRun(runId);
     expect(state.status).toBe('Completed');

@@ -135,7 +135,7 @@ async function send(handle: WorkflowHandle, via: 'update' | 'signal' | 'http', p
     );
   if (via === 'signal') {
     await handle.signal(decisionSignal, payload as never);
-    await waitFor(async () => (await state(handle)).decisions.length > auditBefore, 20_000, 'the signal in the audit log');
+    await waitFor(async () => (await state(handle)).decisions.length > auditBefore, 60_000, 'the signal in the audit log');
     return (await state(handle)).decisions.slice(auditBefore).some((e) => e.outcome === 'applied');
   }
   // HTTP takes one decision per request; send the first decision of the input for its call.

@@ -29,11 +29,12 @@ async function serverOwnedByChild(fault: 'throw' | 'wait') {
 }
 
 describe('dev server harness', () => {
-  it.each(['throw', 'SIGINT', 'SIGTERM'] as const)('leaves no server running after %s', { timeout: 60_000 }, async (fault) => {
+  it.each(['throw', 'SIGINT', 'SIGTERM'] as const)('leaves no server running after %s', { timeout: 120_000 }, async (fault) => {
     const { child, serverPid, exited } = await serverOwnedByChild(fault === 'throw' ? 'throw' : 'wait');
     expect(alive(serverPid)).toBe(true);
     if (fault !== 'throw') child.kill(fault);
     await exited;
-    await waitFor(() => !alive(serverPid), 15_000, `server ${serverPid} to be gone`);
+    // The harness gives the server 10 s to stop before it kills it; a loaded machine adds to that.
+    await waitFor(() => !alive(serverPid), 60_000, `server ${serverPid} to be gone`);
   });
 });

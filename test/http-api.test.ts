@@ -321,6 +321,7 @@ describe('runs', () => {
       '/api/runs/{id}',
       '/api/runs/{id}/decisions',
       '/api/runs/{id}/end',
+      '/api/runs/{id}/events',
       '/api/runs/{id}/messages',
       '/api/tools',
     ]);

@@ -30,7 +30,7 @@ let h: Harness;
 let api: Listening;
 let closeBrowser: (() => Promise<void>) | undefined;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   h = await startHarness({
@@ -48,10 +48,10 @@ beforeAll(async () => {
     },
   });
   api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'ada', groups: [] } } });
-  const { browser, close } = await launchBrowser();
-  closeBrowser = close;
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  const browser = await launchBrowser();
+  closeBrowser = browser.close;
+  page = browser.page;
+  pageErrors = browser.pageErrors;
 }, 120_000);
 
 afterAll(async () => {

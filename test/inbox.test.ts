@@ -1,11 +1,9 @@
 /**
  * The approval inbox page in a real browser (Debian's Chromium, driven by playwright-core) against the real API,
  * worker and dev server: sign-in, a call the user may only look at, filters, folded arguments, respond, an edit
- * refused in the page and then sent, the keyboard, a 409 in plain words, and live updates. Screenshots go to
- * test-results/ (inbox.png, inbox-phone.png).
+ * refused in the page and then sent, the keyboard, a 409 in plain words, live updates, bulk decisions and partial
+ * approvals. Screenshots go to test-results/ (inbox.png, inbox-phone.png, inbox-who-decides.png).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
@@ -16,12 +14,17 @@ import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
-import { launchBrowser } from './helpers/browser.js';
-
-const SCREENSHOTS = path.resolve('test-results');
+import { launchBrowser, screenshot, type Browser } from './helpers/browser.js';
 
 const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
 const agent = defineAgent({ ...demoAgent, name: 'inboxdemo' });
+/** A team whose cancellations need two approvers from finance. */
+const team = defineAgent({
+  name: 'inboxteam',
+  instructions: 'You are a support agent.',
+  tools: ['cancel_order', 'write_file'],
+  approval: { tools: { write_file: true, cancel_order: { approvers: ['finance'], requiredApprovals: 2 } } },
+});
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const TOKENS = {
   'alice-inbox-token-0123456789': { approver: 'alice', groups: ['finance'] },
@@ -32,9 +35,9 @@ const tokenOf = (who: Who) => Object.entries(TOKENS).find(([, id]) => id.approve
 
 let h: Harness;
 let api: Listening;
-let closeBrowser: (() => Promise<void>) | undefined;
+let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 const failedResponses: string[] = [];
 const runs = { refund: '', report: '', cancelOne: '', cancelTwo: '', race: '' };
 /** Requests the page has sent and not yet seen answered. */
@@ -50,8 +53,8 @@ async function request(who: Who, method: string, urlPath: string, body?: unknown
   return { status: response.status, body: (await response.json()) as any };
 }
 
-async function startRun(prompt: string) {
-  const started = await request('bob', 'POST', '/api/runs', { agent: 'inboxdemo', prompt });
+async function startRun(prompt: string, agentName = 'inboxdemo') {
+  const started = await request('bob', 'POST', '/api/runs', { agent: agentName, prompt });
   expect(started.status).toBe(201);
   return started.body.workflowId as string;
 }
@@ -82,7 +85,7 @@ async function signIn(who: Who) {
 
 beforeAll(async () => {
   h = await startHarness({
-    agents: { inboxdemo: agent },
+    agents: { inboxdemo: agent, inboxteam: team },
     script: {
       conversations: [
         {
@@ -97,6 +100,11 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'team write',
+          replies: [{ toolCalls: [call('tw', 'write_file', { path: 'team.txt', content: 't' })] }, { content: 'written' }],
+        },
+        { match: 'team cancel', replies: [{ toolCalls: [call('tc', 'cancel_order', { orderId: '1237' })] }, { content: 'canceled' }] },
+        {
           match: 'inbox cancel',
           replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cancel handled' }],
         },
@@ -108,26 +116,19 @@ beforeAll(async () => {
 
   [runs.refund, runs.report, runs.cancelOne, runs.cancelTwo, runs.race] = await Promise.all(
     ['inbox refund, order 1234', 'inbox report on refunds', 'inbox cancel, first', 'inbox cancel, second', 'inbox cancel, raced'].map(
-      startRun,
+      (prompt) => startRun(prompt),
     ),
   );
   await waitFor(
     async () => (await request('alice', 'GET', '/api/approvals?agent=inboxdemo')).body.length === 5,
-    20_000,
+    60_000,
     'five pending approvals',
   );
 
-  const { browser, close } = await launchBrowser();
-  closeBrowser = close;
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
-  // Refused requests are checked by status below; any other console error (a CSP violation, say) is a bug.
-  page.on(
-    'console',
-    (message) =>
-      message.type() === 'error' && !message.text().startsWith('Failed to load resource') && pageErrors.push(`console: ${message.text()}`),
-  );
-  page.on('request', (r) => inFlight.add(r));
+  browser = await launchBrowser();
+  ({ page, pageErrors } = browser);
+  // A run's event stream stays open while its transcript is shown: not a request that is waiting for an answer.
+  page.on('request', (r) => !r.url().endsWith('/events') && !r.url().includes('/events?') && inFlight.add(r));
   page.on('requestfinished', (r) => inFlight.delete(r));
   page.on('requestfailed', (r) => inFlight.delete(r));
   page.on(
@@ -139,7 +140,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await closeBrowser?.();
+  await browser?.close();
   await api?.close();
   await h?.close();
 });
@@ -228,11 +229,9 @@ describe('approval inbox', () => {
     await expect.poll(() => page.locator('#edit-check').innerText()).toBe('These arguments fit the tool.');
     expect(await page.locator('pre.diff del').allInnerTexts()).toEqual(['-   "amount": 12000\n']);
     expect(await page.locator('pre.diff ins').allInnerTexts()).toEqual(['+   "amount": 150\n']);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox.png'), fullPage: true });
+    await screenshot(page, 'inbox.png');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-phone.png'), fullPage: true });
+    await screenshot(page, 'inbox-phone.png');
     await page.setViewportSize({ width: 1366, height: 900 });
 
     await page.getByRole('button', { name: 'Send edited arguments' }).click();
@@ -267,6 +266,8 @@ describe('approval inbox', () => {
 
     await moveTo(one);
     expect(await page.locator('.detail .prompt blockquote').innerText()).toBe('inbox cancel, first');
+    // Keys act once the buttons are there: when the run is known not to be stuck.
+    await expect.poll(decisionButtons).toContain('Approve');
     await page.keyboard.press('a');
     await item(one).waitFor({ state: 'detached' });
     expect((await listedIds()).sort()).toEqual([two, race].sort());
@@ -275,6 +276,7 @@ describe('approval inbox', () => {
     ]);
 
     await moveTo(two);
+    await expect.poll(decisionButtons).toContain('Reject…');
     await page.keyboard.press('r');
     await page.getByLabel('Reason (the agent is told)').waitFor();
     await expect.poll(() => page.locator('#reject-reason:focus').count()).toBe(1);
@@ -291,18 +293,18 @@ describe('approval inbox', () => {
     await item(race).click();
     await expect.poll(selectedId).toBe(race);
     // Hold the page's timers (its polling) so the list still shows the call after it is decided elsewhere.
-    await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 100);
+    // pauseAt jumps there at once (firing what is due, waited out below), so a slow round trip cannot land in the past.
+    await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 2000);
     await expect.poll(() => inFlight.size).toBe(0);
     expect(await request('bob', 'POST', `/api/approvals/${race}/approve`, {})).toMatchObject({ status: 200 });
 
     const refused = page.waitForResponse((r) => r.url().endsWith(`/api/approvals/${race}/approve`));
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     expect((await refused).status()).toBe(409);
+    // Whether the run has finished by then or not: a decided call stays known as decided for the life of the run.
     await expect
       .poll(() => page.locator('.decide [role=alert] strong').innerText())
-      .toMatch(
-        /^(Someone already decided this call, so your decision was not applied\.|This run has already ended; there is nothing left to decide\.)$/,
-      );
+      .toBe('Someone already decided this call, so your decision was not applied.');
 
     await page.clock.resume();
     await item(race).waitFor({ state: 'detached' });
@@ -321,5 +323,83 @@ describe('approval inbox', () => {
     await expect.poll(() => page.locator('.announcement').innerText()).toBe('New approval: cancel_order in inboxdemo.');
     expect(pageErrors).toEqual([]);
     expect(failedResponses).toEqual([`409 /api/approvals/${approvalId('race', 'call-1')}/approve`]);
+  });
+});
+
+describe('bulk decisions and quorum in the inbox', () => {
+  const checkbox = (id: string) => page.locator(`li:has(.approval-item[data-approval-id="${id}"]) input.check`);
+  const first = (workflowId: string) => encodeApprovalId({ workflowId, callId: 'call-1' });
+  const decisionsOf = async (workflowId: string) =>
+    (await request('alice', 'GET', `/api/runs/${workflowId}`)).body.decisions.filter((d: any) => d.outcome === 'applied');
+
+  it('approves and rejects checked calls together, keeps a partly approved call in view, and says what a run refused', async () => {
+    const names = [
+      'team write one',
+      'team write two',
+      'team cancel',
+      'team write three',
+      'team write four',
+      'team write five',
+      'team write six',
+    ];
+    const runIds = await Promise.all(names.map((n) => startRun(n, 'inboxteam')));
+    const [w1, w2, q, r1, r2, raced, fine] = runIds.map(first);
+    await waitFor(
+      async () => (await request('alice', 'GET', '/api/approvals?agent=inboxteam')).body.length === 7,
+      20_000,
+      'seven pending approvals',
+    );
+    await page.goto(`${api.url}/?agent=inboxteam`);
+    await page.locator('.identity').waitFor();
+    await expect.poll(async () => (await listedIds()).length).toBe(7);
+
+    // Approve three at once: two writes run; the cancel needs a second approver, so it stays, partly approved.
+    for (const id of [w1!, w2!, q!]) await checkbox(id).check();
+    await page.getByRole('button', { name: 'Approve checked' }).click();
+    await expect.poll(() => page.locator('.announcement').innerText()).toBe('Approved 3 calls.');
+    await item(w1!).waitFor({ state: 'detached' });
+    await item(w2!).waitFor({ state: 'detached' });
+    await expect.poll(() => item(q!).innerText()).toContain('1 of 2 approvals');
+    await expect.poll(() => checkbox(q!).count()).toBe(0);
+    await item(q!).click();
+    await expect
+      .poll(() => page.locator('.who-decides').innerText())
+      .toContain('Needs 2 approvals from different people: 1 so far (alice), 1 to go.');
+    expect(await page.locator('.view-only').innerText()).toBe(
+      'You have approved this call; it waits for 1 more approval from other people.',
+    );
+    for (const id of [r1!, r2!]) await checkbox(id).check();
+    await screenshot(page, 'inbox-who-decides.png');
+    for (const id of [r1!, r2!]) await checkbox(id).uncheck();
+
+    // Reject two at once, with one reason for both agents.
+    for (const id of [r1!, r2!]) await checkbox(id).check();
+    await page.getByRole('button', { name: 'Reject checked…' }).click();
+    await page.getByLabel('Reason (each agent is told)').fill('Not this week');
+    await page.getByRole('button', { name: 'Reject 2' }).click();
+    await item(r1!).waitFor({ state: 'detached' });
+    await item(r2!).waitFor({ state: 'detached' });
+
+    // A call decided elsewhere while checked: its run refuses (409) and nothing of it is decided; the other run's is.
+    for (const id of [raced!, fine!]) await checkbox(id).check();
+    // pauseAt jumps there at once (firing what is due, waited out below), so a slow round trip cannot land in the past.
+    await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 2000);
+    await expect.poll(() => inFlight.size).toBe(0);
+    expect(await request('bob', 'POST', `/api/approvals/${raced}/reject`, { reason: 'bob was first' })).toMatchObject({ status: 200 });
+    await page.getByRole('button', { name: 'Approve checked' }).click();
+    await expect
+      .poll(() => page.locator('.bulk [role=alert] strong').innerText())
+      .toBe('inboxteam (1 call, none decided): Someone already decided this call, so your decision was not applied.');
+    expect(await page.locator('.announcement').innerText()).toBe('Approved 1 call. 1 call in 1 run not decided.');
+    await page.clock.resume();
+    await item(fine!).waitFor({ state: 'detached' });
+
+    const decided = await Promise.all([runIds[0]!, runIds[3]!, runIds[5]!].map(decisionsOf));
+    expect(decided.map((ds) => ds.map((d: any) => [d.type, d.approver, d.message]))).toEqual([
+      [['approve', 'alice', undefined]],
+      [['reject', 'alice', 'Not this week']],
+      [['reject', 'bob', 'bob was first']],
+    ]);
+    expect(pageErrors).toEqual([]);
   });
 });

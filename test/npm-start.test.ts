@@ -1,70 +1,28 @@
 /**
  * `npm start` as a user runs it: the dev server with its UI, the worker and the API come up; Ctrl-C stops it all
- * with nothing left behind; started again, the runs and tokens of the first session are still there.
+ * with nothing left behind; started again, the runs and tokens of the first session are still there. Killed with
+ * SIGKILL, it leaves its dev server running, and the next `npm start` stops that server rather than failing with
+ * "address already in use".
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import getPort from 'get-port';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeApprovalId } from '../src/client/approval-id.js';
+import { processIdentity, stopLeftoverDevServer } from '../src/dev/leftover-dev-server.js';
 import { waitFor } from './helpers/history.js';
+import { ctrlC, freePorts, killAll, npmStart as startIn, portOpen, running, type Ports } from './helpers/npm-start.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hitl-npm-start-'));
-let ports: { grpc: number; ui: number; api: number };
-const running = new Set<ChildProcess>();
+let ports: Ports;
+const npmStart = (session = 'restarts') => startIn(path.join(dir, session), ports);
 
-afterAll(() => {
-  for (const child of running) process.kill(-child.pid!, 'SIGKILL');
+afterAll(async () => {
+  killAll();
+  // A failed test may have left the killed session's server running: it is recorded, so this stops it.
+  await stopLeftoverDevServer(path.join(dir, 'killed', 'state')).catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
 });
-
-function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HITL_STATE_DIR: path.join(dir, 'state'),
-    HITL_DATA_DIR: path.join(dir, 'data'),
-    HITL_DEV_SERVER_PORT: String(ports.grpc),
-    HITL_DEV_UI_PORT: String(ports.ui),
-    HITL_API_PORT: String(ports.api),
-  };
-  for (const name of ['TEMPORAL_ADDRESS', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'HITL_API_TOKENS', 'HITL_ENCRYPTION_KEYS']) delete env[name];
-  return env;
-}
-
-/** Runs `npm start` until its banner is out; returns the process, its output so far and the finance token. */
-async function npmStart() {
-  const child = spawn('npm', ['start'], { env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  running.add(child);
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  await waitFor(() => output.includes('Ctrl-C stops everything.'), 120_000, 'the npm start banner');
-  const token = /alice \(finance\): (\S+)/.exec(output)![1]!;
-  return { child, output: () => output, token };
-}
-
-/**
- * Ctrl-C in a terminal signals the whole foreground process group: npm, tsx and node alike. Done means every
- * process holding the output has closed it (npm itself may exit first).
- */
-async function ctrlC(child: ChildProcess): Promise<void> {
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  process.kill(-child.pid!, 'SIGINT');
-  await closed;
-  running.delete(child);
-}
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 function api(token: string, method: string, route: string, body?: unknown) {
   return fetch(`http://127.0.0.1:${ports.api}${route}`, {
@@ -76,7 +34,7 @@ function api(token: string, method: string, route: string, body?: unknown) {
 
 describe('npm start', () => {
   it('starts everything, stops cleanly on Ctrl-C, and keeps its state across restarts', { timeout: 300_000 }, async () => {
-    ports = { grpc: await getPort(), ui: await getPort(), api: await getPort() };
+    ports = await freePorts();
     const first = await npmStart();
     expect(first.output()).toContain(`Temporal UI   http://localhost:${ports.ui}`);
     expect((await fetch(`http://localhost:${ports.ui}/`)).status).toBe(200);
@@ -107,6 +65,33 @@ describe('npm start', () => {
     );
     await ctrlC(second.child);
     expect(second.output().match(/Stopped\./g)).toHaveLength(1);
+    for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
+  });
+
+  it('stops the dev server a SIGKILLed npm start left running, and starts cleanly', { timeout: 300_000 }, async () => {
+    ports = await freePorts();
+    const record = path.join(dir, 'killed', 'state', 'dev-server.json');
+    const first = await npmStart('killed');
+    const { server, owner } = JSON.parse(readFileSync(record, 'utf8')) as { server: { pid: number }; owner: { pid: number } };
+    expect(owner.pid).not.toBe(first.child.pid);
+
+    // Only the node process that runs src/start.ts dies; npm and tsx follow it, the dev server does not.
+    const closed = new Promise<void>((resolve) => first.child.once('close', () => resolve()));
+    process.kill(owner.pid, 'SIGKILL');
+    await closed;
+    running.delete(first.child);
+    expect(processIdentity(server.pid)).toBeDefined();
+    expect(await portOpen(ports.grpc)).toBe(true);
+
+    const second = await npmStart('killed');
+    expect(second.output()).toContain(`Stopped the dev server (pid ${server.pid}) an earlier npm start left running when it was killed.`);
+    expect(processIdentity(server.pid)).toBeUndefined();
+    expect((await api(second.token, 'GET', '/api/me')).status).toBe(200);
+    expect(second.token).toBe(first.token);
+
+    await ctrlC(second.child);
+    expect(second.output()).toContain('Stopped.');
+    expect(existsSync(record)).toBe(false);
     for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
   });
 });

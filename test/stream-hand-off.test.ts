@@ -10,7 +10,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../src/schemas/run-event.js';
-import { runStreamItemsQuery } from '../src/workflows/run-stream.js';
+import { runStreamItemsQuery } from '../src/contract/messages.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { streamHistory } from './helpers/stream.js';
 import { uniqueName } from './helpers/temporal.js';
@@ -37,7 +37,7 @@ describe('the run stream across continue-as-new', () => {
     const seen: { offset: number; step: number }[] = [];
     const events = WorkflowStreamClient.create(h.temporal.client, handle.workflowId).topic<RunEvent>('events');
     for await (const item of events.subscribe(0, { pollCooldown: 20 })) {
-      if (item.data.type === 'step') seen.push({ offset: item.offset, step: item.data.step });
+      if (item.data.type === 'step_started') seen.push({ offset: item.offset, step: item.data.step });
       // Each round waits for this signal before it continues as new (or, the last, finishes); the latest run gets it.
       await h.temporal.client.workflow.getHandle(handle.workflowId).signal('nextRound');
     }

@@ -10,6 +10,7 @@ import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common'
 import { encodePayloadWire, type PublishInput } from '@temporalio/workflow-streams/workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenEvent } from '../src/schemas/token-event.js';
+import { runStreamItemsQuery } from '../src/contract/messages.js';
 import { DEFAULT_RUN_STREAM_LIMITS } from '../src/workflows/run-stream.js';
 import { bundleWithReplacement } from './helpers/bundle-variant.js';
 import { decide, waitForPending } from './helpers/decisions.js';
@@ -88,6 +89,8 @@ describe('the library without the guard', () => {
 describe('the guarded stream', () => {
   it('refuses malformed and forged publishes without failing a workflow task, and still takes valid ones', async () => {
     const handle = await pausedRun(h);
+    // The run's own events so far.
+    const before = await streamOffset(handle);
     const hostile: unknown[] = [
       null,
       'tokens',
@@ -122,11 +125,13 @@ describe('the guarded stream', () => {
     // The same batch again (a publisher's retry) is deduplicated.
     await handle.signal(PUBLISH, publish([{ topic: 'tokens', data: wire(token(0, 'accepted')) }], 1, 'valid') as never);
 
-    await waitFor(async () => (await streamOffset(handle)) === 1, 20_000, 'the valid publish');
+    await waitFor(async () => (await streamOffset(handle)) === before + 1, 20_000, 'the valid publish');
     expect((await streamHistory(handle)).publishes).toHaveLength(hostile.length + 2);
     expect((await streamHistory(handle)).taskFailures).toEqual([]);
     await finishes(handle);
-    expect(await streamOffset(handle)).toBe(1);
+    // Of all that was published from outside, only the valid batch is in the stream, once.
+    const tokens = await handle.query(runStreamItemsQuery, { topics: ['tokens'], from_offset: 0 });
+    expect(tokens.items.map((item) => item.offset)).toEqual([before]);
   });
 
   it('leaves a signal bigger than the server takes to the server, which refuses it', async () => {
@@ -162,11 +167,13 @@ describe('the guarded stream', () => {
   it('lets only a few polls wait at once, keeping room for a decision among the updates Temporal lets a run have in flight', async () => {
     const handle = await pausedRun(h);
     const waiting = DEFAULT_RUN_STREAM_LIMITS.maxWaitingPolls;
+    // Polls for what comes after the run's events so far: they wait.
+    const end = await streamOffset(handle);
     const parked = [];
     for (let i = 0; i < waiting; i++) {
-      parked.push(await handle.startUpdate(POLL, { args: [{ topics: [], from_offset: 0 }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
+      parked.push(await handle.startUpdate(POLL, { args: [{ topics: [], from_offset: end }], waitForStage: WorkflowUpdateStage.ACCEPTED }));
     }
-    expect(await pollRefusal(handle, { topics: [], from_offset: 0 })).toBe('StreamBusy');
+    expect(await pollRefusal(handle, { topics: [], from_offset: end })).toBe('StreamBusy');
     // The human's decision still gets through; the waiting polls end with the run.
     await finishes(handle);
     await Promise.allSettled(parked.map((p) => p.result()));
@@ -174,13 +181,14 @@ describe('the guarded stream', () => {
 
   it('keeps a bounded log under a flood of valid publishes, dropping the oldest entries', async () => {
     const handle = await pausedRun(h);
+    const before = await streamOffset(handle);
     const text = 'z'.repeat(2000);
     let sequence = 0;
     for (let batch = 0; batch < 40; batch++) {
       const items = Array.from({ length: 4 }, (_, i) => ({ topic: 'tokens', data: wire(token(batch * 4 + i, text)) }));
       await handle.signal(PUBLISH, publish(items, ++sequence) as never);
     }
-    await waitFor(async () => (await streamOffset(handle)) === 160, 30_000, 'all 160 items');
+    await waitFor(async () => (await streamOffset(handle)) === before + 160, 30_000, 'all 160 items');
     const result = await handle.executeUpdate<{ items: { data: string; offset: number }[] }, [unknown]>(POLL, {
       args: [{ topics: [], from_offset: 0 }],
     });
@@ -188,7 +196,7 @@ describe('the guarded stream', () => {
     expect(kept).toBeLessThanOrEqual(DEFAULT_RUN_STREAM_LIMITS.maxRetainedChars);
     expect(kept).toBeGreaterThan(DEFAULT_RUN_STREAM_LIMITS.maxRetainedChars / 2);
     expect(result.items[0]!.offset).toBeGreaterThan(0);
-    expect(result.items.at(-1)!.offset).toBe(159);
+    expect(result.items.at(-1)!.offset).toBe(before + 159);
     expect((await streamHistory(handle)).taskFailures).toEqual([]);
     await finishes(handle);
   });

@@ -15,7 +15,7 @@ import { readEnvConfig } from '../src/config.js';
 import { connectClient } from '../src/connection/connect.js';
 import { connectWorker } from '../src/connection/connect-worker.js';
 import { resolveTemporalTarget } from '../src/connection/temporal-target.js';
-import { TemporalConnectionError, type ConnectionFailure } from '../src/errors.js';
+import { TemporalConnectionError, type ConnectionFailure } from '../src/connection/connection-errors.js';
 import { startTlsProxy, TestPki, type TlsProxy } from './helpers/tls-proxy.js';
 
 const API_KEY = 'test-api-key-1234';

@@ -3,6 +3,8 @@
  * skipping does not advance while the test awaits an update, so decisions here go by signal, and the waiting is
  * `env.sleep`.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import proto from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../src/activities/index.js';
+import { defineAgent } from '../src/agents/define-agent.js';
 import { agents } from '../src/agents/registry.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../src/contract/search-attributes.js';
 import { ensureJavaTestServer } from '../src/dev/java-test-server.js';
@@ -20,6 +23,8 @@ import type { AgentResult } from '../src/schemas/run-state.js';
 import { createToolImplementations } from '../src/tools/implementations/index.js';
 import { openShopDb } from '../src/tools/implementations/shop-db.js';
 import { decisionSignal, pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
+import type { NotificationEvent } from '../src/schemas/notification-event.js';
+import { timerSummaries } from './helpers/history.js';
 
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
 const { temporal } = proto;
@@ -27,7 +32,28 @@ const { temporal } = proto;
 const DAY = 24 * 3600 * 1000;
 const refund = { toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1234', amount: 50000 } }] };
 
+/** Refunds wait for finance; after 4 hours managers may decide them too, after a day directors. */
+const escalating = defineAgent({
+  name: 'escalating',
+  instructions: 'You are a support agent.',
+  tools: ['process_refund'],
+  approval: {
+    tools: {
+      process_refund: {
+        approvers: ['finance'],
+        timeout: '3d',
+        escalate: [
+          { after: '4h', approvers: ['managers'] },
+          { after: '1d', approvers: ['directors'] },
+        ],
+      },
+    },
+  },
+});
+
 let env: TestWorkflowEnvironment;
+let webhook: Server;
+const notified: NotificationEvent[] = [];
 let model: ModelServer;
 let dataDir: string;
 let tools: ReturnType<typeof createToolImplementations>;
@@ -55,9 +81,19 @@ beforeAll(async () => {
       conversations: [
         { match: 'nobody answers', replies: [refund, { content: 'gave up waiting' }] },
         { match: 'answered on day two', replies: [refund, { content: 'refunded' }] },
+        { match: 'escalate me', replies: [refund, { content: 'refunded by a manager' }] },
       ],
     },
   });
+  webhook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      notified.push(JSON.parse(body));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
   dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-skip-'));
   tools = createToolImplementations({ dataDir });
 }, 180_000);
@@ -65,6 +101,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.teardown();
   await model?.close();
+  webhook?.close();
   tools?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
@@ -75,17 +112,18 @@ async function withWorker<T>(taskQueue: string, fn: () => Promise<T>): Promise<T
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     activities: createActivities({
-      agents,
+      agents: { ...agents, escalating },
       tools: tools.byName,
       model: { baseURL: model.baseURL, apiKey: 'sk-test', defaultModel: 'scripted-model' },
-      webhooks: { urls: [] },
+      // Only the escalating agent's runs notify (runs record whether webhooks are configured when they start).
+      webhooks: { urls: taskQueue === 'escalation' ? [`http://127.0.0.1:${(webhook.address() as AddressInfo).port}/`] : [] },
     }),
   });
   return worker.runUntil(fn);
 }
 
-function start(taskQueue: string, prompt: string) {
-  const input: AgentWorkflowArgs = { agent: 'demo', prompt };
+function start(taskQueue: string, prompt: string, agent = 'demo') {
+  const input: AgentWorkflowArgs = { agent, prompt };
   return env.client.workflow.start<(input: AgentWorkflowArgs) => Promise<AgentResult>>('agentWorkflow', {
     args: [input],
     taskQueue,
@@ -131,6 +169,50 @@ describe('days-long approvals with time skipping', () => {
       const waited = Date.parse(decisions[0]!.at) - Date.parse(pending.requestedAt);
       expect(waited).toBeGreaterThanOrEqual(2 * DAY);
       expect(waited).toBeLessThan(3 * DAY);
+    });
+  });
+});
+
+describe('escalation tiers with time skipping', () => {
+  it('opens a waiting call to managers after 4 hours, under a named timer, with a notification; a manager decides', async () => {
+    await withWorker('escalation', async () => {
+      const handle = await start('escalation', 'escalate me', 'escalating');
+      const pending = await untilPending(handle);
+      const shownAt = Date.parse(pending.requestedAt);
+      expect(pending).toMatchObject({
+        approvers: ['finance'],
+        escalations: [
+          { at: new Date(shownAt + 4 * 3600_000).toISOString(), approvers: ['managers'], reached: false },
+          { at: new Date(shownAt + DAY).toISOString(), approvers: ['directors'], reached: false },
+        ],
+      });
+      // A manager is not an approver yet: the signal is refused (and audited), nothing runs.
+      await handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'mia', groups: ['managers'] });
+
+      await env.sleep('5 hours');
+      const [escalated] = await handle.query(pendingApprovalsQuery);
+      expect(escalated).toMatchObject({
+        approvers: ['finance', 'managers'],
+        escalations: [{ reached: true }, { reached: false }],
+      });
+      const { decisions } = await handle.query(runStateQuery);
+      expect(decisions.map((d) => [d.outcome, d.refusal?.code ?? d.event])).toEqual([
+        ['refused', 'approver_not_allowed'],
+        ['noted', 'escalated'],
+      ]);
+      expect(Date.parse(decisions[1]!.at) - shownAt).toBeGreaterThanOrEqual(4 * 3600_000);
+      expect(decisions[1]!.message).toBe('Escalated (tier 1): managers may decide it too.');
+
+      await handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'mia', groups: ['managers'] });
+      expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'refunded by a manager' });
+      // The Temporal UI names each step of the ladder; the second never fired (the call was decided first).
+      expect((await timerSummaries(handle)).filter((t) => t.startsWith('escalation'))).toEqual([
+        'escalation · process_refund · call-1 · to managers',
+        'escalation · process_refund · call-1 · to directors',
+      ]);
+      const types = notified.filter((e) => e.workflowId === handle.workflowId).map((e) => e.type);
+      expect(types).toEqual(expect.arrayContaining(['approval.requested', 'approval.escalated', 'approval.decided']));
+      expect(notified.find((e) => e.type === 'approval.escalated')!.approval.approvers).toEqual(['finance', 'managers']);
     });
   });
 });

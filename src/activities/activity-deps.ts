@@ -1,4 +1,5 @@
 import type { AgentRegistry } from '../agents/registry.js';
+import type { ReviewRule } from '../reviewers/rules.js';
 import type { DecisionTrust } from '../signing/trust.js';
 import type { McpConnections } from '../mcp/mcp-connections.js';
 import type { ToolImplementation } from '../tools/implement-tool.js';
@@ -21,6 +22,8 @@ export interface ActivityDeps {
     streaming?: Partial<TokenBatching>;
   };
   webhooks: { urls: string[]; secret?: string };
+  /** Rule reviewers by name. @default the rules in src/reviewers/rules.ts */
+  reviewRules?: Readonly<Record<string, ReviewRule>>;
   /** Whom new runs trust to sign decisions, and whether agents that do not say require them. */
   signedDecisions?: { trust?: DecisionTrust; requiredByDefault: boolean };
   /**

@@ -1,6 +1,5 @@
 /** One model turn: the transcript and tool schemas go out through the real `openai` client. */
 import { Context } from '@temporalio/activity';
-import OpenAI from 'openai';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
@@ -12,6 +11,7 @@ import type { ActivityDeps } from './activity-deps.js';
 import { countModelTokens } from './activity-metrics.js';
 import { fromCompletion, type AssembledCompletion } from './completion-assembly.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
+import { openAiClients } from './openai-clients.js';
 import { toModelFailure } from './model-errors.js';
 import { streamModelCall } from './stream-model-call.js';
 import { DEFAULT_TOKEN_BATCHING } from './token-publisher.js';
@@ -45,17 +45,7 @@ const SUMMARY_INSTRUCTIONS =
   'decisions (including human approvals and rejections), tool results that still matter, and open tasks. Be concise.';
 
 export function createCallModel({ agents, model: config }: ActivityDeps) {
-  const clients = new Map<string, OpenAI>();
-  // One client per endpoint; Temporal owns retries, so the client's own are off.
-  const clientFor = (baseURL: string | undefined) => {
-    const key = baseURL ?? '';
-    let client = clients.get(key);
-    if (!client) {
-      client = new OpenAI({ baseURL, apiKey: config.apiKey ?? 'unset', maxRetries: 0, timeout: 10 * 60_000 });
-      clients.set(key, client);
-    }
-    return client;
-  };
+  const clientFor = openAiClients(config.apiKey);
 
   return {
     /** Writes the summary that replaces compacted messages when a long run continues as new. */

@@ -51,6 +51,24 @@ export function createExecuteTool({ tools }: ActivityDeps) {
       return typeof text === 'string' ? truncateBytes(text, 4096) : undefined;
     },
 
+    /**
+     * The tool's view of what a call depends on (its `precheck`), as JSON; undefined when it has none. Thrown
+     * errors fail the activity (after its retries the call goes back to approvers).
+     */
+    async precheckCall(input: {
+      agent: string;
+      name: string;
+      args: ToolArgs;
+      toolCallId: string;
+      context?: Record<string, unknown>;
+    }): Promise<unknown> {
+      const implementation = tools[input.name];
+      if (!implementation?.precheck) return undefined;
+      const world = await implementation.precheck(implementation.spec.parameters.parse(input.args), toolContext(Context.current(), input));
+      // Only JSON crosses into the run: what is compared is what approvers are shown.
+      return world === undefined ? null : JSON.parse(JSON.stringify(world));
+    },
+
     async executeTool(input: ExecuteToolInput): Promise<ExecuteToolResult> {
       const parsed = parseToolArguments(input.name, input.args, toolSpecs, input.available);
       if (!parsed.ok) return { content: parsed.message, problem: parsed.problem };

@@ -6,6 +6,7 @@ import { createExecuteTool } from './execute-tool.js';
 import { createMcpActivities } from './mcp-tools.js';
 import { createNotify } from './notify.js';
 import { createResolveAgent } from './resolve-agent.js';
+import { createReviewCall } from './review-call.js';
 
 export type { ActivityDeps } from './activity-deps.js';
 
@@ -16,6 +17,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createExecuteTool(deps),
     ...createNotify(deps),
     ...createMcpActivities(deps, deps.mcp ?? new McpConnections()),
+    ...createReviewCall(deps),
   };
 }
 

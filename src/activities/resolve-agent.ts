@@ -21,6 +21,7 @@ export function createResolveAgent({ agents, model, webhooks, signedDecisions }:
         structuredOutput: agent.responseFormat !== undefined,
         notify: webhooks.urls.length > 0,
         describedTools: tools.filter((name) => toolSpecs[name]?.describe === true),
+        precheckedTools: tools.filter((name) => toolSpecs[name]?.precheck === true),
         ...(signedDecisions && {
           signedDecisions: {
             required: agent.requireSignedDecisions ?? signedDecisions.requiredByDefault,

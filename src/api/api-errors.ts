@@ -7,6 +7,7 @@ import {
   type RefusalCode,
   RunNotFoundError,
   SessionClosedError,
+  StreamOffsetError,
   UnknownAgentError,
 } from '../errors.js';
 
@@ -14,6 +15,7 @@ type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
 
 const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   already_decided: 409,
+  already_approved: 409,
   args_hash_mismatch: 409,
   run_closed: 409,
   run_stuck: 409,
@@ -34,7 +36,7 @@ export function handleApiError(err: unknown, c: Context) {
   if (err instanceof DecisionRefusedError) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
   if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError) return errorResponse(c, 404, err.code, err.message);
   if (err instanceof SessionClosedError) return errorResponse(c, 409, err.code, err.message);
-  if (err instanceof UnknownAgentError) return errorResponse(c, 400, err.code, err.message);
+  if (err instanceof UnknownAgentError || err instanceof StreamOffsetError) return errorResponse(c, 400, err.code, err.message);
   if (err instanceof HTTPException) {
     const status = err.status as Status;
     const code =

@@ -19,6 +19,7 @@ import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runDecisionRoutes } from './run-decision-routes.js';
 import { OPS_PATHS, opsRoutes } from './ops-routes.js';
 import { runRoutes } from './run-routes.js';
+import { streamRoutes } from './stream-routes.js';
 import { toolRoutes } from './tool-routes.js';
 import { tracingHttpMiddleware } from '../telemetry/tracing.js';
 
@@ -87,6 +88,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   approvalRoutes(app, options);
   runRoutes(app, options);
   runDecisionRoutes(app, options);
+  streamRoutes(app, options);
   toolRoutes(app, options);
   inboxRoutes(app);
   if (options.codec) {

@@ -1,4 +1,5 @@
 /** `/api/approvals`: what waits for a decision, and the four ways to decide it. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -67,11 +68,28 @@ export function toApprovalView(
     ...(approval.subAgentWorkflowId && { subAgentWorkflowId: approval.subAgentWorkflowId }),
     ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
     sessionId: approval.workflowId,
+    ...pick(approval, ['requiredApprovals', 'approvals', 'review', 'escalations', 'validFor', 'world', 'repended']),
     canDecide: canDecide(approval, identity),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
+    ...(approval.problem && { problem: approval.problem }),
   };
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
+
+/** The fields of `value` among `keys` that are set. */
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.flatMap((key) => (value[key] === undefined ? [] : [[key, value[key]]]))) as Partial<Pick<T, K>>;
+}
+
+/** The list, asked again every half second while it is empty, for up to `waitMs`. */
+async function waitForWaiting(list: () => Promise<WaitingApproval[]>, waitMs: number): Promise<WaitingApproval[]> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const waiting = await list();
+    if (waiting.length > 0 || Date.now() >= deadline) return waiting;
+    await sleep(Math.min(500, deadline - Date.now()));
+  }
+}
 
 /** A decision route; `optional`: a request without a body decides with none of its options. */
 function decideRoute<B extends z.ZodType, Q extends z.ZodObject = typeof NoQuery>(
@@ -101,12 +119,13 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/approvals',
-      summary: 'Everything waiting for a decision, across runs',
+      summary: 'Everything waiting for a decision, across runs; `wait=N` waits up to N seconds for something to',
       request: { query: ApprovalListQuery },
       responses: { 200: json(z.array(ApprovalView), 'Pending approvals, oldest first'), 400: errors[400], 401: errors[401] },
     }),
     async (c) => {
-      const waiting = await hitl.listWaiting(c.req.valid('query'));
+      const { wait, ...filter } = c.req.valid('query');
+      const waiting = await waitForWaiting(() => hitl.listWaiting(filter), (wait ?? 0) * 1000);
       return c.json(
         waiting.map((a) => toApprovalView(a, c.get('identity'), options)),
         200,
@@ -118,7 +137,7 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/approvals/{id}',
-      summary: 'One pending approval, with its arguments whole',
+      summary: 'One pending approval, with its arguments whole; for a stuck run, the problem',
       request: { params: IdParam },
       responses: { 200: json(ApprovalView, 'The pending approval'), 401: errors[401], 404: errors[404] },
     }),

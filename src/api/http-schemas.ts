@@ -5,9 +5,11 @@
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
+import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import { DecideResult } from '../schemas/decision.js';
 import { McpToolAnnotations } from '../schemas/mcp-tool.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
+import { RunProblem } from '../schemas/run-problem.js';
 import { SessionOptions } from '../schemas/session.js';
 import { ToolArgs } from '../schemas/tool-args.js';
 
@@ -26,6 +28,13 @@ export const ApprovalView = PendingApproval.pick({
   approvers: true,
   subAgentWorkflowId: true,
   proposedBy: true,
+  requiredApprovals: true,
+  approvals: true,
+  review: true,
+  escalations: true,
+  validFor: true,
+  world: true,
+  repended: true,
 }).extend({
   /** Global approval id (URL-safe). */
   id: z.string(),
@@ -43,6 +52,8 @@ export const ApprovalView = PendingApproval.pick({
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
   canDecide: z.boolean(),
   temporalUiUrl: z.string(),
+  /** `GET /api/approvals/{id}` only: the run is stuck, so the call cannot be decided until it is unstuck. */
+  problem: RunProblem.optional(),
 });
 
 const argsHash = z.string().max(100).optional().describe('Hash of the arguments you saw; refused with 409 if they changed');
@@ -71,6 +82,10 @@ export const RespondBody = z.strictObject({ message: message.min(1), argsHash })
 /** What a decision over HTTP answers: the `decide` update's own result. */
 export const DecisionResponse = DecideResult;
 
+/**
+ * Several decisions for one run, checked all together: all are applied or none is. The caller's token says who
+ * decides, so decisions name no approver and carry no token of their own (the API signs them when it holds a key).
+ */
 /** Names of agents and tools in queries: visibility queries take them as literals. */
 const Name = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'letters, digits, `_`, `.`, `:` or `-`, at most 128');
 
@@ -81,10 +96,19 @@ export const StartRunBody = z.strictObject({
   maxSteps: z.number().int().min(1).max(10_000).optional(),
   /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
   session: SessionOptions.optional(),
+  /** The run's own approval policy: by default it may only tighten the agent's (the run fails at start otherwise). */
+  approval: ApprovalPolicyOverride.optional(),
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 
-export const ApprovalListQuery = z.strictObject({ agent: Name.optional(), tool: Name.optional() });
+export const ApprovalListQuery = z.strictObject({
+  agent: Name.optional(),
+  tool: Name.optional(),
+  /** Only this run's calls. */
+  workflowId: z.string().min(1).max(1000).optional(),
+  /** Seconds to wait, when nothing matches yet, for something to (a long poll for scripts). */
+  wait: z.coerce.number().int().min(0).max(60).optional(),
+});
 export const RunListQuery = z.strictObject({
   status: z.enum(RUN_STATUSES).optional(),
   agent: Name.optional(),

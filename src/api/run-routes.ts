@@ -38,7 +38,7 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       const { workflowId, runId } = await hitl.startRun({
         ...body,
         requestedBy: c.get('identity').approver,
-        ...(options.fourEyes && { approval: { fourEyes: true } }),
+        ...((options.fourEyes || body.approval) && { approval: { ...body.approval, ...(options.fourEyes && { fourEyes: true }) } }),
       });
       return c.json({ workflowId, runId, temporalUiUrl: links.ui(workflowId) }, 201);
     },

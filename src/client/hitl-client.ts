@@ -1,10 +1,9 @@
 /**
  * A typed client over `@temporalio/client`: start and inspect runs, find what waits for a decision across all
- * runs, decide, and watch a run move. Approvers and other services use it without knowing Temporal's internals.
+ * runs, decide, and follow a run as it moves (its events and model text, from its Workflow Stream). Approvers and other services use it without knowing Temporal's internals.
  * Runs are named by their workflow id; `runId` is only ever Temporal's id of one execution.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import {
   decideUpdate,
@@ -14,23 +13,23 @@ import {
   pendingApprovalsQuery,
   runStateQuery,
 } from '../contract/messages.js';
-import type { RunStatus } from '../contract/run-status.js';
-import { HitlAgent } from '../contract/search-attributes.js';
+import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { RunEvent } from '../schemas/run-event.js';
+import type { RunStreamItem } from '../schemas/run-event.js';
 import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from './approval-id.js';
-import { diagnoseRun, type RunProblem } from './run-health.js';
-import { closedRunRefusal, stuckView } from './run-fallbacks.js';
-import { listRuns, listWaiting, memoOf, toWaiting } from './run-lists.js';
-import { diffRunState, START_CURSOR, TERMINAL } from './run-events.js';
+import { diagnoseRun, PollerLookup, type HealthOptions, type RunProblem } from './run-health.js';
+import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
+import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, stuckRefusal } from './decision-refusals.js';
+import { stuckView, withProblems } from './stuck-view.js';
+import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 
 export interface DecisionOptions {
   approver?: string;
@@ -41,12 +40,6 @@ export interface DecisionOptions {
   updateId?: string;
 }
 
-export interface WatchOptions {
-  /** @default 1000 */
-  intervalMs?: number;
-  signal?: AbortSignal;
-}
-
 /** A run as `show` and the HTTP API present it: its own state, or, when it cannot answer, what Temporal knows. */
 export type RunView = RunState;
 
@@ -54,10 +47,11 @@ export class HitlClient {
   constructor(
     readonly temporal: Client,
     readonly taskQueue: string = DEFAULT_TASK_QUEUE,
+    /** When a run counts as stuck (tests shorten how long a worker may be silent). */
+    readonly health: HealthOptions = {},
   ) {}
 
   // ---- runs ----------------------------------------------------------------------------------------------
-
   /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
   async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
     const parsed = AgentWorkflowInput.parse(input);
@@ -67,6 +61,12 @@ export class HitlClient {
       taskQueue: this.taskQueue,
       workflowId,
       staticSummary: truncateChars(`${parsed.agent}: ${parsed.prompt}`, 200),
+      // What the run publishes first, set at start: lists know the run before a worker has taken it.
+      memo: { prompt: truncateChars(parsed.prompt, 500), ...(parsed.requestedBy && { requestedBy: parsed.requestedBy }) },
+      typedSearchAttributes: [
+        { key: HitlAgent, value: parsed.agent },
+        { key: HitlStatus, value: 'Running' },
+      ],
       staticDetails: parsed.requestedBy ? `requested by ${parsed.requestedBy}` : undefined,
     });
     return { workflowId, runId: handle.firstExecutionRunId };
@@ -75,18 +75,26 @@ export class HitlClient {
   /**
    * A run's state from the run itself. A stuck run cannot answer (its workflow task fails, or no worker polls):
    * then the view comes from what Temporal knows (status, prompt and pending calls as last published), with the
-   * problem said plainly.
+   * problem said plainly. A query that fails is checked again the same way: the run may have got stuck meanwhile.
    */
   async getRun(workflowId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunView> {
     const handle = this.temporal.workflow.getHandle(workflowId);
-    const problem = await this.call(workflowId, () => diagnoseRun(this.temporal, handle));
-    if (!problem) return this.call(workflowId, () => handle.query(runStateQuery, options));
-    return stuckView(handle, problem);
+    const problem = await this.diagnose(workflowId);
+    if (problem) return stuckView(this.temporal, handle, problem);
+    try {
+      return await this.call(workflowId, () => handle.query(runStateQuery, options));
+    } catch (err) {
+      const later = await this.diagnose(workflowId).catch(() => undefined);
+      if (later) return stuckView(this.temporal, handle, later);
+      throw err;
+    }
   }
 
   /** Why a run is stuck, or undefined when it is not. */
-  diagnose(workflowId: string): Promise<RunProblem | undefined> {
-    return this.call(workflowId, () => diagnoseRun(this.temporal, this.temporal.workflow.getHandle(workflowId)));
+  diagnose(workflowId: string, pollers?: PollerLookup): Promise<RunProblem | undefined> {
+    return this.call(workflowId, () =>
+      diagnoseRun(this.temporal, this.temporal.workflow.getHandle(workflowId), { ...this.health, ...(pollers && { pollers }) }),
+    );
   }
 
   async result(workflowId: string): Promise<AgentResult> {
@@ -97,65 +105,71 @@ export class HitlClient {
     await this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).cancel());
   }
 
-  listRuns(filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
-    return listRuns(this.temporal, filter);
+  /** Runs, newest first; open runs that are stuck carry the problem (one task-queue lookup for the whole list). */
+  async listRuns(filter: RunFilter = {}): Promise<(RunSummary & { problem?: RunProblem })[]> {
+    const pollers = new PollerLookup(this.temporal);
+    return withProblems(await listRuns(this.temporal, filter), (id) => this.diagnose(id, pollers));
   }
 
   /** Open runs that are stuck, with why; checks at most `limit` of the newest open runs. */
   async listStuck(filter: { agent?: string; limit?: number } = {}): Promise<(RunSummary & { problem: RunProblem })[]> {
-    const open = (
-      await Promise.all(
-        (['Running', 'AwaitingApproval', 'AwaitingMessage'] as const).map((status) =>
-          listRuns(this.temporal, { ...filter, status, limit: filter.limit ?? 200 }),
-        ),
-      )
-    ).flat();
-    const checked = await Promise.all(
-      open.map(async (run) => ({ run, problem: await this.diagnose(run.workflowId).catch(() => undefined) })),
-    );
-    return checked.flatMap(({ run, problem }) => (problem ? [{ ...run, problem }] : []));
+    const open = await this.listRuns({ ...filter, open: true, limit: filter.limit ?? 200 });
+    return open.filter((run): run is RunSummary & { problem: RunProblem } => run.problem !== undefined);
   }
 
   // ---- approvals -----------------------------------------------------------------------------------------
-
+  /** What waits in one run; a stuck run's list is what it last published. */
   async pending(workflowId: string): Promise<PendingApproval[]> {
-    return this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).query(pendingApprovalsQuery));
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    const problem = await this.diagnose(workflowId);
+    if (problem) return (await stuckView(this.temporal, handle, problem)).pending;
+    return this.call(workflowId, () => handle.query(pendingApprovalsQuery));
   }
 
-  listWaiting(filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
+  listWaiting(filter: WaitingFilter = {}): Promise<WaitingApproval[]> {
     return listWaiting(this.temporal, filter);
   }
 
-  /** Resolves a global approval id to the call, with its arguments whole, while it is still pending. */
+  /**
+   * Resolves a global approval id to the call, with its arguments whole, while it is still pending. A stuck run's
+   * call comes from what the run last published, with the problem.
+   */
   async findApproval(approvalId: string): Promise<WaitingApproval> {
     const ref = decodeApprovalId(approvalId);
     if (!ref) throw new ApprovalNotFoundError(approvalId, 'it is not a valid approval id');
     const handle = this.temporal.workflow.getHandle(ref.workflowId);
-    let call: PendingApproval | undefined;
-    let description;
+    const notWaiting = () => new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
     try {
-      [call, description] = await Promise.all([handle.query(pendingApprovalQuery, ref.callId), handle.describe()]);
+      const problem = await diagnoseRun(this.temporal, handle, this.health);
+      const description = await handle.describe();
+      const agent = description.typedSearchAttributes.get(HitlAgent) ?? '';
+      if (problem) {
+        const call = (await stuckView(this.temporal, handle, problem)).pending.find((p) => p.id === ref.callId);
+        if (!call) throw notWaiting();
+        return { ...toWaiting(call, ref.workflowId, agent, memoOf(description)), problem };
+      }
+      const call = await handle.query(pendingApprovalQuery, ref.callId);
+      if (!call) throw notWaiting();
+      return toWaiting(call, ref.workflowId, agent, memoOf(description));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} does not exist`);
       throw err;
     }
-    if (!call) throw new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
-    return toWaiting(call, ref.workflowId, description.typedSearchAttributes.get(HitlAgent) ?? '', memoOf(description));
   }
 
   /**
    * Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. A
-   * stuck run is refused up front: its validator cannot run, so the update would only wait.
+   * stuck run is refused up front (run_stuck): no worker could validate the update, so it would only wait. So is a
+   * decision whose workflow task fails while applying it: Temporal then drops the update, and the run waits as
+   * it did before.
    */
   async decide(workflowId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
     const handle = this.temporal.workflow.getHandle(workflowId);
-    const problem = await diagnoseRun(this.temporal, handle).catch(() => undefined);
-    if (problem) {
-      throw new DecisionRefusedError(
-        'run_stuck',
-        `Run ${workflowId} is stuck (${problem.kind}${problem.failure ? `: ${problem.failure}` : ''}); your decision was not recorded. ${problem.advice[0]}`,
-      );
-    }
+    const problem = await this.diagnose(workflowId).catch((err) => {
+      if (err instanceof RunNotFoundError) throw err;
+      return undefined;
+    });
+    if (problem) throw stuckRefusal(workflowId, problem);
     try {
       return await handle.executeUpdate(decideUpdate, { args: [input], updateId: options.updateId ?? randomUUID() });
     } catch (err) {
@@ -166,6 +180,7 @@ export class HitlClient {
         throw new DecisionRefusedError(code, err.cause?.message ?? err.message);
       }
       if (err instanceof WorkflowNotFoundError) throw await closedRunRefusal(this.temporal, workflowId, input);
+      if (failedWhileApplying(err)) throw await failedTaskRefusal(this.temporal, workflowId, () => this.diagnose(workflowId));
       throw err;
     }
   }
@@ -203,7 +218,6 @@ export class HitlClient {
   }
 
   // ---- sessions ------------------------------------------------------------------------------------------
-
   /** Sends the next user message to a session run; it is queued if a turn is running. */
   async say(workflowId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
     return this.sessionUpdate(workflowId, () =>
@@ -245,25 +259,13 @@ export class HitlClient {
   }
 
   // ---- watching ------------------------------------------------------------------------------------------
-
   /**
-   * Yields a run's events as they happen, until it ends. It asks the `runState` query for what is new at a modest
-   * interval: a query costs no history at all. A second of delay is the price, and it is fine for people watching.
+   * A run's events and model text as they are published, from `fromOffset` (0: all its stream still keeps),
+   * across continue-as-new, until the run closes or `signal` aborts. Each item's offset resumes it (`fromOffset:
+   * offset + 1`). The state from `getRun` says where its stream was (`streamOffset`).
    */
-  async *watch(workflowId: string, options: WatchOptions = {}): AsyncGenerator<RunEvent> {
-    let cursor = START_CURSOR;
-    for (;;) {
-      const state = await this.getRun(workflowId, { messagesFrom: cursor.messages, decisionsFrom: cursor.decisions });
-      const next = diffRunState(cursor, state);
-      cursor = next.cursor;
-      yield* next.events;
-      if (TERMINAL.has(state.status)) return;
-      try {
-        await sleep(options.intervalMs ?? 1000, undefined, { signal: options.signal });
-      } catch {
-        return; // aborted
-      }
-    }
+  subscribe(workflowId: string, options: SubscribeOptions = {}): AsyncGenerator<RunStreamItem> {
+    return subscribeRun(this.temporal, workflowId, options);
   }
 
   private async call<T>(workflowId: string, fn: () => Promise<T>): Promise<T> {

@@ -1,5 +1,8 @@
 /** Public client API. */
-export { HitlClient, type DecisionOptions, type WatchOptions } from './hitl-client.js';
+export { HitlClient, type DecisionOptions } from './hitl-client.js';
+export { type SubscribeOptions } from './run-subscription.js';
+export type { RunEvent, RunStreamItem } from '../schemas/run-event.js';
+export type { TokenEvent } from '../schemas/token-event.js';
 export { sharedHitlClient, closeSharedHitlClient } from './connection.js';
 export { encodeApprovalId, decodeApprovalId, type ApprovalRef } from './approval-id.js';
-export { DecisionRefusedError, RunNotFoundError, ApprovalNotFoundError } from '../errors.js';
+export { DecisionRefusedError, RunNotFoundError, ApprovalNotFoundError, StreamOffsetError } from '../errors.js';

@@ -1,9 +1,9 @@
 /**
  * Tells a stuck run from a waiting one. A run is stuck when its workflow task keeps failing (a bug, or input the
- * code cannot handle: Temporal retries the task forever, and the run answers no query) or when its work waits on
- * a task queue no worker polls. Neither shows in the run's own status, which only the run itself can set, so
- * this reads what Temporal knows: the pending workflow task, the newest task failure in history, and the task
- * queue's pollers.
+ * code cannot handle: Temporal retries the task for ever, and the run answers no query and takes no decision) or
+ * when no worker polls its task queue (nothing it waits for can happen, and a query or a decision would wait in
+ * vain). Neither shows in the run's own status, which only the run itself can set, so this reads what Temporal
+ * knows: the pending workflow task, the newest task failure in history, and the task queue's pollers.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
@@ -11,39 +11,89 @@ import type { RunProblem } from '../schemas/run-problem.js';
 
 export type { RunProblem };
 
-/** A task waiting longer than this with no worker polling its queue counts as stuck. */
-const NO_WORKER_AFTER_MS = 10_000;
-/** A poller seen within this long counts as present (Temporal keeps pollers listed for a few minutes). */
-const POLLER_FRESH_MS = 60_000;
-// @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
-const { EventType, TaskQueueType, PendingWorkflowTaskState, PendingActivityState } = proto.temporal.api.enums.v1;
+export interface HealthOptions {
+  /**
+   * A worker whose newest poll is older than this counts as gone. An idle worker's long poll is renewed about
+   * once a minute (measured: up to 59 s between renewals on the dev server), so anything under that would call a
+   * healthy idle worker gone and refuse decisions it could take.
+   * @default 90_000
+   */
+  workerGoneAfterMs?: number;
+}
 
-export async function diagnoseRun(client: Client, handle: WorkflowHandle, now = Date.now()): Promise<RunProblem | undefined> {
+const DEFAULT_WORKER_GONE_AFTER_MS = 90_000;
+/** A task that failed this many attempts in a row keeps failing; a timed-out one (a worker died mid-task) needs one more. */
+const FAILING_AFTER_ATTEMPTS = 2;
+const TIMING_OUT_AFTER_ATTEMPTS = 3;
+// @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
+const { EventType, TaskQueueType, PendingActivityState } = proto.temporal.api.enums.v1;
+type QueueType = proto.temporal.api.enums.v1.TaskQueueType;
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
+
+/**
+ * The newest poll on each task queue, asked once per queue and kind: a list of runs on one queue costs one
+ * question, not one per run.
+ */
+export class PollerLookup {
+  readonly #asked = new Map<string, Promise<number | undefined>>();
+  constructor(private readonly client: Client) {}
+
+  /** When a worker last polled `taskQueue` for tasks of this type (epoch ms), or undefined if none is listed. */
+  lastPoll(taskQueue: string, type: QueueType): Promise<number | undefined> {
+    const key = `${type}:${taskQueue}`;
+    let asked = this.#asked.get(key);
+    if (!asked) {
+      asked = this.client.workflowService
+        .describeTaskQueue({ namespace: this.client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType: type })
+        .then(({ pollers }) => {
+          const times = (pollers ?? []).flatMap((p) => toMs(p.lastAccessTime) ?? []);
+          return times.length ? Math.max(...times) : undefined;
+        });
+      this.#asked.set(key, asked);
+    }
+    return asked;
+  }
+}
+
+export async function diagnoseRun(
+  client: Client,
+  handle: WorkflowHandle,
+  options: HealthOptions & { pollers?: PollerLookup; now?: number } = {},
+): Promise<RunProblem | undefined> {
+  const now = options.now ?? Date.now();
+  const pollers = options.pollers ?? new PollerLookup(client);
+  const goneAfter = options.workerGoneAfterMs ?? DEFAULT_WORKER_GONE_AFTER_MS;
   const description = await handle.describe();
   if (description.status.name !== 'RUNNING') return undefined;
-  const task = description.raw.pendingWorkflowTask;
-  const attempts = task?.attempt ?? 0;
-  if (task && attempts >= 2) {
-    const failure = await newestTaskFailure(client, handle.workflowId, description.runId);
-    return {
-      kind: 'workflow_task_failing',
-      since: toIso(task.originalScheduledTime) ?? new Date(now).toISOString(),
-      attempts,
-      ...(failure && { failure }),
-      advice: failingAdvice(handle.workflowId),
-    };
+  const ref = { client, workflowId: handle.workflowId, runId: description.runId };
+
+  const attempts = description.raw.pendingWorkflowTask?.attempt ?? 0;
+  if (attempts >= FAILING_AFTER_ATTEMPTS) {
+    const failed = await failingStreak(ref);
+    if (failed?.kind === 'failed' || (failed && attempts >= TIMING_OUT_AFTER_ATTEMPTS)) {
+      return {
+        kind: 'workflow_task_failing',
+        since: failed.since,
+        attempts,
+        failure: failed.message,
+        advice: failingAdvice(handle.workflowId, client.options.namespace, failed.eventId),
+      };
+    }
   }
+
   const taskQueue = description.taskQueue;
-  const scheduled =
-    task && task.state === PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_SCHEDULED ? toMs(task.scheduledTime) : undefined;
-  const activity = description.raw.pendingActivities?.find((a) => a.state === PendingActivityState.PENDING_ACTIVITY_STATE_SCHEDULED);
-  const waitingSince = scheduled ?? (activity ? (toMs(activity.scheduledTime) ?? now) : undefined);
-  if (waitingSince === undefined || now - waitingSince < NO_WORKER_AFTER_MS) return undefined;
-  const type = scheduled !== undefined ? TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW : TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY;
-  if (await hasPollers(client, taskQueue, type, now)) return undefined;
+  const fresh = (last: number | undefined) => last !== undefined && now - last < goneAfter;
+  const lastWorkflowPoll = await pollers.lastPoll(taskQueue, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW);
+  const waitingActivity = description.raw.pendingActivities?.find((a) => a.state === PendingActivityState.PENDING_ACTIVITY_STATE_SCHEDULED);
+  const lastActivityPoll = waitingActivity ? await pollers.lastPoll(taskQueue, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY) : undefined;
+  if (fresh(lastWorkflowPoll) && (!waitingActivity || fresh(lastActivityPoll))) return undefined;
+
+  // Since the work began waiting, else since a worker was last seen, else since the run last moved.
+  const waitingSince = toMs(description.raw.pendingWorkflowTask?.scheduledTime) ?? toMs(waitingActivity?.scheduledTime);
+  const since = waitingSince ?? lastWorkflowPoll ?? (await lastEventTime(ref)) ?? now;
   return {
     kind: 'no_worker',
-    since: new Date(waitingSince).toISOString(),
+    since: new Date(since).toISOString(),
     advice: [
       `No worker polls task queue ${taskQueue}: start one (npm run worker, or npm start) with TEMPORAL_TASK_QUEUE=${taskQueue}.`,
       'The run goes on by itself once a worker polls; nothing is lost meanwhile.',
@@ -51,38 +101,82 @@ export async function diagnoseRun(client: Client, handle: WorkflowHandle, now = 
   };
 }
 
-function failingAdvice(workflowId: string): string[] {
+/**
+ * What to do, with commands that run as written (test/stuck-runs.test.ts runs them). A reset to the failed task
+ * keeps every input in the order the run saw it; a reset to the last good task re-runs that task and, with
+ * `--reapply-exclude All`, drops the signals and updates that came after it.
+ */
+function failingAdvice(workflowId: string, namespace: string, failedEventId: number): string[] {
+  const reset = `temporal workflow reset${namespace === 'default' ? '' : ` --namespace ${namespace}`} --workflow-id ${workflowId}`;
   return [
-    'Read the failure above and the worker logs; deploy a worker with the fix: the task is retried and the run goes on by itself.',
-    `If the run cannot go on, reset it to before the input that broke it: temporal workflow reset --workflow-id ${workflowId} --type LastWorkflowTask (or --event-id N; see temporal workflow show).`,
-    `Or end it: temporal workflow terminate --workflow-id ${workflowId} --reason "stuck"`,
+    'Read the failure above and the worker logs, fix the code and deploy a worker with the fix: Temporal retries the task (less and less often, at most 10 minutes apart) and the run goes on by itself.',
+    `Once the fix is deployed, to retry at once rather than wait: ${reset} --event-id ${failedEventId} --reason "retry after the fix"`,
+    `If a signal or an update broke it, reset to before it and without it: ${reset} --type LastWorkflowTask --reapply-exclude All --reason "drop the input that broke it"`,
+    `Or end it: temporal workflow terminate${namespace === 'default' ? '' : ` --namespace ${namespace}`} --workflow-id ${workflowId} --reason "stuck"`,
   ];
 }
 
-/** The message of the newest WorkflowTaskFailed event, read from the end of history. */
-async function newestTaskFailure(client: Client, workflowId: string, runId: string): Promise<string | undefined> {
-  const response = await client.workflowService.getWorkflowExecutionHistoryReverse({
-    namespace: client.options.namespace,
-    execution: { workflowId, runId },
-    maximumPageSize: 100,
-  });
-  const failed = response.history?.events?.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
-  const failure = failed?.workflowTaskFailedEventAttributes?.failure;
-  return failure?.message ? failure.message.slice(0, 2000) : undefined;
+interface RunRef {
+  client: Client;
+  workflowId: string;
+  runId: string;
 }
 
-async function hasPollers(
-  client: Client,
-  taskQueue: string,
-  type: proto.temporal.api.enums.v1.TaskQueueType,
-  now: number,
-): Promise<boolean> {
-  const { pollers } = await client.workflowService.describeTaskQueue({
-    namespace: client.options.namespace,
-    taskQueue: { name: taskQueue },
-    taskQueueType: type,
+interface FailingStreak {
+  /** How the newest attempt ended. */
+  kind: 'failed' | 'timed_out';
+  /** When the first attempt of the streak failed (ISO). */
+  since: string;
+  /** The newest failure's event id, a point `temporal workflow reset --event-id` takes. */
+  eventId: number;
+  message: string;
+}
+
+/**
+ * The failed and timed-out workflow tasks since the last completed one, read from the end of history: when the
+ * first of them failed, and the newest failure. Temporal writes only some attempts of a streak (later retries are
+ * transient), so the first is read from history rather than from the pending task, whose times move with each
+ * attempt.
+ */
+async function failingStreak(ref: RunRef): Promise<FailingStreak | undefined> {
+  let streak: FailingStreak | undefined;
+  for (const event of await newestEvents(ref, 200)) {
+    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) break;
+    const failed = event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED;
+    if (!failed && event.eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT) continue;
+    const at = toIso(event.eventTime) ?? new Date().toISOString();
+    streak ??= {
+      kind: failed ? 'failed' : 'timed_out',
+      since: at,
+      eventId: Number(event.eventId ?? 0),
+      message: failed
+        ? (event.workflowTaskFailedEventAttributes?.failure?.message || 'the workflow task failed').slice(0, 2000)
+        : 'the workflow task timed out: a worker took it and never answered (did it crash, or run out of memory?)',
+    };
+    streak.since = at;
+  }
+  return streak;
+}
+
+/** The newest failure message of the run's workflow tasks, whatever came after it (for a refused update). */
+export async function lastTaskFailureMessage(client: Client, workflowId: string, runId: string): Promise<string | undefined> {
+  const events = await newestEvents({ client, workflowId, runId }, 100);
+  const failed = events.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
+  return failed?.workflowTaskFailedEventAttributes?.failure?.message?.slice(0, 2000) ?? undefined;
+}
+
+async function lastEventTime(ref: RunRef): Promise<number | undefined> {
+  const [newest] = await newestEvents(ref, 1);
+  return toMs(newest?.eventTime);
+}
+
+async function newestEvents(ref: RunRef, count: number): Promise<HistoryEvent[]> {
+  const response = await ref.client.workflowService.getWorkflowExecutionHistoryReverse({
+    namespace: ref.client.options.namespace,
+    execution: { workflowId: ref.workflowId, runId: ref.runId },
+    maximumPageSize: count,
   });
-  return (pollers ?? []).some((p) => (toMs(p.lastAccessTime) ?? 0) > now - POLLER_FRESH_MS);
+  return response.history?.events ?? [];
 }
 
 type Timestamp = { seconds?: { toNumber(): number } | number | null; nanos?: number | null } | null | undefined;

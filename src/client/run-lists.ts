@@ -25,9 +25,19 @@ interface RunMemo {
 /** Executions that are runs: our workflow type, not a continued-as-new execution. */
 export const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
 
-export async function listRuns(client: Client, filter: { status?: RunStatus; agent?: string; limit?: number } = {}): Promise<RunSummary[]> {
+export interface RunFilter {
+  status?: RunStatus;
+  /** Only open runs (Running, AwaitingApproval, AwaitingMessage). */
+  open?: boolean;
+  agent?: string;
+  /** @default 100 */
+  limit?: number;
+}
+
+export async function listRuns(client: Client, filter: RunFilter = {}): Promise<RunSummary[]> {
   const clauses = [RUNS];
   if (filter.status) clauses.push(statusClause(filter.status));
+  if (filter.open) clauses.push(`ExecutionStatus = 'Running'`);
   if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
   const runs: RunSummary[] = [];
   for await (const info of listExecutions(client, clauses.join(' AND '))) {
@@ -44,9 +54,17 @@ export async function listRuns(client: Client, filter: { status?: RunStatus; age
  * answers 409 "already decided"). Runs whose memo cannot hold the list are asked directly; a run that cannot answer
  * (stuck) still lists what its memo last held rather than disappearing.
  */
-export async function listWaiting(client: Client, filter: { agent?: string; tool?: string } = {}): Promise<WaitingApproval[]> {
+export interface WaitingFilter {
+  agent?: string;
+  tool?: string;
+  /** One run only. */
+  workflowId?: string;
+}
+
+export async function listWaiting(client: Client, filter: WaitingFilter = {}): Promise<WaitingApproval[]> {
   const clauses = [RUNS, `ExecutionStatus = 'Running'`, `HitlStatus = 'AwaitingApproval'`];
   if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
+  if (filter.workflowId) clauses.push(`WorkflowId = ${quote(filter.workflowId)}`);
   if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
   const infos: WorkflowExecutionInfo[] = [];
   for await (const info of listExecutions(client, clauses.join(' AND '))) {

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import { TemporalConnectionError } from '../errors.js';
+import { TemporalConnectionError } from './connection-errors.js';
 import { diagnoseConnectionFailure, diagnoseTransport } from './connection-diagnosis.js';
 import { clientConnectionOptions, type TemporalTarget } from './temporal-target.js';
 

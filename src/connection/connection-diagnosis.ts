@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
-import { TemporalConnectionError, type ConnectionFailure } from '../errors.js';
+import { TemporalConnectionError, type ConnectionFailure } from './connection-errors.js';
 import type { TemporalTarget } from './temporal-target.js';
 
 /** How long each probe may take; a diagnosis runs only after a failure. */

@@ -8,7 +8,7 @@ import type { ConnectionOptions, TLSConfig } from '@temporalio/client';
 import { loadClientConfigProfile, toClientOptions, type ClientConfigProfile } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { EnvConfig } from '../config.js';
-import { TemporalConnectionError } from '../errors.js';
+import { TemporalConnectionError } from './connection-errors.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
 

@@ -45,6 +45,8 @@ export const LIMITS = {
   mcpToolsBytes: 256 * 1024,
   /** Bytes of audit entries carried across continue-as-new (the newest; older ones stay in earlier runs). */
   carriedAuditBytes: 128 * 1024,
+  /** Bytes of a text (a reply, a tool result, a final answer) one run event carries; the run state has it whole. */
+  eventTextBytes: 16 * 1024,
 } as const;
 
 /** What a cut value ends with, so a reader (human or model) knows it was cut. */

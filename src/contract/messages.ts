@@ -3,6 +3,7 @@
  * definitions are plain names and types, so clients import them as freely as the workflow does.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { PollInput, PollResult } from '@temporalio/workflow-streams/workflow';
 import type { DecideResult } from '../schemas/decision.js';
 import type { DecisionInputShape } from './seed-decisions.js';
 import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
@@ -37,3 +38,17 @@ export const messageSignal = defineSignal<[UserMessageInput]>('message');
 /** Session runs: close the session after the current turn. */
 export const endUpdate = defineUpdate<{ ending: true }, [EndInput]>('end');
 export const endSignal = defineSignal<[EndInput]>('end');
+
+/**
+ * The run's Workflow Stream (@temporalio/workflow-streams, src/workflows/run-stream.ts): the library's long poll
+ * for items from an offset (an update: it waits for the next item) and its offset query, by the protocol's names;
+ * and our read of the same items without waiting (a query: what a watcher missed when the run closed between two
+ * polls, as an update cannot reach a closed run). Newer subscribers of the library (Python's
+ * `temporalio.contrib.workflow_streams` 1.35) drain a closed run with a query named like the poll, but the
+ * TypeScript SDK lets a workflow register only the library's own `__temporal_` names, which do not include it.
+ * Both reads answer at most about 1 MB; `more_ready` says to ask again.
+ */
+export const streamPollUpdate = defineUpdate<PollResult, [PollInput]>('__temporal_workflow_stream_poll');
+export const runStreamItemsQuery = defineQuery<PollResult, [PollInput]>('runStreamItems');
+/** The offset the stream's next item will get. */
+export const streamOffsetQuery = defineQuery<number>('__temporal_workflow_stream_offset');

@@ -91,9 +91,12 @@ describe('MCP tools: patterns and annotations', () => {
   const destructive = { destructiveHint: true };
 
   it('the policy entry is the exact name, else the most specific matching pattern', () => {
-    expect(classifyCall(mcp, 'fs__read_secret', {}, readOnly)).toMatchObject({ gated: true, rule: 'tools.fs__read_secret: true' });
-    expect(classifyCall(mcp, 'fs__read_text_file', {}, destructive)).toEqual({ gated: false, rule: 'tools.fs__read_*: false' });
-    expect(classifyCall(mcp, 'fs__write_file', {}, readOnly)).toMatchObject({
+    expect(classifyCall(mcp, 'fs__read_secret', {}, undefined, readOnly)).toMatchObject({
+      gated: true,
+      rule: 'tools.fs__read_secret: true',
+    });
+    expect(classifyCall(mcp, 'fs__read_text_file', {}, undefined, destructive)).toEqual({ gated: false, rule: 'tools.fs__read_*: false' });
+    expect(classifyCall(mcp, 'fs__write_file', {}, undefined, readOnly)).toMatchObject({
       gated: true,
       rule: 'tools.fs__*: gated',
       settings: { approvers: ['ops'] },
@@ -103,13 +106,59 @@ describe('MCP tools: patterns and annotations', () => {
 
   it('without an entry, readOnlyHint runs, destructiveHint waits, anything else follows `default`', () => {
     const none = ApprovalPolicy.parse({ default: true });
-    expect(classifyCall(none, 'ev__echo', {}, readOnly)).toEqual({ gated: false, rule: 'mcp annotations: readOnlyHint' });
-    expect(classifyCall(none, 'ev__echo', {}, { readOnlyHint: true, destructiveHint: true })).toMatchObject({ gated: false });
-    expect(classifyCall(ApprovalPolicy.parse({}), 'fs__write_file', {}, destructive)).toMatchObject({
+    expect(classifyCall(none, 'ev__echo', {}, undefined, readOnly)).toEqual({ gated: false, rule: 'mcp annotations: readOnlyHint' });
+    expect(classifyCall(none, 'ev__echo', {}, undefined, { readOnlyHint: true, destructiveHint: true })).toMatchObject({ gated: false });
+    expect(classifyCall(ApprovalPolicy.parse({}), 'fs__write_file', {}, undefined, destructive)).toMatchObject({
       gated: true,
       rule: 'mcp annotations: destructiveHint',
     });
-    expect(classifyCall(none, 'ev__toggle', {}, { idempotentHint: false })).toMatchObject({ gated: true, rule: 'default: true' });
-    expect(classifyCall(ApprovalPolicy.parse({}), 'ev__toggle', {}, {})).toEqual({ gated: false, rule: 'default: false' });
+    expect(classifyCall(none, 'ev__toggle', {}, undefined, { idempotentHint: false })).toMatchObject({
+      gated: true,
+      rule: 'default: true',
+    });
+    expect(classifyCall(ApprovalPolicy.parse({}), 'ev__toggle', {}, undefined, {})).toEqual({ gated: false, rule: 'default: false' });
+  });
+});
+
+describe('classifyCall: who decides', () => {
+  const whoDecides = ApprovalPolicy.parse({
+    tools: {
+      process_refund: {
+        when: {
+          any: [
+            { arg: 'amount', op: 'gt', value: 10000 },
+            { context: 'customer.tier', op: 'eq', value: 'new' },
+          ],
+        },
+        approvers: ['finance'],
+        requiredApprovals: 2,
+        review: { rule: 'amountLimits', options: { approveUpTo: 100 } },
+        escalate: [{ after: '4h', approvers: ['managers'] }],
+        validFor: '15m',
+      },
+    },
+  });
+  const facts = { context: { customer: { tier: 'new' } }, agent: 'demo', callId: 'call-1' };
+
+  it('gates by the run’s context and carries quorum, reviewer, ladder and validity into the settings', () => {
+    const small = { orderId: '1', amount: 50 };
+    expect(classifyCall(whoDecides, 'process_refund', small)).toMatchObject({ gated: false });
+    const gated = classifyCall(whoDecides, 'process_refund', small, facts);
+    expect(gated).toMatchObject({
+      gated: true,
+      settings: {
+        requiredApprovals: 2,
+        review: { rule: 'amountLimits', options: { approveUpTo: 100 } },
+        escalate: [{ afterMs: 4 * 3_600_000, approvers: ['managers'] }],
+        validForMs: 15 * 60_000,
+      },
+    });
+  });
+
+  it('refuses a reviewer that is both a rule and a model, or neither', () => {
+    expect(() => ApprovalPolicy.parse({ tools: { x: { review: { rule: 'a', model: { instructions: 'b' } } } } })).toThrow(
+      /either a `rule` or a `model`/,
+    );
+    expect(() => ApprovalPolicy.parse({ tools: { x: { review: { shadow: true } } } })).toThrow(/either a `rule` or a `model`/);
   });
 });

@@ -12,6 +12,7 @@ import type { ApprovalPolicy, ToolPolicy } from '../schemas/approval-policy.js';
 import { durationToMs } from '../schemas/duration.js';
 import type { McpToolAnnotations } from '../schemas/mcp-tool.js';
 import { bestMatch } from '../tools/tool-names.js';
+import { NO_FACTS, type CallFacts } from './call-facts.js';
 import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
 
@@ -19,10 +20,15 @@ export type { GateSettings };
 
 export type Classification = { gated: false; rule: string } | { gated: true; rule: string; settings: GateSettings };
 
+/**
+ * @param facts what conditions may know besides the arguments (the run's context, requester, agent, call id)
+ * @param hints the tool's MCP annotations, for a tool the policy does not list
+ */
 export function classifyCall(
   policy: ApprovalPolicy,
   toolName: string,
   args: Record<string, unknown>,
+  facts: Omit<CallFacts, 'toolName'> = NO_FACTS,
   hints?: McpToolAnnotations,
 ): Classification {
   const key = bestMatch(Object.keys(policy.tools), toolName);
@@ -33,7 +39,7 @@ export function classifyCall(
   const source = key !== undefined ? `tools.${key}` : byHint ? 'mcp annotations: destructiveHint' : 'default';
   if (toolPolicy === false) return { gated: false, rule: `${source}: false` };
   const config = toolPolicy === true ? {} : toolPolicy;
-  if (config.when && !evaluateCondition(config.when, args)) {
+  if (config.when && !evaluateCondition(config.when, args, { ...facts, toolName })) {
     return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
   }
   return {
@@ -51,6 +57,12 @@ export function classifyCall(
       onTimeout: config.onTimeout ?? policy.onTimeout,
       approvers: config.approvers,
       remindersMs: (config.reminders ?? []).map(durationToMs),
+      ...(config.requiredApprovals !== undefined && config.requiredApprovals > 1 && { requiredApprovals: config.requiredApprovals }),
+      ...(config.review && { review: config.review }),
+      ...(config.escalate && {
+        escalate: config.escalate.map((tier) => ({ afterMs: durationToMs(tier.after), approvers: tier.approvers })),
+      }),
+      ...(config.validFor && { validForMs: durationToMs(config.validFor) }),
     },
   };
 }

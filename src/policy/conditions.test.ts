@@ -67,7 +67,54 @@ describe('evaluateCondition', () => {
   });
 });
 
+describe('conditions see more than the arguments', () => {
+  const facts = {
+    context: { customer: { tier: 'vip' }, limit: 500 },
+    requestedBy: 'ann',
+    agent: 'support',
+    callId: 'call-7',
+    toolName: 'process_refund',
+  };
+
+  it.each<[Condition, boolean]>([
+    [{ context: 'customer.tier', op: 'eq', value: 'vip' }, true],
+    [{ context: 'customer.region', op: 'exists' }, false],
+    [{ fact: 'requestedBy', op: 'in', value: ['ann', 'bob'] }, true],
+    [{ fact: 'agent', op: 'eq', value: 'demo' }, false],
+    [{ fact: 'callId', op: 'matches', value: '^call-\\d+$' }, true],
+    [{ fact: 'toolName', op: 'eq', value: 'process_refund' }, true],
+    [{ all: [{ arg: 'amount', op: 'gt', value: 100 }, { not: { context: 'customer.tier', op: 'eq', value: 'vip' } }] }, false],
+    // The run's context sets the limit: 12000 is over 500.
+    [{ predicate: 'exceedsContextLimit' }, true],
+    [{ predicate: 'exceedsContextLimit', options: { limit: 'customer.tier' } }, true],
+  ])('%j → %s', (condition, expected) => {
+    expect(evaluateCondition(condition, args, facts)).toBe(expected);
+  });
+
+  it('gates on a limit from the context, and without one', () => {
+    const within = { ...facts, context: { limit: 20000 } };
+    expect(evaluateCondition({ predicate: 'exceedsContextLimit' }, args, within)).toBe(false);
+    expect(evaluateCondition({ predicate: 'exceedsContextLimit' }, args)).toBe(true);
+  });
+
+  it('reads without facts as before: a context or fact comparison sees nothing', () => {
+    expect(evaluateCondition({ context: 'customer.tier', op: 'exists' }, args)).toBe(false);
+    expect(evaluateCondition({ fact: 'requestedBy', op: 'exists' }, args)).toBe(false);
+  });
+});
+
 describe('describeCondition', () => {
+  it('names the context and facts it reads', () => {
+    expect(
+      describeCondition({
+        any: [
+          { context: 'tier', op: 'eq', value: 'new' },
+          { fact: 'requestedBy', op: 'exists' },
+        ],
+      }),
+    ).toBe('any(context.tier eq "new", requestedBy exists)');
+  });
+
   it('reads like the rule', () => {
     expect(describeCondition({ all: [{ arg: 'amount', op: 'gt', value: 10000 }, { not: { predicate: 'writesData' } }] })).toBe(
       'all(amount gt 10000, not(writesData()))',

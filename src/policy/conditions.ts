@@ -1,22 +1,32 @@
-/** Evaluates `when` conditions against a call's arguments. Pure and deterministic: it runs in the workflow. */
+/**
+ * Evaluates `when` conditions against a call's arguments and the facts around it (the run's context, the
+ * requester, the agent, the call id). Pure and deterministic: it runs in the workflow.
+ */
 import deepEqual from 'fast-deep-equal';
-import type { ArgComparison, Condition } from '../schemas/condition.js';
+import type { Comparison, Condition } from '../schemas/condition.js';
 import { readArgPath } from './arg-path.js';
+import { NO_FACTS, readFact, type CallFacts } from './call-facts.js';
 import { predicates } from './predicates.js';
 
-export function evaluateCondition(condition: Condition, args: Readonly<Record<string, unknown>>): boolean {
-  if ('all' in condition) return condition.all.every((c) => evaluateCondition(c, args));
-  if ('any' in condition) return condition.any.some((c) => evaluateCondition(c, args));
-  if ('not' in condition) return !evaluateCondition(condition.not, args);
+export function evaluateCondition(condition: Condition, args: Readonly<Record<string, unknown>>, facts: CallFacts = NO_FACTS): boolean {
+  if ('all' in condition) return condition.all.every((c) => evaluateCondition(c, args, facts));
+  if ('any' in condition) return condition.any.some((c) => evaluateCondition(c, args, facts));
+  if ('not' in condition) return !evaluateCondition(condition.not, args, facts);
   if ('predicate' in condition) {
     const predicate = Object.hasOwn(predicates, condition.predicate) ? predicates[condition.predicate] : undefined;
     // An unknown predicate must not silently let a call through: treat it as matching, so the call waits.
-    return predicate ? predicate(args, condition.options) : true;
+    return predicate ? predicate(args, condition.options, facts) : true;
   }
-  return compare(condition, readArgPath(args, condition.arg));
+  return compare(condition, subjectOf(condition, args, facts));
 }
 
-function compare({ op, value, flags = '' }: ArgComparison, actual: unknown): boolean {
+function subjectOf(condition: Comparison, args: Readonly<Record<string, unknown>>, facts: CallFacts): unknown {
+  if ('arg' in condition) return readArgPath(args, condition.arg);
+  if ('context' in condition) return readArgPath(facts.context, condition.context);
+  return readFact(facts, condition.fact);
+}
+
+function compare({ op, value, flags = '' }: Comparison, actual: unknown): boolean {
   switch (op) {
     case 'exists':
       return actual !== undefined && actual !== null;
@@ -55,5 +65,6 @@ export function describeCondition(condition: Condition): string {
   if ('any' in condition) return `any(${condition.any.map(describeCondition).join(', ')})`;
   if ('not' in condition) return `not(${describeCondition(condition.not)})`;
   if ('predicate' in condition) return `${condition.predicate}()`;
-  return condition.op === 'exists' ? `${condition.arg} exists` : `${condition.arg} ${condition.op} ${JSON.stringify(condition.value)}`;
+  const subject = 'arg' in condition ? condition.arg : 'context' in condition ? `context.${condition.context}` : condition.fact;
+  return condition.op === 'exists' ? `${subject} exists` : `${subject} ${condition.op} ${JSON.stringify(condition.value)}`;
 }

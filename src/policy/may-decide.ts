@@ -1,13 +1,16 @@
 /**
  * Who may decide a call: one rule for the decision planner (which refuses) and the approval views (which show
  * buttons only to those who may press them). Approvers are identities or groups; under the four-eyes rule the
- * run's requester may not approve or edit its own calls.
+ * run's requester may not approve or edit its own calls; under a quorum each approver counts once, so one who
+ * has approved may not approve again (they may still reject).
  */
 export interface DecisionAuthority {
   /** Identities or groups allowed to decide; anyone when absent. */
   approvers?: readonly string[];
   /** Who may not approve or edit (the requester, under four eyes). */
   excludedApprovers?: readonly string[];
+  /** Approvals already counted toward a quorum. */
+  approvals?: readonly { approver: string }[];
 }
 
 export interface Decider {
@@ -15,7 +18,8 @@ export interface Decider {
   groups?: readonly string[];
 }
 
-export type Verdict = { ok: true } | { ok: false; code: 'approver_required' | 'approver_not_allowed' | 'four_eyes'; reason: string };
+export type Verdict =
+  { ok: true } | { ok: false; code: 'approver_required' | 'approver_not_allowed' | 'four_eyes' | 'already_approved'; reason: string };
 
 /**
  * @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them.
@@ -35,6 +39,9 @@ export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: bo
     if (who.approver !== undefined && call.excludedApprovers.includes(who.approver)) {
       return { ok: false, code: 'four_eyes', reason: `${who.approver} requested this run` };
     }
+  }
+  if (runsTheTool && who.approver !== undefined && call.approvals?.some((a) => a.approver === who.approver)) {
+    return { ok: false, code: 'already_approved', reason: `${who.approver} has already approved it` };
   }
   return { ok: true };
 }

@@ -20,6 +20,8 @@ export const AgentSnapshot = z.object({
   notify: z.boolean(),
   /** Tools whose implementation describes their calls for approvers (absent in runs started before it existed). */
   describedTools: z.array(z.string()).optional(),
+  /** Tools whose implementation prechecks the world before a call runs (absent in runs started before prechecks). */
+  precheckedTools: z.array(z.string()).optional(),
   /**
    * Signed decisions: whom the run trusts to sign them (recorded here, so key rotation never breaks a paused run)
    * and whether every decision must carry a token. Absent in runs started before signed decisions existed.

@@ -1,23 +1,49 @@
 import { z } from 'zod';
 import { DecidedVia } from './call-record.js';
 import { DecisionType } from './decision.js';
+import { ReviewOutcome } from './review.js';
 import { ToolArgs } from './tool-args.js';
 
-/** One decision input, applied or refused: who, what, when (workflow time), and the args before and after. */
+/**
+ * What the run itself noted about who decides, beside decisions: a reviewer's shadow verdict, an escalation to
+ * humans (by a reviewer, a failed reviewer, or the approver ladder), and an approved call waiting again.
+ */
+export const AUDIT_EVENTS = [
+  'shadow_verdict',
+  'reviewer_escalated',
+  'reviewer_failed',
+  'escalated',
+  'consent_expired',
+  'world_changed',
+  'precheck_failed',
+] as const;
+
+/**
+ * One decision input, applied or refused, or something the run noted (`outcome: 'noted'`): who, what, when
+ * (workflow time), and the args before and after.
+ */
 export const AuditEntry = z.object({
   seq: z.number().int(),
   at: z.iso.datetime(),
-  via: DecidedVia,
-  outcome: z.enum(['applied', 'refused']),
+  /** How it came: `run` for what the run noted on its own (an escalation tier, a consent that expired). */
+  via: z.union([DecidedVia, z.literal('run')]),
+  outcome: z.enum(['applied', 'refused', 'noted']),
+  event: z.enum(AUDIT_EVENTS).optional(),
   type: z.union([DecisionType, z.literal('timeout')]).optional(),
   id: z.string().optional(),
   toolName: z.string().optional(),
   approver: z.string().optional(),
+  /** Set for automatic decisions: `reviewer:<name>`. */
+  decidedBy: z.string().optional(),
+  /** A reviewer's verdict (applied, recorded in shadow, escalated or failed). */
+  review: ReviewOutcome.optional(),
+  /** Quorum: approvals counted for the call after this one, of how many. */
+  quorum: z.object({ approvals: z.number().int(), required: z.number().int() }).optional(),
   argsBefore: ToolArgs.optional(),
   argsAfter: ToolArgs.optional(),
   /** After an edit that switched tools. */
   toolNameAfter: z.string().optional(),
-  /** The edit became a new pending call for the other tool's approvers: its id. */
+  /** The call waits again under this id: an edit proposed to another tool's approvers, or an approval that lapsed. */
   proposedAs: z.string().optional(),
   message: z.string().optional(),
   always: z.boolean().optional(),

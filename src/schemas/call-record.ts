@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { OnTimeout } from './approval-policy.js';
 import { DecisionType } from './decision.js';
 import { PendingApproval } from './pending-approval.js';
+import { ReviewConfig, ReviewOutcome } from './review.js';
 import { ToolArgs } from './tool-args.js';
 
 export const GateSettings = z.object({
@@ -18,15 +19,35 @@ export const GateSettings = z.object({
   approvers: z.array(z.string()).optional(),
   /** Milliseconds before the deadline. */
   remindersMs: z.array(z.number()),
+  /** Distinct approvals needed (set when more than one). */
+  requiredApprovals: z.number().int().optional(),
+  review: ReviewConfig.optional(),
+  /** Approver tiers: milliseconds after the call is shown. */
+  escalate: z.array(z.object({ afterMs: z.number(), approvers: z.array(z.string()) })).optional(),
+  /** How long an approval holds before the tool must have started. */
+  validForMs: z.number().optional(),
 });
 
-/** How a decision reached the call: by the update or the signal, by an earlier `always`, or by its deadline. */
-export const DECIDED_VIA = ['update', 'signal', 'always', 'timeout'] as const;
+/**
+ * How a decision reached the call: by the update or the signal, by an earlier `always`, by its deadline, or by a
+ * reviewer before any human saw it.
+ */
+export const DECIDED_VIA = ['update', 'signal', 'always', 'timeout', 'reviewer'] as const;
 export const DecidedVia = z.preprocess((v) => (v === 'sticky' ? 'always' : v), z.enum(DECIDED_VIA));
 
+/** Epoch milliseconds until which an approval holds (the gate's `validFor`): the tool must have started by then. */
+const validUntil = z.number().optional();
+
 export const Resolution = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('approve'), via: DecidedVia, approver: z.string().optional() }),
-  z.object({ kind: z.literal('edit'), via: DecidedVia, approver: z.string().optional(), toolName: z.string(), args: ToolArgs }),
+  z.object({ kind: z.literal('approve'), via: DecidedVia, approver: z.string().optional(), validUntil }),
+  z.object({
+    kind: z.literal('edit'),
+    via: DecidedVia,
+    approver: z.string().optional(),
+    toolName: z.string(),
+    args: ToolArgs,
+    validUntil,
+  }),
   z.object({ kind: z.literal('reject'), via: DecidedVia, approver: z.string().optional(), message: z.string().optional() }),
   z.object({ kind: z.literal('respond'), via: DecidedVia, approver: z.string().optional(), message: z.string() }),
   /** Skipped: the tool does not run, the model is told a human chose to skip it. */
@@ -64,6 +85,8 @@ export const CallRecord = z.object({
   /** How many times it was announced to approvers: the second and later waits get ids `<id>.<n>`. @default 1 */
   announcements: z.number().int().optional(),
   proposal: ProposedCall.optional(),
+  /** The reviewer's outcome, once it has reviewed the call (it reviews a call once). */
+  review: ReviewOutcome.optional(),
   resolution: Resolution.optional(),
   /** `running` while its tool (or sub-agent) runs: a run never continues as new then. */
   status: z.enum(['waiting', 'running', 'done']),

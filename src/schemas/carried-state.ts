@@ -10,6 +10,7 @@ import { AuditEntry } from './audit-entry.js';
 import { CallRecord } from './call-record.js';
 import { ChatMessage } from './chat-message.js';
 import { PolicyOutcome, Usage } from './run-state.js';
+import { StreamState } from './stream-wire.js';
 
 export const DecidedSummary = z.object({ type: z.string(), approver: z.string().optional() });
 /** An `always` decision: it settles every later call of its tool in this run. */
@@ -55,6 +56,11 @@ const CarriedStateV2 = z.object({
   parentReportSeq: z.number().int().default(0),
   /** Earlier Temporal run ids of this workflow id, newest last: where older history and audit entries live. */
   previousRunIds: z.array(z.string()),
+  /**
+   * The run's Workflow Stream (its log, bounded by the stream's own limit), so offsets go on where they stopped
+   * and watchers follow the chain. Read before the rest is validated (src/workflows/run-events.ts).
+   */
+  stream: StreamState.optional(),
 });
 
 /** Runs that continued as new under the first version carried other names for the same things. */

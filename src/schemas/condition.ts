@@ -1,36 +1,61 @@
 /**
  * `when` conditions: data, so they travel in the workflow input and show in history. Comparisons on an argument
- * path, the combinators `all`/`any`/`not`, and named predicates registered in `src/policy/predicates.ts`.
+ * path, on the run's `context`, or on a fact of the call (who asked, which agent, the call id, the tool), the
+ * combinators `all`/`any`/`not`, and named predicates registered in `src/policy/predicates.ts`.
  */
 import { z } from 'zod';
 
 export const COMPARISON_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'matches', 'exists'] as const;
+/** What a condition may know of a call besides its arguments and the run's context. */
+export const CALL_FACTS = ['requestedBy', 'agent', 'callId', 'toolName'] as const;
+
+const comparison = {
+  op: z.enum(COMPARISON_OPS),
+  value: z.unknown().optional(),
+  /** `matches`: regular expression flags, e.g. `i`. `contains`: `i` compares strings case-insensitively. */
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/)
+    .optional(),
+};
+
+/** A pattern that does not compile must fail where the policy is defined, never inside a waiting run. */
+function checkPattern(c: { op: string; value?: unknown; flags?: string }, ctx: z.RefinementCtx): void {
+  if (c.op !== 'matches') return;
+  if (typeof c.value !== 'string') {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: '`matches` needs a regular expression string' });
+    return;
+  }
+  try {
+    new RegExp(c.value, c.flags);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', path: ['value'], message: `not a valid regular expression: ${(err as Error).message}` });
+  }
+}
 
 export const ArgComparison = z
   .strictObject({
     /** Dot path into the arguments: `amount`, `customer.email`, `items.0.sku`. */
     arg: z.string().min(1),
-    op: z.enum(COMPARISON_OPS),
-    value: z.unknown().optional(),
-    /** `matches`: regular expression flags, e.g. `i`. `contains`: `i` compares strings case-insensitively. */
-    flags: z
-      .string()
-      .regex(/^[imsu]*$/)
-      .optional(),
+    ...comparison,
   })
-  .superRefine((c, ctx) => {
-    // A pattern that does not compile must fail where the policy is defined, never inside a waiting run.
-    if (c.op !== 'matches') return;
-    if (typeof c.value !== 'string') {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: '`matches` needs a regular expression string' });
-      return;
-    }
-    try {
-      new RegExp(c.value, c.flags);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: `not a valid regular expression: ${(err as Error).message}` });
-    }
-  });
+  .superRefine(checkPattern);
+
+/** A comparison on the run's `context` (passed at start, never shown to the model): `customer.tier`. */
+export const ContextComparison = z
+  .strictObject({
+    context: z.string().min(1),
+    ...comparison,
+  })
+  .superRefine(checkPattern);
+
+/** A comparison on a fact of the call: `{fact: 'requestedBy', op: 'in', value: ['ann', 'bob']}`. */
+export const FactComparison = z
+  .strictObject({
+    fact: z.enum(CALL_FACTS),
+    ...comparison,
+  })
+  .superRefine(checkPattern);
 
 export const PredicateCall = z.strictObject({
   predicate: z.string().min(1),
@@ -38,12 +63,20 @@ export const PredicateCall = z.strictObject({
 });
 
 export type Condition =
-  z.infer<typeof ArgComparison> | z.infer<typeof PredicateCall> | { all: Condition[] } | { any: Condition[] } | { not: Condition };
+  | z.infer<typeof ArgComparison>
+  | z.infer<typeof ContextComparison>
+  | z.infer<typeof FactComparison>
+  | z.infer<typeof PredicateCall>
+  | { all: Condition[] }
+  | { any: Condition[] }
+  | { not: Condition };
 
 // Recursive shapes are the one place the type is written by hand: zod cannot infer through the cycle.
 export const Condition: z.ZodType<Condition> = z.lazy(() =>
   z.union([
     ArgComparison,
+    ContextComparison,
+    FactComparison,
     PredicateCall,
     z.strictObject({ all: z.array(Condition).min(1) }),
     z.strictObject({ any: z.array(Condition).min(1) }),
@@ -52,4 +85,8 @@ export const Condition: z.ZodType<Condition> = z.lazy(() =>
 );
 
 export type ArgComparison = z.infer<typeof ArgComparison>;
+export type ContextComparison = z.infer<typeof ContextComparison>;
+export type FactComparison = z.infer<typeof FactComparison>;
+export type Comparison = ArgComparison | ContextComparison | FactComparison;
+export type CallFact = (typeof CALL_FACTS)[number];
 export type PredicateCall = z.infer<typeof PredicateCall>;

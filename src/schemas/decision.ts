@@ -72,6 +72,8 @@ export const AppliedDecision = z.object({
   forwardedTo: z.string().optional(),
   /** The edit became a new pending call (for the other tool's approvers) with this id. */
   proposedAs: z.string().optional(),
+  /** An approval toward a quorum: approvals counted so far, of how many; the call runs once they are equal. */
+  quorum: z.object({ approvals: z.number().int(), required: z.number().int() }).optional(),
 });
 
 export const DecideResult = z.object({ applied: z.array(AppliedDecision) });

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { AuditEntry } from './audit-entry.js';
 import { PendingApproval } from './pending-approval.js';
 
-export const NOTIFICATION_TYPES = ['approval.requested', 'approval.reminder', 'approval.decided', 'approval.timed_out'] as const;
+export const NOTIFICATION_TYPES = [
+  'approval.requested',
+  'approval.reminder',
+  'approval.escalated',
+  'approval.decided',
+  'approval.timed_out',
+] as const;
 
 /** The JSON body POSTed to webhooks. */
 export const NotificationEvent = z.object({
@@ -14,7 +20,7 @@ export const NotificationEvent = z.object({
   agent: z.string(),
   at: z.iso.datetime(),
   approval: PendingApproval,
-  /** For `approval.decided` and `approval.timed_out`. */
+  /** For `approval.decided`, `approval.timed_out` and `approval.escalated`. */
   decision: AuditEntry.optional(),
 });
 

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { OnTimeout } from './approval-policy.js';
 import { DecisionType } from './decision.js';
+import { ReviewOutcome } from './review.js';
 import { ToolArgs } from './tool-args.js';
+
+/** An approval counted toward a quorum. */
+export const CountedApproval = z.object({ approver: z.string(), at: z.iso.datetime() });
+
+/** Why a call that had been approved waits again. */
+export const REPEND_REASONS = ['consent_expired', 'world_changed', 'precheck_failed'] as const;
 
 /** A gated tool call waiting for a decision: what the `pendingApprovals` query and the HTTP API show. */
 export const PendingApproval = z.object({
@@ -32,9 +39,35 @@ export const PendingApproval = z.object({
    * The version of the decision rules the call is checked under, fixed when it is announced so a paused run's
    * decisions replay as they were judged. 2: an edit into a gated call needs that call's approvers, and the
    * four-eyes rule needs the approver to say who they are. 3: an edit into another tool is judged by that tool's
-   * policy, as if the model had proposed it. @default 1
+   * policy, as if the model had proposed it. 4: quorum (`requiredApprovals`): each approver counts once, an edit
+   * of a call needing several approvals waits for them anew, and `always approve` cannot bypass a quorum.
+   * @default 1
    */
   checks: z.number().int().optional(),
+  /** Distinct approvals needed before the tool runs (set when more than one). */
+  requiredApprovals: z.number().int().optional(),
+  /** Approvals counted so far toward `requiredApprovals`, oldest first. */
+  approvals: z.array(CountedApproval).optional(),
+  /** The reviewer escalated to humans (or could not answer): its reasoning. */
+  review: ReviewOutcome.optional(),
+  /** The approver ladder: when each tier joins, who, and whether it has. */
+  escalations: z.array(z.object({ at: z.iso.datetime(), approvers: z.array(z.string()), reached: z.boolean() })).optional(),
+  /** How long an approval holds before the tool must have started, e.g. `15m`. */
+  validFor: z.string().optional(),
+  /** What the tool's precheck saw of the world when the call was shown: the tool runs only if it still holds. */
+  world: z.unknown().optional(),
+  /** The call had been approved and waits again: why, and what changed. */
+  repended: z
+    .object({
+      reason: z.enum(REPEND_REASONS),
+      /** The id the earlier decision was given under. */
+      previousId: z.string(),
+      approvedBy: z.string().optional(),
+      message: z.string(),
+      /** `world_changed`: what the approvers had seen (`world` is what holds now). */
+      worldBefore: z.unknown().optional(),
+    })
+    .optional(),
   /** An approver edited another call into this one, which their authority could not approve: it waits anew. */
   proposedBy: z.object({ approver: z.string().optional(), callId: z.string(), toolName: z.string() }).optional(),
   /** Set when the call belongs to a sub-agent's run: the workflow id of the run that owns it. */
@@ -44,3 +77,5 @@ export const PendingApproval = z.object({
 });
 
 export type PendingApproval = z.infer<typeof PendingApproval>;
+export type CountedApproval = z.infer<typeof CountedApproval>;
+export type RependReason = (typeof REPEND_REASONS)[number];

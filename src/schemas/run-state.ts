@@ -54,6 +54,11 @@ export const RunState = z.object({
   previousRunIds: z.array(z.string()),
   /** Session runs: user messages queued while a turn runs. */
   queuedMessages: z.number().int(),
+  /**
+   * The offset the run's stream will give its next item: subscribe from here to follow what happens after this
+   * state. Absent when the run cannot answer (`problem`).
+   */
+  streamOffset: z.number().int().nonnegative().optional(),
   /** Set by clients (never by the run) when the run is stuck; the rest then comes from visibility, not the run. */
   problem: RunProblem.optional(),
 });

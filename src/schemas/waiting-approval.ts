@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PendingApproval } from './pending-approval.js';
+import { RunProblem } from './run-problem.js';
 
 /** A pending approval seen across runs: the call plus the run it is listed under and a global id. */
 export const WaitingApproval = PendingApproval.extend({
@@ -10,6 +11,8 @@ export const WaitingApproval = PendingApproval.extend({
   agent: z.string(),
   userPrompt: z.string(),
   requestedBy: z.string().optional(),
+  /** The run is stuck: the call cannot be decided until it is unstuck (set by `findApproval`). */
+  problem: RunProblem.optional(),
 });
 
 export type WaitingApproval = z.infer<typeof WaitingApproval>;

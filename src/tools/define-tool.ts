@@ -30,6 +30,12 @@ export interface ToolSpec<P extends z.ZodObject = z.ZodObject> {
    */
   describe?: boolean;
   /**
+   * Its implementation's `precheck` looks at what a call depends on (an order's status, a balance) and returns it
+   * as JSON. It runs when a gated call is shown (approvers see it) and again just before the approved call runs:
+   * if the answer differs, or the precheck fails, the call waits for approvers again and they see what changed.
+   */
+  precheck?: boolean;
+  /**
    * Run as a local activity, in the worker that runs the workflow task: no server round trip, one history event
    * (a marker) instead of three and no extra workflow task. For quick, idempotent tools only: a local activity
    * cannot heartbeat to the server (so `heartbeatTimeout` does not apply and a crashed worker's attempt is noticed

@@ -24,12 +24,18 @@ export interface ToolImplementation<P extends z.ZodObject = z.ZodObject> {
   run(args: z.infer<P>, ctx: ToolContext): Promise<unknown> | unknown;
   /** For specs with `describe: true`: one sentence telling an approver what this call will do. */
   describe?(args: z.infer<P>, ctx: ToolContext): Promise<string> | string;
+  /**
+   * For specs with `precheck: true`: what the call depends on, as JSON (at most 8 KiB). Equal answers before the
+   * approval and before the run mean the world is as the approvers saw it.
+   */
+  precheck?(args: z.infer<P>, ctx: ToolContext): Promise<unknown> | unknown;
 }
 
 export function implementTool<P extends z.ZodObject>(
   spec: ToolSpec<P>,
   run: ToolImplementation<P>['run'],
   describe?: ToolImplementation<P>['describe'],
+  precheck?: ToolImplementation<P>['precheck'],
 ): ToolImplementation<P> {
-  return { spec, run, ...(describe && { describe }) };
+  return { spec, run, ...(describe && { describe }), ...(precheck && { precheck }) };
 }

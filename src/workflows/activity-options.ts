@@ -36,6 +36,13 @@ export const ACTIVITY_OPTIONS = {
     heartbeatTimeout: '30s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
   },
+  /**
+   * A reviewer before humans (a rule, or a model call): a few quick tries, then the call goes to humans. A
+   * reviewer's own `timeout` replaces the start-to-close timeout.
+   */
+  review: { startToCloseTimeout: '1m', retry: { initialInterval: '1s', maximumAttempts: 3 } },
+  /** A tool's precheck, when its call is shown and again just before it runs: a failure sends the call back to approvers. */
+  precheck: { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumAttempts: 3 } },
   /** Notifications retry for a while, then give up: a webhook outage must never hold up a run. */
   notify: { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 } },
 } satisfies Record<string, ActivityOptions>;

@@ -1,15 +1,15 @@
 /**
  * The one owner of a run's state. Every change goes through a method here; the parts (transcript, calls, audit log,
- * session queue, sub-agent mirror) keep their own fields private too. Status is derived, never stored. What the outside
- * sees (visibility, metrics) is refreshed in one place, `refresh()`, which the workflow calls after each handler and at
- * each wait of the loop. Continue-as-new carries exactly `CarriedState` (one schema), built by `carry()`, read by `resume()`.
+ * session queue, sub-agent mirror, the events watchers read) keep their own fields private too. Status is derived,
+ * never stored. What the outside sees (visibility, metrics, events) is refreshed in one place, `refresh()`, which the
+ * workflow calls after each handler and at each wait of the loop. Continue-as-new carries exactly `CarriedState`
+ * (one schema), built by `carry()`, read by `resume()`.
+ *
  * A class with private fields rather than a reducer over events: the loop awaits activities and timers between
  * changes, and methods named for what happens (`openStep`, `startTurn`, `finish`) read better at those call sites than
  * dispatched event objects; the schema-checked carry gives the one serialisable form a reducer would.
  */
 import { isCancellation, workflowInfo } from '@temporalio/workflow';
-import { truncateBytes } from '../bounds/truncate.js';
-import { LIMITS } from '../contract/limits.js';
 import type { RunOutcome, RunStatus } from '../contract/run-status.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
@@ -21,11 +21,13 @@ import type { AgentResult, Usage } from '../schemas/run-state.js';
 import { ApprovalMetrics } from './approval-metrics.js';
 import { AuditLog } from './audit-log.js';
 import { CallBook } from './call-book.js';
+import type { RunEvents } from './run-events.js';
 import { RunNotifications } from './run-notifications.js';
 import { RunVisibility } from './run-visibility.js';
 import { SessionQueue } from './session-queue.js';
 import { toRunFailure } from './run-failure.js';
 import { SubAgentMirror } from './sub-agent-mirror.js';
+import { toolResultMessages } from './tool-messages.js';
 import { Transcript } from './transcript.js';
 import { UsedTokens } from './used-tokens.js';
 
@@ -59,6 +61,9 @@ export class AgentRun {
   #phase = 'starting';
   /** The start input as given, before the agent is resolved (for handlers that run that early). */
   #earlyInput?: AgentWorkflowInput;
+
+  /** @param events what watchers are told, on the run's stream (opened before anything else, as its handlers must be) */
+  constructor(readonly events: RunEvents) {}
 
   get started(): boolean {
     return this.#setup !== undefined;
@@ -182,6 +187,7 @@ export class AgentRun {
       notificationSeq: this.notifications.seq,
       parentReportSeq: this.#visibility.parentReportSeq,
       previousRunIds: [...this.#previousRunIds, workflowInfo().runId].slice(-50),
+      stream: this.events.carry(),
     };
   }
 
@@ -217,15 +223,7 @@ export class AgentRun {
 
   /** Appends one tool message per call, in the order the model asked for them, and closes the step. */
   closeStep(): void {
-    const closed = this.book.close();
-    const share = Math.max(1024, Math.floor(LIMITS.stepResultsBytes / Math.max(1, closed.length)));
-    this.transcript.append(
-      ...closed.map((record): ChatMessage => ({
-        role: 'tool',
-        tool_call_id: record.modelId ?? record.id,
-        content: truncateBytes(record.note ? `${record.note}\n${record.result ?? ''}` : (record.result ?? ''), share),
-      })),
-    );
+    this.transcript.append(...toolResultMessages(this.book.close()));
   }
 
   // ---- decisions ----------------------------------------------------------------------------------------
@@ -286,6 +284,7 @@ export class AgentRun {
     this.#phase = phase;
     if (!this.#setup) return;
     this.#metrics.observe(this.book.pending(), this.audit);
+    this.events.observe(this.status, this.#result, this.#failure?.error);
     this.#visibility.publish({
       agent: this.agent,
       status: this.status,

@@ -25,7 +25,6 @@ import {
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
-import { mergePolicy } from '../policy/merge-policy.js';
 import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
@@ -34,22 +33,22 @@ import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
-import { openRunStream } from './run-stream.js';
+import { openRunEvents } from './run-events.js';
+import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
 import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
 import { withMcpTools } from './mcp-tools.js';
-import { checkEnd, checkMessage, waitForNextTurn } from './session.js';
+import { checkEnd, checkMessage, queueMessage, waitForNextTurn } from './session.js';
 import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
 import { settleCall } from './tool-execution.js';
 import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 import { workflowNow } from './workflow-clock.js';
 
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
-  const run = new AgentRun();
-  openRunStream();
+  const run = new AgentRun(openRunEvents(rawInput));
   registerHandlers(run);
   try {
     const parsed = AgentWorkflowInput.safeParse(rawInput);
@@ -59,7 +58,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     if (input.carry) run.resume(input, input.carry);
     else {
       const snapshot = await withMcpTools(await resolveAgent(input.agent));
-      run.begin(input, snapshot, mergePolicy(snapshot.policy, input.approval));
+      run.begin(input, snapshot, runPolicy(snapshot.name, snapshot.policy, input.approval));
     }
 
     for (;;) {
@@ -153,10 +152,10 @@ function registerHandlers(run: AgentRun): void {
   );
   setHandler(decisionSignal, (input: DecisionInputShape) => onSignal(run, 'decision', () => decideBySignal(run, input)));
 
-  setHandler(messageUpdate, (input) => guarded(run, () => ({ queued: run.session.push(checkMessage(run, input).content) })), {
+  setHandler(messageUpdate, (input) => guarded(run, () => ({ queued: queueMessage(run, input) })), {
     validator: (input) => void checkMessage(run, input),
   });
-  setHandler(messageSignal, (input) => onSignal(run, 'message', () => run.session.push(checkMessage(run, input).content)));
+  setHandler(messageSignal, (input) => onSignal(run, 'message', () => queueMessage(run, input)));
   const end = (input: unknown) => {
     checkEnd(run, input);
     run.session.requestEnd();
@@ -188,6 +187,7 @@ function planContext(run: AgentRun): PlanContext {
     mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
     ...(run.started && { policy: run.policy }),
     ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
+    ...(run.started && { facts: { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent } }),
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
   };

@@ -1,12 +1,24 @@
 /** Shows a gated call to approvers: what they see, who may decide it, and its deadline counted from now. */
 import { patched } from '@temporalio/workflow';
+import ms from 'ms';
 import { argsHash } from '../policy/args-hash.js';
-import type { CallRecord } from '../schemas/call-record.js';
+import type { CallRecord, GateSettings } from '../schemas/call-record.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
 import { PATCHES } from './patches.js';
 import { workflowNow } from './workflow-clock.js';
 
-export function announce(run: AgentRun, record: CallRecord, description: string, ownIds: boolean, at = workflowNow()): void {
+/** What the announcement carries besides the gate's settings: the reviewer's reasoning, the world, why it waits again. */
+export type AnnouncementExtras = Pick<PendingApproval, 'review' | 'world' | 'repended'>;
+
+export function announce(
+  run: AgentRun,
+  record: CallRecord,
+  description: string,
+  ownIds: boolean,
+  at = workflowNow(),
+  extras: AnnouncementExtras = {},
+): void {
   const gate = record.gate!;
   const args = record.proposal?.args ?? record.args!;
   // The requester under four eyes, and whoever proposed this call by an edit: neither approves it.
@@ -14,6 +26,7 @@ export function announce(run: AgentRun, record: CallRecord, description: string,
     ...(run.policy.fourEyes && run.input.requestedBy ? [run.input.requestedBy] : []),
     ...(record.proposal?.approver ? [record.proposal.approver] : []),
   ];
+  const v4 = ownIds && patched(PATCHES.whoDecides);
   run.book.announce(record, {
     toolName: record.proposal?.toolName ?? record.toolName,
     args,
@@ -27,8 +40,22 @@ export function announce(run: AgentRun, record: CallRecord, description: string,
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
     rule: record.rule,
-    ...(ownIds ? { checks: 3 } : patched(PATCHES.decisionChecksV2) && { checks: 2 }),
+    ...(ownIds ? { checks: v4 ? 4 : 3 } : patched(PATCHES.decisionChecksV2) && { checks: 2 }),
     ...(record.proposal && { proposedBy: { approver: record.proposal.approver, callId: record.id, toolName: record.toolName } }),
     ...(ownIds && { agent: run.agent }),
+    ...(v4 && whoDecides(gate, at)),
+    ...extras,
   });
+}
+
+/** Quorum, the approver ladder (tiers due before the deadline) and how long an approval holds. */
+function whoDecides(gate: GateSettings, at: number): Partial<PendingApproval> {
+  const ladder = (gate.escalate ?? []).filter((tier) => tier.afterMs < gate.timeoutMs).sort((a, b) => a.afterMs - b.afterMs);
+  return {
+    ...(gate.requiredApprovals !== undefined && gate.requiredApprovals > 1 && { requiredApprovals: gate.requiredApprovals }),
+    ...(ladder.length > 0 && {
+      escalations: ladder.map((tier) => ({ at: new Date(at + tier.afterMs).toISOString(), approvers: tier.approvers, reached: false })),
+    }),
+    ...(gate.validForMs !== undefined && { validFor: ms(gate.validForMs) }),
+  };
 }

@@ -1,12 +1,13 @@
 /**
  * A gated call waits on its own for a decision or its deadline, under a named durable timer; reminders go out
- * before the deadline while it still waits. A call announced again (an edit proposed into another tool) waits
+ * before the deadline and the approver ladder is climbed (src/workflows/escalation.ts) while it still waits. A call announced again (an edit proposed into another tool) waits
  * anew, under the new announcement's deadline.
  */
 import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
 import type { CallRecord, Resolution } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
+import { startEscalations } from './escalation.js';
 import { timeOut } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -25,6 +26,7 @@ export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<
 async function waitFor(run: AgentRun, record: CallRecord, announced: PendingApproval): Promise<boolean> {
   const deadline = Date.parse(announced.deadline);
   const reminders = run.snapshot.notify && record.gate!.remindersMs.length ? startReminders(run, record, announced, deadline) : undefined;
+  const escalations = startEscalations(run, record, announced);
   try {
     const remaining = deadline - workflowNow();
     return (
@@ -35,6 +37,7 @@ async function waitFor(run: AgentRun, record: CallRecord, announced: PendingAppr
     );
   } finally {
     reminders?.cancel();
+    escalations?.cancel();
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import type { CallRecord } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
-import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { CountedApproval, PendingApproval } from '../schemas/pending-approval.js';
+import type { ReviewOutcome } from '../schemas/review.js';
 import type { PolicyOutcome } from '../schemas/run-state.js';
 
 /** Decided calls remembered in detail (who decided what); older ones are still known to be decided. */
@@ -78,9 +79,12 @@ export class CallBook {
     record.status = 'done';
   }
 
-  /** Shows the call to approvers; a second or later announcement gets a new id (`<id>.<n>`). */
+  /**
+   * Shows the call to approvers; a second or later announcement gets a new id (`<id>.<n>`), as does one after a
+   * decision made before any human saw the call (a reviewer's approval whose consent lapsed).
+   */
   announce(record: CallRecord, pending: Omit<PendingApproval, 'id'>): PendingApproval {
-    const count = (record.announcements ?? 1) + (record.pending ? 1 : 0);
+    const count = (record.announcements ?? 1) + (record.pending || record.resolution ? 1 : 0);
     if (count > 1) record.announcements = count;
     record.pending = { id: count > 1 ? `${record.id}.${count}` : record.id, ...pending };
     record.resolution = undefined;
@@ -89,6 +93,28 @@ export class CallBook {
 
   resolve(record: CallRecord, resolution: NonNullable<CallRecord['resolution']>): void {
     record.resolution = resolution;
+  }
+
+  /** One approval toward the call's quorum; the call still waits for the others. */
+  countApproval(record: CallRecord, approval: CountedApproval): void {
+    const pending = record.pending!;
+    pending.approvals = [...(pending.approvals ?? []), approval];
+  }
+
+  /**
+   * The call has waited long enough for tier `tier` of its approver ladder: its approvers may decide it too. In
+   * place, so the wait on this announcement goes on.
+   */
+  escalate(record: CallRecord, tier: number): void {
+    const pending = record.pending!;
+    const step = pending.escalations![tier]!;
+    step.reached = true;
+    if (pending.approvers) pending.approvers = [...new Set([...pending.approvers, ...step.approvers])];
+  }
+
+  /** What the reviewer made of the call (it reviews a call once, across continue-as-new too). */
+  reviewed(record: CallRecord, outcome: ReviewOutcome): void {
+    record.review = outcome;
   }
 
   /** An approver's edit into another tool, which now waits for that tool's approvers. */

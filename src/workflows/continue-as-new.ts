@@ -21,8 +21,19 @@ export function continueAsNewDue(run: AgentRun): boolean {
   );
 }
 
+/**
+ * Whether handlers let the run continue as new now. A watcher's stream poll is a handler that waits for the next
+ * item, so it never finishes while the run itself waits: runs that hand their stream off let polls go instead
+ * (continueAsNewNow detaches them). The run's own handlers are synchronous: nothing else is ever left waiting.
+ */
+export function readyToHandOff(run: AgentRun): boolean {
+  return run.events.handsOff || allHandlersFinished();
+}
+
 /** Continues as new once no decision, message or other handler is still being processed. */
 export async function continueAsNewNow(run: AgentRun): Promise<never> {
+  // Waiting polls return and new ones are refused as draining: their watchers poll the next run.
+  if (run.events.handsOff) run.events.detachPollers();
   await condition(allHandlersFinished);
   const messages = await compact(run);
   // A decision may have arrived while the summary was written and started a tool: wait until it is done.
@@ -39,7 +50,7 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
 export async function whileContinuingAsNewIfDue(run: AgentRun, work: Promise<unknown>): Promise<void> {
   const watch = new CancellationScope();
   const due = watch
-    .run(() => condition(() => continueAsNewDue(run) && run.book.isPausable() && allHandlersFinished()))
+    .run(() => condition(() => continueAsNewDue(run) && run.book.isPausable() && readyToHandOff(run)))
     .then(
       () => true,
       (err) => {

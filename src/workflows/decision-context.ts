@@ -1,6 +1,7 @@
 /** What the decision planner reads of a run, and what it plans: shared by the planner and its parts. */
 import type { GateSettings } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
+import type { CallFacts } from '../policy/call-facts.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
 import type { Decision } from '../schemas/decision.js';
 import type { McpTool } from '../schemas/mcp-tool.js';
@@ -22,6 +23,8 @@ export interface PlanContext {
   policy?: ApprovalPolicy;
   /** Under four eyes, the requester of the run (who may not approve what an edit turns into either). */
   requestedBy?: string;
+  /** What the policy's conditions see besides the arguments, for judging what an edit turns a call into. */
+  facts?: Omit<CallFacts, 'toolName' | 'callId'>;
   /** Tools of sub-agent runs, by workflow id, for edits of their calls. */
   subAgentTools?: ReadonlyMap<string, readonly string[]>;
   /** Signed decisions: how tokens are checked in this run (absent: tokens are neither needed nor read). */
@@ -51,6 +54,8 @@ export interface PlannedDecision {
   argsHash: string;
   /** The edit turned the call into one its approver may not approve: it waits for these settings' approvers. */
   proposal?: { gate: GateSettings };
+  /** An approval toward a quorum: approvals counted once it is, of how many are needed. */
+  quorum?: { approvals: number; required: number };
   /** The verified token the decision carried: its id is used up once the decision is applied. */
   token?: { id: string; expiresAt: number };
 }

@@ -23,6 +23,9 @@ const pendingArb = fc.uniqueArray(
     approvers: fc.option(fc.subarray(['finance', 'ops', 'ann'], { minLength: 1 }), { nil: undefined }),
     excluded: fc.option(fc.constant(['rita'] as string[]), { nil: undefined }),
     step: fc.integer({ min: 1, max: 2 }),
+    // Quorum (rules v4): how many approvals the call needs, and who has approved already.
+    required: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }),
+    approved: fc.subarray(['ann', 'bob']),
   }),
   { selector: (p) => p.id, minLength: 1, maxLength: 4 },
 );
@@ -105,9 +108,18 @@ function context(items: Parameters<typeof toPending>[0]): PlanContext {
   };
 }
 
-function toPending(
-  items: { id: string; tool: (typeof TOOLS)[number]; allowed: string[]; approvers?: string[]; excluded?: string[]; step: number }[],
-): PendingApproval[] {
+interface PendingItem {
+  id: string;
+  tool: (typeof TOOLS)[number];
+  allowed: string[];
+  approvers?: string[];
+  excluded?: string[];
+  step: number;
+  required?: number;
+  approved: string[];
+}
+
+function toPending(items: PendingItem[]): PendingApproval[] {
   return items.map((p) => ({
     id: p.id,
     toolName: p.tool,
@@ -122,6 +134,11 @@ function toPending(
     ...(p.excluded && { excludedApprovers: p.excluded }),
     onTimeout: 'reject',
     rule: 'test',
+    ...(p.required && {
+      checks: 4,
+      requiredApprovals: p.required,
+      approvals: p.approved.slice(0, p.required - 1).map((approver) => ({ approver, at: '2026-01-01T01:00:00.000Z' })),
+    }),
   }));
 }
 
@@ -129,6 +146,7 @@ describe('planDecisions (property)', () => {
   it('never throws; refuses with a known code and words, or plans only allowed, distinct, pending calls', { timeout: 120_000 }, () => {
     let planned = 0;
     let refused = 0;
+    let counted = 0;
     fc.assert(
       fc.property(pendingArb, inputArb, (items, input) => {
         const ctx = context(items);
@@ -156,11 +174,71 @@ describe('planDecisions (property)', () => {
           if (d.decision.type === 'approve' || d.decision.type === 'edit') expect(call.excludedApprovers ?? []).not.toContain(d.approver);
           if (d.decision.type === 'edit') expect(toolSpecs[d.toolName]!.parameters.safeParse(d.args).success).toBe(true);
           expect(d.argsHash).toBe(argsHash(d.args));
+          // Quorum: an approval is counted once, for a named approver who has not approved yet, never as "always".
+          if (call.requiredApprovals && d.decision.type === 'approve') {
+            expect(d.approver).toBeDefined();
+            expect((call.approvals ?? []).map((a) => a.approver)).not.toContain(d.approver);
+            expect(d.decision.always).not.toBe(true);
+            expect(d.quorum).toEqual({ approvals: (call.approvals?.length ?? 0) + 1, required: call.requiredApprovals });
+            counted++;
+          } else expect(d.quorum).toBeUndefined();
         }
       }),
       { numRuns: 3000 },
     );
-    console.log(`planDecisions property: 3000 runs, ${planned} planned, ${refused} refused`);
+    console.log(`planDecisions property: 3000 runs, ${planned} planned (${counted} quorum approvals), ${refused} refused`);
     expect(planned).toBeGreaterThan(20);
+    expect(counted).toBeGreaterThan(0);
+  });
+});
+
+describe('planDecisions under a quorum (property)', () => {
+  it('applied one after another, any approvals complete the call exactly when N distinct approvers have approved', () => {
+    const people = ['ann', 'bob', 'cyd', 'rita'];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.array(fc.record({ who: fc.constantFrom(...people), type: fc.constantFrom('approve', 'approve', 'reject') }), { maxLength: 12 }),
+        (required, attempts) => {
+          let call: PendingApproval | undefined = {
+            ...toPending([{ id: 'a', tool: 'write_file', allowed: ['approve', 'reject'], step: 1, excluded: ['rita'], approved: [] }])[0]!,
+            checks: 4,
+            requiredApprovals: required,
+          };
+          const counted: string[] = [];
+          let settled: string | undefined;
+          for (const { who, type } of attempts) {
+            const ctx: PlanContext = { pending: call ? [call] : [], decided: new Map(), available: [...TOOLS], specs: toolSpecs };
+            const plan = planDecisions({ decisions: [{ id: 'a', type }], approver: who }, ctx);
+            if (settled) {
+              expect(plan.ok).toBe(false);
+              continue;
+            }
+            if (type === 'approve' && (who === 'rita' || counted.includes(who))) {
+              expect(!plan.ok && plan.error.code).toBe(who === 'rita' ? 'four_eyes' : 'already_approved');
+              continue;
+            }
+            expect(plan.ok).toBe(true);
+            if (!plan.ok) return;
+            const [d] = plan.decisions;
+            if (type === 'reject') {
+              settled = 'reject';
+              call = undefined;
+              continue;
+            }
+            // What applyPlan does: count a partial approval on the call; settle it when the quorum is complete.
+            counted.push(who);
+            expect(d!.quorum).toEqual({ approvals: counted.length, required });
+            if (d!.quorum!.approvals === required) {
+              settled = 'approve';
+              call = undefined;
+            } else call = { ...call!, approvals: counted.map((approver) => ({ approver, at: '2026-01-01T01:00:00.000Z' })) };
+          }
+          if (settled === 'approve') expect(new Set(counted).size).toBe(required);
+          else expect(counted.length).toBeLessThan(required);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -3,6 +3,7 @@ import { argsHash } from '../policy/args-hash.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { ApprovalPolicy } from '../schemas/approval-policy.js';
 import { toolSpecs } from '../tools/registry.js';
+import { NOW, newSigner, token, trustOf } from '../../test/helpers/signing.js';
 import { planDecisions, type PlanContext } from './decision-plan.js';
 
 function pending(id: string, toolName: string, args: Record<string, unknown>, extra: Partial<PendingApproval> = {}): PendingApproval {
@@ -128,5 +129,120 @@ describe('planDecisions', () => {
       ok: false,
       error: { code: 'nothing_pending' },
     });
+  });
+});
+
+// Quorum (decision rules v4): what an approval counts for, and what a call needing several approvals refuses.
+const refund = { orderId: '1234', amount: 20000 };
+const call = (extra: Partial<PendingApproval> = {}): PendingApproval =>
+  pending('call-1', 'process_refund', refund, { checks: 4, requiredApprovals: 2, approvers: ['finance'], ...extra });
+
+const quorumPolicy = ApprovalPolicy.parse({
+  tools: {
+    process_refund: { when: { arg: 'amount', op: 'gt', value: 10000 }, approvers: ['finance'], requiredApprovals: 2 },
+    write_file: true,
+  },
+});
+const context = (waiting: PendingApproval): PlanContext => ({
+  pending: [waiting],
+  decided: new Map(),
+  available: ['process_refund', 'write_file'],
+  specs: toolSpecs,
+  policy: quorumPolicy,
+});
+const finance = (approver: string) => ({ approver, groups: ['finance'] });
+
+describe('quorum', () => {
+  it('counts a first approval toward the quorum, and a second completes it', () => {
+    const first = planDecisions({ decisions: [{ id: 'call-1', type: 'approve' }], ...finance('ann') }, context(call()));
+    expect(first.ok && first.decisions[0]!.quorum).toEqual({ approvals: 1, required: 2 });
+    const second = planDecisions(
+      { decisions: [{ id: 'call-1', type: 'approve' }], ...finance('bob') },
+      context(call({ approvals: [{ approver: 'ann', at: '2026-01-01T01:00:00.000Z' }] })),
+    );
+    expect(second.ok && second.decisions[0]!.quorum).toEqual({ approvals: 2, required: 2 });
+  });
+
+  it('counts each approver once: the same approver again is refused, a reject from them is not', () => {
+    const partial = call({ approvals: [{ approver: 'ann', at: '2026-01-01T01:00:00.000Z' }] });
+    const again = planDecisions({ decisions: [{ id: 'call-1', type: 'approve' }], ...finance('ann') }, context(partial));
+    expect(!again.ok && [again.error.code, again.error.message]).toEqual([
+      'already_approved',
+      'ann has already approved process_refund (call-1); it waits for other approvers.',
+    ]);
+    const reject = planDecisions(
+      { decisions: [{ id: 'call-1', type: 'reject', message: 'changed my mind' }], ...finance('ann') },
+      context(partial),
+    );
+    expect(reject.ok && reject.decisions[0]!.quorum).toBeUndefined();
+  });
+
+  it('needs approvers to say who they are, and refuses an "always" approval', () => {
+    const anonymous = planDecisions(
+      { decisions: [{ id: 'call-1', type: 'approve' }], groups: ['finance'] },
+      context(call({ approvers: undefined })),
+    );
+    expect(!anonymous.ok && anonymous.error.code).toBe('approver_required');
+    const always = planDecisions({ decisions: [{ id: 'call-1', type: 'approve', always: true }], ...finance('ann') }, context(call()));
+    expect(!always.ok && always.error.code).toBe('decision_not_allowed');
+  });
+
+  it('never counts the requester under four eyes', () => {
+    const plan = planDecisions(
+      { decisions: [{ id: 'call-1', type: 'approve' }], ...finance('rita') },
+      context(call({ excludedApprovers: ['rita'] })),
+    );
+    expect(!plan.ok && plan.error.code).toBe('four_eyes');
+  });
+
+  it('turns an edit that still needs a quorum into a proposal the editor cannot approve', () => {
+    const edited = planDecisions(
+      { decisions: [{ id: 'call-1', type: 'edit', args: { orderId: '1234', amount: 15000 } }], ...finance('ann') },
+      context(call()),
+    );
+    expect(edited.ok && edited.decisions[0]!.proposal?.gate.requiredApprovals).toBe(2);
+    // Edited below the policy's threshold, the call is no longer gated: the edit runs as it is.
+    const small = planDecisions(
+      { decisions: [{ id: 'call-1', type: 'edit', args: { orderId: '1234', amount: 500 } }], ...finance('ann') },
+      context(call()),
+    );
+    expect(small.ok && small.decisions[0]!.proposal).toBeUndefined();
+  });
+
+  it('judges calls announced under earlier rules as they were: one approval settles them', () => {
+    const plan = planDecisions({ decisions: [{ id: 'call-1', type: 'approve' }], ...finance('ann') }, context(call({ checks: 3 })));
+    expect(plan.ok && plan.decisions[0]!.quorum).toBeUndefined();
+  });
+});
+
+describe('quorum with signed decisions', () => {
+  const signer = newSigner('EdDSA', 'q1');
+  const cancel = pending('call-1', 'cancel_order', { orderId: '1234' }, { checks: 4, requiredApprovals: 2, approvers: ['finance'] });
+  const signing = {
+    required: true,
+    trust: trustOf([signer.key.publicJwk]),
+    now: NOW,
+    rootWorkflowId: 'wf-1',
+    shownIdPrefix: '',
+    usedTokenIds: new Set<string>(),
+  };
+  const signed = (approver: string, jti: string) => ({
+    id: 'call-1',
+    type: 'approve' as const,
+    token: token(signer, { approver, jti }),
+  });
+
+  it('counts the identity the token proves, not the one the caller claims', () => {
+    const plan = planDecisions(
+      { decisions: [signed('alice', 'a1')], approver: 'mallory', groups: ['finance'] },
+      { ...context(cancel), signing },
+    );
+    expect(plan.ok && [plan.decisions[0]!.approver, plan.decisions[0]!.quorum]).toEqual(['alice', { approvals: 1, required: 2 }]);
+    // alice again, claiming to be bob: her token says who she is, and she has approved already.
+    const again = planDecisions(
+      { decisions: [signed('alice', 'a2')], approver: 'bob', groups: ['finance'] },
+      { ...context({ ...cancel, approvals: [{ approver: 'alice', at: '2026-07-01T11:00:00.000Z' }] }), signing },
+    );
+    expect(!again.ok && again.error.code).toBe('already_approved');
   });
 });

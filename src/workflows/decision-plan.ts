@@ -9,6 +9,7 @@ import { LIMITS } from '../contract/limits.js';
 import { parseDecisionInput } from '../contract/seed-decisions.js';
 import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
+import { NO_FACTS } from '../policy/call-facts.js';
 import { classifyCall } from '../policy/classify-call.js';
 import { mayDecide, type Verdict } from '../policy/may-decide.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
@@ -18,6 +19,7 @@ import { decisionBinding } from '../signing/decision-claims.js';
 import { verifyDecisionToken, type VerifiedDecider } from '../signing/verify-decision.js';
 import type { PlanContext, PlannedDecision, SigningContext } from './decision-context.js';
 import { checkMatch } from './decision-match.js';
+import { countApproval } from './decision-quorum.js';
 
 export type { PlanContext, PlannedDecision, SigningContext };
 
@@ -88,9 +90,20 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
   const verdict = mayDecide(call, who, runsTheTool, checks >= 2);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
+  const quorum = countApproval(decision, call, approver, label);
+  if (quorum instanceof DecisionRefusedError) return quorum;
 
   if (decision.type !== 'edit') {
-    return { call, decision, approver, toolName: call.toolName, args: call.args, argsHash: call.argsHash, ...token };
+    return {
+      call,
+      decision,
+      approver,
+      toolName: call.toolName,
+      args: call.args,
+      argsHash: call.argsHash,
+      ...token,
+      ...(quorum && { quorum }),
+    };
   }
   const toolName = decision.name ?? call.toolName;
   const available = call.subAgentWorkflowId ? (ctx.subAgentTools?.get(call.subAgentWorkflowId) ?? []) : ctx.available;
@@ -114,14 +127,17 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args), ...token };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
   const hints = mcpTools?.find((tool) => tool.name === toolName)?.annotations;
+  const facts = { ...(ctx.facts ?? NO_FACTS), callId: call.id };
   const target =
-    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, hints) : undefined;
+    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, facts, hints) : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {
     ...(target.settings.approvers && { approvers: target.settings.approvers }),
     ...(call.excludedApprovers && { excludedApprovers: call.excludedApprovers }),
   };
-  if (checks >= 3 && toolName !== call.toolName) {
+  // What the edit becomes needs several approvals (rules v4): one person's edit cannot be all of them.
+  const needsQuorum = checks >= 4 && (target.settings.requiredApprovals ?? 1) > 1;
+  if (needsQuorum || (checks >= 3 && toolName !== call.toolName)) {
     // As if the model had proposed the edited call. A call that could never be approved is not worth proposing.
     const allowed = target.settings.allowedDecisions;
     if (!allowed.includes('approve')) {
@@ -132,7 +148,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     }
     // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
     // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
-    const direct = allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
+    const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
     return direct ? planned : { ...planned, proposal: { gate: target.settings } };
   }
   if (target.settings.approvers) {
@@ -173,6 +189,8 @@ function authorityRefusal(
       return new DecisionRefusedError('approver_required', `${label} ${verdict.reason}; say who you are (approver).`);
     case 'approver_not_allowed':
       return new DecisionRefusedError('approver_not_allowed', `${approver} may not decide ${label}; ${verdict.reason}.`);
+    case 'already_approved':
+      return new DecisionRefusedError('already_approved', `${approver} has already approved ${label}; it waits for other approvers.`);
     case 'four_eyes':
       return new DecisionRefusedError(
         'four_eyes',

@@ -15,6 +15,7 @@ export interface ModelTurn {
 
 export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   const step = run.startModelCall();
+  run.events.stepStarted(step);
   run.refresh(`calling ${run.snapshot.model}`);
   const result = await activities.callModel.executeWithOptions(
     { ...ACTIVITY_OPTIONS.model, summary: `model ${run.snapshot.model} · step ${step}` },
@@ -39,6 +40,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
     promptTokens: count(result?.usage?.promptTokens),
     completionTokens: count(result?.usage?.completionTokens),
   });
+  run.events.modelReplied(step, intake.message);
   return { intake, ownIds, ...(result?.structured && { structured: result.structured }) };
 }
 

@@ -9,11 +9,11 @@ import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import type { AgentRun } from './agent-run.js';
-import { describedByTool } from './approval-description.js';
 import { announce } from './announce.js';
+import { preparedFirst } from './call-preparation.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { droppedCallsNote, type Intake } from './reply-intake.js';
-import { applyAlways } from './run-decisions.js';
+import { applyAlways, requestApproval, standingDecision } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
 export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {
@@ -34,10 +34,11 @@ export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {
     return record;
   });
   run.book.open(records);
+  run.events.callsProposed(records);
   for (const record of records) {
-    const always = record.gate && run.alwaysFor(record.toolName);
+    const always = record.gate && standingDecision(run, record);
     if (always) applyAlways(run, record, always);
-    else if (record.pending) run.notifications.send('approval.requested', record.pending);
+    else if (record.pending) requestApproval(run, record.pending);
   }
 }
 
@@ -53,11 +54,13 @@ function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds
       return;
     }
     record.args = parsed.args;
-    const classification = classifyCall(run.policy, record.toolName, parsed.args, mcp?.annotations);
+    const facts = { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent, callId: record.id };
+    const classification = classifyCall(run.policy, record.toolName, parsed.args, facts, mcp?.annotations);
     record.rule = classification.rule;
     if (!classification.gated) return;
     record.gate = classification.settings;
-    if (!describedByTool(run.snapshot, record)) announce(run, record, classification.settings.description, ownIds, requestedAt);
+    // Calls described by their tool, reviewed first or prechecked are shown once that is done (src/workflows/gated-call.ts).
+    if (!preparedFirst(run, record)) announce(run, record, classification.settings.description, ownIds, requestedAt);
   } catch (err) {
     // Validation and policy code is pure and should never throw; if it does on some input, that input goes back to
     // the model as an error rather than failing the workflow task forever.

@@ -22,4 +22,17 @@ export const PATCHES = {
    * tool is judged by that tool's policy.
    */
   ownCallIds: 'own-call-ids',
+  /**
+   * Continue-as-new lets watchers' waiting stream polls go (they retry on the next run) instead of waiting for
+   * every handler to finish, which a watcher's poll never does while the run waits: a watched run would otherwise
+   * never continue as new. Marked when the run starts.
+   */
+  streamHandOff: 'stream-hand-off',
+  /**
+   * Who decides: reviewers before humans, quorum, escalation tiers, consent that expires, prechecks. Calls are
+   * announced under decision rules v4 (quorum). Each new command (a reviewer's or precheck's activity, an
+   * escalation timer) also needs the policy or tool that asks for it, which runs recorded before this change never
+   * had. (A run's own policy is limited by data instead: see src/workflows/run-policy.ts.)
+   */
+  whoDecides: 'who-decides',
 } as const;

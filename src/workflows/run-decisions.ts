@@ -9,9 +9,11 @@ import { decisionSignal } from '../contract/messages.js';
 import { ApprovalTimeoutError, type DecisionRefusedError } from '../errors.js';
 import { truncateBytes } from '../bounds/truncate.js';
 import type { AuditEntry } from '../schemas/audit-entry.js';
-import type { CallRecord, Resolution } from '../schemas/call-record.js';
+import type { CallRecord, GateSettings, Resolution } from '../schemas/call-record.js';
 import type { AlwaysDecision } from '../schemas/carried-state.js';
 import type { AppliedDecision, DecideInput } from '../schemas/decision.js';
+import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { ReviewOutcome } from '../schemas/review.js';
 import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { auditArgs } from './audit-log.js';
@@ -51,33 +53,73 @@ export function applyPlan(
       propose(run, record, planned, via);
       return { ...base, proposedAs: record.pending!.id };
     }
-    settle(run, record, resolutionOf(planned, via), { message: decision.message, always: decision.always });
+    if (planned.quorum && planned.quorum.approvals < planned.quorum.required) {
+      countTowardQuorum(run, record, planned, via);
+      return { ...base, quorum: planned.quorum };
+    }
+    settle(run, record, resolutionOf(planned, via, record.gate!), {
+      message: decision.message,
+      always: decision.always,
+      quorum: planned.quorum,
+    });
     if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
       run.setAlways(record.pending!.toolName, { type: decision.type, approver, message: decision.message });
     }
-    return base;
+    return { ...base, ...(planned.quorum && { quorum: planned.quorum }) };
   });
   for (const record of run.book.calls) {
-    const always = run.alwaysFor(record.pending?.toolName ?? record.toolName);
-    if (always && record.pending && !record.resolution) applyAlways(run, record, always);
+    const always = record.pending && !record.resolution ? standingDecision(run, record) : undefined;
+    if (always) applyAlways(run, record, always);
   }
   return applied;
 }
 
-function resolutionOf(planned: PlannedDecision, via: Channel): Resolution {
+function resolutionOf(planned: PlannedDecision, via: Channel, gate: GateSettings): Resolution {
   const { decision, approver } = planned;
   switch (decision.type) {
     case 'edit':
-      return { kind: 'edit', via, approver, toolName: planned.toolName, args: planned.args };
+      return { kind: 'edit', via, approver, toolName: planned.toolName, args: planned.args, ...consentWindow(gate) };
     case 'respond':
       return { kind: 'respond', via, approver, message: decision.message! };
     case 'reject':
       return { kind: 'reject', via, approver, message: decision.message };
     case 'approve':
-      return { kind: 'approve', via, approver };
+      return { kind: 'approve', via, approver, ...consentWindow(gate) };
     case 'ignore':
       return { kind: 'ignore', via, approver };
   }
+}
+
+/** Until when an approval holds (the gate's `validFor`), counted from now. */
+export function consentWindow(gate: GateSettings): { validUntil?: number } {
+  return gate.validForMs !== undefined ? { validUntil: workflowNow() + gate.validForMs } : {};
+}
+
+/** One approval of several needed: counted on the call, which waits for the rest. */
+function countTowardQuorum(run: AgentRun, record: CallRecord, planned: PlannedDecision, via: Channel): void {
+  const pending = record.pending!;
+  run.book.countApproval(record, { approver: planned.approver!, at: new Date(workflowNow()).toISOString() });
+  const entry = run.audit.append({
+    via,
+    outcome: 'applied',
+    type: 'approve',
+    id: pending.id,
+    toolName: pending.toolName,
+    approver: planned.approver,
+    quorum: planned.quorum,
+    ...(planned.decision.message !== undefined && { message: planned.decision.message }),
+  });
+  run.events.decided(entry);
+}
+
+/**
+ * The `always` decision that settles this call, if any: its tool's, unless it is an approval and the call needs
+ * several (one person's standing approval is not a quorum).
+ */
+export function standingDecision(run: AgentRun, record: CallRecord): AlwaysDecision | undefined {
+  const always = run.alwaysFor(record.pending?.toolName ?? record.toolName);
+  if (always?.type === 'approve' && (record.gate?.requiredApprovals ?? 1) > 1) return undefined;
+  return always;
 }
 
 /**
@@ -90,7 +132,7 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
   run.book.markDecided(before.id, { type: 'edit', ...(planned.approver && { approver: planned.approver }) });
   run.book.propose(record, { toolName: planned.toolName, args: planned.args, approver: planned.approver }, proposal.gate);
   announce(run, record, proposal.gate.description, true);
-  run.audit.append({
+  const entry = run.audit.append({
     via,
     outcome: 'applied',
     type: 'edit',
@@ -103,7 +145,14 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
     proposedAs: record.pending!.id,
     ...(planned.decision.message !== undefined && { message: planned.decision.message }),
   });
-  run.notifications.send('approval.requested', record.pending!);
+  run.events.decided(entry);
+  requestApproval(run, record.pending!);
+}
+
+/** A call now waits for a decision: approvers' webhooks and watchers are told. */
+export function requestApproval(run: AgentRun, approval: PendingApproval): void {
+  run.notifications.send('approval.requested', approval);
+  run.events.approvalRequested(approval);
 }
 
 /**
@@ -121,7 +170,7 @@ function forward(
   const summary = { type: planned.decision.type, ...(planned.approver && { approver: planned.approver }) };
   run.children.forward(workflowId, planned.call.id, summary);
   if (planned.call.id.includes('/')) run.book.markDecided(planned.call.id, summary);
-  run.audit.append({
+  const entry = run.audit.append({
     via,
     outcome: 'applied',
     type: planned.decision.type,
@@ -130,6 +179,7 @@ function forward(
     ...(planned.approver && { approver: planned.approver }),
     forwardedTo: workflowId,
   });
+  run.events.decided(entry);
   const decision = { ...planned.decision, id: ownerCallId(planned.call.id) };
   getExternalWorkflowHandle(workflowId)
     .signal(decisionSignal, {
@@ -144,7 +194,7 @@ function forward(
 export function recordRefusal(run: AgentRun, error: DecisionRefusedError, via: Channel, raw: unknown): void {
   const input = raw as { decisions?: { id?: unknown }[]; approver?: unknown } | undefined;
   const first = Array.isArray(input?.decisions) ? input.decisions[0] : undefined;
-  run.audit.append({
+  const entry = run.audit.append({
     via,
     outcome: 'refused',
     ...(typeof first?.id === 'string' && { id: first.id.slice(0, 300) }),
@@ -152,6 +202,7 @@ export function recordRefusal(run: AgentRun, error: DecisionRefusedError, via: C
     refusal: { code: error.code, message: truncateBytes(error.message, 4000) },
     input: truncateBytes(safeStringify(raw), 2000),
   });
+  run.events.refused(entry);
   log.warn('decision refused', { code: error.code, via });
 }
 
@@ -175,12 +226,14 @@ export function settle(
   run: AgentRun,
   record: CallRecord,
   resolution: Resolution,
-  extra: { message?: string; always?: boolean } = {},
+  extra: { message?: string; always?: boolean; quorum?: AuditEntry['quorum']; review?: ReviewOutcome } = {},
 ): AuditEntry {
   run.book.resolve(record, resolution);
   const via = resolution.kind === 'timeout' ? 'timeout' : resolution.via;
   const type = resolution.kind === 'timeout' ? 'timeout' : resolution.kind;
   const approver = resolution.kind === 'timeout' ? undefined : resolution.approver;
+  // Automatic decisions name their decider apart from people: `reviewer:<name>`.
+  const decidedBy = via === 'reviewer' ? approver : undefined;
   const id = record.pending?.id ?? record.id;
   run.book.markDecided(id, { type, ...(approver && { approver }) });
   const entry = run.audit.append({
@@ -189,7 +242,9 @@ export function settle(
     type,
     id,
     toolName: record.pending?.toolName ?? record.toolName,
-    ...(approver && { approver }),
+    ...(decidedBy ? { decidedBy } : approver && { approver }),
+    ...(extra.review && { review: extra.review }),
+    ...(extra.quorum && { quorum: extra.quorum }),
     argsBefore: auditArgs(record.pending?.args ?? record.args),
     ...(resolution.kind === 'edit' && { argsAfter: auditArgs(resolution.args) }),
     ...(resolution.kind === 'edit' && resolution.toolName !== record.toolName && { toolNameAfter: resolution.toolName }),
@@ -197,6 +252,7 @@ export function settle(
     ...(extra.always && { always: true }),
   });
   if (record.pending) run.notifications.send(type === 'timeout' ? 'approval.timed_out' : 'approval.decided', record.pending, entry);
+  run.events.decided(entry);
   return entry;
 }
 

@@ -13,7 +13,8 @@
  * are dropped (truncated), so a flood cannot grow the state carried across continue-as-new without limit.
  */
 import type { Payload } from '@temporalio/common';
-import { ApplicationFailure, defaultPayloadConverter, defineQuery, log, setHandler } from '@temporalio/workflow';
+import { HandlerUnfinishedPolicy } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter, log, setHandler } from '@temporalio/workflow';
 import {
   decodePayloadWire,
   encodePayloadWire,
@@ -24,6 +25,7 @@ import {
   type PublishInput,
   type WorkflowStreamState,
 } from '@temporalio/workflow-streams/workflow';
+import { runStreamItemsQuery } from '../contract/messages.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import { STREAM_TOPICS, StreamPollInput, StreamPublishInput, StreamState } from '../schemas/stream-wire.js';
 import { TokenEvent } from '../schemas/token-event.js';
@@ -56,13 +58,9 @@ export interface RunStream {
   detachPollers(): void;
   /** The log and publisher state for the next run's `openRunStream`. */
   state(): WorkflowStreamState;
+  /** The offset the next item will get. */
+  offset(): number;
 }
-
-/**
- * Items from an offset, without waiting: what a watcher missed when the run closed between two of its polls (an
- * update cannot reach a closed run; a query can). Capped like a poll; `more_ready` says to ask again.
- */
-export const runStreamItemsQuery = defineQuery<PollResult, [PollInput]>('runStreamItems');
 
 /** Roughly what one poll answers at most (the library's cap). */
 const MAX_ITEMS_CHARS = 1_000_000;
@@ -147,6 +145,8 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
         throw refusal('StreamBusy', `${waitingPolls} polls are already waiting on this run's stream; try again later`);
       }
     },
+    // A run that ends with watchers waiting is normal: they read the rest with runStreamItemsQuery.
+    unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON,
   });
 
   setHandler(runStreamItemsQuery, (input) => {
@@ -179,6 +179,7 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
     tokens: topic<TokenEvent>(STREAM_TOPICS.tokens),
     detachPollers: () => stream.detachPollers(),
     state: () => stream.getState(),
+    offset: () => stream.baseOffset + stream.log.length,
   };
 }
 

@@ -8,15 +8,11 @@ import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
-import { auditArgs } from './audit-log.js';
+import { listedApproval } from './listed-approval.js';
 
 /** Pending calls as lists show them: every call, with arguments over the list budget cut to a preview. */
 export function listedPending(run: AgentRun): PendingApproval[] {
-  return run.pending().map((p) => {
-    const bytes = utf8Length(JSON.stringify(p.args));
-    if (bytes <= LIMITS.listedArgumentsBytes) return p;
-    return { ...p, args: auditArgs(p.args) ?? {}, argsTruncated: true };
-  });
+  return run.pending().map(listedApproval);
 }
 
 /** One pending call, whole (what an approver reviews before deciding). */
@@ -43,6 +39,7 @@ export function runState(run: AgentRun, options: RunStateQueryOptions = {}): Run
     error: run.error,
     previousRunIds: [...run.previousRunIds],
     queuedMessages: run.session.length,
+    streamOffset: run.events.offset,
   };
   // The transcript gets what the rest leaves of the budget (at least one message, so paging always advances).
   const rest = Math.max(64 * 1024, LIMITS.queryBytes - utf8Length(JSON.stringify(fixed)));

@@ -3,12 +3,12 @@
  * sent by the `message` update or signal; `end` closes them. The handlers are registered in agent-workflow.ts;
  * here is what they check and do.
  */
-import { allHandlersFinished, condition } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 import { z } from 'zod';
 import { durationToMs } from '../schemas/duration.js';
 import { EndInput, UserMessageInput } from '../schemas/session.js';
 import type { AgentRun } from './agent-run.js';
-import { continueAsNewDue, continueAsNewNow } from './continue-as-new.js';
+import { continueAsNewDue, continueAsNewNow, readyToHandOff } from './continue-as-new.js';
 import { workflowNow } from './workflow-clock.js';
 
 /** Why a message or `end` cannot be taken, or undefined when it can. */
@@ -25,6 +25,14 @@ export function checkMessage(run: AgentRun, raw: unknown): UserMessageInput {
   const parsed = UserMessageInput.safeParse(raw);
   if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
   return parsed.data;
+}
+
+/** Takes a checked message for the next turn (refusing it as checkMessage does); how many now wait. */
+export function queueMessage(run: AgentRun, raw: unknown): number {
+  const { content } = checkMessage(run, raw);
+  const queued = run.session.push(content);
+  run.events.messageQueued(content, queued);
+  return queued;
 }
 
 /** Checks an `end` input. */
@@ -51,7 +59,7 @@ export async function waitForNextTurn(run: AgentRun): Promise<'turn' | 'ended'> 
     const remaining = Date.parse(run.session.idleDeadline!) - workflowNow();
     if (remaining <= 0) return 'ended';
     const woke = await condition(
-      () => run.session.length > 0 || run.session.endRequested || (continueAsNewDue(run) && allHandlersFinished()),
+      () => run.session.length > 0 || run.session.endRequested || (continueAsNewDue(run) && readyToHandOff(run)),
       remaining,
       { summary: 'idle · waiting for the next message' },
     );

@@ -1,5 +1,5 @@
 /** Settles one call: runs the tool (as the model asked, or as a human edited it), or answers for it. */
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/common';
 import { isCancellation, patched } from '@temporalio/workflow';
 import { ToolFailedError } from '../errors.js';
 import type { CallRecord } from '../schemas/call-record.js';
@@ -8,56 +8,24 @@ import type { ToolSpec } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import { activities, localActivities, toolOptions } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
-import { announce } from './announce.js';
-import { describeForApprovers } from './approval-description.js';
-import { awaitDecision } from './approval-gate.js';
+import { StartMissed } from './consent.js';
+import { answerGated } from './gated-call.js';
 import { callMcpTool, mcpToolOf } from './mcp-tools.js';
 import { PATCHES } from './patches.js';
-import { applyAlways } from './run-decisions.js';
 import { runSubAgent } from './sub-agents.js';
-import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage, toolErrorMessage } from './tool-messages.js';
+import { toolErrorMessage } from './tool-messages.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   if (record.status === 'done') return;
-  run.book.finish(record, await answer(run, record, ownIds));
+  const content = await answer(run, record, ownIds);
+  run.book.finish(record, content);
+  run.events.callFinished(record.id, content);
 }
 
 async function answer(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<string> {
   if (record.problem) return record.problem;
-  const runAs = (name: string, args: string | ToolArgs) => runTool(run, record, name, args, ownIds);
-  if (!record.gate) return runAs(record.toolName, record.args ?? record.rawArgs);
-  if (!record.pending && !record.resolution) await announceWithToolDescription(run, record, ownIds);
-  const resolution = await awaitDecision(run, record);
-  const proposal = record.proposal;
-  const asked = proposal?.toolName ?? record.toolName;
-  const gate = record.gate;
-  switch (resolution.kind) {
-    case 'approve':
-      if (!proposal) return runAs(record.toolName, record.args!);
-      return `${proposedNote(record.toolName, proposal, resolution.approver)}\n${await runAs(proposal.toolName, proposal.args)}`;
-    case 'edit':
-      return `${editedNote(record.toolName, resolution.toolName, resolution.args)}\n${await runAs(resolution.toolName, resolution.args)}`;
-    case 'reject':
-      return rejectedMessage(asked, resolution.message, resolution.via === 'always');
-    case 'respond':
-      return resolution.message;
-    case 'ignore':
-      return ignoredMessage(asked);
-    case 'timeout':
-      return timedOutMessage(asked, gate.timeoutMs);
-  }
-}
-
-async function announceWithToolDescription(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
-  run.book.markRunning(record);
-  const description = await describeForApprovers(run, record);
-  run.book.markWaiting(record);
-  // An "always" decision for this tool may have come while the description was being written.
-  const always = run.alwaysFor(record.toolName);
-  if (always) return applyAlways(run, record, always);
-  announce(run, record, description, ownIds);
-  run.notifications.send('approval.requested', record.pending!);
-  run.refresh();
+  if (!record.gate) return runTool(run, record, record.toolName, record.args ?? record.rawArgs, ownIds);
+  return answerGated(run, record, ownIds, (name, args, startWithinMs) => runTool(run, record, name, args, ownIds, startWithinMs));
 }
 
 /**
@@ -68,23 +36,39 @@ function runsLocally(spec: ToolSpec | undefined): boolean {
   return spec?.local === true && patched(PATCHES.localTools);
 }
 
-async function runTool(run: AgentRun, record: CallRecord, name: string, args: string | ToolArgs, ownIds: boolean): Promise<string> {
+/** @param startWithinMs what is left of the approval's validity: the activity must start within it (else StartMissed) */
+async function runTool(
+  run: AgentRun,
+  record: CallRecord,
+  name: string,
+  args: string | ToolArgs,
+  ownIds: boolean,
+  startWithinMs?: number,
+): Promise<string> {
   const spec = run.snapshot.tools.includes(name) ? toolSpecs[name] : undefined;
   const mcp = mcpToolOf(run.snapshot, name);
   run.book.markRunning(record);
+  run.events.callStarted(record.id, name);
   try {
     // Calls reach here with arguments already checked against the recorded schema (invalid ones never do).
     if (mcp && typeof args !== 'string') return await callMcpTool(run.agent, record.id, mcp, args);
     if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args, ownIds);
     const input = { agent: run.agent, available: run.snapshot.tools, toolCallId: record.id, name, args, context: run.input.context };
     const local = runsLocally(spec);
-    const options = { ...toolOptions(spec, local), summary: `tool ${name}` };
+    const options = {
+      ...toolOptions(spec, local),
+      ...(startWithinMs !== undefined && { scheduleToStartTimeout: startWithinMs }),
+      summary: `tool ${name}`,
+    };
     const { content } = local
       ? await localActivities.executeTool.executeWithOptions(options, [input])
       : await activities.executeTool.executeWithOptions(options, [input]);
     return typeof content === 'string' ? content : String(content);
   } catch (err) {
     if (isCancellation(err) || !(err instanceof ActivityFailure || err instanceof ChildWorkflowFailure)) throw err;
+    if (startWithinMs !== undefined && err.cause instanceof TimeoutFailure && err.cause.timeoutType === 'SCHEDULE_TO_START') {
+      throw new StartMissed();
+    }
     const reason = err.cause instanceof ApplicationFailure || err.cause instanceof Error ? err.cause.message : err.message;
     if (spec?.onError === 'fail') throw new ToolFailedError(name, record.id, reason);
     return toolErrorMessage(reason);

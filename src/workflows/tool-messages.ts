@@ -1,8 +1,23 @@
-/** What the model reads when a human (or a deadline) decided instead of the tool. */
+/** What the model reads when a human (or a deadline) decided instead of the tool, and how results reach it. */
 import ms from 'ms';
+import { truncateBytes } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
+import type { CallRecord } from '../schemas/call-record.js';
+import type { ToolMessage } from '../schemas/chat-message.js';
 
-export function rejectedMessage(toolName: string, reason: string | undefined, always: boolean): string {
-  const who = always ? 'an "always reject" decision of a human reviewer' : 'a human reviewer';
+/** One tool message per closed call, in the model's order; together they stay within the step's budget. */
+export function toolResultMessages(closed: readonly CallRecord[]): ToolMessage[] {
+  const share = Math.max(1024, Math.floor(LIMITS.stepResultsBytes / Math.max(1, closed.length)));
+  return closed.map((record) => ({
+    role: 'tool',
+    tool_call_id: record.modelId ?? record.id,
+    content: truncateBytes(record.note ? `${record.note}\n${record.result ?? ''}` : (record.result ?? ''), share),
+  }));
+}
+
+/** @param reviewer set when an automatic reviewer rejected the call (`reviewer:<name>`) */
+export function rejectedMessage(toolName: string, reason: string | undefined, always: boolean, reviewer?: string): string {
+  const who = reviewer ? `the automatic ${reviewer}` : always ? 'an "always reject" decision of a human reviewer' : 'a human reviewer';
   return `Rejected by ${who}; ${toolName} did not run.${reason ? ` Reason: ${reason}` : ''}`;
 }
 
@@ -26,7 +41,8 @@ export function proposedNote(
 ): string {
   const by = proposal.approver ? ` by ${proposal.approver}` : '';
   const approved = approvedBy ? `, approved by ${approvedBy}` : '';
-  return `(A human reviewer${by} replaced this ${originalTool} call with ${proposal.toolName}${approved}: ${JSON.stringify(proposal.args)})`;
+  const what = proposal.toolName === originalTool ? 'edited the arguments' : `replaced this ${originalTool} call with ${proposal.toolName}`;
+  return `(A human reviewer${by} ${what}${approved}: ${JSON.stringify(proposal.args)})`;
 }
 
 export function toolErrorMessage(message: string): string {

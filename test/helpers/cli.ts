@@ -11,7 +11,11 @@ export interface CliResult {
 
 const BIN = path.resolve('bin/hitl.js');
 
-export function runHitl(h: Harness, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runHitl(
+  h: Harness,
+  args: string[],
+  options: { input?: string; env?: Record<string, string>; onStdout?: (soFar: string) => void } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: {
@@ -28,7 +32,10 @@ export function runHitl(h: Harness, args: string[], options: { input?: string; e
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      options.onStdout?.(stdout);
+    });
     child.stderr.on('data', (d) => (stderr += d));
     child.stdin.end(options.input ?? '');
     child.on('close', (code) => resolve({ code, stdout, stderr }));

@@ -14,7 +14,7 @@ export function signalDecision(handle: WorkflowHandle, input: unknown) {
 }
 
 /** Waits until exactly `count` calls are pending, and returns them. */
-export async function waitForPending(handle: WorkflowHandle, count: number, timeoutMs = 20_000): Promise<PendingApproval[]> {
+export async function waitForPending(handle: WorkflowHandle, count: number, timeoutMs = 60_000): Promise<PendingApproval[]> {
   await waitFor(async () => (await handle.query(pendingApprovalsQuery)).length === count, timeoutMs, `${count} pending approvals`);
   return handle.query(pendingApprovalsQuery);
 }

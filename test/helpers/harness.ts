@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import type { Worker } from '@temporalio/worker';
+import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { ActivityDeps } from '../../src/activities/index.js';
 import { agents as registeredAgents, type AgentRegistry } from '../../src/agents/registry.js';
@@ -28,7 +28,9 @@ export const HISTORIES_DIR = path.resolve('test/histories');
 const run = promisify(execFile);
 
 export interface HarnessOptions {
-  script: ModelScriptInput;
+  script?: ModelScriptInput;
+  /** A model server already started (the demo's offline model), instead of one for `script`. */
+  model?: ModelServer;
   agents?: AgentRegistry;
   /** Replace or wrap tool implementations (fault injection, slow tools). */
   wrapTools?: (tools: Record<string, ToolImplementation>) => Record<string, ToolImplementation>;
@@ -48,6 +50,8 @@ export interface HarnessOptions {
   signedDecisions?: ActivityDeps['signedDecisions'];
   /** Model calls stream and publish their text to the run's stream (ActivityDeps' `model.streaming`). */
   streaming?: ActivityDeps['model']['streaming'];
+  /** Worker options over createWorker's (e.g. one activity slot, to hold a tool back). */
+  workerOverrides?: Partial<WorkerOptions>;
 }
 
 export interface Harness {
@@ -71,7 +75,7 @@ export interface Harness {
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const temporal = await connectTestTemporal();
-  const model = await startModelServer({ script: options.script });
+  const model = options.model ?? (await startModelServer({ script: options.script ?? { conversations: [] } }));
   const taskQueue = uniqueName('tq');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-data-'));
   const tools = createToolImplementations({ dataDir });
@@ -95,6 +99,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       workflowBundlePath: bundlePath,
       dataConverter,
       ...(options.maxCachedRuns && { maxCachedRuns: options.maxCachedRuns }),
+      ...(options.workerOverrides && { overrides: options.workerOverrides }),
     });
 
   let worker = await makeWorker();

@@ -37,9 +37,10 @@ export async function timerSummaries(handle: WorkflowHandle): Promise<string[]> 
     .map((e) => (e.userMetadata?.summary ? String(defaultPayloadConverter.fromPayload(e.userMetadata.summary as Payload)) : ''));
 }
 
+/** Polls `check` until it holds. The default leaves room for a loaded, shared machine; a test that passes never waits it out. */
 export async function waitFor(
   check: () => Promise<boolean> | boolean,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
   what = 'condition',
   everyMs = 100,
 ): Promise<void> {

@@ -4,7 +4,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { decodePayloadWire } from '@temporalio/workflow-streams/workflow';
 import type { TokenEvent } from '../../src/schemas/token-event.js';
-import { runStreamItemsQuery } from '../../src/workflows/run-stream.js';
+import { runStreamItemsQuery } from '../../src/contract/messages.js';
 
 export interface ReceivedToken extends TokenEvent {
   offset: number;

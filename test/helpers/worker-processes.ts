@@ -14,6 +14,8 @@ export interface WorkerProcessOptions {
   namespace?: string;
   /** Agents declared in a file (HITL_AGENTS_FILE), beside those in code. */
   agentsFile?: string;
+  /** Model calls stream, in batches this long. */
+  streamBatchMs?: number;
 }
 
 /** Every worker process the test file started and that still runs; kill them all in afterAll. */
@@ -32,6 +34,7 @@ export async function spawnWorkerProcess(options: WorkerProcessOptions): Promise
       ...(options.fault && { FAULT: options.fault }),
       ...(options.namespace && { NAMESPACE: options.namespace }),
       ...(options.agentsFile && { AGENTS_FILE: options.agentsFile }),
+      ...(options.streamBatchMs !== undefined && { STREAM_BATCH_MS: String(options.streamBatchMs) }),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

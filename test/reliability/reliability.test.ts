@@ -33,7 +33,14 @@ interface Sent {
   type: 'approve' | 'reject';
 }
 
-const refund = { toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1238', amount: 1 } }] };
+const FINANCE = { approver: 'fiona', groups: ['finance'] };
+const refundOf = (orderId: string) => ({ toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId, amount: 1 } }] });
+const refund = refundOf('1238');
+/**
+ * Runs waiting at once refund different orders: an approved refund runs only if its order is as the approvers saw
+ * it (the refund's precheck), so two approved refunds of one order would send the second back to its approvers.
+ */
+const ORDERS = ['1234', '1235', '1237', '1238'];
 const tally = { runs: 0, runsLost: 0, decisions: 0, decisionsLost: 0, rejected: 0, rejectedExecuted: 0, effects: 0, duplicateEffects: 0 };
 const covered: Record<string, number> = {};
 
@@ -61,7 +68,7 @@ beforeAll(async () => {
   model = await startModelServer({
     script: {
       conversations: [
-        { match: 'reliability refund', replies: [refund, { content: 'refund handled' }] },
+        { match: '/^reliability refund.* of order (\\d+)$/', replies: [refundOf('{{1}}'), { content: 'refund handled' }] },
         { match: 'reliability slow model', replies: [{ ...refund, delayMs: 4000 }, { content: 'slow handled' }] },
       ],
     },
@@ -95,7 +102,8 @@ function spawnWorker(taskQueue: string, fault?: string): Promise<ChildProcess> {
 function start(taskQueue: string, prompt: string, gated: boolean): Promise<Run> {
   tally.runs++;
   return client.workflow.start<(input: AgentWorkflowArgs) => Promise<AgentResult>>('agentWorkflow', {
-    args: [{ agent: 'demo', prompt, approval: { tools: { process_refund: gated } } }],
+    // The demo gates refunds over 10000 only; a run may tighten that (every refund, by finance), never loosen it.
+    args: [{ agent: 'demo', prompt, ...(gated && { approval: { tools: { process_refund: { approvers: ['finance'] } } } }) }],
     taskQueue,
     workflowId: `${taskQueue}-${tally.runs}`,
   });
@@ -138,7 +146,7 @@ describe('reliability under faults', () => {
   it('the worker is killed while runs wait for approval', { timeout: 120_000 }, async () => {
     const queue = 'waiting';
     const first = await spawnWorker(queue);
-    const runs = await Promise.all([0, 1, 2, 3].map((i) => start(queue, `reliability refund ${i}`, true)));
+    const runs = await Promise.all([0, 1, 2, 3].map((i) => start(queue, `reliability refund ${i} of order ${ORDERS[i]}`, true)));
     await pendingEverywhere(runs);
     await sigkill(first);
     const sent: Sent[] = [
@@ -148,18 +156,18 @@ describe('reliability under faults', () => {
       { handle: runs[3]!, type: 'reject' },
     ];
     // Signals while no worker runs at all: the server keeps them until one comes back.
-    await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'reject' }] });
-    await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    await sent[1]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'reject' }], ...FINANCE });
+    await sent[2]!.handle.signal(decisionSignal, { decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE });
     await spawnWorker(queue);
-    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'approve' }] }] });
-    await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'reject' }] }] });
+    await sent[0]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE }] });
+    await sent[3]!.handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type: 'reject' }], ...FINANCE }] });
     await account(runs, sent);
     covered['worker killed while waiting'] = runs.length;
   });
 
   it('the worker is killed during a tool activity, after its side effect', { timeout: 180_000 }, async () => {
     const queue = 'after-effect';
-    const runs = await Promise.all([0, 1].map((i) => start(queue, `reliability refund after effect ${i}`, false)));
+    const runs = await Promise.all([0, 1].map((i) => start(queue, `reliability refund after effect ${i} of order 1238`, false)));
     let kills = 0;
     // Workers that die after a first attempt's effect, until one lives: each retry must find the effect done.
     const done = Promise.all(runs.map((r) => r.result().catch(() => undefined)));
@@ -198,7 +206,7 @@ describe('reliability under faults', () => {
   it(storeFault, { timeout: 120_000 }, async () => {
     const queue = 'server-restart';
     await spawnWorker(queue);
-    const runs = await Promise.all([0, 1, 2].map((i) => start(queue, `reliability refund server ${i}`, true)));
+    const runs = await Promise.all([0, 1, 2].map((i) => start(queue, `reliability refund server ${i} of order ${ORDERS[i]}`, true)));
     await pendingEverywhere(runs);
     if (clusterPostgres) restartPostgres(clusterPostgres, 'immediate');
     else {
@@ -207,7 +215,9 @@ describe('reliability under faults', () => {
     }
     await pendingEverywhere(runs);
     const sent: Sent[] = runs.map((handle, i) => ({ handle, type: i === 1 ? 'reject' : 'approve' }));
-    for (const { handle, type } of sent) await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type }] }] });
+    for (const { handle, type } of sent) {
+      await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: 'call-1', type }], ...FINANCE }] });
+    }
     await account(runs, sent);
     covered[clusterPostgres ? 'PostgreSQL crashed and restarted' : 'dev server killed and restarted'] = runs.length;
 

@@ -1,7 +1,7 @@
 /**
  * A worker in its own process, so the reliability suite can SIGKILL it. Configured by env:
- * TEMPORAL_ADDRESS, TASK_QUEUE, MODEL_BASE_URL, DATA_DIR, BUNDLE_PATH, optionally NAMESPACE and AGENTS_FILE (agents
- * declared in a file, beside those in code), and FAULT:
+ * TEMPORAL_ADDRESS, TASK_QUEUE, MODEL_BASE_URL, DATA_DIR, BUNDLE_PATH, optionally NAMESPACE, AGENTS_FILE (agents
+ * declared in a file, beside those in code) and STREAM_BATCH_MS (model calls stream, in batches this long), and FAULT:
  * - `kill-after-effect:<tool>`: on a first attempt, SIGKILL this process right after the tool's effect is
  *   committed (before the activity can report it).
  */
@@ -46,7 +46,12 @@ const worker = await createWorker({
     agents,
     mcp,
     tools: byName,
-    model: { baseURL: env('MODEL_BASE_URL'), apiKey: 'sk-reliability', defaultModel: 'scripted-model' },
+    model: {
+      baseURL: env('MODEL_BASE_URL'),
+      apiKey: 'sk-reliability',
+      defaultModel: 'scripted-model',
+      ...(process.env.STREAM_BATCH_MS && { streaming: { batchIntervalMs: Number(process.env.STREAM_BATCH_MS) } }),
+    },
     webhooks: { urls: [] },
   },
 });

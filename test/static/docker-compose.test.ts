@@ -5,26 +5,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EnvConfig } from '../../src/config.js';
 import { searchAttributeCliPairs } from '../../src/contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE } from '../../src/contract/task-queue.js';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/dev/dev-server.js';
+import { composeErrors, loadCompose } from '../helpers/compose.js';
 
-interface Service {
-  image?: string;
-  entrypoint?: string[];
-  volumes?: string[];
-  healthcheck?: { test: string[] };
-  build?: string;
-  command?: string[] | string;
-  environment?: Record<string, string | number>;
-  ports?: string[];
-  depends_on?: Record<string, { condition: string }> | string[];
-}
-const compose = parse(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const compose = loadCompose();
 const services = compose.services;
 const envKeys = Object.keys(EnvConfig.shape);
 const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
@@ -33,13 +22,11 @@ const resolved = (value: string | number | undefined) => String(value ?? '').rep
 
 describe('docker-compose.yml', () => {
   it('is valid against the Compose Specification', () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
-    const validate = ajv.compile(JSON.parse(readFileSync('test/fixtures/compose-spec.json', 'utf8')));
     // Compose resolves YAML merge keys (`<<: *anchor`) before it validates; so do we.
-    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+    expect(composeErrors(compose)).toEqual([]);
     // And the check has teeth: a misspelt key or a wrong type is caught.
-    expect(validate({ ...compose, services: { ...services, api: { ...services.api, portz: ['1:1'] } } })).toBe(false);
-    expect(validate({ ...compose, services: { ...services, api: { ...services.api, depends_on: 'temporal' } } })).toBe(false);
+    expect(composeErrors({ ...compose, services: { ...services, api: { ...services.api, portz: ['1:1'] } } })).not.toEqual([]);
+    expect(composeErrors({ ...compose, services: { ...services, api: { ...services.api, depends_on: 'temporal' } } })).not.toEqual([]);
   });
 
   it('has Temporal on PostgreSQL from the current images (no auto-setup), its setup steps, the UI, the worker and the API', () => {

@@ -16,7 +16,7 @@ import type { ApiApp } from '../api-env.js';
 const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
 
 /** The packages the import map in index.html points into. */
-const BROWSER_PACKAGES = ['preact', 'htm', '@highlightjs/cdn-assets', '@cfworker/json-schema', 'diff'];
+const BROWSER_PACKAGES = ['preact', 'htm', '@highlightjs/cdn-assets', '@cfworker/json-schema', 'diff', 'eventsource-parser'];
 
 /** A package's directory, found along Node's own lookup paths (package `exports` would hide package.json). */
 function packageDir(name: string): string {

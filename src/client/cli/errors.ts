@@ -6,6 +6,7 @@ import {
   HitlError,
   RunNotFoundError,
   SessionClosedError,
+  StreamOffsetError,
   UnknownAgentError,
 } from '../../errors.js';
 import { style } from './output.js';
@@ -25,7 +26,8 @@ export function exitWithError(err: unknown, json: boolean): never {
 }
 
 function exitCode(err: unknown): number {
-  if (err instanceof UsageError || err instanceof UnknownAgentError || err instanceof AgentsFileError) return EXIT.usage;
+  if (err instanceof UsageError || err instanceof UnknownAgentError || err instanceof AgentsFileError || err instanceof StreamOffsetError)
+    return EXIT.usage;
   if (err instanceof DecisionRefusedError) return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
   if (err instanceof SessionClosedError) return EXIT.refused;
   if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError) return EXIT.notFound;

@@ -1,6 +1,7 @@
 /** Human-readable tables by default, JSON for scripts; colour only on a terminal (picocolors checks). */
 import Table from 'cli-table3';
 import pc from 'picocolors';
+import type { RunProblem } from '../../schemas/run-problem.js';
 
 export interface Output {
   json: boolean;
@@ -24,3 +25,63 @@ export function until(deadline: string): string {
 }
 
 export const style = pc;
+
+/** What `show` and `pending` print above a stuck run: what is wrong, since when, the failure and what to do. */
+export function stuckNotice(problem: RunProblem): string[] {
+  const what =
+    problem.kind === 'no_worker' ? 'no worker polls its task queue' : `its workflow task keeps failing (${problem.attempts} attempts)`;
+  return [
+    pc.red(pc.bold(`STUCK: ${what}`)),
+    `Since: ${problem.since}`,
+    ...(problem.failure ? [`Failure: ${problem.failure}`] : []),
+    'What to do:',
+    ...problem.advice.map((a) => `  - ${a}`),
+    pc.yellow('Decisions cannot be taken until the run is unstuck; below is what it last published.'),
+    '',
+  ];
+}
+
+/** Who decides a pending call, in a table cell: quorum progress, the reviewer's word, the escalation reached, why it waits again. */
+export function whoDecidesCell(p: {
+  requiredApprovals?: number;
+  approvals?: { approver: string }[];
+  review?: { reviewer: string; verdict: string };
+  escalations?: { approvers: string[]; reached: boolean }[];
+  repended?: { reason: string };
+}): string {
+  const parts: string[] = [];
+  if (p.requiredApprovals) {
+    const who = p.approvals?.map((a) => a.approver).join(', ');
+    parts.push(`${p.approvals?.length ?? 0}/${p.requiredApprovals} approvals${who ? ` (${who})` : ''}`);
+  }
+  if (p.review) parts.push(`reviewer ${p.review.reviewer}: ${p.review.verdict}`);
+  const reached = p.escalations?.filter((e) => e.reached).flatMap((e) => e.approvers);
+  if (reached?.length) parts.push(`escalated to ${reached.join(', ')}`);
+  if (p.repended) parts.push(`again: ${p.repended.reason.replace('_', ' ')}`);
+  return parts.join('; ');
+}
+
+/** A run's pending calls as `hitl pending RUN` and `hitl show` print them. */
+export function pendingTable(
+  pending: (Parameters<typeof whoDecidesCell>[0] & {
+    id: string;
+    toolName: string;
+    args: unknown;
+    allowedDecisions: string[];
+    deadline: string;
+    approvers?: string[];
+  })[],
+): string {
+  return table(
+    ['call', 'tool', 'args', 'allowed', 'due', 'approvers', 'who decides'],
+    pending.map((p) => [
+      p.id,
+      p.toolName,
+      JSON.stringify(p.args),
+      p.allowedDecisions.join(' '),
+      until(p.deadline),
+      p.approvers?.join(' '),
+      whoDecidesCell(p),
+    ]),
+  );
+}

@@ -68,6 +68,12 @@ export function shopTools(db: ShopDb) {
         const { amount: paid, refunded } = findOrder(db, orderId);
         return `Refund ${amount} of the ${paid - refunded} still refundable on order ${orderId} of ${order}.`;
       },
+      // What an approval of a refund rests on: the order is still there, in the same state, with as much left.
+      ({ orderId }) => {
+        const order = db.prepare('SELECT amount, refunded, status FROM orders WHERE id = ?').get(orderId) as
+          Pick<OrderRow, 'amount' | 'refunded' | 'status'> | undefined;
+        return order ? { orderId, status: order.status, refundable: order.amount - order.refunded } : { orderId, exists: false };
+      },
     ),
   ];
 }

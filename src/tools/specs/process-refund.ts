@@ -4,6 +4,7 @@ import { defineTool } from '../define-tool.js';
 export const processRefund = defineTool({
   name: 'process_refund',
   describe: true,
+  precheck: true,
   description: 'Refund part or all of an order, in dollars.',
   parameters: z.object({
     orderId: z.string().min(1),

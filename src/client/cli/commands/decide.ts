@@ -1,14 +1,16 @@
 /** `hitl pending`, and `hitl approve|reject|edit|respond RUN ID`. */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
 import { readEnvConfig } from '../../../config.js';
+import { isClosed } from '../../../contract/run-status.js';
 import type { DecideResult, Decision } from '../../../schemas/decision.js';
 import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import { UsageError } from '../errors.js';
-import { print, style, table, until } from '../output.js';
+import { pendingTable, print, stuckNotice, style, table, until, whoDecidesCell } from '../output.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
 
@@ -29,7 +31,8 @@ function report(ctx: CliContext, result: DecideResult): void {
       .map(
         (a) =>
           `${style.green('✓')} ${a.type} ${a.toolName} (${a.id})${a.approver ? ` by ${a.approver}` : ''}` +
-          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}`,
+          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}` +
+          `${a.quorum && a.quorum.approvals < a.quorum.required ? `: ${a.quorum.approvals} of ${a.quorum.required} approvals, it waits for the rest` : ''}`,
       )
       .join('\n'),
   );
@@ -64,6 +67,17 @@ async function signIfKeyHeld(
   return signedDecision(signer, decision, { workflowId, argsHash, approver: who.approver, groups: who.groups, now: Date.now() });
 }
 
+/** Until the run has a pending call or has ended, or `seconds` have passed. */
+async function waitForPending(hitl: HitlClient, workflowId: string, seconds: number): Promise<void> {
+  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError('--wait takes a number of seconds.');
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const run = await hitl.getRun(workflowId, { messagesFrom: Number.MAX_SAFE_INTEGER, decisionsFrom: Number.MAX_SAFE_INTEGER });
+    if (run.pending.length > 0 || isClosed(run.status)) return;
+    await sleep(500);
+  }
+}
+
 export const registerDecideCommands: RegisterCommand = (program, ctx) => {
   program
     .command('pending')
@@ -71,24 +85,17 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .argument('[workflow-id]', 'the run')
     .option('--agent <name>', 'across runs: only this agent')
     .option('--tool <name>', 'across runs: only this tool')
+    .option('--wait [seconds]', 'in one run: wait (up to 60 s, or as long as given) until something waits or the run ends', Number)
     .action(async (workflowId: string | undefined, opts) => {
       const hitl = await ctx.hitl();
       if (workflowId) {
-        const pending = await hitl.pending(workflowId);
-        print(ctx.out(), pending, () =>
-          pending.length === 0
-            ? 'Nothing is waiting.'
-            : table(
-                ['call', 'tool', 'args', 'allowed', 'due', 'approvers'],
-                pending.map((p) => [
-                  p.id,
-                  p.toolName,
-                  JSON.stringify(p.args),
-                  p.allowedDecisions.join(' '),
-                  until(p.deadline),
-                  p.approvers?.join(' '),
-                ]),
-              ),
+        if (opts.wait !== undefined) await waitForPending(hitl, workflowId, opts.wait === true ? 60 : opts.wait);
+        const [problem, pending] = await Promise.all([hitl.diagnose(workflowId), hitl.pending(workflowId)]);
+        print(
+          ctx.out(),
+          pending,
+          () =>
+            [...(problem ? stuckNotice(problem) : [])].join('\n') + (pending.length === 0 ? 'Nothing is waiting.' : pendingTable(pending)),
         );
         return;
       }
@@ -97,7 +104,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         waiting.length === 0
           ? 'Nothing is waiting.'
           : table(
-              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due'],
+              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due', 'who decides'],
               waiting.map((w) => [
                 w.workflowId,
                 w.id,
@@ -106,6 +113,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
                 JSON.stringify(w.args),
                 w.allowedDecisions.join(' '),
                 until(w.deadline),
+                whoDecidesCell(w),
               ]),
             ),
       );

@@ -1,9 +1,8 @@
 /** `hitl start`, `hitl runs`, `hitl show`. */
 import { InvalidArgumentError, Option } from 'commander';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
-import type { RunProblem } from '../../../schemas/run-problem.js';
 import type { RunState } from '../../../schemas/run-state.js';
-import { print, style, table, until } from '../output.js';
+import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
 
 export function parseJson(value: string): Record<string, unknown> {
@@ -24,9 +23,11 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--requested-by <who>', 'who asks (the four-eyes rule keeps them from approving their own calls)')
     .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
+    .option('--approval <json>', "the run's own approval policy (by default it may only tighten the agent's)", parseJson)
     .option('--id <workflow-id>', 'workflow id to use (default: <agent>-<uuid>)')
     .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
     .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
+    .option('-q, --quiet', 'print only the workflow id (RUN=$(hitl start -q …))')
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
       const hitl = await ctx.hitl();
@@ -37,10 +38,12 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           requestedBy: opts.requestedBy,
           maxSteps: opts.maxSteps,
           context: opts.context,
+          approval: opts.approval,
           ...((opts.session || opts.idleTimeout) && { session: { idleTimeout: opts.idleTimeout ?? '7d' } }),
         },
         { workflowId: opts.id },
       );
+      if (opts.quiet && !ctx.out().json) return void process.stdout.write(`${started.workflowId}\n`);
       print(ctx.out(), started, () => `Started ${style.bold(started.workflowId)}\nWatch it: hitl watch ${started.workflowId}`);
     });
 
@@ -66,12 +69,13 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
               runs.map((r) => [
                 r.workflowId,
                 r.agent,
-                'problem' in r && r.problem ? style.red(`Stuck (${(r.problem as RunProblem).kind.replace(/_/g, ' ')})`) : r.status,
+                r.problem ? style.red(`${r.status}, STUCK since ${r.problem.since} (${r.problem.kind.replace(/_/g, ' ')})`) : r.status,
                 r.pendingCount || '',
                 r.nextDeadline ? until(r.nextDeadline) : '',
                 (r.prompt ?? '').slice(0, 60),
               ]),
-            ),
+            ) +
+            (runs.some((r) => r.problem) ? '\nA stuck run cannot take decisions: hitl show <workflow id> says why and what to do.' : ''),
       );
     });
 
@@ -106,36 +110,15 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     });
 };
 
-function describeProblem(problem: RunProblem): string[] {
-  return [
-    style.red(
-      style.bold(
-        `STUCK: ${problem.kind === 'no_worker' ? 'no worker polls its task queue' : `its workflow task keeps failing (${problem.attempts} attempts)`}`,
-      ),
-    ),
-    `Since: ${problem.since}`,
-    ...(problem.failure ? [`Failure: ${problem.failure}`] : []),
-    'What to do:',
-    ...problem.advice.map((a) => `  - ${a}`),
-    style.yellow('Decisions cannot be taken until the run is unstuck; below is what it last published.'),
-    '',
-  ];
-}
-
 function describeRun(workflowId: string, s: RunState): string {
   const lines = [
-    ...(s.problem ? describeProblem(s.problem) : []),
+    ...(s.problem ? stuckNotice(s.problem) : []),
     `${style.bold(workflowId)}  ${s.agent}  ${style.cyan(s.status)}  step ${s.step}${s.requestedBy ? `  requested by ${s.requestedBy}` : ''}`,
     `Prompt: ${s.prompt}`,
   ];
   if (s.pending.length) {
     lines.push('', style.bold('Waiting for approval'));
-    lines.push(
-      table(
-        ['call', 'tool', 'args', 'allowed', 'due'],
-        s.pending.map((p) => [p.id, p.toolName, JSON.stringify(p.args), p.allowedDecisions.join(' '), until(p.deadline)]),
-      ),
-    );
+    lines.push(pendingTable(s.pending));
   }
   lines.push('', style.bold('Transcript'));
   for (const m of s.messages.slice(1)) {
@@ -150,7 +133,16 @@ function describeRun(workflowId: string, s: RunState): string {
     lines.push(
       table(
         ['#', 'when', 'via', 'outcome', 'type', 'call', 'approver', 'message'],
-        s.decisions.map((d) => [d.seq, d.at, d.via, d.outcome, d.type, d.id, d.approver, d.refusal?.message ?? d.message]),
+        s.decisions.map((d) => [
+          d.seq,
+          d.at,
+          d.via,
+          d.outcome,
+          d.type ?? d.event,
+          d.id,
+          d.approver ?? d.decidedBy,
+          d.refusal?.message ?? d.message,
+        ]),
       ),
     );
   }

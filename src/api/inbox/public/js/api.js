@@ -37,6 +37,36 @@ export function createApi(token) {
   }
   const approval = (id, action) => `api/approvals/${encodeURIComponent(id)}/${action}`;
 
+  /**
+   * A run's Server-Sent Events, read with fetch: EventSource cannot send the bearer token, and a token in the URL
+   * would end up in logs and history. Resolves to the streaming response.
+   * @param {{from?: number, lastEventId?: string, signal: AbortSignal}} options
+   */
+  async function events(workflowId, { from, lastEventId, signal }) {
+    let response;
+    try {
+      response = await fetch(
+        `api/runs/${encodeURIComponent(workflowId)}/events${query({ from: from === undefined ? '' : String(from) })}`,
+        {
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: 'text/event-stream',
+            ...(lastEventId !== undefined && { 'last-event-id': lastEventId }),
+          },
+          signal,
+        },
+      );
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new ApiError(0, 'network', 'The approval API could not be reached.');
+    }
+    if (!response.ok || !response.body) {
+      const data = await response.json().catch(() => undefined);
+      throw new ApiError(response.status, data?.error?.code ?? `http_${response.status}`, data?.error?.message ?? response.statusText);
+    }
+    return response;
+  }
+
   return {
     me: () => call('GET', 'api/me'),
     tools: () => call('GET', 'api/tools'),
@@ -45,9 +75,12 @@ export function createApi(token) {
     /** @param {{agent?: string, tool?: string}} filters */
     approvals: (filters) => call('GET', `api/approvals${query(filters)}`),
     run: (workflowId) => call('GET', `api/runs/${encodeURIComponent(workflowId)}`),
+    events,
     approve: (id, body) => call('POST', approval(id, 'approve'), body),
     reject: (id, body) => call('POST', approval(id, 'reject'), body),
     edit: (id, body) => call('POST', approval(id, 'edit'), body),
     respond: (id, body) => call('POST', approval(id, 'respond'), body),
+    /** Several decisions for one run: applied all together, or none. */
+    decideMany: (workflowId, decisions) => call('POST', `api/runs/${encodeURIComponent(workflowId)}/decisions`, { decisions }),
   };
 }

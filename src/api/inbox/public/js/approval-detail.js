@@ -4,6 +4,7 @@ import { Countdown } from './countdown.js';
 import { DecisionPanel } from './decision-panel.js';
 import { JsonView } from './json-view.js';
 import { RunContext } from './run-context.js';
+import { WhoDecides } from './who-decides.js';
 
 const ON_TIMEOUT = {
   reject: 'it is rejected automatically',
@@ -20,14 +21,23 @@ function StuckNotice({ problem }) {
     <p>Since ${new Date(problem.since).toLocaleString()}. Decisions cannot be taken until it is unstuck.</p>
     ${problem.failure && html`<pre class="failure">${problem.failure}</pre>`}
     <ol class="advice">
-      ${problem.advice.map((line) => html`<li>${line}</li>`)}
+      ${problem.advice.map((line) => html`<li><${Advice} line=${line} /></li>`)}
     </ol>
   </section>`;
+}
+
+/** One piece of advice; a command in it (`temporal workflow …`) is set as code, to copy as it is. */
+function Advice({ line }) {
+  const at = line.indexOf('temporal workflow');
+  if (at < 0) return line;
+  return html`${line.slice(0, at)}<code class="command">${line.slice(at)}</code>`;
 }
 
 /** @param {{approval: any, runState: object, panel: object}} props `panel` is passed on to the DecisionPanel */
 export function ApprovalDetail({ approval, runState, panel }) {
   const problem = runState.run?.problem;
+  // Buttons only once the run is known not to be stuck (or could not be checked: the server refuses a stuck run).
+  const checking = !runState.run && !runState.error;
   return html`<article class="detail" aria-labelledby="detail-title">
     <header class="detail-head">
       <p class="eyebrow">
@@ -45,7 +55,7 @@ export function ApprovalDetail({ approval, runState, panel }) {
           <dt>Deadline</dt>
           <dd>
             <${Countdown} deadline=${approval.deadline} live=${true} /><span class="then"
-              >, then ${ON_TIMEOUT[approval.onTimeout] ?? approval.onTimeout}</span
+              >, then ${ON_TIMEOUT[approval.onTimeout] ?? approval.onTimeout}${problem ? ', once the run is unstuck' : ''}</span
             >
           </dd>
         </div>
@@ -67,7 +77,14 @@ export function ApprovalDetail({ approval, runState, panel }) {
       <h3 id="args-title">Arguments</h3>
       <${JsonView} value=${approval.arguments} />
     </section>
-    ${problem ? html`<${StuckNotice} problem=${problem} />` : html`<${DecisionPanel} approval=${approval} ...${panel} />`}
+    <${WhoDecides} approval=${approval} />
+    ${
+      problem
+        ? html`<${StuckNotice} problem=${problem} />`
+        : checking
+          ? html`<p class="muted checking" role="status">Checking the run…</p>`
+          : html`<${DecisionPanel} approval=${approval} ...${panel} />`
+    }
     <${RunContext} approval=${approval} state=${runState} />
   </article>`;
 }

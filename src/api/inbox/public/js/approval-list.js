@@ -1,15 +1,39 @@
-/** The queue: every pending approval the filters match, oldest first. */
+/** The queue: every pending approval the filters match, oldest first; calls you may decide can be checked for bulk decisions. */
 import { html } from 'htm/preact';
 import { Countdown } from './countdown.js';
 
-/** @param {{approvals: any[], selectedId?: string, onSelect: (id: string) => void, loading: boolean}} props */
-export function ApprovalList({ approvals, selectedId, onSelect, loading }) {
+/** Short words for who decides, on the item itself. */
+function badges(approval) {
+  return [
+    approval.requiredApprovals && `${approval.approvals?.length ?? 0} of ${approval.requiredApprovals} approvals`,
+    approval.review && `reviewer: ${approval.review.verdict === 'failed' ? 'failed' : 'escalated'}`,
+    approval.escalations?.some((tier) => tier.reached) && 'escalated',
+    approval.repended && 'waits again',
+  ].filter(Boolean);
+}
+
+/**
+ * @param {{approvals: any[], selectedId?: string, onSelect: (id: string) => void, loading: boolean,
+ *   checked: Set<string>, onCheck: (id: string, on: boolean) => void}} props
+ */
+export function ApprovalList({ approvals, selectedId, onSelect, loading, checked, onCheck }) {
   if (loading) return html`<p class="empty">Loading…</p>`;
   if (!approvals.length) return html`<p class="empty">Nothing is waiting for a decision. New approvals show up here by themselves.</p>`;
   return html`<ol class="approval-list">
     ${approvals.map(
       (approval) =>
-        html`<li key=${approval.id}>
+        html`<li key=${approval.id} class="approval-row">
+          ${
+            approval.canDecide
+              ? html`<input
+                  type="checkbox"
+                  class="check"
+                  aria-label=${`Check ${approval.toolName} in ${approval.agent} for a bulk decision`}
+                  checked=${checked.has(approval.id)}
+                  onChange=${(event) => onCheck(approval.id, event.currentTarget.checked)}
+                />`
+              : html`<span class="check" aria-hidden="true"></span>`
+          }
           <button
             type="button"
             class="approval-item"
@@ -25,6 +49,7 @@ export function ApprovalList({ approvals, selectedId, onSelect, loading }) {
             <span class="item-meta">
               <span>${approval.agent}</span>
               ${!approval.canDecide && html`<span class="badge">view only</span>`}
+              ${badges(approval).map((text) => html`<span class="badge">${text}</span>`)}
             </span>
           </button>
         </li>`,

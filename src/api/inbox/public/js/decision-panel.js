@@ -12,6 +12,10 @@ function whyViewOnly(approval, identity) {
   const listed = approvers.includes(identity.approver) || identity.groups.some((g) => approvers.includes(g));
   if (approvers.length && !listed)
     return `Only ${approvers.join(', ')} may decide this call; you are not an approver for ${approval.toolName}.`;
+  if (approval.approvals?.some((a) => a.approver === identity.approver)) {
+    const missing = approval.requiredApprovals - approval.approvals.length;
+    return `You have approved this call; it waits for ${missing} more approval${missing === 1 ? '' : 's'} from other people.`;
+  }
   if (approval.requestedBy === identity.approver) return 'You requested this run, so someone else has to decide it (the four-eyes rule).';
   return 'You may not decide this call.';
 }
@@ -83,6 +87,7 @@ export function DecisionPanel({ approval, identity, schema, mode, onMode, always
             </div>
             ${
               allows('approve') &&
+              !approval.requiredApprovals &&
               html`<label class="checkbox">
                 <input type="checkbox" checked=${always} onChange=${(event) => onAlways(event.currentTarget.checked)} />
                 <span>Always approve <code>${approval.toolName}</code> for this run</span>

@@ -6,7 +6,7 @@ import { checkEditedArgs } from './edit-check.js';
 
 const pretty = (value) => JSON.stringify(value, null, 2);
 
-function ArgsDiff({ before, after }) {
+export function ArgsDiff({ before, after }) {
   const parts = useMemo(() => diffLines(before, after), [before, after]);
   if (!parts.some((p) => p.added || p.removed)) return html`<p class="muted">No changes yet.</p>`;
   return html`<pre class="diff">

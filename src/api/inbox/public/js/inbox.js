@@ -7,15 +7,19 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api.js';
 import { ApprovalDetail } from './approval-detail.js';
 import { ApprovalList } from './approval-list.js';
+import { BulkBar } from './bulk-bar.js';
 import { Filters, filtersFromUrl, filtersToUrl } from './filters.js';
 import { useShortcuts } from './keyboard.js';
 import { usePolling } from './polling.js';
 import { describeRefusal } from './refusals.js';
-import { useRunState } from './run-context.js';
+import { useLiveRun } from './live-run.js';
+import { RunContext } from './run-context.js';
 
 const POLL_MS = 2000;
 const DONE = { approve: 'Approved', edit: 'Sent edited arguments for', reject: 'Rejected', respond: 'Answered for' };
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** Whether a decision settled its call: an approval that is one of several leaves the call waiting for the rest. */
+const settled = (applied) => !(applied?.quorum && applied.quorum.approvals < applied.quorum.required);
 const focusItem = (id) => document.querySelector(`[data-approval-id="${CSS.escape(id)}"]`)?.focus();
 const narrowScreen = () => matchMedia('(max-width: 56rem)').matches;
 
@@ -32,6 +36,11 @@ export function Inbox({ token, identity, onSignOut }) {
   const [announcement, setAnnouncement] = useState('');
   // Ids this page decided: hidden at once, even if the next listing still shows them for a moment.
   const [decidedHere, setDecidedHere] = useState(() => new Set());
+  // The last call decided here, and how: its run is followed live while nothing else is there to select.
+  const [followed, setFollowed] = useState(undefined);
+  // Calls checked for a bulk decision, and what the runs refused of the last one.
+  const [checked, setChecked] = useState(() => new Set());
+  const [bulkRefusals, setBulkRefusals] = useState([]);
 
   useEffect(() => {
     api.tools().then(setTools, () => setTools([]));
@@ -41,12 +50,12 @@ export function Inbox({ token, identity, onSignOut }) {
 
   const listing = usePolling(() => api.approvals(filters), POLL_MS, [api, filters.agent, filters.tool]);
   const approvals = useMemo(() => (listing.data ?? []).filter((a) => !decidedHere.has(a.id)), [listing.data, decidedHere]);
+  const checkedApprovals = approvals.filter((a) => checked.has(a.id) && a.canDecide);
   const selected = approvals.find((a) => a.id === selectedId);
   const agents = useMemo(
     () => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(),
     [listing.data, filters.agent],
   );
-  const runState = useRunState(api, selected);
   // MCP tools' schemas are the run's own (recorded when it started): fetched for a call whose tool is not one of ours.
   const [runSchemas, setRunSchemas] = useState({});
   const selectedRun = selected && !schemas[selected.toolName] ? selected.workflowId : undefined;
@@ -57,6 +66,7 @@ export function Inbox({ token, identity, onSignOut }) {
       () => {},
     );
   }, [api, selectedRun]);
+  const runState = useLiveRun(api, selected ?? followed?.approval);
 
   useEffect(() => {
     if (listing.error?.status === 401) onSignOut('Your token is no longer accepted. Sign in again.');
@@ -102,17 +112,72 @@ export function Inbox({ token, identity, onSignOut }) {
     setSending(true);
     setRefusal(undefined);
     try {
-      await api[type](approval.id, body);
-      setDecidedHere((ids) => new Set(ids).add(approval.id));
+      const result = await api[type](approval.id, body);
+      if (settled(result?.applied?.[0])) setDecidedHere((ids) => new Set(ids).add(approval.id));
+      setFollowed({ approval, type });
       setAnnouncement(`${DONE[type]} ${approval.toolName} (${approval.agent}).`);
     } catch (error) {
       if (error.status === 401) return onSignOut('Your token is no longer accepted. Sign in again.');
       setRefusal(describeRefusal(error));
+      // The run got stuck since its state was loaded: load it again, and the stuck notice replaces the buttons.
+      if (error.code === 'run_stuck') runState.reload();
     } finally {
       setSending(false);
       listing.refresh();
     }
   };
+
+  /** One request per run: each applies all of its decisions or none (the same rules as one call at a time). */
+  const decideChecked = async (type, reason) => {
+    if (sending || !checkedApprovals.length) return;
+    setSending(true);
+    setBulkRefusals([]);
+    const byRun = new Map();
+    for (const a of checkedApprovals) byRun.set(a.workflowId, [...(byRun.get(a.workflowId) ?? []), a]);
+    const outcomes = await Promise.all(
+      [...byRun].map(([workflowId, calls]) =>
+        api
+          .decideMany(
+            workflowId,
+            calls.map((a) => ({ id: a.callId, type, argsHash: a.argsHash, ...(reason && { message: reason }) })),
+          )
+          .then(
+            (result) => ({ calls, result }),
+            (error) => ({ calls, error }),
+          ),
+      ),
+    );
+    setSending(false);
+    if (outcomes.some((o) => o.error?.status === 401)) return onSignOut('Your token is no longer accepted. Sign in again.');
+    const done = outcomes.filter((o) => !o.error).flatMap((o) => o.calls);
+    const refused = outcomes.filter((o) => o.error);
+    const gone = outcomes.flatMap((o) => (o.error ? [] : o.calls.filter((a) => settled(o.result.applied.find((x) => x.id === a.callId)))));
+    setDecidedHere((ids) => new Set([...ids, ...gone.map((a) => a.id)]));
+    setChecked((ids) => new Set([...ids].filter((id) => !done.some((a) => a.id === id))));
+    setBulkRefusals(
+      refused.map(({ calls, error }) => ({
+        label: `${calls[0].agent} (${plural(calls.length, 'call')}, none decided)`,
+        ...describeRefusal(error),
+      })),
+    );
+    setAnnouncement(
+      `${type === 'approve' ? 'Approved' : 'Rejected'} ${plural(done.length, 'call')}.` +
+        (refused.length
+          ? ` ${plural(
+              refused.reduce((n, o) => n + o.calls.length, 0),
+              'call',
+            )} in ${plural(refused.length, 'run')} not decided.`
+          : ''),
+    );
+    listing.refresh();
+  };
+  const check = (id, on) =>
+    setChecked((ids) => {
+      const next = new Set(ids);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   const select = (id, { viaKeyboard = false } = {}) => {
     setSelectedId(id);
@@ -124,7 +189,9 @@ export function Inbox({ token, identity, onSignOut }) {
     const next = approvals[Math.min(Math.max(index + step, 0), approvals.length - 1)];
     if (next) select(next.id, { viaKeyboard: true });
   };
-  const allows = (type) => selected?.canDecide && selected.allowedDecisions.includes(type);
+  // Keys do what the buttons do, and only when the buttons are there: never on a stuck run, nor before it is checked.
+  const decidable = Boolean(runState.run && !runState.run.problem) || Boolean(runState.error);
+  const allows = (type) => decidable && selected?.canDecide && selected.allowedDecisions.includes(type);
   useShortcuts({
     j: () => move(1),
     k: () => move(-1),
@@ -155,11 +222,24 @@ export function Inbox({ token, identity, onSignOut }) {
             The list could not be refreshed: ${describeRefusal(listing.error).headline} Trying again.
           </p>`
         }
+        <${BulkBar}
+          count=${checkedApprovals.length}
+          busy=${sending}
+          refusals=${bulkRefusals}
+          onApprove=${() => decideChecked('approve')}
+          onReject=${(reason) => decideChecked('reject', reason)}
+          onClear=${() => {
+            setChecked(new Set());
+            setBulkRefusals([]);
+          }}
+        />
         <${ApprovalList}
           approvals=${approvals}
           selectedId=${selectedId}
           onSelect=${(id) => select(id)}
           loading=${!listing.data && !listing.error}
+          checked=${checked}
+          onCheck=${check}
         />
       </section>
       ${
@@ -180,11 +260,17 @@ export function Inbox({ token, identity, onSignOut }) {
                 onDecide: (type, body) => decide(selected, type, body),
               }}
             />`
-          : html`<section class="detail placeholder" aria-label="Selected approval">
-              <p>
-                ${approvals.length ? 'Select an approval to see its arguments and the run.' : 'When an agent’s tool call needs a human, it shows up here.'}
-              </p>
-            </section>`
+          : followed && !approvals.length
+            ? html`<article class="detail followed" aria-labelledby="followed-title">
+                <h2 id="followed-title">${DONE[followed.type]} ${followed.approval.toolName}; the run goes on.</h2>
+                <p class="muted">When an agent’s tool call needs a human, it shows up here.</p>
+                <${RunContext} approval=${followed.approval} state=${runState} />
+              </article>`
+            : html`<section class="detail placeholder" aria-label="Selected approval">
+                <p>
+                  ${approvals.length ? 'Select an approval to see its arguments and the run.' : 'When an agent’s tool call needs a human, it shows up here.'}
+                </p>
+              </section>`
       }
     </main>
     <footer class="keys" aria-label="Keyboard shortcuts">

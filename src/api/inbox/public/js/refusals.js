@@ -2,7 +2,9 @@
 
 const BY_CODE = {
   already_decided: 'Someone already decided this call, so your decision was not applied.',
+  already_approved: 'You have already approved this call; it waits for other approvers.',
   run_closed: 'This run has already ended; there is nothing left to decide.',
+  run_stuck: 'This run is stuck, so your decision was not recorded. What to do is shown below.',
   args_hash_mismatch: 'The arguments changed since you loaded them. Look at the new arguments and decide again.',
   approver_not_allowed: 'You are not an approver for this tool.',
   approver_required: 'You are not an approver for this tool.',

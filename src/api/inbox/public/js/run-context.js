@@ -1,28 +1,12 @@
-/** What the run was asked and what happened just before this call: the prompt and the transcript's tail. */
+/**
+ * What the run was asked and what happened since: the prompt and the transcript's tail, kept live (live-run.js),
+ * with the model's text as it is written.
+ */
 import { html } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
-import { describeRefusal } from './refusals.js';
 
 const RECENT_MESSAGES = 6;
 const FOLD_OVER_CHARS = 600;
-const ROLE_NAMES = { user: 'User', assistant: 'Agent', tool: 'Tool result', system: 'System' };
-
-/** The run state (GET /api/runs/:id) of the selected approval, reloaded when the approval changes. */
-export function useRunState(api, approval) {
-  const [state, setState] = useState({ workflowId: undefined });
-  useEffect(() => {
-    if (!approval) return undefined;
-    let current = true;
-    api
-      .run(approval.workflowId)
-      .then((run) => current && setState({ workflowId: approval.workflowId, run }))
-      .catch((error) => current && setState({ workflowId: approval.workflowId, error: describeRefusal(error) }));
-    return () => {
-      current = false;
-    };
-  }, [api, approval?.workflowId, approval?.id, approval?.argsHash]);
-  return state.workflowId === approval?.workflowId ? state : { workflowId: approval?.workflowId };
-}
+const ROLE_NAMES = { user: 'User', assistant: 'Agent', tool: 'Tool result', system: 'System', note: 'Run' };
 
 function Text({ text }) {
   if (text.length <= FOLD_OVER_CHARS) return html`<p class="text">${text}</p>`;
@@ -40,15 +24,23 @@ function Message({ message }) {
   </li>`;
 }
 
-/** @param {{approval: any, state: {run?: any, error?: {headline: string}}}} props */
+/** The model's text while it is being written (never folded: it grows in place). */
+function LiveText({ live }) {
+  return html`<li class="message assistant live" aria-live="off">
+    <span class="role">Agent <span class="writing">writing…</span></span>
+    <p class="text live-text">${live.text}</p>
+  </li>`;
+}
+
+/** @param {{approval: any, state: {run?: any, view?: any, following?: boolean, error?: {headline: string}}}} props */
 export function RunContext({ approval, state }) {
-  const { run, error } = state;
+  const { run, view, error, following } = state;
   // The prompt is shown on its own; repeating it as the transcript's first message adds nothing.
-  const messages = run?.messages.filter((m) => m.role !== 'system' && !(m.role === 'user' && m.content === approval.userPrompt)) ?? [];
+  const messages = view?.messages.filter((m) => m.role !== 'system' && !(m.role === 'user' && m.content === approval.userPrompt)) ?? [];
   const recent = messages.slice(-RECENT_MESSAGES);
 
   return html`<section class="context" aria-labelledby="context-title">
-    <h3 id="context-title">The run</h3>
+    <h3 id="context-title">The run${following ? html` <span class="following">live</span>` : ''}</h3>
     <figure class="prompt">
       <figcaption>Prompt${approval.requestedBy ? ` from ${approval.requestedBy}` : ''}</figcaption>
       <blockquote>${approval.userPrompt}</blockquote>
@@ -59,10 +51,13 @@ export function RunContext({ approval, state }) {
         ? html`<p class="muted">The transcript could not be loaded: ${error.headline}</p>`
         : !run
           ? html`<p class="muted">Loading the transcript…</p>`
-          : html`${messages.length > recent.length && html`<p class="muted">The last ${recent.length} of ${messages.length} messages.</p>`}
-              <ol class="transcript">
-                ${recent.map((message) => html`<${Message} message=${message} />`)}
-              </ol>`
+          : run.problem
+            ? html`<p class="muted">A stuck run cannot show its transcript; the Temporal UI shows its history.</p>`
+            : html`${messages.length > recent.length && html`<p class="muted">The last ${recent.length} of ${messages.length} messages.</p>`}
+                <ol class="transcript">
+                  ${recent.map((message) => html`<${Message} message=${message} />`)}
+                  ${view.live && html`<${LiveText} live=${view.live} />`}
+                </ol>`
     }
   </section>`;
 }

@@ -1,0 +1,142 @@
+/**
+ * The selected run, live: its state once (GET api/runs/:id), then everything after it from the run's event stream
+ * (GET api/runs/:id/events, from the state's `streamOffset`), so the transcript grows as the run moves and the
+ * model's text appears as it is written. A dropped connection resumes after the last event it had (Last-Event-ID).
+ */
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { useEffect, useState } from 'preact/hooks';
+import { describeRefusal } from './refusals.js';
+
+const RETRY_MS = [1000, 2000, 5000, 10000];
+const OPEN = new Set(['Running', 'AwaitingApproval', 'AwaitingMessage']);
+const DECIDED = { approve: 'approved', edit: 'edited', reject: 'rejected', respond: 'answered for', timeout: 'timed out' };
+
+/**
+ * Calls `onItem` with each stream item (`{offset, topic, data}`) from `from` on, until the run ends (`onEnd`), a
+ * refusal that retrying cannot fix (`onError`), or the returned function is called.
+ */
+export function followRun(api, workflowId, from, { onItem, onEnd, onError }) {
+  const abort = new AbortController();
+  let lastEventId;
+  (async () => {
+    for (let failures = 0; !abort.signal.aborted; failures++) {
+      try {
+        const response = await api.events(
+          workflowId,
+          lastEventId === undefined ? { from, signal: abort.signal } : { lastEventId, signal: abort.signal },
+        );
+        const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (value.event === 'end') return onEnd();
+          if (value.event !== 'events' && value.event !== 'tokens') continue;
+          lastEventId = value.id;
+          failures = 0;
+          onItem({ offset: Number(value.id), topic: value.event, data: JSON.parse(value.data) });
+        }
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        if (error.status >= 400 && error.status < 500 && error.status !== 429) return onError(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
+    }
+  })();
+  return () => abort.abort();
+}
+
+/** The transcript as the run state gives it, before any event. */
+export function viewOf(run) {
+  return { status: run.status, messages: [...run.messages], live: undefined, ended: false };
+}
+
+/** The view after one stream item. Text of a retried model call starts over; the step's reply replaces its text. */
+export function applyItem(view, { topic, data }) {
+  if (topic === 'tokens') {
+    const live = view.live;
+    if (live?.step === data.step && data.attempt < live.attempt) return view;
+    const same = live?.step === data.step && live.attempt === data.attempt;
+    return { ...view, live: { step: data.step, attempt: data.attempt, text: (same ? live.text : '') + data.text } };
+  }
+  const add = (...messages) => ({ ...view, messages: [...view.messages, ...messages] });
+  const note = (content) => add({ role: 'note', content });
+  switch (data.type) {
+    case 'status_changed':
+      return { ...view, status: data.status };
+    case 'model_replied':
+      return { ...add({ role: 'assistant', content: data.content, tool_calls: [] }), live: undefined };
+    case 'tool_call_proposed': {
+      const call = { id: data.id, function: { name: data.toolName, arguments: data.arguments } };
+      const last = view.messages.at(-1);
+      if (last?.role !== 'assistant' || !last.tool_calls) return add({ role: 'assistant', content: null, tool_calls: [call] });
+      return { ...view, messages: [...view.messages.slice(0, -1), { ...last, tool_calls: [...last.tool_calls, call] }] };
+    }
+    case 'tool_call_finished':
+      return add({ role: 'tool', tool_call_id: data.id, content: data.content });
+    case 'message_queued':
+      return add({ role: 'user', content: data.content });
+    case 'approval_requested':
+      return note(`${data.approval.toolName} (${data.approval.id}) waits for a decision.`);
+    case 'approval_decided':
+    case 'approval_timed_out': {
+      const { entry } = data;
+      return note(`${entry.toolName} (${entry.id}) ${DECIDED[entry.type] ?? entry.type}${entry.approver ? ` by ${entry.approver}` : ''}.`);
+    }
+    case 'approval_noted':
+      return note(`${data.entry.toolName} (${data.entry.id}): ${data.entry.message}`);
+    case 'run_finished':
+      return { ...note(`The run ended: ${data.status}.`), status: data.status, live: undefined };
+    case 'run_failed':
+      return { ...note(`The run ended: ${data.status}${data.error ? ` (${data.error})` : ''}.`), status: data.status, live: undefined };
+    default:
+      return view;
+  }
+}
+
+/** How often the run is asked for again while it is open: a run can get stuck while someone looks at it. */
+const RUN_POLL_MS = 5000;
+
+/**
+ * The run of `approval`, live. `{workflowId, run?, view?, error?, following, reload}`: `following` while events
+ * arrive. The run's state is also asked for again every few seconds while it is open, for what the stream cannot
+ * say (a run that stopped moving is stuck: `run.problem`), and at once on `reload()`.
+ * @param {{run: Function, events: Function}} api
+ */
+export function useLiveRun(api, approval) {
+  const workflowId = approval?.workflowId;
+  const [state, setState] = useState({ workflowId: undefined });
+  const [loads, setLoads] = useState(0);
+  useEffect(() => {
+    if (!workflowId) return undefined;
+    let current = true;
+    let stop;
+    const update = (change) => current && setState((s) => (s.workflowId === workflowId ? { ...s, ...change(s) } : s));
+    api
+      .run(workflowId)
+      .then((run) => {
+        if (!current) return;
+        const following = run.streamOffset !== undefined && OPEN.has(run.status);
+        setState({ workflowId, run, view: viewOf(run), following });
+        if (!following) return;
+        stop = followRun(api, workflowId, run.streamOffset, {
+          onItem: (item) => update((s) => ({ view: applyItem(s.view, item) })),
+          onEnd: () => update(() => ({ following: false })),
+          onError: () => update(() => ({ following: false })),
+        });
+      })
+      .catch((error) => current && setState({ workflowId, error: describeRefusal(error) }));
+    const poll = setInterval(() => {
+      api.run(workflowId).then(
+        (run) => update((s) => (OPEN.has(s.run?.status) ? { run, ...(!s.following && { view: viewOf(run) }) } : {})),
+        () => {},
+      );
+    }, RUN_POLL_MS);
+    return () => {
+      current = false;
+      clearInterval(poll);
+      stop?.();
+    };
+  }, [api, workflowId, loads]);
+  const reload = () => setLoads((n) => n + 1);
+  return state.workflowId === workflowId ? { ...state, reload } : { workflowId, reload };
+}

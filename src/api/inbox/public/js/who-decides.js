@@ -1,0 +1,80 @@
+/**
+ * Who decides this call, beside the buttons: how many approvals it needs and from whom so far, what the reviewer
+ * said before it reached people, the approver ladder, how long an approval holds, and, for a call that had been
+ * approved and waits again, why and what changed in the world the tool depends on.
+ */
+import { html } from 'htm/preact';
+import { ArgsDiff } from './edit-form.js';
+
+const pretty = (value) => JSON.stringify(value, null, 2) ?? 'null';
+const when = (iso) => new Date(iso).toLocaleString();
+
+const REVIEW = {
+  escalate: 'passed this call to people',
+  failed: 'could not decide, so this call came to people',
+};
+const AGAIN = {
+  consent_expired: 'The approval lapsed before the tool started',
+  world_changed: 'What the tool depends on changed after it was approved',
+  precheck_failed: 'The tool could not check the world before running',
+};
+
+function Quorum({ approval }) {
+  const approvals = approval.approvals ?? [];
+  const missing = approval.requiredApprovals - approvals.length;
+  const sofar = approvals.length
+    ? `${approvals.length} so far (${approvals.map((a) => a.approver).join(', ')}), ${missing} to go.`
+    : 'none yet.';
+  return html`<p class="quorum">
+    Needs <strong>${approval.requiredApprovals} approvals</strong> from different people: ${sofar} One rejection rejects it.
+  </p>`;
+}
+
+function Ladder({ escalations }) {
+  return html`<ul class="ladder">
+    ${escalations.map(
+      (tier) =>
+        html`<li class=${tier.reached ? 'reached' : ''}>
+          ${tier.reached ? 'Escalated: ' : `From ${when(tier.at)}: `}<strong>${tier.approvers.join(', ')}</strong> may decide it too.
+        </li>`,
+    )}
+  </ul>`;
+}
+
+/** @param {{approval: any}} props */
+export function WhoDecides({ approval }) {
+  const { review, escalations, repended, world } = approval;
+  const parts = [
+    approval.requiredApprovals && html`<${Quorum} approval=${approval} />`,
+    review &&
+      html`<p class="review">
+        The reviewer <strong>${review.reviewer}</strong> ${REVIEW[review.verdict] ?? review.verdict}: ${review.reason}
+      </p>`,
+    escalations?.length && html`<${Ladder} escalations=${escalations} />`,
+    approval.validFor &&
+      html`<p class="valid-for">
+        An approval holds for ${approval.validFor}: if the tool has not started by then, the call comes back here.
+      </p>`,
+    repended &&
+      html`<div class="again" role="note">
+        <p>
+          <strong>${AGAIN[repended.reason] ?? repended.reason}</strong
+          >${repended.approvedBy ? ` (approved by ${repended.approvedBy})` : ''}.
+          ${repended.reason === 'world_changed' ? '' : `${repended.message} `}It waits for a new decision.
+        </p>
+        ${repended.worldBefore !== undefined && html`<${ArgsDiff} before=${pretty(repended.worldBefore)} after=${pretty(world)} />`}
+      </div>`,
+    world !== undefined &&
+      !repended?.worldBefore &&
+      html`<div class="world">
+        <h4>What the tool sees now</h4>
+        <pre class="json">${pretty(world)}</pre>
+        <p class="muted">It looks again just before it runs: if this has changed, the call comes back here.</p>
+      </div>`,
+  ].filter(Boolean);
+  if (!parts.length) return null;
+  return html`<section class="who-decides" aria-labelledby="who-title">
+    <h3 id="who-title">Who decides</h3>
+    ${parts}
+  </section>`;
+}

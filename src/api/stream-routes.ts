@@ -1,0 +1,107 @@
+/**
+ * `GET /api/runs/:id/events`: a run as Server-Sent Events, from its Workflow Stream. Each item is one SSE event
+ * whose id is its stream offset: `events` (a RunEvent) or `tokens` (a TokenEvent, model text as it is written);
+ * `end` when the run has closed, `error` if following it failed. A client that reconnects with `Last-Event-ID`
+ * (EventSource does by itself) gets exactly what came after that id. It needs a bearer token like the rest: a
+ * browser reads it with fetch (EventSource cannot send the header), as the inbox does.
+ */
+import { z } from 'zod';
+import { streamSSE } from 'hono/streaming';
+import { HTTPException } from 'hono/http-exception';
+import { streamEnd } from '../client/run-subscription.js';
+import { HitlError, StreamOffsetError } from '../errors.js';
+import type { RunStreamItem } from '../schemas/run-event.js';
+import type { ApiApp, ApiOptions } from './api-env.js';
+import { errorResponse } from './api-errors.js';
+import { ErrorBody, IdParam } from './http-schemas.js';
+import { RunStreamHub } from './run-stream-hub.js';
+
+/** Open streams per approver: each holds a connection, and the first for a run a subscription. @default 16 */
+const MAX_STREAMS_PER_APPROVER = 16;
+/** A comment line this often keeps proxies from closing a quiet stream. */
+const KEEPALIVE_MS = 15_000;
+/** What EventSource waits before it reconnects. */
+const RETRY_MS = 2000;
+
+const Offset = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const StreamQuery = z.strictObject({
+  /** The first offset to send when there is no `Last-Event-ID`. @default 0: all the run's stream still keeps */
+  from: Offset.optional(),
+});
+
+export function streamRoutes(app: ApiApp, options: ApiOptions): void {
+  const hub = new RunStreamHub(options.hitl.temporal);
+  const open = new Map<string, number>();
+
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/api/runs/{id}/events',
+    summary: "A run's events and model text as Server-Sent Events, resumable with Last-Event-ID (the stream offset)",
+    request: {
+      params: IdParam,
+      query: StreamQuery,
+      headers: z.object({ 'last-event-id': z.string().optional().describe('The id of the last event received: resume after it') }),
+    },
+    responses: {
+      200: {
+        description:
+          'text/event-stream: `events` (a run event) and `tokens` (model text) with the stream offset as id; `end` when the run has closed',
+        content: { 'text/event-stream': { schema: z.string() } },
+      },
+      400: { description: 'Invalid offset', content: { 'application/json': { schema: ErrorBody } } },
+      401: { description: 'Missing or unknown token', content: { 'application/json': { schema: ErrorBody } } },
+      404: { description: 'No such run', content: { 'application/json': { schema: ErrorBody } } },
+      429: { description: 'Too many open streams', content: { 'application/json': { schema: ErrorBody } } },
+    },
+  });
+
+  app.get('/api/runs/:id/events', async (c) => {
+    const params = IdParam.safeParse({ id: c.req.param('id') });
+    const query = StreamQuery.safeParse(c.req.query());
+    const lastId = c.req.header('last-event-id');
+    const resumed = lastId === undefined ? undefined : Offset.safeParse(lastId);
+    if (!params.success || !query.success || resumed?.success === false) {
+      throw new HTTPException(400, { message: 'Expected a run id, an optional `from` offset and an optional numeric Last-Event-ID.' });
+    }
+    const workflowId = params.data.id;
+    const from = resumed?.success ? resumed.data + 1 : (query.data.from ?? 0);
+    // Checked before the stream starts, so a missing run or an offset from elsewhere get their status.
+    const end = await streamEnd(options.hitl.temporal, workflowId);
+    if (from > end) throw new StreamOffsetError(workflowId, from, end);
+
+    const approver = c.get('identity').approver;
+    if ((open.get(approver) ?? 0) >= MAX_STREAMS_PER_APPROVER) {
+      return errorResponse(c, 429, 'too_many_streams', `At most ${MAX_STREAMS_PER_APPROVER} open event streams per approver.`);
+    }
+    open.set(approver, (open.get(approver) ?? 0) + 1);
+    c.header('cache-control', 'no-store');
+    c.header('x-accel-buffering', 'no');
+    return streamSSE(c, async (sse) => {
+      const abort = new AbortController();
+      sse.onAbort(() => abort.abort());
+      const keepalive = setInterval(() => void sse.write(': keepalive\n\n').catch(() => abort.abort()), KEEPALIVE_MS);
+      try {
+        await sse.writeSSE({ event: 'open', data: JSON.stringify({ workflowId, from }), retry: RETRY_MS });
+        for await (const item of hub.follow(workflowId, from, abort.signal)) await sse.writeSSE(toMessage(item));
+        if (!abort.signal.aborted) await sse.writeSSE({ event: 'end', data: '{}' });
+      } catch (err) {
+        if (!abort.signal.aborted) await sse.writeSSE({ event: 'error', data: JSON.stringify(errorBody(err)) }).catch(() => {});
+      } finally {
+        clearInterval(keepalive);
+        const left = (open.get(approver) ?? 1) - 1;
+        if (left > 0) open.set(approver, left);
+        else open.delete(approver);
+      }
+    });
+  });
+}
+
+function toMessage(item: RunStreamItem) {
+  return { id: String(item.offset), event: item.topic, data: JSON.stringify(item.topic === 'events' ? item.event : item.token) };
+}
+
+function errorBody(err: unknown) {
+  if (err instanceof HitlError) return { error: { code: err.code, message: err.message } };
+  console.error('[api] following a run failed', err instanceof Error ? err.message : err);
+  return { error: { code: 'internal', message: 'Following the run failed; reconnect to resume.' } };
+}

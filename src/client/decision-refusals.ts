@@ -1,0 +1,60 @@
+/**
+ * Why a decision was not recorded, when the run itself could not say: it is stuck, its workflow task failed while
+ * applying the decision, or it has finished (and had perhaps decided that call already).
+ */
+import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
+import { runStateQuery } from '../contract/messages.js';
+import { DecisionRefusedError, RunNotFoundError } from '../errors.js';
+import type { DecideInput } from '../schemas/decision.js';
+import type { RunProblem } from '../schemas/run-problem.js';
+import { lastTaskFailureMessage } from './run-health.js';
+import { problemHeadline } from './stuck-view.js';
+
+export function stuckRefusal(workflowId: string, problem: RunProblem): DecisionRefusedError {
+  return new DecisionRefusedError(
+    'run_stuck',
+    `Run ${workflowId} is stuck since ${problem.since}: ${problemHeadline(problem)}. Your decision was not recorded. ${problem.advice[0]}`,
+  );
+}
+
+/** Temporal refuses an update whose workflow task failed: FAILED_PRECONDITION, "Workflow Task in failed state". */
+export function failedWhileApplying(err: unknown): boolean {
+  const cause = err instanceof ServiceError ? err.cause : err;
+  return isGrpcServiceError(cause) && cause.code === 9 && /workflow task in failed state/i.test(cause.details ?? cause.message);
+}
+
+/** The workflow task that was to apply a decision failed: say what is wrong now, or why it failed, from history. */
+export async function failedTaskRefusal(
+  temporal: Client,
+  workflowId: string,
+  diagnose: () => Promise<RunProblem | undefined>,
+): Promise<DecisionRefusedError> {
+  const problem = await diagnose().catch(() => undefined);
+  if (problem) return stuckRefusal(workflowId, problem);
+  const { runId } = await temporal.workflow.getHandle(workflowId).describe();
+  const failure = await lastTaskFailureMessage(temporal, workflowId, runId).catch(() => undefined);
+  return new DecisionRefusedError(
+    'run_stuck',
+    `Run ${workflowId} could not take your decision: its workflow task failed while applying it${failure ? ` (${failure})` : ''}. ` +
+      'Your decision was not recorded and the run waits as before; deciding again fails the same way until a worker with a fix is deployed.',
+  );
+}
+
+/** A decision for a finished run: refused as already decided when the run had decided that call, else as closed. */
+export async function closedRunRefusal(temporal: Client, workflowId: string, input: DecideInput): Promise<Error> {
+  const handle = temporal.workflow.getHandle(workflowId);
+  const described = await handle.describe().catch(() => undefined);
+  if (!described) return new RunNotFoundError(workflowId);
+  const ids = new Set(input.decisions.flatMap((d) => (d.id ? [d.id] : [])));
+  const decided = await handle
+    .query(runStateQuery, {})
+    .then((state) => state.decisions.find((d) => d.outcome === 'applied' && d.id && ids.has(d.id)))
+    .catch(() => undefined);
+  if (decided) {
+    return new DecisionRefusedError(
+      'already_decided',
+      `${decided.id} was already decided (${decided.type}${decided.approver ? ` by ${decided.approver}` : ''}).`,
+    );
+  }
+  return new DecisionRefusedError('run_closed', `Run ${workflowId} has finished; nothing is waiting for a decision.`);
+}

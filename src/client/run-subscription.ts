@@ -1,0 +1,195 @@
+/**
+ * Follows a run's Workflow Stream from an offset to the run's end: its events and its model text, as they are
+ * published, across continue-as-new. It speaks the library's protocol (a long-poll update, then the same read by
+ * query once the run has closed) with a loop of its own rather than the library's `subscribe()`, which in
+ * @temporalio/workflow-streams 1.23 can spin forever at the end of a continue-as-new chain (it describes the run
+ * its last poll reached, which stays "continued as new", instead of the run now current) and, as an update cannot
+ * reach a closed run, ends without what was published after its last poll.
+ *
+ * Every item is validated: the events topic against RunEvent, the tokens topic against TokenEvent; anything else
+ * is skipped. A poll costs the run history (about four events per answer): share one subscription among many
+ * readers (the HTTP API does, src/api/run-stream-hub.ts).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { decodePayloadWire, type PollResult } from '@temporalio/workflow-streams/workflow';
+import { runStreamItemsQuery, streamOffsetQuery, streamPollUpdate } from '../contract/messages.js';
+import { RunNotFoundError, StreamOffsetError } from '../errors.js';
+import { RunEvent, type RunStreamItem } from '../schemas/run-event.js';
+import { STREAM_TOPICS } from '../schemas/stream-wire.js';
+import { TokenEvent } from '../schemas/token-event.js';
+
+export interface SubscribeOptions {
+  /** The first offset to read (an SSE `Last-Event-ID` plus one). @default 0: all the stream still keeps */
+  fromOffset?: number;
+  /** Stops the subscription: the generator returns. */
+  signal?: AbortSignal;
+  /** The pause after a poll that brought everything there was, so a busy stream is not polled per item. @default 100 */
+  pollCooldownMs?: number;
+  /**
+   * When the run refuses the poll because too many already wait on it (`StreamBusy`), items are read by query
+   * (which costs no history) at this interval until a poll is accepted again. @default 1000
+   */
+  busyIntervalMs?: number;
+}
+
+type Failure = 'draining' | 'busy' | 'truncated' | 'gone';
+
+/** The run's events and model text from `fromOffset`, until the run closes (or `signal` aborts). */
+export async function* subscribeRun(client: Client, workflowId: string, options: SubscribeOptions = {}): AsyncGenerator<RunStreamItem> {
+  const { signal, pollCooldownMs = 100, busyIntervalMs = 1000 } = options;
+  const convert = itemConverter(client);
+  // Unpinned: every poll goes to the run now current, so continue-as-new is followed by polling again.
+  const handle = client.workflow.getHandle(workflowId);
+  let offset = options.fromOffset ?? 0;
+  const pause = (ms: number) =>
+    sleep(ms, undefined, { signal }).then(
+      () => true,
+      () => false,
+    );
+
+  while (!signal?.aborted) {
+    let result: PollResult;
+    try {
+      result = await abortable(client, signal, () =>
+        handle.executeUpdate(streamPollUpdate, { args: [{ topics: [], from_offset: offset }] }),
+      );
+    } catch (err) {
+      if (signal?.aborted) return;
+      const failure = classify(err, workflowId, offset);
+      if (failure === 'draining' && (await pause(pollCooldownMs))) continue;
+      if (failure === 'truncated') {
+        // What was between has been dropped (the stream keeps a bounded part): go on from what it still has.
+        offset = 0;
+        continue;
+      }
+      if (failure === 'busy') {
+        const read = await readItems(client, workflowId, offset);
+        yield* convert(read.items);
+        offset = read.next_offset;
+        if (read.more_ready || (await pause(busyIntervalMs))) continue;
+        return;
+      }
+      if (failure === 'gone') {
+        const closedRunId = await closedRun(client, workflowId);
+        if (!closedRunId) {
+          // Continued as new, or the poll's wait ran out: poll the run now current.
+          if (await pause(pollCooldownMs)) continue;
+          return;
+        }
+        // Closed: what came after the last poll, by query (pinned to that run, which answers from its history).
+        for (let more = true; more && !signal?.aborted;) {
+          const read = await readItems(client, workflowId, offset, closedRunId);
+          yield* convert(read.items);
+          offset = read.next_offset;
+          more = read.more_ready;
+        }
+        return;
+      }
+      return;
+    }
+    yield* convert(result.items);
+    offset = result.next_offset;
+    if (!result.more_ready && !(await pause(pollCooldownMs))) return;
+  }
+}
+
+/** Items from `fromOffset` without waiting (a query: no history), up to about 1 MB; `more_ready` says there is more. */
+export async function readItems(client: Client, workflowId: string, fromOffset: number, runId?: string): Promise<PollResult> {
+  try {
+    return await client.workflow.getHandle(workflowId, runId).query(runStreamItemsQuery, { topics: [], from_offset: fromOffset });
+  } catch (err) {
+    throw knownError(err, workflowId, fromOffset) ?? err;
+  }
+}
+
+/** The offset the run's stream will give its next item. */
+export async function streamEnd(client: Client, workflowId: string): Promise<number> {
+  try {
+    return await client.workflow.getHandle(workflowId).query(streamOffsetQuery);
+  } catch (err) {
+    throw knownError(err, workflowId, 0) ?? err;
+  }
+}
+
+/** Decodes and validates items; what is not a run event or a token event is skipped. */
+export function itemConverter(client: Client): (items: PollResult['items']) => Generator<RunStreamItem> {
+  const converter = client.options.loadedDataConverter.payloadConverter;
+  return function* (items) {
+    for (const item of items) {
+      let value: unknown;
+      try {
+        value = converter.fromPayload(decodePayloadWire(item.data));
+      } catch {
+        continue;
+      }
+      if (item.topic === STREAM_TOPICS.events) {
+        const event = RunEvent.safeParse(value);
+        if (event.success) yield { offset: item.offset, topic: 'events', event: event.data };
+      } else if (item.topic === STREAM_TOPICS.tokens) {
+        const token = TokenEvent.safeParse(value);
+        if (token.success) yield { offset: item.offset, topic: 'tokens', token: token.data };
+      }
+    }
+  };
+}
+
+/**
+ * `fn`'s requests, cancelled if `signal` aborts. Each request adds a listener to the signal it is given and never
+ * removes it (@temporalio/client 1.24), so each poll gets a signal of its own, dropped when it is done, rather than
+ * the subscription's, which would collect one listener per poll for as long as it runs.
+ */
+async function abortable<T>(client: Client, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!signal) return fn();
+  const scoped = new AbortController();
+  const forward = () => scoped.abort(signal.reason);
+  signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await client.withAbortSignal(scoped.signal, fn);
+  } finally {
+    signal.removeEventListener('abort', forward);
+  }
+}
+
+/** What a failed poll means for the subscription; anything else is thrown (typed when it is ours). */
+function classify(err: unknown, workflowId: string, offset: number): Failure {
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+    switch (err.cause.type) {
+      case 'StreamDraining':
+        return 'draining';
+      case 'StreamBusy':
+        return 'busy';
+      case 'TruncatedOffset':
+        return 'truncated';
+      case 'AcceptedUpdateCompletedWorkflow':
+        return 'gone';
+    }
+  }
+  if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return 'gone';
+  throw knownError(err, workflowId, offset) ?? err;
+}
+
+function knownError(err: unknown, workflowId: string, offset: number): Error | undefined {
+  if (err instanceof WorkflowNotFoundError) return new RunNotFoundError(workflowId);
+  const cause = err instanceof WorkflowUpdateFailedError ? err.cause : err;
+  const past = /past the end of the stream \((\d+)\)/.exec(cause instanceof Error ? cause.message : '');
+  if (past) return new StreamOffsetError(workflowId, offset, Number(past[1]));
+  return undefined;
+}
+
+/** The id of the workflow id's current run if it has closed; undefined while it runs. */
+async function closedRun(client: Client, workflowId: string): Promise<string | undefined> {
+  let description;
+  try {
+    description = await client.workflow.getHandle(workflowId).describe();
+  } catch (err) {
+    throw knownError(err, workflowId, 0) ?? err;
+  }
+  return description.status.name === 'RUNNING' || description.status.name === 'CONTINUED_AS_NEW' ? undefined : description.runId;
+}

@@ -1,0 +1,79 @@
+/**
+ * What the client says about a stuck run, which cannot answer for itself: its view from what Temporal knows
+ * (status, prompt and pending calls as the run last published them), its problem in one line, and lists that
+ * say which runs are stuck.
+ */
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import pLimit from 'p-limit';
+import { isClosed, runStatusOf } from '../contract/run-status.js';
+import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
+import { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
+import type { RunProblem } from '../schemas/run-problem.js';
+import type { RunState } from '../schemas/run-state.js';
+import type { RunSummary } from '../schemas/run-summary.js';
+import { memoOf } from './run-lists.js';
+
+/** A stuck run's view: its own state as last published, with the problem said plainly. */
+export async function stuckView(client: Client, handle: WorkflowHandle, problem: RunProblem): Promise<RunState> {
+  const info = await handle.describe();
+  const memo = memoOf(info);
+  // A run that never ran (no worker ever took it) published nothing: what it was started with says the rest.
+  const started = memo.prompt === undefined ? await startInput(client, handle.workflowId, info.runId).catch(() => undefined) : undefined;
+  const requestedBy = memo.requestedBy ?? started?.requestedBy;
+  return {
+    status: runStatusOf(info.typedSearchAttributes.get(HitlStatus), info.status.name) ?? 'Running',
+    step: 0,
+    agent: info.typedSearchAttributes.get(HitlAgent) ?? started?.agent ?? '',
+    prompt: memo.prompt ?? started?.prompt ?? '',
+    ...(requestedBy && { requestedBy }),
+    messages: [],
+    messagesFrom: 0,
+    pending: Array.isArray(memo.pendingApprovals) ? memo.pendingApprovals : [],
+    decisions: [],
+    decisionsFrom: 0,
+    policyOutcomes: [],
+    usage: { promptTokens: 0, completionTokens: 0 },
+    previousRunIds: [],
+    queuedMessages: 0,
+    problem,
+  };
+}
+
+/** What one line of a problem says: the kind, and the failure when there is one. */
+export function problemHeadline(problem: RunProblem): string {
+  return problem.kind === 'no_worker'
+    ? 'no worker polls its task queue'
+    : `its workflow task keeps failing (${problem.attempts} attempts)${problem.failure ? `: ${problem.failure}` : ''}`;
+}
+
+/** The runs, each open one that is stuck with its problem (a few runs diagnosed at a time). */
+export function withProblems(
+  runs: RunSummary[],
+  diagnose: (workflowId: string) => Promise<RunProblem | undefined>,
+): Promise<(RunSummary & { problem?: RunProblem })[]> {
+  const limit = pLimit(8);
+  return Promise.all(
+    runs.map((run) =>
+      limit(async () => {
+        if (isClosed(run.status)) return run;
+        const problem = await diagnose(run.workflowId).catch(() => undefined);
+        return problem ? { ...run, problem } : run;
+      }),
+    ),
+  );
+}
+
+/** The input a run was started with, from the first event of its history, decoded as the client decodes payloads. */
+async function startInput(client: Client, workflowId: string, runId: string): Promise<AgentWorkflowInput | undefined> {
+  const { history } = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId, runId },
+    maximumPageSize: 1,
+  });
+  let payloads = (history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? []) as Payload[];
+  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
+  for (const codec of [...payloadCodecs].reverse()) payloads = await codec.decode(payloads);
+  const parsed = AgentWorkflowInput.safeParse(payloads[0] && payloadConverter.fromPayload(payloads[0]));
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,181 @@
+/**
+ * Consent that expires and drift that is caught, on the real server: an approval with `validFor` whose tool could
+ * not start in time (its sibling holds the worker's only activity slot) goes back to pending, and so does an
+ * approved refund whose order changed since approvers saw it (the tool's precheck) or whose precheck fails.
+ * Approvers see why, and what changed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import type { Listening } from '../src/api/listen.js';
+import { encodeApprovalId } from '../src/client/approval-id.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
+import type { ToolImplementation } from '../src/tools/implement-tool.js';
+import { startTestApi } from './helpers/api.js';
+import { decide, toolMessages, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { activitySummaries, waitFor } from './helpers/history.js';
+
+const consentAgent = defineAgent({
+  name: 'consent',
+  instructions: 'You are a support agent.',
+  tools: ['cancel_order', 'write_file'],
+  approval: { tools: { write_file: { validFor: '2s' } } },
+});
+
+const TOKENS = { 'fiona-consent-token-0123456': { approver: 'fiona', groups: ['finance'] } };
+const FINANCE = { approver: 'fiona', groups: ['finance'] };
+
+/** The sibling cancel_order holds its activity slot until the test lets it go. */
+let release: () => void = () => {};
+const held = new Promise<void>((resolve) => (release = resolve));
+/** How often the process_refund precheck ran for order 1235 (it fails from the second time on). */
+let flakyPrechecks = 0;
+
+function wrapTools(tools: Record<string, ToolImplementation>): Record<string, ToolImplementation> {
+  const cancel = tools.cancel_order!;
+  const refund = tools.process_refund!;
+  return {
+    ...tools,
+    cancel_order: { ...cancel, run: async (args, ctx) => (await held, cancel.run(args, ctx)) },
+    process_refund: {
+      ...refund,
+      precheck: (args, ctx) => {
+        if ((args as { orderId: string }).orderId === '1235' && ++flakyPrechecks > 1) throw new Error('the order service is down');
+        return refund.precheck!(args, ctx);
+      },
+    },
+  };
+}
+
+let h: Harness;
+let api: Listening;
+
+beforeAll(async () => {
+  h = await startHarness({
+    recordAs: 'consent',
+    agents: { consent: consentAgent },
+    wrapTools,
+    // One activity at a time: the held sibling keeps the approved write from starting.
+    workerOverrides: { maxConcurrentActivityTaskExecutions: 1 },
+    script: {
+      conversations: [
+        {
+          match: 'Cancel and write',
+          replies: [
+            {
+              toolCalls: [
+                { id: 'cancel', name: 'cancel_order', arguments: { orderId: '1238' } },
+                { id: 'write', name: 'write_file', arguments: { path: 'consent.txt', content: 'x' } },
+              ],
+            },
+            { content: 'both done' },
+          ],
+        },
+        {
+          match: '/^Refund (\\d+) on (\\d+)/',
+          replies: [
+            { toolCalls: [{ id: 'r', name: 'process_refund', arguments: { orderId: '{{2}}', amount: 20000 } }] },
+            { content: 'refund handled' },
+          ],
+        },
+      ],
+    },
+  });
+  api = await startTestApi(h, { tokens: TOKENS });
+});
+afterAll(async () => {
+  release();
+  await api?.close();
+  await h?.close();
+});
+
+/** Waits until the call is pending again under `id`, and returns what is pending. */
+async function pendingAgain(handle: Awaited<ReturnType<Harness['start']>>, id: string) {
+  await waitFor(async () => (await handle.query(pendingApprovalsQuery))[0]?.id === id, 30_000, `${id} pending`);
+  return handle.query(pendingApprovalsQuery);
+}
+
+describe('consent that expires', () => {
+  it('an approval whose tool has not started within validFor (its sibling holds the only slot) waits again', async () => {
+    const handle = await h.start({ agent: 'consent', prompt: 'Cancel and write' });
+    const [write] = await waitForPending(handle, 1);
+    expect(write).toMatchObject({ id: 'call-2', toolName: 'write_file', validFor: '2s' });
+    await decide(handle, { decisions: [{ id: 'call-2', type: 'approve' }], approver: 'ann' });
+
+    const [again] = await pendingAgain(handle, 'call-2.2');
+    expect(again).toMatchObject({
+      id: 'call-2.2',
+      toolName: 'write_file',
+      repended: {
+        reason: 'consent_expired',
+        previousId: 'call-2',
+        approvedBy: 'ann',
+        message: 'write_file had not started within 2 seconds of its approval.',
+      },
+    });
+    release();
+    await decide(handle, { decisions: [{ id: 'call-2.2', type: 'approve' }], approver: 'bob' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'both done' });
+    expect(await toolMessages(handle)).toEqual([
+      ['cancel', '{"orderId":"1238","status":"canceled"}'],
+      ['write', 'Wrote 1 bytes to consent.txt.'],
+    ]);
+    const { decisions } = await handle.query(runStateQuery);
+    expect(decisions.map((d) => [d.id, d.event ?? d.type, d.approver, d.proposedAs])).toEqual([
+      ['call-2', 'approve', 'ann', undefined],
+      ['call-2', 'consent_expired', undefined, 'call-2.2'],
+      ['call-2.2', 'approve', 'bob', undefined],
+    ]);
+  });
+});
+
+describe('drift caught by a precheck', () => {
+  it('a refund whose order changed since it was shown waits again; approvers see before and after', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Refund 20000 on 1234' });
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown!.world).toEqual({ orderId: '1234', status: 'open', refundable: 75000 });
+    // Meanwhile someone refunds part of the order elsewhere.
+    h.shop.prepare("UPDATE orders SET refunded = refunded + 30000 WHERE id = '1234'").run();
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE });
+
+    await pendingAgain(handle, 'call-1.2');
+    const view = await fetch(`${api.url}/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1.2' })}`, {
+      headers: { authorization: `Bearer ${Object.keys(TOKENS)[0]}` },
+    }).then((r) => r.json() as Promise<any>);
+    expect(view).toMatchObject({
+      callId: 'call-1.2',
+      world: { orderId: '1234', status: 'open', refundable: 45000 },
+      repended: {
+        reason: 'world_changed',
+        previousId: 'call-1',
+        approvedBy: 'fiona',
+        worldBefore: { orderId: '1234', status: 'open', refundable: 75000 },
+        message: 'What process_refund depends on changed since it was approved.',
+      },
+    });
+    // The tool's own description is written again, for the world as it is now.
+    expect(view.description).toContain('Refund 20000 of the 45000 still refundable on order 1234');
+
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], ...FINANCE });
+    expect(await handle.result()).toMatchObject({ output: 'refund handled' });
+    expect(await toolMessages(handle)).toEqual([['r', '{"orderId":"1234","refunded":20000,"remaining":25000}']]);
+    expect((await activitySummaries(handle)).filter((s) => s.startsWith('precheck'))).toEqual([
+      'precheck process_refund',
+      'precheck process_refund',
+      'precheck process_refund',
+    ]);
+  });
+
+  it('a precheck that fails before the run sends the call back to approvers', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Refund 20000 on 1235' });
+    // Order 1235 cannot take a refund of 20000, but the precheck fails first: the tool never runs on an unknown world.
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown!.world).toEqual({ orderId: '1235', status: 'open', refundable: 120 });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE });
+    const [again] = await pendingAgain(handle, 'call-1.2');
+    expect(again!.repended).toMatchObject({ reason: 'precheck_failed', previousId: 'call-1' });
+    expect(again!.repended!.message).toContain('the order service is down');
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'reject', message: 'later' }], ...FINANCE });
+    expect(await handle.result()).toMatchObject({ output: 'refund handled' });
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The inbox's run transcript, live, in a real browser (Debian's Chromium, driven by playwright-core) against the
+ * real API, worker and dev server: a call decided elsewhere shows up in the selected run's transcript without a
+ * reload, and after the page's own decision the run it unblocked is followed, the model's text appearing while
+ * its step still runs. Screenshot: test-results/inbox-live.png.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { demoAgent } from '../src/agents/demo.js';
+import { encodeApprovalId } from '../src/client/approval-id.js';
+import type { Listening } from '../src/api/listen.js';
+import { startTestApi } from './helpers/api.js';
+import { decide, waitForPending } from './helpers/decisions.js';
+import { launchBrowser, SCREENSHOTS, type Browser } from './helpers/browser.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { modelCallRunning } from './helpers/stream.js';
+
+const TOKEN = 'alice-live-token-0123456789';
+const ANSWER =
+  'The note is written. While you watch, this answer arrives a few words at a time, as the model writes it, ' +
+  'and the page shows each piece as soon as the run has it, long before the step is over.';
+const agent = defineAgent({ ...demoAgent, name: 'livedemo' });
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+
+let h: Harness;
+let api: Listening;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  h = await startHarness({
+    agents: { livedemo: agent },
+    streaming: { batchIntervalMs: 100 },
+    script: {
+      conversations: [
+        {
+          match: 'live note',
+          replies: [
+            {
+              toolCalls: [call('n1', 'write_file', { path: 'live.txt', content: 'one' }), call('n2', 'cancel_order', { orderId: '1235' })],
+            },
+            { content: ANSWER, chunkSize: 4, chunkDelayMs: 90 },
+          ],
+        },
+      ],
+    },
+  });
+  api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'alice', groups: ['finance'] } } });
+  browser = await launchBrowser();
+  page = browser.page;
+  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
+  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && pageErrors.push(m.text()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+  await h?.close();
+});
+
+const transcript = () => page.locator('.context .transcript').innerText();
+
+describe('the inbox follows the selected run live', () => {
+  it("shows a decision made elsewhere, the tool's result, then the model's text as it is written", async () => {
+    const handle = await h.start({ agent: 'livedemo', prompt: 'Write the live note and cancel 1235' });
+    await waitForPending(handle, 2);
+    await page.goto(`${api.url}/?agent=livedemo`);
+    await page.getByLabel('API token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const second = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-2' });
+    const selected = () => page.locator('.approval-item[aria-current="true"]').getAttribute('data-approval-id');
+    // The page selects the first item by itself; then this one.
+    await expect.poll(selected).not.toBeNull();
+    await page.locator(`.approval-item[data-approval-id="${second}"]`).click();
+    await expect.poll(selected).toBe(second);
+    await expect.poll(() => page.locator('.context h3').innerText()).toContain('live');
+
+    // Someone else approves the first call: the page has it, and the write's result, without a reload.
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'bob' });
+    await expect.poll(transcript, { timeout: 20_000 }).toContain('write_file (call-1) approved by bob.');
+    await expect.poll(transcript, { timeout: 20_000 }).toMatch(/Tool result\s+Wrote \d+ bytes to live\.txt/);
+    expect(await selected()).toBe(second);
+
+    // This page approves the second; nothing is left to select, so the run it unblocked stays in view.
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('#followed-title').waitFor();
+    expect(await page.locator('#followed-title').innerText()).toBe('Approved cancel_order; the run goes on.');
+
+    // The answer appears piece by piece while the model call is still running.
+    const live = page.locator('.message.live .live-text');
+    await expect.poll(async () => (await live.count()) > 0 && (await live.innerText()).length > 0, { timeout: 30_000 }).toBe(true);
+    const firstSeen = await live.innerText();
+    expect(ANSWER.startsWith(firstSeen)).toBe(true);
+    expect(firstSeen.length).toBeLessThan(ANSWER.length);
+    expect(await modelCallRunning(handle)).toBe(true);
+    await expect.poll(async () => (await live.count()) > 0 && (await live.innerText()).length > firstSeen.length).toBe(true);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'inbox-live.png'), fullPage: true });
+
+    // Then the step's reply replaces the live text, and the run's end is shown.
+    await expect.poll(transcript, { timeout: 30_000 }).toContain('The run ended: Completed.');
+    expect(await transcript()).toContain(ANSWER);
+    expect(await page.locator('.message.live').count()).toBe(0);
+    expect(await page.locator('.context h3').innerText()).not.toContain('live');
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * `GET /api/runs/:id/events` against the real API, worker and dev server: the model's text arrives while its step
+ * runs; a client that drops and resumes with Last-Event-ID misses nothing and sees nothing twice; many clients of
+ * one run share one subscription (one set of polls in the run's history); and the route refuses what it must.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Listening } from '../src/api/listen.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { startTestApi } from './helpers/api.js';
+import { decide, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { itemsOf, readSse, type SseEvent } from './helpers/sse.js';
+import { modelCallRunning, streamHistory } from './helpers/stream.js';
+
+const TOKEN = 'watcher-token-0123456789';
+const ANSWER =
+  'Server-Sent Events carry the run to any HTTP client: each event has the stream offset as its id, so a client ' +
+  'that loses its connection says where it was and gets the rest, exactly once.';
+const gated = { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'notes.txt', content: 'x' } }] };
+
+let h: Harness;
+let api: Listening;
+beforeAll(async () => {
+  h = await startHarness({
+    streaming: { batchIntervalMs: 100 },
+    script: {
+      conversations: [
+        { match: 'sse live', replies: [{ content: ANSWER, chunkSize: 6, chunkDelayMs: 60 }] },
+        { match: 'sse gated', replies: [gated, { content: ANSWER, chunkSize: 6, chunkDelayMs: 60 }] },
+      ],
+    },
+  });
+  api = await startTestApi(h, {
+    hitl: new HitlClient(h.temporal.client, h.taskQueue),
+    tokens: { [TOKEN]: { approver: 'wes', groups: [] } },
+  });
+});
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+const url = (workflowId: string, query = '') => `${api.url}/api/runs/${encodeURIComponent(workflowId)}/events${query}`;
+const ended = (e: SseEvent) => e.event === 'end';
+const textOf = (items: ReturnType<typeof itemsOf>) =>
+  items
+    .filter((i) => i.topic === 'tokens')
+    .map((i) => i.data.text)
+    .join('');
+
+async function pausedRun(prompt: string) {
+  const handle = await h.start({ agent: 'demo', prompt });
+  await waitForPending(handle, 1);
+  return handle;
+}
+
+describe('GET /api/runs/:id/events', () => {
+  it("sends the model's text while the step is still running, then the events to the run's end", async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'sse live please' });
+    let runningAtFirstToken: Promise<boolean> | undefined;
+    const read = await readSse(url(handle.workflowId), {
+      token: TOKEN,
+      until: (e) => {
+        if (e.event === 'tokens' && !runningAtFirstToken) runningAtFirstToken = modelCallRunning(handle);
+        return ended(e);
+      },
+    });
+    expect(read.status).toBe(200);
+    expect(await runningAtFirstToken).toBe(true);
+    expect(read.events[0]).toMatchObject({ event: 'open' });
+    expect(read.events.at(-1)).toEqual({ event: 'end', data: '{}' });
+    const items = itemsOf(read.events);
+    expect(items.map((i) => i.offset)).toEqual(items.map((_, i) => i));
+    expect(textOf(items)).toBe(ANSWER);
+    expect(items.filter((i) => i.topic === 'events').map((i) => i.data.type)).toEqual([
+      'status_changed',
+      'step_started',
+      'model_replied',
+      'run_finished',
+    ]);
+  });
+
+  it('resumes after Last-Event-ID: nothing missed, nothing twice', async () => {
+    const handle = await pausedRun('sse gated, resumed');
+    // Connected while the run waits; dropped in the middle of the streamed answer.
+    const first = await readSse(url(handle.workflowId), {
+      token: TOKEN,
+      until: async (e, all) => {
+        if (e.event === 'events' && JSON.parse(e.data).type === 'approval_requested') {
+          await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'wes' });
+        }
+        return all.filter((x) => x.event === 'tokens').length === 3;
+      },
+    });
+    const lastId = first.events.at(-1)!.id!;
+    const rest = await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: lastId, until: ended });
+    expect(rest.events[0]).toMatchObject({
+      event: 'open',
+      data: JSON.stringify({ workflowId: handle.workflowId, from: Number(lastId) + 1 }),
+    });
+
+    const whole = await readSse(url(handle.workflowId), { token: TOKEN, until: ended });
+    const joined = [...itemsOf(first.events), ...itemsOf(rest.events)];
+    expect(joined).toEqual(itemsOf(whole.events));
+    expect(new Set(joined.map((i) => i.offset)).size).toBe(joined.length);
+    expect(textOf(joined)).toBe(ANSWER);
+    // A start offset instead of Last-Event-ID.
+    const tail = await readSse(url(handle.workflowId, `?from=${lastId}`), { token: TOKEN, until: ended });
+    expect(itemsOf(tail.events)[0]?.offset).toBe(Number(lastId));
+  });
+
+  it('serves many clients of one run from one subscription', async () => {
+    const handle = await pausedRun('sse gated, watched by three');
+    const before = (await streamHistory(handle)).polls.length;
+    const readers = [0, 1, 2].map(() => readSse(url(handle.workflowId), { token: TOKEN, until: ended }));
+    // All three connected (each got the pending approval) before the run goes on.
+    await expect.poll(async () => (await streamHistory(handle)).polls.length, { timeout: 20_000 }).toBeGreaterThan(before);
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'wes' });
+    const reads = await Promise.all(readers);
+    const items = reads.map((r) => itemsOf(r.events));
+    expect(items[1]).toEqual(items[0]);
+    expect(items[2]).toEqual(items[0]);
+    expect(textOf(items[0]!)).toBe(ANSWER);
+    // One subscriber's polls: at most one accepted poll per item it brought (and a couple to spare), not three.
+    const polls = (await streamHistory(handle)).polls.length - before;
+    const waitingAt = items[0]!.find((i) => i.data.type === 'approval_requested')!.offset;
+    expect(polls).toBeLessThanOrEqual(items[0]!.filter((i) => i.offset > waitingAt).length + 2);
+  });
+
+  it('refuses without a token, for an unknown run, and for an offset the stream has not reached', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'sse live, refused' });
+    const anonymous = await fetch(url(handle.workflowId));
+    expect(anonymous.status).toBe(401);
+    expect(await readSse(url('no-such-run'), { token: TOKEN })).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
+    expect(await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: 'soon' })).toMatchObject({ status: 400 });
+    expect(await readSse(url(handle.workflowId, '?from=-1'), { token: TOKEN })).toMatchObject({ status: 400 });
+    expect(await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: '99999' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_offset' } },
+    });
+    await handle.result();
+  });
+
+  it('is listed in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: Record<string, { get?: { responses: object } }> };
+    expect(Object.keys(doc.paths['/api/runs/{id}/events']?.get?.responses ?? {})).toEqual(['200', '400', '401', '404', '429']);
+  });
+});
