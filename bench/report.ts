@@ -493,10 +493,14 @@ history, plus a fixed cost per run (a fresh workflow context: the bundle's modul
 schemas included). A V8 CPU profile of the worker during this scenario (\`BENCH_CPU_PROFILE_DIR=DIR\`, a quick run
 on 2026-11-23, not part of these results; the profiler slows everything) put about 40% of the workflow thread's
 time inside activations in the SDK's promise hook, which captures and source-maps a stack trace for every promise
-a workflow creates (for the \`__stack_trace\` query; the TypeScript SDK installs it unconditionally). Of our own
-code, the turn loop and its \`condition\`s took most; decision parsing (zod) about 2%, instantiating the
-bundle's modules for each new run about 2%, and the padding's refusals (typed errors, whose stacks the sandbox
-formats) more than a real run would spend. What would bring the 1,000-event
+a workflow creates (for the \`__stack_trace\` query; the TypeScript SDK installs it unconditionally). The rest,
+by what the issue asked to look at: search-attribute and memo upserts (\`refresh\` → \`publish\`) about 3%, payload
+conversion (\`toPayload\`/\`fromPayload\`, the transcript going into every model call) about 2%, zod parsing
+(decisions, tool arguments) about 3%, instantiating the bundle's modules for each new run about 2%, transcript
+copies under 1%; the padding's refusals (typed errors, whose stacks the sandbox formats) took more than a real run
+would spend. No cheap, safe win was left in our code: the largest share is the SDK's, and our lever on it is the
+number of workflow tasks and promises a step makes. In money the visibility upserts matter more than in CPU: they
+are half the billable actions of an approval (section 9). What would bring the 1,000-event
 ratio toward 2×, cheapest first:
 
 1. **Bound the history that a decision replays**: continue as new at a lower event count (the \`continueAsNew.maxEvents\`

@@ -116,7 +116,14 @@ async function main(): Promise<void> {
       env.openaiAgentsBundlePath!,
       bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'peer', 'openai-agents', 'workflows.ts'), logger: quietLogger }),
     ),
-    startWorkerChild(env, { floor: true, openaiAgents: true, record: true }),
+    // Every latency sample's run stays cached until decided (createWorker's default cache of 200 would evict
+    // most of ours at 200 samples and time decisions on evicted runs; section 6 measures those on purpose).
+    startWorkerChild(env, {
+      floor: true,
+      openaiAgents: true,
+      record: true,
+      overrides: { maxCachedWorkflows: 2 * (settings.latencySamples + settings.warmupSamples) + 200 },
+    }),
     startPeerChild(env, path.join(tmpDir, 'peer-latency.sqlite')),
     startWorkerChild(env, { floor: false, record: false, optimizeForSize: args['small-heaps'] }),
     startPeerChild(env, peerDensityFile({ tmpDir })),

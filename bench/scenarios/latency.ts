@@ -111,7 +111,7 @@ export async function measureDecisionLatency(
   if (peer) await peer.request('pause', { threadIds: peerThreads, concurrency: 4 });
   await Promise.all([
     ...[...oursUpdate, ...oursSignal].map((h) =>
-      limit(() => waitUntil(async () => (await h.query(pendingApprovalsQuery)).length === 1, 120_000, `${h.workflowId} to pause`)),
+      limit(() => waitUntil(async () => (await h.query(pendingApprovalsQuery)).length === 1, 600_000, `${h.workflowId} to pause`)),
     ),
     ...[...floorUpdate, ...floorSignal].map((h) => limit(() => h.query(floorReadyQuery))),
     ...openaiAgentsRuns.map((h) =>
@@ -122,7 +122,7 @@ export async function measureDecisionLatency(
             if (callId) openaiAgentsCallIds.set(h.workflowId, callId);
             return !!callId;
           },
-          120_000,
+          600_000,
           `${h.workflowId} to pause`,
         ),
       ),
