@@ -32,9 +32,9 @@ import { ratio, round, summarize, type Stats } from '../stats.js';
  * evicted one): at 5,000 events that is most of half a minute per pair on this machine, hence fewer pairs.
  */
 export const EVICTED_SIZES = [
-  { events: 100, steps: EVICTED_STEPS[0], fullSamples: 60 },
-  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 30 },
-  { events: 5000, steps: EVICTED_STEPS[1], fullSamples: 10 },
+  { events: 100, steps: EVICTED_STEPS[0], fullSamples: 30 },
+  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 15 },
+  { events: 5000, steps: EVICTED_STEPS[1], fullSamples: 5 },
 ] as const;
 
 /** Above 5,000 events plus a decision, so the scenario's runs never continue as new on the count. */
@@ -227,10 +227,11 @@ async function makeTemplate(ctx: BenchContext, worker: WorkerChild, size: (typeo
     args: [{ agent: BENCH_AGENT, prompt: evictedPrompt(size.steps) } satisfies AgentWorkflowInput],
   });
   const callId = await pausedCallId(handle);
-  // Padding: refused decisions (an unknown call id), one at a time so each gets its own workflow task.
+  // Padding: refused decisions (an unknown call id), a few at a time (a workflow task takes what has arrived).
   let paddingSignals = 0;
   while ((await handle.describe()).historyLength < size.events - 12) {
-    for (let i = 0; i < 20; i++) await handle.signal(decisionSignal, { decisions: [{ id: 'no-such-call', type: 'approve' }] });
+    for (let i = 0; i < 20; i += 4)
+      await Promise.all([0, 1, 2, 3].map(() => handle.signal(decisionSignal, { decisions: [{ id: 'no-such-call', type: 'approve' }] })));
     paddingSignals += 20;
     await waitUntil(async () => (await handle.describe()).raw.pendingWorkflowTask == null, 60_000, 'padding to be applied');
   }
