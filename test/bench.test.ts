@@ -58,7 +58,7 @@ describe('npm run bench -- --quick', () => {
     const report = readFileSync(path.join(outDir, 'RESULTS.md'), 'utf8');
     expect(report).toContain('npm run bench -- --quick');
     expect(report).toContain('## Targets');
-    expect(report).toContain('## 7. Streaming: what watching costs');
+    expect(report).toContain('## 8. Streaming: what watching costs');
     expect(existsSync(path.join(outDir, 'results.json.tmp'))).toBe(false);
   });
 });
