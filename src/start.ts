@@ -64,7 +64,13 @@ async function main(): Promise<void> {
     target = devServerTarget(server.address, server.namespace);
     // Should this process be killed without stopping it, the next npm start stops the server it leaves behind.
     recordDevServer(stateDir, server.pid!, server.address);
-    config = { ...config, TEMPORAL_ADDRESS: server.address, ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }) };
+    // Links the API hands out (temporalUiUrl) point at the UI of the dev server that runs, on whatever port it got.
+    config = {
+      ...config,
+      TEMPORAL_ADDRESS: server.address,
+      ...(server.uiUrl && { TEMPORAL_UI_URL: server.uiUrl }),
+      ...(encrypted && { HITL_CODEC_ALLOW_ANONYMOUS: true }),
+    };
   }
   const model = await modelForDemo(config);
   config = model.config;

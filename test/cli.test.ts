@@ -142,7 +142,7 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(watched.code).toBe(0);
     const lines = watched.stdout.trim().split('\n');
     expect(lines.slice(0, 3)).toEqual(['status Running', 'step 1', 'model → write_file({"path":"a.txt","content":"a"}) [call-1]']);
-    expect(lines).toContain('waiting for approval: process_refund [call-4] (approve, edit, ignore, reject, respond)');
+    expect(lines).toContain('waiting for approval: process_refund [call-4] (approve, edit, reject, respond, ignore)');
     expect(lines).toContain('decided: approve write_file [call-1] by alice via update');
     expect(lines).toContain('tool [call-4]: Refunds go through the bank this week.');
     // The last step's text came as tokens: printed once, then the end.

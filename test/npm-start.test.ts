@@ -42,7 +42,9 @@ describe('npm start', () => {
 
     const started = (await (
       await api(first.token, 'POST', '/api/runs', { agent: 'demo', prompt: 'Refund order 1234 in full' })
-    ).json()) as { workflowId: string };
+    ).json()) as { workflowId: string; temporalUiUrl: string };
+    // The API links to the UI that runs here, not to Temporal's default port.
+    expect(started.temporalUiUrl).toBe(`http://localhost:${ports.ui}/namespaces/default/workflows/${started.workflowId}`);
     // The refund is the run's second call (the demo model reads the order first).
     const approvalId = encodeApprovalId({ workflowId: started.workflowId, callId: 'call-2' });
     await waitFor(async () => (await api(first.token, 'GET', `/api/approvals/${approvalId}`)).status === 200, 60_000, 'the refund to wait');

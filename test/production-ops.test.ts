@@ -127,7 +127,12 @@ describe('metrics', () => {
     { timeout: 180_000 },
     async () => {
       expect(sample(await apiMetrics(), 'hitl_approvals_pending')).toBe(0);
-      const approved = await hitl.startRun({ agent: 'demo', prompt: 'ops approve order 1234' });
+      // Two finance approvers must approve: one decision, counted once, when the second completes the quorum.
+      const approved = await hitl.startRun({
+        agent: 'demo',
+        prompt: 'ops approve order 1234',
+        approval: { tools: { process_refund: { approvers: ['finance'], requiredApprovals: 2 } } },
+      });
       await waitFor(async () => (await hitl.pending(approved.workflowId)).length === 1);
       // Visibility lags the run a moment, and the API counts at most every 10 s.
       await waitFor(async () => sample(await apiMetrics(), 'hitl_approvals_pending') === 1, 30_000, 'one pending in /metrics');
@@ -137,6 +142,7 @@ describe('metrics', () => {
         approval: { tools: { cancel_order: { timeout: '5s', onTimeout: 'reject' } } },
       });
       await waitFor(async () => (await hitl.pending(timedOut.workflowId)).length === 1);
+      await hitl.approve(approved.workflowId, 'call-1', { approver: 'fay', groups: ['finance'] });
       // The first run was evicted for the second: its decision replays it from history first.
       expect((await approve(approved.workflowId, 'call-1')).status).toBe(200);
       const failing = await hitl.startRun({ agent: 'demo', prompt: 'ops failure' });
@@ -154,7 +160,7 @@ describe('metrics', () => {
       const scope = { namespace: server.namespace, taskQueue: TASK_QUEUE };
       expect(sample(text, 'hitl_approvals_requested_total', { ...scope, tool: 'process_refund', workflowType: 'agentWorkflow' })).toBe(1);
       expect(sample(text, 'hitl_approvals_requested_total', { tool: 'cancel_order' })).toBe(1);
-      expect(sample(text, 'hitl_approvals_decided_total', { ...scope, tool: 'process_refund', decision: 'approve' })).toBe(1);
+      expect(sample(text, 'hitl_approvals_decided_total', { ...scope, tool: 'process_refund', decision: 'approve' })).toBe(1); // not 2
       expect(sample(text, 'hitl_approvals_decided_total', { tool: 'cancel_order' })).toBeUndefined();
       expect(sample(text, 'hitl_approval_decision_seconds_count', { tool: 'process_refund', decision: 'approve' })).toBe(1);
       expect(sample(text, 'hitl_approval_decision_seconds_bucket', { tool: 'process_refund', decision: 'approve', le: '+Inf' })).toBe(1);

@@ -129,11 +129,13 @@ async function refusedUnchanged(handle: WorkflowHandle, via: 'update' | 'signal'
     );
   }
   const after = await handle.query(runStateQuery);
-  const { decisions: auditBefore, ...restBefore } = before;
-  const { decisions: auditAfter, ...restAfter } = after;
+  const { decisions: auditBefore, streamOffset: toldBefore, ...restBefore } = before;
+  const { decisions: auditAfter, streamOffset: toldAfter, ...restAfter } = after;
   expect(restAfter).toEqual(restBefore);
   const added = auditAfter.slice(auditBefore.length);
   expect(added.map((e) => e.outcome)).toEqual(via === 'signal' ? ['refused'] : []);
+  // Watchers are told of an audited refusal as one event on the run's stream; nothing else changed.
+  expect(toldAfter).toBe(toldBefore! + added.length);
 }
 
 describe('LangChain (Python client)', () => {

@@ -82,12 +82,22 @@ export const RespondBody = z.strictObject({ message: message.min(1), argsHash })
 /** What a decision over HTTP answers: the `decide` update's own result. */
 export const DecisionResponse = DecideResult;
 
-/**
- * Several decisions for one run, checked all together: all are applied or none is. The caller's token says who
- * decides, so decisions name no approver and carry no token of their own (the API signs them when it holds a key).
- */
 /** Names of agents and tools in queries: visibility queries take them as literals. */
 const Name = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'letters, digits, `_`, `.`, `:` or `-`, at most 128');
+
+/**
+ * A run's own approval policy, checked with the policy's schema but described to OpenAPI as an object: a policy's
+ * conditions nest (all/any/not), a recursive schema the document generator expands until the stack overflows.
+ */
+const RunPolicy = z
+  .record(z.string(), z.unknown())
+  .describe('An approval policy (see the README, "Who decides"), laid over the agent\'s')
+  .transform((value, ctx) => {
+    const parsed = ApprovalPolicyOverride.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
 
 export const StartRunBody = z.strictObject({
   agent: Name,
@@ -97,7 +107,7 @@ export const StartRunBody = z.strictObject({
   /** Keep the run open for more messages (`POST /api/runs/{id}/messages`). */
   session: SessionOptions.optional(),
   /** The run's own approval policy: by default it may only tighten the agent's (the run fails at start otherwise). */
-  approval: ApprovalPolicyOverride.optional(),
+  approval: RunPolicy.optional(),
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 

@@ -34,7 +34,7 @@ export const Decision = z
     approver: z.string().min(1).max(200).optional(),
     /**
      * A signed decision token (compact JWS) for exactly this decision: the run verifies it, and its identity replaces
-     * `approver`/`groups`. Required when the run requires signed decisions (README, "Who may decide").
+     * `approver`/`groups`. Required when the run requires signed decisions (README, "Identities and signed decisions").
      */
     token: z.string().min(1).max(MAX_TOKEN_LENGTH).optional(),
   })

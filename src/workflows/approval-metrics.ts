@@ -51,6 +51,8 @@ export class ApprovalMetrics {
   #settled(entry: AuditEntry): void {
     const call = entry.outcome === 'applied' && entry.id !== undefined && !entry.forwardedTo ? this.#seen.get(entry.id) : undefined;
     if (!call || !entry.type) return;
+    // One approval of several a quorum needs does not decide the call; the one that completes the quorum does.
+    if (entry.quorum && entry.quorum.approvals < entry.quorum.required) return;
     const metrics = this.#metrics();
     if (entry.via === 'timeout') {
       metrics.timedOut.add(1, { tool: call.toolName, decision: call.onTimeout });
