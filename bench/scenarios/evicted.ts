@@ -108,8 +108,12 @@ export async function measureEvicted(
       await measureSize(other, worker, size, pairs).then(
         (m) => measured.push(m),
         (err: Error) => {
-          ctx.log(`  evicted runs at ${size.events} events failed: ${err.message}`);
-          failures.push({ events: size.events, error: err.message.slice(0, 1000) });
+          // An update's failure says only that it failed; its cause says why (a timed-out workflow task, …).
+          const causes: string[] = [];
+          for (let e: unknown = err; e instanceof Error && causes.length < 4; e = e.cause) causes.push(e.message);
+          const why = causes.join(': ');
+          ctx.log(`  evicted runs at ${size.events} events failed: ${why}`);
+          failures.push({ events: size.events, error: why.slice(0, 1000) });
         },
       );
     }
