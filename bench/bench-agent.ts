@@ -42,6 +42,10 @@ export const PROMPTS = {
   direct: 'bench: direct answer',
 } as const;
 
+/** Automatic read_data steps before the gated call, by prompt: the evicted-run scenario's history sizes. */
+export const EVICTED_STEPS = [12, 140] as const;
+export const evictedPrompt = (steps: number) => `bench: evicted [${steps}] steps, then a gated call`;
+
 /** The gated call is the run's first, so it gets the run's first call id; the model names it otherwise. */
 export const GATED_CALL_ID = 'call-1';
 const GATED_CALL_MODEL_ID = 'call_write';
@@ -62,6 +66,14 @@ export function benchScript(automaticSteps: number): ModelScriptInput {
         ],
       },
       { match: PROMPTS.direct, replies: [{ content: 'done' }] },
+      ...EVICTED_STEPS.map((steps) => ({
+        match: evictedPrompt(steps),
+        replies: [
+          { toolCalls: [{ id: 'call_read', name: 'read_data', arguments: { table: 'orders' } }], repeat: steps },
+          { toolCalls: [{ id: GATED_CALL_MODEL_ID, ...GATED_CALL }] },
+          { content: 'done' },
+        ],
+      })),
     ],
   };
 }

@@ -30,6 +30,8 @@ export interface ChildEnv {
   model: ModelServer;
   agentBundlePath: string;
   floorBundlePath: string;
+  /** The OpenAI-Agents-pattern peer's workflow bundle (bench/peer/openai-agents/). */
+  openaiAgentsBundlePath?: string;
 }
 
 export interface BenchContext extends ChildEnv {
@@ -58,6 +60,7 @@ export interface WorkerChild extends BenchChild {
   /** The agent workflow's task queue ('' when this worker runs no agent workflow). */
   taskQueue: string;
   floorTaskQueue?: string;
+  openaiAgentsTaskQueue?: string;
 }
 
 export async function startWorkerChild(
@@ -67,6 +70,8 @@ export async function startWorkerChild(
     agentBundlePath?: string | false;
     /** Floor workflow bundle: true for the run's floor bundle. */
     floor: boolean | string;
+    /** Also run the OpenAI-Agents-pattern peer (the run's bundle of it). */
+    openaiAgents?: boolean;
     record: boolean;
     overrides?: WorkerProcessConfig['overrides'];
     optimizeForSize?: boolean;
@@ -78,12 +83,14 @@ export async function startWorkerChild(
   const floorBundle = options.floor === true ? ctx.floorBundlePath : options.floor || undefined;
   const taskQueue = agentBundle ? (options.taskQueue ?? uniqueName('bench-agent')) : '';
   const floorTaskQueue = floorBundle ? uniqueName('bench-floor') : undefined;
+  const openaiAgentsTaskQueue = options.openaiAgents && ctx.openaiAgentsBundlePath ? uniqueName('bench-openai-agents') : undefined;
   const config: WorkerProcessConfig = {
     address: ctx.address,
     namespace: ctx.namespace,
     ...(agentBundle && { agent: { taskQueue, bundlePath: agentBundle } }),
     modelBaseURL: ctx.model.baseURL,
     ...(floorBundle && floorTaskQueue && { floor: { taskQueue: floorTaskQueue, bundlePath: floorBundle } }),
+    ...(openaiAgentsTaskQueue && { openaiAgents: { taskQueue: openaiAgentsTaskQueue, bundlePath: ctx.openaiAgentsBundlePath! } }),
     ...(options.overrides && { overrides: options.overrides }),
     ...(options.optimizeForSize && { optimizeForSize: true }),
     record: options.record,
@@ -91,9 +98,18 @@ export async function startWorkerChild(
   const child = await spawnChild(
     path.join(BENCH_DIR, 'worker-process.ts'),
     { BENCH_WORKER: JSON.stringify(config) },
-    { nodeArgs: ['--expose-gc'] },
+    { nodeArgs: ['--expose-gc', ...cpuProfileArgs()] },
   );
-  return { ...child, taskQueue, floorTaskQueue };
+  return { ...child, taskQueue, floorTaskQueue, openaiAgentsTaskQueue };
+}
+
+/**
+ * `BENCH_CPU_PROFILE_DIR=DIR npm run bench …`: every worker process writes a V8 CPU profile there when it stops
+ * (open it in Chrome DevTools or speedscope). The profiler slows the worker; numbers from such a run are not results.
+ */
+function cpuProfileArgs(): string[] {
+  const dir = process.env.BENCH_CPU_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
 }
 
 export async function startPeerChild(ctx: ChildEnv, checkpointFile: string): Promise<BenchChild> {

@@ -42,7 +42,7 @@ export const StepSide = z.strictObject({
 });
 
 export const Target = z.strictObject({
-  id: z.enum(['decision-latency', 'step-overhead', 'density', 'history-events', 'peer-resume']),
+  id: z.enum(['decision-latency', 'step-overhead', 'evicted-decision', 'density', 'history-events', 'peer-resume']),
   target: z.string(),
   measured: z.string(),
   /** null: not measurable in this run (e.g. quick mode's smaller density). */
@@ -56,6 +56,31 @@ export const Experiment = z.strictObject({
   metrics: z.record(z.string(), z.number()),
   /** Set when the experiment could not finish; its metrics are then absent. */
   error: z.string().optional(),
+});
+
+const SpanStats = z.strictObject({ sentToToolStart: LatencyStats, sentToReturned: LatencyStats, sentToNextCall: LatencyStats });
+
+/** Deciding a run evicted from the worker's cache against a cached one, per history size (bench/scenarios/evicted.ts). */
+export const EvictedResults = z.strictObject({
+  /** The dev server the scenario ran on: ours plus what it adds (a 5,000-event paused run needs it). */
+  serverDynamicConfig: z.record(z.string(), z.number()),
+  /** Sizes whose measurement failed, and why. */
+  failures: z.array(z.strictObject({ events: z.number().int(), error: z.string() })),
+  sizes: z.array(
+    z.strictObject({
+      /** Cached/evicted pairs decided at this size. */
+      samples: z.number().int().positive(),
+      events: z.number().int().positive(),
+      bytes,
+      automaticSteps: z.number().int().nonnegative(),
+      paddingSignals: z.number().int().nonnegative(),
+      cached: SpanStats,
+      evicted: SpanStats,
+      ratioP50: positiveRatio,
+      ratioP99: positiveRatio,
+      replayCostMsP50: z.number(),
+    }),
+  ),
 });
 
 /** What streaming one run's model text adds to its history, against the same run without streaming. */
@@ -119,6 +144,8 @@ export const BenchResults = z.strictObject({
   decisionLatency: z.strictObject({
     ours: z.strictObject({ update: LatencySeries, signal: LatencySeries }),
     floor: z.strictObject({ update: LatencySeries, signal: LatencySeries }),
+    /** The OpenAI-Agents-pattern peer (signal, RunState, continue-as-new), interleaved with the others. */
+    openaiAgents: LatencySeries,
     /** Ours ÷ floor, decision returned → next call starts. */
     ratios: z.strictObject({
       updateP50: positiveRatio,
@@ -183,7 +210,8 @@ export const BenchResults = z.strictObject({
   history: z.strictObject({
     directRun: z.strictObject({ events: z.number().int(), bytes }),
     stepsRun: z.strictObject({ steps: z.number().int(), events: z.number().int(), bytes }),
-    gatedRunUpdate: z.strictObject({ events: z.number().int(), bytes }),
+    /** A whole run with one gated call decided by update; its event types count its Temporal Cloud actions. */
+    gatedRunUpdate: z.strictObject({ events: z.number().int(), bytes, eventTypes: z.record(z.string(), z.number()) }),
     gatedRunSignal: z.strictObject({ events: z.number().int(), bytes }),
     perAutomaticStep: z.strictObject({ events: z.number(), bytes: z.number(), eventTypes: z.record(z.string(), z.number()) }),
     perGatedStep: z.strictObject({ events: z.number(), bytes: z.number(), eventTypes: z.record(z.string(), z.number()) }),
@@ -234,7 +262,15 @@ export const BenchResults = z.strictObject({
       memoryPerPausedRun: z.number().positive().nullable(),
     }),
   }),
-  targets: z.array(Target).length(5),
+  /** The second peer: `@temporalio/openai-agents`' approval pattern on the same server and worker process. */
+  openaiAgentsPeer: z.strictObject({
+    /** Both runs of one decided chain (paused run + the run it continued as new into). */
+    history: z.strictObject({ runs: z.number().int().positive(), events: z.number().int().positive(), bytes }),
+    /** Ours (by update) ÷ this peer (by signal). */
+    ratios: z.strictObject({ sentToToolStartP50: positiveRatio, sentToToolStartP99: positiveRatio, historyEvents: positiveRatio }),
+  }),
+  evicted: EvictedResults,
+  targets: z.array(Target).length(6),
   experiments: z.array(Experiment),
   /** Absent in results from before the streaming scenario. */
   streaming: StreamingResults.optional(),

@@ -13,6 +13,7 @@ import { devServerTarget } from '../src/connection/temporal-target.js';
 import { createWorker, preferSmallHeaps } from '../src/worker.js';
 import { benchAgent, benchTools, BENCH_AGENT } from './bench-agent.js';
 import { floorActivities } from './floor/activities.js';
+import { openaiAgentsPeerActivities } from './peer/openai-agents/activities.js';
 import { rssOf, serveParent, type ActivityMark } from './ipc.js';
 
 export interface WorkerProcessConfig {
@@ -23,6 +24,8 @@ export interface WorkerProcessConfig {
   modelBaseURL: string;
   /** A floor workflow bundle (bench/floor/*) with the floor activities. */
   floor?: { taskQueue: string; bundlePath: string };
+  /** The OpenAI-Agents-pattern peer's bundle (bench/peer/openai-agents/*) with its activities. */
+  openaiAgents?: { taskQueue: string; bundlePath: string };
   /** Worker option overrides (tuning experiments), passed to createWorker's `overrides`. */
   overrides?: Partial<
     Pick<
@@ -83,7 +86,7 @@ async function bundleReady(file: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-await Promise.all([config.agent, config.floor].flatMap((c) => (c ? [bundleReady(c.bundlePath)] : [])));
+await Promise.all([config.agent, config.floor, config.openaiAgents].flatMap((c) => (c ? [bundleReady(c.bundlePath)] : [])));
 const connection = await connect();
 const workers: Worker[] = [];
 if (config.agent) {
@@ -103,19 +106,19 @@ if (config.agent) {
     }),
   );
 }
-if (config.floor) {
-  workers.push(
-    await Worker.create({
-      connection,
-      namespace: config.namespace,
-      taskQueue: config.floor.taskQueue,
-      workflowBundle: { codePath: config.floor.bundlePath },
-      activities: floorActivities,
-      ...config.overrides,
-      ...interceptors,
-    }),
-  );
-}
+/** A bare worker (no createWorker) for the floor and the OpenAI-Agents-pattern peer, with the same overrides. */
+const bareWorker = (c: { taskQueue: string; bundlePath: string }, activities: object) =>
+  Worker.create({
+    connection,
+    namespace: config.namespace,
+    taskQueue: c.taskQueue,
+    workflowBundle: { codePath: c.bundlePath },
+    activities,
+    ...config.overrides,
+    ...interceptors,
+  });
+if (config.floor) workers.push(await bareWorker(config.floor, floorActivities));
+if (config.openaiAgents) workers.push(await bareWorker(config.openaiAgents, openaiAgentsPeerActivities(config.modelBaseURL)));
 const running = Promise.all(workers.map((w) => w.run()));
 running.catch((err) => {
   console.error('[bench worker]', err);

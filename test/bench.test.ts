@@ -41,14 +41,24 @@ describe('npm run bench -- --quick', () => {
     expect(results.density.completion).toBe(1);
     expect(results.peer.completed).toBe(results.peer.threads);
     expect(results.decisionLatency.ours.update.sentToToolStart.n).toBe(results.settings.latencySamples);
-    expect(results.targets.map((t) => t.id)).toEqual(['decision-latency', 'step-overhead', 'density', 'history-events', 'peer-resume']);
+    expect(results.targets.map((t) => t.id)).toEqual([
+      'decision-latency',
+      'step-overhead',
+      'evicted-decision',
+      'density',
+      'history-events',
+      'peer-resume',
+    ]);
+    expect(results.decisionLatency.openaiAgents.sentToToolStart.n).toBe(results.settings.latencySamples);
+    expect(results.openaiAgentsPeer.history.runs).toBe(2);
+    expect(results.evicted.sizes[0]!.evicted.sentToToolStart.n).toBe(results.evicted.sizes[0]!.samples);
     expect(results.streaming?.tokenToSubscriberMs.n).toBeGreaterThan(0);
     expect(results.streaming?.history.streamingWithOneSubscriber.acceptedPolls).toBeGreaterThan(0);
 
     const report = readFileSync(path.join(outDir, 'RESULTS.md'), 'utf8');
     expect(report).toContain('npm run bench -- --quick');
     expect(report).toContain('## Targets');
-    expect(report).toContain('## 7. Streaming: what watching costs');
+    expect(report).toContain('## 8. Streaming: what watching costs');
     expect(existsSync(path.join(outDir, 'results.json.tmp'))).toBe(false);
   });
 });

@@ -94,7 +94,7 @@ export async function measureHistory(
   return {
     directRun: { events: direct.events, bytes: direct.bytes },
     stepsRun: { steps: inputs.steps, events: stepsRun.events, bytes: stepsRun.bytes },
-    gatedRunUpdate: { events: gatedUpdate.events, bytes: gatedUpdate.bytes },
+    gatedRunUpdate: { events: gatedUpdate.events, bytes: gatedUpdate.bytes, eventTypes: gatedUpdate.types },
     gatedRunSignal: { events: gatedSignal.events, bytes: gatedSignal.bytes },
     perAutomaticStep: { ...perAutomatic, eventTypes: diffTypes(stepsRun.types, direct.types, automaticSteps) },
     perGatedStep: {

@@ -12,6 +12,7 @@ import { decideUpdate, decisionSignal, pendingApprovalsQuery } from '../../src/c
 import { BENCH_AGENT, GATED_CALL_ID, PROMPTS } from '../bench-agent.js';
 import { uniqueName, waitUntil, type BenchContext, type WorkerChild } from '../context.js';
 import { floorDecideUpdate, floorDecisionSignal, floorReadyQuery } from '../floor/workflows.js';
+import { openaiAgentsApprovalWorkflow, peerApprovalSignal, peerPendingQuery } from '../peer/openai-agents/workflows.js';
 import type { ActivityMark, BenchChild } from '../ipc.js';
 import type { PeerSample } from '../peer/langgraph-peer.js';
 import type { LatencySeries } from '../schema.js';
@@ -27,8 +28,8 @@ interface Sample {
   modelRequest?: number;
 }
 
-export type SeriesName = 'oursUpdate' | 'oursSignal' | 'floorUpdate' | 'floorSignal' | 'peer';
-export const ALL_SERIES: SeriesName[] = ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal', 'peer'];
+export type SeriesName = 'oursUpdate' | 'oursSignal' | 'floorUpdate' | 'floorSignal' | 'peer' | 'openaiAgents';
+export const ALL_SERIES: SeriesName[] = ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal', 'peer', 'openaiAgents'];
 
 const approve: DecideInput = { decisions: [{ id: GATED_CALL_ID, type: 'approve' }] };
 
@@ -36,6 +37,8 @@ export interface LatencyResult {
   series: Partial<Record<SeriesName, LatencySeries>>;
   /** A measured run of each kind, for the history scenario. */
   gatedUpdateRunId: string;
+  /** A decided run of the OpenAI-Agents-pattern peer (a chain of two runs), for its history cost. */
+  openaiAgentsRunId?: string;
   gatedSignalRunId?: string;
 }
 
@@ -45,7 +48,9 @@ export async function measureDecisionLatency(
   peer: BenchChild | undefined,
   options: { series?: SeriesName[]; samples?: number } = {},
 ): Promise<LatencyResult> {
-  const series = (options.series ?? ALL_SERIES).filter((name) => name !== 'peer' || peer);
+  const series = (options.series ?? ALL_SERIES).filter(
+    (name) => (name !== 'peer' || peer) && (name !== 'openaiAgents' || worker.openaiAgentsTaskQueue),
+  );
   const { warmupSamples: warmup } = ctx.settings;
   const n = options.samples ?? ctx.settings.latencySamples;
   const total = n + warmup;
@@ -88,13 +93,40 @@ export async function measureDecisionLatency(
     await startFloor('update'),
     await startFloor('signal'),
   ];
+  const openaiAgentsRuns = series.includes('openaiAgents')
+    ? await Promise.all(
+        Array.from({ length: total }, (_, i) =>
+          limit(() =>
+            client.workflow.start(openaiAgentsApprovalWorkflow, {
+              taskQueue: worker.openaiAgentsTaskQueue!,
+              workflowId: `${tag}-openai-agents-${i}`,
+              args: [{ prompt: PROMPTS.gated }],
+            }),
+          ),
+        ),
+      )
+    : [];
+  const openaiAgentsCallIds = new Map<string, string>();
   const peerThreads = Array.from({ length: total }, (_, i) => `${tag}-peer-${i}`);
   if (peer) await peer.request('pause', { threadIds: peerThreads, concurrency: 4 });
   await Promise.all([
     ...[...oursUpdate, ...oursSignal].map((h) =>
-      limit(() => waitUntil(async () => (await h.query(pendingApprovalsQuery)).length === 1, 120_000, `${h.workflowId} to pause`)),
+      limit(() => waitUntil(async () => (await h.query(pendingApprovalsQuery)).length === 1, 600_000, `${h.workflowId} to pause`)),
     ),
     ...[...floorUpdate, ...floorSignal].map((h) => limit(() => h.query(floorReadyQuery))),
+    ...openaiAgentsRuns.map((h) =>
+      limit(() =>
+        waitUntil(
+          async () => {
+            const callId = await h.query(peerPendingQuery);
+            if (callId) openaiAgentsCallIds.set(h.workflowId, callId);
+            return !!callId;
+          },
+          600_000,
+          `${h.workflowId} to pause`,
+        ),
+      ),
+    ),
   ]);
   ctx.log(`  ${total * series.length} runs paused (${series.join(', ')}); sampling`);
 
@@ -134,6 +166,22 @@ export async function measureDecisionLatency(
     return { sent, returned, toolStart, toolEnd, nextStart };
   };
 
+  // The integration's pattern: a signal, then the run continues as new; result() follows the chain.
+  const openaiAgentsSample = async (handle: WorkflowHandle): Promise<Sample> => {
+    ctx.model.clearRequests();
+    const sent = Date.now();
+    await handle.signal(peerApprovalSignal, { callId: openaiAgentsCallIds.get(handle.workflowId)!, approved: true });
+    const returned = Date.now();
+    await handle.result();
+    const marks = await marksOf(handle.workflowId);
+    const toolStart = marks.find((m) => m.activity === 'peerWriteFile' && m.phase === 'start')?.at;
+    const toolEnd = marks.find((m) => m.activity === 'peerWriteFile' && m.phase === 'end')?.at;
+    const nextStart = marks.filter((m) => m.activity === 'peerInvokeModel' && m.phase === 'start').at(-1)?.at;
+    const requests = ctx.model.requests.filter((r) => r.receivedAt >= sent);
+    if (toolStart === undefined || toolEnd === undefined || nextStart === undefined) throw new Error(`${handle.workflowId}: missing marks`);
+    return { sent, returned, toolStart, toolEnd, nextStart, modelRequest: requests[0]?.receivedAt };
+  };
+
   const peerSample = async (threadId: string): Promise<Sample> => {
     ctx.model.clearRequests();
     const s = await peer!.request<PeerSample>('sample', { threadId });
@@ -141,7 +189,14 @@ export async function measureDecisionLatency(
     return { sent: s.sent, toolStart: s.toolStart, toolEnd: s.toolEnd, nextStart: s.nextModelStart, modelRequest: requests[0]?.receivedAt };
   };
 
-  const samples: Record<SeriesName, Sample[]> = { oursUpdate: [], oursSignal: [], floorUpdate: [], floorSignal: [], peer: [] };
+  const samples: Record<SeriesName, Sample[]> = {
+    oursUpdate: [],
+    oursSignal: [],
+    floorUpdate: [],
+    floorSignal: [],
+    peer: [],
+    openaiAgents: [],
+  };
   for (let i = 0; i < total; i++) {
     // Rotate the order so no side always goes first after an idle gap.
     const order = series.map((_, k) => series[(k + i) % series.length]!);
@@ -155,7 +210,9 @@ export async function measureDecisionLatency(
               ? await floorSample(floorUpdate[i]!, 'update')
               : name === 'floorSignal'
                 ? await floorSample(floorSignal[i]!, 'signal')
-                : await peerSample(peerThreads[i]!);
+                : name === 'openaiAgents'
+                  ? await openaiAgentsSample(openaiAgentsRuns[i]!)
+                  : await peerSample(peerThreads[i]!);
       if (i >= warmup) samples[name].push(sample);
     }
     if ((i + 1) % 50 === 0) ctx.log(`  ${i + 1}/${total} rounds`);
@@ -165,6 +222,7 @@ export async function measureDecisionLatency(
     series: Object.fromEntries(series.map((name) => [name, toSeries(samples[name])])),
     gatedUpdateRunId: oursUpdate[warmup]!.workflowId,
     gatedSignalRunId: oursSignal[warmup]?.workflowId,
+    openaiAgentsRunId: openaiAgentsRuns[warmup]?.workflowId,
   };
 }
 

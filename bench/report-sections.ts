@@ -1,0 +1,117 @@
+/** RESULTS.md sections for evicted runs, the second peer, streaming and the internet-scale projection. */
+import { projection } from './projection.js';
+import type { BenchResults } from './schema.js';
+import { round } from './stats.js';
+
+const ms = (v: number) => `${round(v, 1)}`;
+const x = (v: number) => `${round(v, 2)}×`;
+const n = (v: number, digits = 0) => round(v, digits).toLocaleString('en-US');
+
+/** A Markdown table (prettier aligns it when RESULTS.md is formatted). */
+export function table(header: string[], rows: (string | number)[][]): string {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+}
+
+export function evictedSection(r: BenchResults): string {
+  const e = r.evicted;
+  const config = Object.entries(e.serverDynamicConfig)
+    .map(([k, v]) => `\`${k}=${v}\``)
+    .join(', ');
+  return `A run paused long enough has left the worker's cache; its decision then waits for the worker to fetch the
+whole history and replay it. Here a worker whose cache holds two runs (the least the SDK allows) decides, pair by
+pair, a run it just paused (cached) and a run of the same size pushed out of its cache by two later ones
+(evicted); ${e.sizes.map((s) => `${s.samples} pairs at ${n(s.events)} events`).join(', ')} (fewer than the 200 of section 1: every pair replays the size three times), decided by the \`decide\` update, alternating. Runs of a size are copies of
+one paused template (the server's reset to its last workflow task), so every sample decides the same history.
+Templates pause after automatic \`read_data\` steps (7 events each); the 5,000-event ones are padded with refused
+\`decision\` signals (an unknown call id), because 700 steps would pass Temporal's 50 MB history limit with the
+transcript as every model call's input. Our workflow continues as new when Temporal suggests it (4,096 events by
+default), so this scenario has a dev server of its own with ${config} on top of ours. Values in milliseconds.
+
+${table(
+  [
+    'history',
+    'bytes',
+    'cached p50 / p99',
+    'evicted p50 / p99',
+    'evicted ÷ cached p50 / p99',
+    'replay cost p50',
+    'update answered (cached / evicted) p50',
+  ],
+  e.sizes.map((s) => [
+    `${n(s.events)} events (${s.automaticSteps} steps${s.paddingSignals ? ` + ${s.paddingSignals} signals` : ''})`,
+    n(s.bytes),
+    `${ms(s.cached.sentToToolStart.p50)} / ${ms(s.cached.sentToToolStart.p99)}`,
+    `${ms(s.evicted.sentToToolStart.p50)} / ${ms(s.evicted.sentToToolStart.p99)}`,
+    `${x(s.ratioP50)} / ${x(s.ratioP99)}`,
+    ms(s.replayCostMsP50),
+    `${ms(s.cached.sentToReturned.p50)} / ${ms(s.evicted.sentToReturned.p50)}`,
+  ]),
+)}
+
+${e.failures
+  .map(
+    (f) => `**At ${n(f.events)} events the measurement failed:** ${f.error}
+
+`,
+  )
+  .join('')}The span is decision sent → approved tool starts. "Replay cost" is evicted minus cached at p50: the full history
+fetch, its decoding and the replay of every workflow task in it.`;
+}
+
+export function openaiAgentsSection(r: BenchResults): string {
+  const oa = r.decisionLatency.openaiAgents;
+  const ours = r.decisionLatency.ours.update;
+  const p = r.openaiAgentsPeer;
+  return `The human-approval pattern of Temporal's \`@temporalio/openai-agents\` integration, on the same dev server and in
+the same worker process as ours (bench/peer/openai-agents/): the model is called through an activity, a tool that
+needs approval ends the agent loop with an interruption, the workflow serializes its run state (the
+\`RunState.toString()\` step) and waits for an \`approval\` signal, then continues as new with the state and the
+decision; the new run restores the state, runs the tool as an activity and calls the model again. **The package
+itself is not used**: \`@temporalio/openai-agents\` 1.23.0 pins \`@temporalio/*\` 1.23.0 and \`@openai/agents-core\`
+~0.11, and this project runs SDK 1.24 (two SDK versions cannot share one workflow bundle or worker), so its
+documented pattern is implemented as written, with no validation, search attributes, audit log, deadline timer or
+query views. Its latency samples were interleaved with the other five series of section 1. Milliseconds.
+
+${table(
+  ['', 'ours (`decide` update)', 'OpenAI Agents pattern (signal + continue-as-new)', 'ours ÷ it'],
+  [
+    ['decision sent → tool starts, p50', ms(ours.sentToToolStart.p50), ms(oa.sentToToolStart.p50), x(p.ratios.sentToToolStartP50)],
+    ['decision sent → tool starts, p99', ms(ours.sentToToolStart.p99), ms(oa.sentToToolStart.p99), x(p.ratios.sentToToolStartP99)],
+    ['decision sent → next model call, p50', ms(ours.sentToNextCall.p50), ms(oa.sentToNextCall.p50), ''],
+    ['decision sent → client has the answer, p50', ms(ours.sentToReturned?.p50 ?? NaN), ms(oa.sentToReturned?.p50 ?? NaN), ''],
+    ['samples', ours.sentToToolStart.n, oa.sentToToolStart.n, ''],
+    [
+      'history events for one approval (whole run or chain)',
+      r.history.gatedRunUpdate.events,
+      `${p.history.events} (${p.history.runs} runs)`,
+      x(p.ratios.historyEvents),
+    ],
+    ['history bytes for one approval', n(r.history.gatedRunUpdate.bytes), n(p.history.bytes), ''],
+  ],
+)}
+
+A signal returns as soon as the server stored it, an update only after a worker applied it, so "client has the
+answer" is not comparable between the two; the tool-start span is.`;
+}
+
+export function projectionSection(r: BenchResults): string {
+  const p = projection(r);
+  return `What 1,000,000 approvals paused at once, decided at ${n(p.decisionsPerSecond)} per second, would take, from this run's
+measurements. Arithmetic on measured inputs, not a measurement; every input is listed.
+
+${table(
+  ['input', 'value', 'from'],
+  p.inputs.map((i) => [i.name, i.value, i.source]),
+)}
+
+${table(
+  ['output', 'value', 'how'],
+  p.outputs.map((o) => [o.name, o.value, o.how]),
+)}
+
+${p.dominant}`;
+}
