@@ -29,6 +29,7 @@ import { sigkill, spawnWorkerProcess, workerProcesses } from '../helpers/worker-
 type Run = WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>;
 
 const DENSITY_RUNS = 300;
+const FINANCE = { approver: 'fin', groups: ['finance'] };
 // Order 1238 holds 300: 8 refunds of 1 in the fault test, then the density run's refunds of 0.5.
 const refund = (amount: number) => ({ toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1238', amount } }] });
 
@@ -71,14 +72,16 @@ function spawnWorker(taskQueue: string): Promise<ChildProcess> {
   });
 }
 
+/** Every refund waits for finance (a run's policy may only tighten the demo agent's, whose refunds finance decides). */
 function start(
   taskQueue: string,
   workflowId: string,
   gate: true | { timeout: string; onTimeout: 'reject' },
   prompt = 'cluster refund',
 ): Promise<Run> {
+  const policy = { approvers: ['finance'], ...(gate === true ? {} : gate) };
   return client.workflow.start<(input: AgentWorkflowArgs) => Promise<AgentResult>>('agentWorkflow', {
-    args: [{ agent: 'demo', prompt: `${prompt} ${workflowId}`, approval: { tools: { process_refund: gate } } }],
+    args: [{ agent: 'demo', prompt: `${prompt} ${workflowId}`, approval: { tools: { process_refund: policy } } }],
     taskQueue,
     workflowId,
   });
@@ -122,7 +125,7 @@ describe('a Temporal cluster on PostgreSQL with two worker processes', () => {
     // The decisions, to a cluster that just recovered and a worker that must take over the killed one's runs.
     await Promise.all(
       decided.map(async ({ run, type, by }) => {
-        const decision = { decisions: [{ id: 'call-1', type }] };
+        const decision = { decisions: [{ id: 'call-1', type }], ...FINANCE };
         if (by === 'signal') return run.signal(decisionSignal, decision);
         const updateId = `decide-${run.workflowId}`;
         await run.executeUpdate(decideUpdate, { args: [decision], updateId });
@@ -161,7 +164,7 @@ describe('a Temporal cluster on PostgreSQL with two worker processes', () => {
       runs.map((run) =>
         limit(() =>
           run.executeUpdate(decideUpdate, {
-            args: [{ decisions: [{ id: 'call-1', type: 'approve' }] }],
+            args: [{ decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE }],
             updateId: `decide-${run.workflowId}`,
           }),
         ),
