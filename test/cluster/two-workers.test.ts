@@ -4,12 +4,12 @@
  * - Faults while approvals wait: one worker is SIGKILLed and PostgreSQL crashes (immediate stop) and restarts;
  *   some approvals time out meanwhile. Then every decision is sent, by update or by signal, some updates twice
  *   with the same update id. Every run must complete, every decision be applied exactly once, and no tool run
- *   twice (the shop's refunds, one row per idempotency key, are counted).
+ *   twice (the outbox's sends, one line per idempotency key, are counted).
  * - Density: a few hundred runs paused at once, found through SQL visibility by our search attributes, decided
  *   and completed.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
@@ -20,7 +20,6 @@ import { startModelServer, type ModelServer } from '../../src/model-server/serve
 import type { AgentWorkflowArgs } from '../../src/schemas/agent-workflow-input.js';
 import type { DecisionType } from '../../src/schemas/decision.js';
 import type { AgentResult } from '../../src/schemas/run-state.js';
-import { openShopDb, type ShopDb } from '../../src/tools/implementations/shop-db.js';
 import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery } from '../../src/contract/messages.js';
 import { uniqueName } from '../helpers/temporal.js';
 import { waitFor } from '../helpers/history.js';
@@ -30,33 +29,36 @@ type Run = WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>;
 
 const DENSITY_RUNS = 300;
 const FINANCE = { approver: 'fin', groups: ['finance'] };
-// Order 1238 holds 300: 8 refunds of 1 in the fault test, then the density run's refunds of 0.5.
-const refund = (amount: number) => ({ toolCalls: [{ id: 'refund', name: 'process_refund', arguments: { orderId: '1238', amount } }] });
+/**
+ * Each run sends one gated email: the outbox records each send with its idempotency key, so a send done twice shows.
+ * (Not refunds: an approved refund runs only if its order is as the approvers saw it, so runs refunding one order at
+ * once would send each other back to their approvers.)
+ */
+const email = { toolCalls: [{ id: 'email', name: 'send_email', arguments: { to: 'ada@example.com', subject: 'cluster', body: 'x' } }] };
 
 let dir: string;
 let model: ModelServer;
 let connection: Connection;
 let client: Client;
-let shop: ShopDb;
+let outbox: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'hitl-cluster-workers-'));
   model = await startModelServer({
     script: {
       conversations: [
-        { match: 'cluster refund', replies: [refund(1), { content: 'refund handled' }] },
-        { match: 'cluster density', replies: [refund(0.5), { content: 'refund handled' }] },
+        { match: 'cluster refund', replies: [email, { content: 'email handled' }] },
+        { match: 'cluster density', replies: [email, { content: 'email handled' }] },
       ],
     },
   });
   connection = await Connection.connect({ address: inject('temporalAddress') });
   client = new Client({ connection, namespace: inject('temporalNamespace') });
-  shop = openShopDb(path.join(dir, 'data', 'shop.db'));
+  outbox = path.join(dir, 'data', 'outbox.jsonl');
 });
 
 afterAll(async () => {
   for (const worker of workerProcesses) worker.kill('SIGKILL');
-  shop?.close();
   await connection?.close();
   await model?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -72,7 +74,7 @@ function spawnWorker(taskQueue: string): Promise<ChildProcess> {
   });
 }
 
-/** Every refund waits for finance (a run's policy may only tighten the demo agent's, whose refunds finance decides). */
+/** Every email waits for finance (a run's policy may only tighten the demo agent's, which gates some emails). */
 function start(
   taskQueue: string,
   workflowId: string,
@@ -81,14 +83,19 @@ function start(
 ): Promise<Run> {
   const policy = { approvers: ['finance'], ...(gate === true ? {} : gate) };
   return client.workflow.start<(input: AgentWorkflowArgs) => Promise<AgentResult>>('agentWorkflow', {
-    args: [{ agent: 'demo', prompt: `${prompt} ${workflowId}`, approval: { tools: { process_refund: policy } } }],
+    args: [{ agent: 'demo', prompt: `${prompt} ${workflowId}`, approval: { tools: { send_email: policy } } }],
     taskQueue,
     workflowId,
   });
 }
 
-const refundRows = (run: Run) =>
-  (shop.prepare('SELECT COUNT(*) AS n FROM refunds WHERE idempotency_key = ?').get(`${run.workflowId}:call-1`) as { n: number }).n;
+/** How many times the run's email was sent. */
+const sends = (run: Run) =>
+  existsSync(outbox)
+    ? readFileSync(outbox, 'utf8')
+        .split('\n')
+        .filter((line) => line && JSON.parse(line).idempotencyKey === `${run.workflowId}:call-1`).length
+    : 0;
 
 async function workflowTaskIdentities(runs: Run[]): Promise<Set<string>> {
   const histories = await Promise.all(runs.map((run) => run.fetchHistory()));
@@ -136,14 +143,14 @@ describe('a Temporal cluster on PostgreSQL with two worker processes', () => {
     // A replacement for the killed worker: two processes again.
     workers[0] = await spawnWorker(queue);
 
-    for (const run of runs) expect((await run.result()).status).toBe('completed');
+    for (const run of runs) expect((await run.result()).status).toBe('Completed');
     for (const { run, type } of decided) {
       const { decisions } = await run.query(runStateQuery);
       const applied = decisions.filter((d) => d.id === 'call-1' && d.outcome === 'applied');
       expect(applied.map((d) => d.type)).toEqual([type]);
-      expect(refundRows(run)).toBe(type === 'approve' ? 1 : 0);
+      expect(sends(run)).toBe(type === 'approve' ? 1 : 0);
     }
-    for (const run of timingOut) expect(refundRows(run)).toBe(0);
+    for (const run of timingOut) expect(sends(run)).toBe(0);
     await Promise.all(workers.map(sigkill));
   });
 
@@ -172,7 +179,7 @@ describe('a Temporal cluster on PostgreSQL with two worker processes', () => {
     );
     const results = await Promise.all(runs.map((run) => run.result()));
     expect(results.filter((r) => r.status !== 'Completed')).toEqual([]);
-    expect(runs.filter((run) => refundRows(run) !== 1).map((run) => run.workflowId)).toEqual([]);
+    expect(runs.filter((run) => sends(run) !== 1).map((run) => run.workflowId)).toEqual([]);
     await waitFor(
       async () => (await count(`TaskQueue = '${queue}' AND HitlStatus = 'Completed'`)) === DENSITY_RUNS,
       60_000,
