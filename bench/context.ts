@@ -75,6 +75,8 @@ export async function startWorkerChild(
     record: boolean;
     overrides?: WorkerProcessConfig['overrides'];
     optimizeForSize?: boolean;
+    /** createWorker's heapGrowthPercent; its default when absent. */
+    heapGrowthPercent?: number;
     /** Poll this agent task queue (a replacement worker); a new one otherwise. */
     taskQueue?: string;
   },
@@ -93,6 +95,7 @@ export async function startWorkerChild(
     ...(openaiAgentsTaskQueue && { openaiAgents: { taskQueue: openaiAgentsTaskQueue, bundlePath: ctx.openaiAgentsBundlePath! } }),
     ...(options.overrides && { overrides: options.overrides }),
     ...(options.optimizeForSize && { optimizeForSize: true }),
+    ...(options.heapGrowthPercent !== undefined && { heapGrowthPercent: options.heapGrowthPercent }),
     record: options.record,
   };
   const child = await spawnChild(

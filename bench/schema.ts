@@ -182,6 +182,8 @@ export const BenchResults = z.strictObject({
       maxCachedWorkflows: z.number().int().nonnegative(),
       /** The worker's V8 heap limit, from which the SDK derives its default maxCachedWorkflows. */
       heapLimitBytes: bytes,
+      /** createWorker's heapGrowthPercent (V8's --heap-growing-percent; 0: V8's heuristic). Absent in runs before it. */
+      heapGrowthPercent: z.number().int().nonnegative().optional(),
       /** Worker processes that died and were replaced during the scenario (0 expected). */
       restarts: z.number().int().nonnegative(),
     }),

@@ -10,7 +10,7 @@ import { DefaultLogger, Runtime, Worker, type WorkerOptions } from '@temporalio/
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { connectWorker } from '../src/connection/connect-worker.js';
 import { devServerTarget } from '../src/connection/temporal-target.js';
-import { createWorker, preferSmallHeaps } from '../src/worker.js';
+import { createWorker, DEFAULT_HEAP_GROWTH_PERCENT, preferSmallHeaps } from '../src/worker.js';
 import { benchAgent, benchTools, BENCH_AGENT } from './bench-agent.js';
 import { floorActivities } from './floor/activities.js';
 import { openaiAgentsPeerActivities } from './peer/openai-agents/activities.js';
@@ -43,6 +43,8 @@ export interface WorkerProcessConfig {
   record: boolean;
   /** createWorker's optimizeForSize (V8's --optimize-for-size), for the whole process. */
   optimizeForSize?: boolean;
+  /** createWorker's heapGrowthPercent; its default when absent. */
+  heapGrowthPercent?: number;
 }
 
 const config = JSON.parse(process.env.BENCH_WORKER ?? '') as WorkerProcessConfig;
@@ -96,6 +98,7 @@ if (config.agent) {
       namespace: config.namespace,
       taskQueue: config.agent.taskQueue,
       workflowBundlePath: config.agent.bundlePath,
+      ...(config.heapGrowthPercent !== undefined && { heapGrowthPercent: config.heapGrowthPercent }),
       deps: {
         agents: { [BENCH_AGENT]: benchAgent },
         tools: benchTools(),
@@ -152,6 +155,7 @@ serveParent(
       cached: workers[0]!.getStatus().numCachedWorkflows,
       max: workers[0]!.options.maxCachedWorkflows,
       heapLimit: v8.getHeapStatistics().heap_size_limit,
+      heapGrowthPercent: config.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT,
     }),
   },
   async () => {

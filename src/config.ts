@@ -70,6 +70,8 @@ export const EnvConfig = z
     HITL_WORKER_MAX_CACHED_RUNS: z.coerce.number().int().min(1).optional(),
     /** V8's --optimize-for-size for the worker: less memory per paused run, less throughput (src/worker.ts). */
     HITL_WORKER_SMALL_HEAPS: z.stringbool().default(false),
+    /** How far V8 lets the worker's heaps grow between full collections, in percent; 0 for V8's own heuristic (src/worker.ts). */
+    HITL_WORKER_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).optional(),
     /** Comma-separated URLs that receive approval events. */
     HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url())),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),

@@ -34,17 +34,22 @@ export interface HitlWorkerOptions {
   maxCachedRuns?: number;
   /** Have V8 keep heaps small, at a cost in throughput (see preferSmallHeaps). @default false */
   optimizeForSize?: boolean;
+  /** How far V8 lets a heap grow past what survived its last full collection (see limitHeapGrowth). @default DEFAULT_HEAP_GROWTH_PERCENT */
+  heapGrowthPercent?: number;
   /** Extra Worker options (tuning, interceptors, versioning). */
   overrides?: Partial<WorkerOptions>;
 }
 
 /**
  * The SDK sizes its workflow cache from the V8 heap limit (thousands of runs on a large machine), and a cached
- * agent run costs over 1 MiB of RSS (bench/RESULTS.md), so a worker holding thousands of paused runs grows to
- * gigabytes. A paused run needs no memory: when its decision comes, an evicted run is rebuilt by replaying its
- * history (a few dozen events for a run paused early), so a small cache keeps RSS flat at any number of paused runs.
+ * agent run costs about 2.2 MiB of RSS (each has its own zod; bench/RESULTS.md), so a worker holding thousands of
+ * paused runs grows to gigabytes. A paused run needs no memory: when its decision comes, an evicted run is rebuilt
+ * by replaying its history (a few dozen events for a run paused early), so a small cache keeps RSS flat at any
+ * number of paused runs. 100 runs hold about what 200 did when zod was shared; bench/HEAP-GROWTH.md has a worker's
+ * RSS with thousands of paused runs at 100 and 200. A worker with more runs between steps at once than it caches
+ * replays them at every step: raise it there.
  */
-export const DEFAULT_MAX_CACHED_RUNS = 200;
+export const DEFAULT_MAX_CACHED_RUNS = 100;
 
 /**
  * V8 sizes its heaps from the machine's memory and collects lazily. Measured before zod was shared across runs
@@ -59,11 +64,30 @@ export function preferSmallHeaps(): void {
 }
 
 /**
+ * After each full collection V8 lets a heap grow to up to 4× what survived it before collecting again, and every
+ * run a worker starts or replays builds its modules (zod included) anew, so a worker deciding thousands of paused
+ * runs allocates fast and its workflow thread's heap settles at several times its live data (bench/HEAP-GROWTH.md,
+ * `npm run bench:heap-growth`: RSS and throughput with V8's heuristic and at 30%). The limit is a growth factor, not
+ * a cap, so a heap that must hold more still can. 0 leaves V8's heuristic.
+ */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 30;
+
+/**
+ * V8's `--heap-growing-percent` (0, its default, is its own heuristic), for every isolate in the process, the
+ * workflow threads among them whenever they were created: V8 reads it at each collection. One value per process:
+ * the last worker created sets it.
+ */
+export function limitHeapGrowth(percent: number): void {
+  v8.setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);
+}
+
+/**
  * A worker for the agent workflow. While tracing is on (src/telemetry/tracing.ts) it traces its activities and, when
  * it bundles the workflows itself, its workflows (a prebuilt bundle must be built with the tracing interceptors).
  */
 export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
   if (options.optimizeForSize) preferSmallHeaps();
+  limitHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const { interceptors: tracing, sinks } = tracingWorkerOptions();
   return Worker.create({
     connection: options.connection,
@@ -109,6 +133,7 @@ export async function createWorkerFromEnv(
     dataConverter: dataConverterFromEnv(config),
     ...(config.HITL_WORKER_MAX_CACHED_RUNS && { maxCachedRuns: config.HITL_WORKER_MAX_CACHED_RUNS }),
     optimizeForSize: config.HITL_WORKER_SMALL_HEAPS,
+    ...(config.HITL_WORKER_HEAP_GROWTH_PERCENT !== undefined && { heapGrowthPercent: config.HITL_WORKER_HEAP_GROWTH_PERCENT }),
     deps: {
       agents,
       mcp,

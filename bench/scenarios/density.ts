@@ -63,6 +63,8 @@ export async function measureDensity(
     concurrency: number;
     overrides?: WorkerProcessConfig['overrides'];
     optimizeForSize?: boolean;
+    /** createWorker's heapGrowthPercent for the worker this scenario starts; its default when absent. */
+    heapGrowthPercent?: number;
     label?: string;
     worker?: WorkerChild;
   },
@@ -70,7 +72,13 @@ export async function measureDensity(
   const { runs, concurrency } = options;
   const { client } = ctx;
   const log = (line: string) => ctx.log(`  ${options.label ? `[${options.label}] ` : ''}${line}`);
-  const workerOptions = { floor: false, record: false, overrides: options.overrides, optimizeForSize: options.optimizeForSize };
+  const workerOptions = {
+    floor: false,
+    record: false,
+    overrides: options.overrides,
+    optimizeForSize: options.optimizeForSize,
+    heapGrowthPercent: options.heapGrowthPercent,
+  };
   let worker = options.worker ?? (await startWorkerChild(ctx, workerOptions));
   const taskQueue = worker.taskQueue;
   const serverPid = ctx.server.pid!;
@@ -197,7 +205,7 @@ export async function measureDensity(
     await sleep(2000);
     const pausedMemory = await worker.request<Memory>('memory');
     const serverPaused = rssOf(serverPid);
-    const cache = await worker.request<{ cached: number; max: number; heapLimit: number }>('cache');
+    const cache = await worker.request<{ cached: number; max: number; heapLimit: number; heapGrowthPercent: number }>('cache');
     log(
       `worker RSS ${mib(baseline.rss)} → ${mib(pausedMemory.rss)} MiB (peak ${mib(peakRss)}), ${cache.cached} cached of max ${cache.max}; ` +
         `dev server RSS ${mib(serverBaseline)} → ${mib(serverPaused)} MiB`,
@@ -273,6 +281,7 @@ export async function measureDensity(
         cachedWorkflows: cache.cached,
         maxCachedWorkflows: cache.max,
         heapLimitBytes: cache.heapLimit,
+        heapGrowthPercent: cache.heapGrowthPercent,
         restarts,
       },
       cpu: {
