@@ -71,7 +71,8 @@ async function main(): Promise<void> {
     ];
     log(`${runs} runs paused at once on one worker process, then decided (100 at a time), per configuration`);
     for (const { heapGrowthPercent, maxCachedRuns } of configurations) {
-      const label = `${heapGrowthPercent === 0 ? "V8's heuristic (0)" : `${heapGrowthPercent}%`}, cache ${maxCachedRuns}`;
+      const growth = heapGrowthPercent === 0 ? "V8's heuristic (0)" : `${heapGrowthPercent}%`;
+      const label = `${growth}, cache ${maxCachedRuns}`;
       const worker = await startWorkerChild(env, {
         floor: false,
         record: false,
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
       await worker.stop();
       rows.push({ heapGrowthPercent, maxCachedRuns, density: d });
       lines.push(
-        `| ${heapGrowthPercent === 0 ? "V8's heuristic (0)" : `${heapGrowthPercent}%`} | ${maxCachedRuns} | ${mib(d.worker.baselineRssBytes)} → ${mib(
+        `| ${growth} | ${maxCachedRuns} | ${mib(d.worker.baselineRssBytes)} → ${mib(
           d.worker.pausedRssBytes,
         )} MiB (${mib(d.worker.peakRssBytes)}) | ${round(d.runs / d.pauseSeconds, 1)} | ${round(d.drain.completionsPerSecond, 1)} | ${round(
           d.completion * 100,
