@@ -1,26 +1,31 @@
 /**
  * Changing workflow code while runs are paused (README, "Changing workflow code"): a run paused under the old
- * code finishes under the new code because the change is behind `patched()`; without the guard, the same change
+ * code finishes under the new code because the change is behind a patch (src/workflows/patches.ts); without the guard, the same change
  * breaks that run's replay.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import { PATCHES } from '../src/workflows/patches.js';
-import { bundleWithReplacement } from './helpers/bundle-variant.js';
+import { PATCH_SET, PATCHES } from '../src/workflows/patches.js';
+import { bundleWithReplacement, bundleWithReplacements } from './helpers/bundle-variant.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { activitySummaries } from './helpers/history.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const THE_MODULE = /^\.\/approval-description\.js$/;
+// The old code also predates patch sets (src/workflows/patches.ts): it asked each patch where it was needed.
+const PATCHES_MODULE = /^\.\/patches\.js$/;
 
 let h: Harness;
 let oldCode: string;
 let unguardedCode: string;
 beforeAll(async () => {
   [oldCode, unguardedCode] = await Promise.all([
-    bundleWithReplacement(THE_MODULE, 'test/fixtures/versioning/before-tool-descriptions.ts'),
+    bundleWithReplacements(
+      [THE_MODULE, 'test/fixtures/versioning/before-tool-descriptions.ts'],
+      [PATCHES_MODULE, 'test/fixtures/versioning/patches-before-sets.ts'],
+    ),
     bundleWithReplacement(THE_MODULE, 'test/fixtures/versioning/unguarded-tool-descriptions.ts'),
   ]);
   h = await startHarness({
@@ -64,12 +69,15 @@ describe('changing workflow code while runs are paused', () => {
       ((await handle.fetchHistory()).events ?? [])
         .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
         .map((e) => defaultPayloadConverter.fromPayload(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]! as never));
-    expect(await patchesOf(fresh)).toContainEqual({ id: PATCHES.toolDescriptions, deprecated: false });
+    // A new run takes every patch of its code through one marker; the old run recorded none for this change.
+    expect(PATCH_SET.patches).toContain(PATCHES.toolDescriptions);
+    expect(await patchesOf(fresh)).toEqual([{ id: PATCH_SET.id, deprecated: false }]);
     expect(await patchesOf(old)).not.toContainEqual(expect.objectContaining({ id: PATCHES.toolDescriptions }));
+    expect(await patchesOf(old)).not.toContainEqual(expect.objectContaining({ id: PATCH_SET.id }));
     await decide(fresh, { decisions: [{ id: 'call-1', type: 'reject' }] });
     await fresh.result();
 
-    // The same change without patched() cannot replay the old run.
+    // The same change without the patch cannot replay the old run.
     const history = await old.fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: { codePath: unguardedCode } }, history, old.workflowId)).rejects.toThrow(
       /[Nn]ondeterminism/,

@@ -33,6 +33,7 @@ import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
+import { takePatchesAtStart } from './patches.js';
 import { openRunEvents } from './run-events.js';
 import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
@@ -48,6 +49,8 @@ import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 import { workflowNow } from './workflow-clock.js';
 
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
+  // Before anything else, and before any local activity: see src/workflows/patches.ts.
+  takePatchesAtStart();
   const run = new AgentRun(openRunEvents(rawInput));
   registerHandlers(run);
   try {

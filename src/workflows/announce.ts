@@ -1,11 +1,11 @@
 /** Shows a gated call to approvers: what they see, who may decide it, and its deadline counted from now. */
-import { patched } from '@temporalio/workflow';
+
 import ms from 'ms';
 import { argsHash } from '../policy/args-hash.js';
 import type { CallRecord, GateSettings } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { workflowNow } from './workflow-clock.js';
 
 /** What the announcement carries besides the gate's settings: the reviewer's reasoning, the world, why it waits again. */
@@ -26,7 +26,7 @@ export function announce(
     ...(run.policy.fourEyes && run.input.requestedBy ? [run.input.requestedBy] : []),
     ...(record.proposal?.approver ? [record.proposal.approver] : []),
   ];
-  const v4 = ownIds && patched(PATCHES.whoDecides);
+  const v4 = ownIds && takesPatch(PATCHES.whoDecides);
   run.book.announce(record, {
     toolName: record.proposal?.toolName ?? record.toolName,
     args,
@@ -40,7 +40,7 @@ export function announce(
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
     rule: record.rule,
-    ...(ownIds ? { checks: v4 ? 4 : 3 } : patched(PATCHES.decisionChecksV2) && { checks: 2 }),
+    ...(ownIds ? { checks: v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
     ...(record.proposal && { proposedBy: { approver: record.proposal.approver, callId: record.id, toolName: record.toolName } }),
     ...(ownIds && { agent: run.agent }),
     ...(v4 && whoDecides(gate, at)),

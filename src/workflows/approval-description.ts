@@ -1,16 +1,16 @@
 /**
  * Tools can write the text approvers read (`describe: true`), looking up what the arguments alone do not say:
  * "Refund 75000 of 75000 paid for order 1234 (Ada Lovelace, open)". This arrived after runs were already
- * paused, so it is behind `patched()`: a run that announced its calls before the change replays exactly as it
+ * paused, so it is behind a patch (src/workflows/patches.ts): a run that announced its calls before the change replays exactly as it
  * ran, and only new runs call the describing activity. See README, "Changing workflow code".
  */
-import { log, patched } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 
 /** Whether this gated call waits for its tool's own description before it is announced to approvers. */
 export function describedByTool(snapshot: AgentSnapshot, record: CallRecord): boolean {
@@ -18,7 +18,7 @@ export function describedByTool(snapshot: AgentSnapshot, record: CallRecord): bo
   const describes = snapshot.describedTools
     ? snapshot.describedTools.includes(record.toolName)
     : toolSpecs[record.toolName]?.describe === true;
-  return describes && !record.gate?.descriptionFromPolicy && patched(PATCHES.toolDescriptions);
+  return describes && !record.gate?.descriptionFromPolicy && takesPatch(PATCHES.toolDescriptions);
 }
 
 /** The tool's sentence after the policy's prefix; the default text if the tool cannot say (approvers must never wait on it). */

@@ -5,20 +5,20 @@
  * humans decide as if there were no reviewer (and do not see it, so it cannot sway them).
  */
 import { ActivityFailure } from '@temporalio/common';
-import { isCancellation, log, patched } from '@temporalio/workflow';
+import { isCancellation, log } from '@temporalio/workflow';
 import { truncateBytes } from '../bounds/truncate.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import { durationToMs } from '../schemas/duration.js';
 import { ReviewVerdict, reviewerName, type ReviewOutcome } from '../schemas/review.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { consentWindow, settle } from './run-decisions.js';
 
 /** The call waits for its reviewer before any human sees it. */
 export function reviewsFirst(record: CallRecord): boolean {
   const config = record.gate?.review;
-  return !!config && !config.shadow && !record.review && patched(PATCHES.whoDecides);
+  return !!config && !config.shadow && !record.review && takesPatch(PATCHES.whoDecides);
 }
 
 /** Asks the reviewer; never throws on its failure (the call then goes to humans). */
@@ -97,7 +97,7 @@ export async function reviewBeforeHumans(run: AgentRun, record: CallRecord): Pro
 /** Shadow mode: the reviewer looks at the call beside the humans; its verdict is recorded, never acted on. */
 export function shadowReview(run: AgentRun, record: CallRecord): Promise<void> {
   const config = record.gate?.review;
-  if (!config?.shadow || record.review || record.resolution || !patched(PATCHES.whoDecides)) return Promise.resolve();
+  if (!config?.shadow || record.review || record.resolution || !takesPatch(PATCHES.whoDecides)) return Promise.resolve();
   const shownAs = record.pending?.id ?? record.id;
   return askReviewer(run, record).then(
     (outcome) => {

@@ -5,7 +5,7 @@
  * just before it runs; if the world changed, or the precheck cannot say, the call waits again. Either way the call
  * is announced anew under `<id>.<n>`, and approvers see why and what changed.
  */
-import { isCancellation, log, patched } from '@temporalio/workflow';
+import { isCancellation, log } from '@temporalio/workflow';
 import deepEqual from 'fast-deep-equal';
 import ms from 'ms';
 import { truncateBytes, utf8Length } from '../bounds/truncate.js';
@@ -15,7 +15,7 @@ import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { describeForApprovers, describedByTool } from './approval-description.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { requestApproval } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -36,7 +36,7 @@ export interface Stale {
 
 /** The tool looks at the world before its calls are shown and before they run (recorded when the run started). */
 export function prechecked(run: AgentRun, toolName: string): boolean {
-  return run.snapshot.precheckedTools?.includes(toolName) === true && patched(PATCHES.whoDecides);
+  return run.snapshot.precheckedTools?.includes(toolName) === true && takesPatch(PATCHES.whoDecides);
 }
 
 /** The tool's view of the world for these arguments, or why it could not say. */

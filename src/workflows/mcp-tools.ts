@@ -12,7 +12,7 @@ import type { ToolArgs } from '../schemas/tool-args.js';
 import { ACTIVITY_OPTIONS, activities, mcpToolOptions } from './activity-options.js';
 
 /**
- * The snapshot with the agent's MCP tools added, for agents that declare MCP servers. No `patched()` guards this
+ * The snapshot with the agent's MCP tools added, for agents that declare MCP servers. No patch guards this
  * new activity: which branch a run takes is decided by the snapshot it recorded before (`mcpServers`), which runs
  * recorded before MCP support never hold, so no recorded history can reach it.
  */

@@ -3,7 +3,7 @@
  * as the beforeModel hook shows it going out through the model activity, the reply taken in within the limits,
  * then judged (afterModel hook, breakpoints after the model and before tools) before it joins the transcript.
  */
-import { patched } from '@temporalio/workflow';
+
 import type { StructuredCheck } from '../activities/call-model.js';
 import type { ModelCallInfo } from '../hooks/hook-types.js';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
@@ -13,7 +13,7 @@ import type { AgentRun } from './agent-run.js';
 import { breakBeforeModel } from './breakpoint-pause.js';
 import { chooseModel } from './model-choice.js';
 import { beforeModel } from './model-hooks.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { takeReply, type Intake } from './reply-intake.js';
 import { replyAsText } from './reply-rewrite.js';
 import { reviewReply } from './reply-review.js';
@@ -60,7 +60,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   );
   const reply = result?.message;
   const hasCalls = Array.isArray(reply?.tool_calls) && reply.tool_calls.length > 0;
-  let ownIds = hasCalls && patched(PATCHES.ownCallIds);
+  let ownIds = hasCalls && takesPatch(PATCHES.ownCallIds);
   const intake = takeReply(reply, result?.cut, ownIds, () => run.book.nextCallId());
   const usage: Usage = { promptTokens: count(result?.usage?.promptTokens), completionTokens: count(result?.usage?.completionTokens) };
   // What joins the transcript (the reply, or what hooks and humans made of it) is what watchers see.
@@ -97,7 +97,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
     case 'take': {
       accept(review.intake.message);
       run.modelCalls.accepted();
-      if (review.rewritten && review.intake.calls.length > 0) ownIds = patched(PATCHES.ownCallIds);
+      if (review.rewritten && review.intake.calls.length > 0) ownIds = takesPatch(PATCHES.ownCallIds);
       const structured = review.rewritten ? recheck(run, review.intake) : result?.structured;
       return { kind: 'reply', intake: review.intake, ownIds, ...(structured && { structured }) };
     }

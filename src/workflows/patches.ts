@@ -1,7 +1,10 @@
+import { patched } from '@temporalio/workflow';
+
 /**
  * Every `patched()` id, in one place. Each marks a change that arrived while runs were paused: a run that passed
- * the point before the change replays the old branch, new runs take the new one. See README, "Changing workflow
- * code while runs are paused", for when a patch may be retired.
+ * the point before the change replays the old branch, new runs take the new one. Workflow code asks
+ * `takesPatch(id)`, never the SDK's `patched()` (see below). See README, "Changing workflow code while runs are
+ * paused", for when a patch may be retired.
  */
 export const PATCHES = {
   /** Tools write the text approvers read (`describe: true`). */
@@ -38,3 +41,53 @@ export const PATCHES = {
    */
   whoDecides: 'who-decides',
 } as const;
+
+export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
+
+/**
+ * The patches a run started by this code takes all at once, through one marker in its first workflow task.
+ *
+ * Why not each `patched()` where it is needed: on replay Core knows a patch only from the markers of the workflow
+ * task it is replaying, and a patch first asked right after a local activity resolves (the agent's resolution,
+ * a local tool) can be replayed in another task than the one that recorded it. A query answered while the local
+ * activity ran makes Core end that task early and deliver the result in a new one; replay delivers it in the
+ * first. `patched()` then answers false, and the run fails to replay ("Non-deprecated patch marker encountered
+ * for change …"): a run that could not be queried once completed, or decided once evicted. Asked in the run's
+ * first activation, before any activity, a patch replays in the task that recorded it.
+ */
+export const PATCH_SET: { readonly id: string; readonly patches: readonly PatchId[] } = {
+  id: 'patch-set-1',
+  // Listed by hand, not Object.values(PATCHES): runs record which set they took, so a set never grows.
+  patches: [
+    PATCHES.toolDescriptions,
+    PATCHES.decisionChecksV2,
+    PATCHES.localTools,
+    PATCHES.pendingInMemo,
+    PATCHES.reportEveryAnswer,
+    PATCHES.flushNotifications,
+    PATCHES.ownCallIds,
+    PATCHES.localToolFailures,
+    PATCHES.streamHandOff,
+    PATCHES.whoDecides,
+  ],
+};
+
+/** The patches this run took at its start; undefined for a run started before patch sets. Module state is per run. */
+let taken: readonly PatchId[] | undefined;
+
+/**
+ * Called first in a run's first activation. A run started before sets existed replays no set marker here, and
+ * keeps asking each patch where it is needed, as it did when it recorded its history.
+ */
+export function takePatchesAtStart(): void {
+  if (patched(PATCH_SET.id)) taken = PATCH_SET.patches;
+}
+
+/**
+ * Whether this run takes the change `id`: a run keeps the patches of the code that started it, to its end. A change
+ * made after this set gets its id in PATCHES and a new set listing this one's patches and the new id (`patch-set-2`),
+ * asked before this one in takePatchesAtStart; this set's list never changes, since runs recorded which set they took.
+ */
+export function takesPatch(id: PatchId): boolean {
+  return taken ? taken.includes(id) : patched(id);
+}

@@ -4,7 +4,7 @@
  * history): watchers read it with the stream's poll update, or its query once the run has closed. The log, and so
  * every event, goes across continue-as-new in the carried state and is rebuilt by replay after a worker crash.
  */
-import { patched } from '@temporalio/workflow';
+
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { truncateBytes } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
@@ -15,7 +15,7 @@ import type { AssistantMessage } from '../schemas/chat-message.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import type { AgentResult } from '../schemas/run-state.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { openRunStream, type RunStream } from './run-stream.js';
 import { listedApproval } from './listed-approval.js';
 
@@ -26,7 +26,7 @@ export function openRunEvents(rawInput: unknown): RunEvents {
   // Read before the input is validated: the stream's handlers must be registered before the first await, and a
   // carried state the library could not load is dropped by openRunStream.
   const carried = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry?.stream;
-  return new RunEvents(openRunStream(carried), patched(PATCHES.streamHandOff));
+  return new RunEvents(openRunStream(carried), takesPatch(PATCHES.streamHandOff));
 }
 
 export class RunEvents {

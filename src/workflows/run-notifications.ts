@@ -1,10 +1,10 @@
 /** Approval events to webhooks: fire and forget, so a webhook outage never holds up or fails a run. */
-import { condition, log, patched, workflowInfo } from '@temporalio/workflow';
+import { condition, log, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { workflowIsoNow } from './workflow-clock.js';
 
 export class RunNotifications {
@@ -51,7 +51,7 @@ export class RunNotifications {
    * closes, their activities never start. The result is already decided and visible; only the close waits.
    */
   async flush(): Promise<void> {
-    if (this.#inFlight > 0 && patched(PATCHES.flushNotifications)) {
+    if (this.#inFlight > 0 && takesPatch(PATCHES.flushNotifications)) {
       await condition(() => this.#inFlight === 0, '5s', { summary: 'last notifications before closing' });
     }
   }

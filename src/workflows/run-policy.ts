@@ -10,8 +10,8 @@ import type { ApprovalPolicy, ApprovalPolicyOverride } from '../schemas/approval
 export function runPolicy(agentName: string, agent: ApprovalPolicy, override: ApprovalPolicyOverride | undefined): ApprovalPolicy {
   // Gated on data rather than a patch: a run recorded before the limit existed has no `runOverrides` in its agent's
   // snapshot, took any policy it was given, and replays that way. Judging keys through patterns came in the same
-  // release as the limit, so no recorded run checked them the narrower way. (A patch here made queries of the
-  // decision-fuzz suite's runs fail with a nondeterminism error; we did not find why, and it is not needed.)
+  // release as the limit, so no recorded run checked them the narrower way. (A patch asked here, right after the
+  // agent's resolution, made queries of the decision-fuzz suite's runs fail to replay: src/workflows/patches.ts says why.)
   if (override && agent.runOverrides === 'tighten') {
     const problems = loosenings(agent, override);
     if (problems.length) throw looseningRefusal(agentName, problems);

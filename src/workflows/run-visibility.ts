@@ -3,13 +3,13 @@
  * the Temporal UI's current details, and (for a sub-agent) its parent's mirror of what it waits for. The run calls
  * `publish` from one place, its `refresh()`; every upsert and report is made only when something changed.
  */
-import { getExternalWorkflowHandle, log, patched, setCurrentDetails, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { getExternalWorkflowHandle, log, setCurrentDetails, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { RunStatus } from '../contract/run-status.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { truncateChars } from '../bounds/truncate.js';
 import type { AuditLog } from './audit-log.js';
 import { currentDetails } from './current-details.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 import { childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
 
@@ -65,7 +65,7 @@ export class RunVisibility {
     const text = JSON.stringify(pending);
     const value = text.length <= MEMO_PENDING_LIMIT ? pending : null;
     const key = value ? text : 'too-large';
-    if (key === this.#memoPendingKey || !patched(PATCHES.pendingInMemo)) return;
+    if (key === this.#memoPendingKey || !takesPatch(PATCHES.pendingInMemo)) return;
     this.#memoPendingKey = key;
     upsertMemo({ pendingApprovals: value ?? { tooLarge: true } });
   }
@@ -78,7 +78,7 @@ export class RunVisibility {
     const auditSeq = run.audit.lastSeq;
     const pendingKey = run.pending.map((p) => `${p.subAgentWorkflowId ?? ''}/${p.id}`).join(',');
     const key =
-      pendingKey === this.#parentReport.key.split('#')[0] && !patched(PATCHES.reportEveryAnswer)
+      pendingKey === this.#parentReport.key.split('#')[0] && !takesPatch(PATCHES.reportEveryAnswer)
         ? this.#parentReport.key
         : `${pendingKey}#${auditSeq}`;
     if (key === this.#parentReport.key) return;

@@ -1,6 +1,6 @@
 /** Settles one call: runs the tool (as the model asked, or as a human edited it), or answers for it. */
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/common';
-import { isCancellation, patched } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from '../tools/define-tool.js';
@@ -10,7 +10,7 @@ import type { AgentRun } from './agent-run.js';
 import { StartMissed } from './consent.js';
 import { answerGated } from './gated-call.js';
 import { callMcpTool, mcpToolOf } from './mcp-tools.js';
-import { PATCHES } from './patches.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { runSubAgent } from './sub-agents.js';
 import { answerToolFailure } from './tool-errors.js';
 
@@ -32,7 +32,7 @@ async function answer(run: AgentRun, record: CallRecord, ownIds: boolean): Promi
  * that calls a local tool, so a run recorded before keeps replaying its calls as regular activities.
  */
 function runsLocally(spec: ToolSpec | undefined): boolean {
-  return spec?.local === true && patched(PATCHES.localTools);
+  return spec?.local === true && takesPatch(PATCHES.localTools);
 }
 
 /**
@@ -42,7 +42,7 @@ function runsLocally(spec: ToolSpec | undefined): boolean {
  */
 function isToolFailure(err: unknown, local: boolean): err is ActivityFailure | ChildWorkflowFailure | ApplicationFailure {
   if (err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) return true;
-  return local && err instanceof ApplicationFailure && patched(PATCHES.localToolFailures);
+  return local && err instanceof ApplicationFailure && takesPatch(PATCHES.localToolFailures);
 }
 
 /** @param startWithinMs what is left of the approval's validity: the activity must start within it (else StartMissed) */

@@ -20,13 +20,16 @@ async function bundleToFile(options: Partial<BundleOptions>): Promise<string> {
   return file;
 }
 
+/** The production bundle with modules replaced: each `[request, replacement file]` (requests as the importers spell them). */
+export function bundleWithReplacements(...replacements: [request: RegExp, replacement: string][]): Promise<string> {
+  const plugins = replacements.map(
+    ([request, replacement]) => new webpack.NormalModuleReplacementPlugin(request, path.resolve(replacement)),
+  );
+  return bundleToFile({ webpackConfigHook: (config) => ({ ...config, plugins: [...(config.plugins ?? []), ...(plugins as never[])] }) });
+}
+
 export function bundleWithReplacement(request: RegExp, replacement: string): Promise<string> {
-  return bundleToFile({
-    webpackConfigHook: (config) => ({
-      ...config,
-      plugins: [...(config.plugins ?? []), new webpack.NormalModuleReplacementPlugin(request, path.resolve(replacement)) as never],
-    }),
-  });
+  return bundleWithReplacements([request, replacement]);
 }
 
 /** The production bundle (preloaded modules and all) of another entry, e.g. one that adds test workflows. */

@@ -71,6 +71,8 @@ export interface Harness {
     dataConverter?: DataConverter;
     signedDecisions?: ActivityDeps['signedDecisions'];
     agents?: AgentRegistry;
+    /** Runs while no worker polls the task queue (what a run started during a deploy sees). */
+    whileStopped?: () => Promise<void>;
   }): Promise<void>;
   close(): Promise<void>;
 }
@@ -128,6 +130,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       if (restart.agents) deps = { ...deps, agents: { ...deps.agents, ...restart.agents } };
       worker.shutdown();
       await running;
+      await restart.whileStopped?.();
       worker = await makeWorker();
       running = worker.run();
     },
