@@ -44,7 +44,7 @@ const GB = 1e9;
 export function projection(r: BenchResults) {
   const gated = r.history.gatedRunUpdate;
   const actions = BILLED_EVENT_TYPES.reduce((n, t) => n + (gated.eventTypes[t] ?? 0), 0);
-  const long = r.evicted.sizes.find((s) => s.events >= 1000 && s.events < 2000);
+  const long = r.evicted.sizes.find((s) => s.events >= 1000 && s.events < 2000 && !s.continued);
   const cpuPerApprovalMs = r.density.cpu.workerMsPerPause + r.density.cpu.workerMsPerDecision;
   const serverCpuPerApprovalMs = r.density.cpu.serverMsPerPause + r.density.cpu.serverMsPerDecision;
   const perCached = r.density.worker.perCachedRunBytes;

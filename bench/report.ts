@@ -303,7 +303,7 @@ only checkpoint rows; a paused run costs worker memory only while it is in the w
 
 ## 6. Deciding a run evicted from the worker's cache
 
-${evictedSection(r)}
+${evictedSection(r.evicted)}
 
 ## 7. The second peer: \`@temporalio/openai-agents\`' approval pattern
 

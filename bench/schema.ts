@@ -71,6 +71,8 @@ export const EvictedResults = z.strictObject({
       /** Cached/evicted pairs decided at this size. */
       samples: z.number().int().positive(),
       events: z.number().int().positive(),
+      /** The run continued as new before it waited (the default since `continueAsNew.beforeWaitEvents`): `events` is the continued run's. */
+      continued: z.boolean().optional(),
       bytes,
       automaticSteps: z.number().int().nonnegative(),
       paddingSignals: z.number().int().nonnegative(),

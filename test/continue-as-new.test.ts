@@ -1,6 +1,7 @@
 /**
  * Runs that outgrow one history: a 500-step session spread over several runs, with nothing lost across the
- * boundaries, and a pending approval carried across with its original deadline.
+ * boundaries, a pending approval carried across with its original deadline, and a run with a long history that
+ * continues as new before it waits for people.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,6 +35,14 @@ beforeAll(async () => {
         {
           match: 'carry my approval',
           replies: [{ toolCalls: [call('keep', 'write_file', { path: 'keep.txt', content: 'kept' })] }, { content: 'carried' }],
+        },
+        {
+          match: 'read a lot, then ask',
+          replies: [
+            { ...read, repeat: 80 },
+            { toolCalls: [call('w', 'write_file', { path: 'asked.txt', content: 'after 80 reads' })] },
+            { content: 'asked and done' },
+          ],
         },
         {
           match: 'compact me',
@@ -123,6 +132,48 @@ describe('continue-as-new', () => {
     const done = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
     expect(done.map((r) => r.status)).toEqual(['Completed']);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'keep.txt'), 'utf8')).toBe('kept');
+  });
+
+  it('continues as new before waiting for people once history holds beforeWaitEvents, unless set off', { timeout: 300_000 }, async () => {
+    // 80 automatic steps (about 560 events), then a gated call: by default (500) the run starts over before it
+    // waits; set to Temporal's own limit, it waits with its whole history.
+    const [short, whole] = await Promise.all([
+      h.start({ agent: 'demo', prompt: 'read a lot, then ask', maxSteps: 100 }),
+      h.start({ agent: 'demo', prompt: 'read a lot, then ask', maxSteps: 100, continueAsNew: { beforeWaitEvents: 51_200 } }),
+    ]);
+    const latest = h.temporal.client.workflow.getHandle(short.workflowId);
+    await waitFor(async () => (await latest.describe()).runId !== short.firstExecutionRunId, 120_000, 'the run to continue as new');
+    const [waiting] = await waitForPending(latest, 1, 120_000);
+    const [alsoWaiting] = await waitForPending(whole, 1, 120_000);
+    expect(waiting).toMatchObject({ id: alsoWaiting!.id, toolName: 'write_file', requestedAt: expect.any(String) });
+    // The first run had announced the call before it continued: the deadline and request time carry over.
+    const first = h.temporal.client.workflow.getHandle(short.workflowId, short.firstExecutionRunId);
+    expect((await first.describe()).status.name).toBe('CONTINUED_AS_NEW');
+    const [shortEvents, wholeEvents, firstEvents] = await Promise.all(
+      [latest, whole, first].map(async (handle) => (await handle.describe()).historyLength),
+    );
+    expect(firstEvents).toBeGreaterThanOrEqual(500);
+    expect(wholeEvents).toBeGreaterThanOrEqual(500);
+    expect(shortEvents).toBeLessThan(50);
+    expect((await latest.query(runStateQuery)).previousRunIds).toEqual([short.firstExecutionRunId]);
+    expect((await whole.describe()).runId).toBe(whole.firstExecutionRunId);
+
+    // Once per wait: refused signals that fill the continued run's history past 500 do not make it start over again
+    // (each start over copies the transcript into history).
+    const continued = (await latest.describe()).runId;
+    for (let i = 0; i < 100 && (await latest.describe()).historyLength < 520; i++) {
+      await Promise.all(Array.from({ length: 20 }, () => signalDecision(latest, { decisions: [{ id: 'nope', type: 'approve' }] })));
+    }
+    await waitFor(async () => (await latest.describe()).historyLength >= 520, 60_000, 'signals to fill the history');
+    expect((await latest.describe()).runId).toBe(continued);
+
+    // Decided after the worker let both go: the continued run replays its short history, the other its whole one.
+    await h.restartWorker();
+    await Promise.all([latest, whole].map((handle) => decide(handle, { decisions: [{ id: waiting!.id, type: 'approve' }] })));
+    for (const handle of [latest, whole]) expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'asked and done' });
+    const state = await latest.query(runStateQuery);
+    expect(state.messages.filter((m) => m.role === 'tool')).toHaveLength(81);
+    expect(state.step).toBe((await whole.query(runStateQuery)).step);
   });
 
   it('compacts the transcript with a model summary when it starts over', { timeout: 300_000 }, async () => {

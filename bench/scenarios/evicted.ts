@@ -10,9 +10,13 @@
  * after automatic read_data steps (7 events each, the realistic bulk of an agent's history); past the bytes our
  * quadratic transcript allows, it is padded with refused `decision` signals (a signal and a workflow task each).
  *
- * Our workflow continues as new when Temporal suggests it (4,096 events by default), so a paused run of 5,000
- * events only exists on a server that suggests it later: the scenario runs on its own dev server with
- * `limit.historyCount.suggestContinueAsNew` raised, and records that server's settings.
+ * A run about to wait for people continues as new first once its history holds 500 events
+ * (`continueAsNew.beforeWaitEvents`), so by default no paused run has 1,000 events to replay: the sizes of
+ * 1,000 events and more are runs that set it off (51,200), as a run of older code is, and one more size is the
+ * default's: 1,000 events of work, paused in the short run it continued as. Our workflow also continues as new
+ * when Temporal suggests it (4,096 events by default), so a paused run of 5,000 events only exists on a server
+ * that suggests it later: the scenario runs on its own dev server with `limit.historyCount.suggestContinueAsNew`
+ * raised, and records that server's settings.
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -32,10 +36,15 @@ import { ratio, round, summarize, type Stats } from '../stats.js';
  * evicted one): at 5,000 events that is most of half a minute per pair on this machine, hence fewer pairs.
  */
 export const EVICTED_SIZES = [
-  { events: 100, steps: EVICTED_STEPS[0], fullSamples: 30 },
-  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 15 },
-  { events: 5000, steps: EVICTED_STEPS[1], fullSamples: 5 },
+  { events: 100, steps: EVICTED_STEPS[0], fullSamples: 30, continues: false },
+  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 15, continues: false },
+  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 15, continues: true },
+  { events: 5000, steps: EVICTED_STEPS[1], fullSamples: 5, continues: false },
 ] as const;
+type Size = (typeof EVICTED_SIZES)[number];
+
+/** Runs that keep their whole history while they wait set the threshold to Temporal's own limit. */
+const NEVER_CONTINUE_BEFORE_WAITS = { beforeWaitEvents: 51_200 };
 
 /** Above 5,000 events plus a decision, so the scenario's runs never continue as new on the count. */
 export const EVICTED_SERVER_CONFIG = { 'limit.historyCount.suggestContinueAsNew': 8192 };
@@ -58,6 +67,8 @@ export interface EvictedSize {
   samples: number;
   /** Events in the paused runs' history when decided. */
   events: number;
+  /** The run continued as new before it waited (the default): `events` is the continued run's. */
+  continued: boolean;
   bytes: number;
   automaticSteps: number;
   paddingSignals: number;
@@ -80,7 +91,7 @@ export interface EvictedResult {
 export async function measureEvicted(
   ctx: BenchContext,
   samples: number | undefined,
-  sizes: readonly (typeof EVICTED_SIZES)[number][] = EVICTED_SIZES,
+  sizes: readonly Size[] = EVICTED_SIZES,
 ): Promise<EvictedResult> {
   const server = await startDevServer({
     forceStart: true,
@@ -103,7 +114,9 @@ export async function measureEvicted(
     const failures: { events: number; error: string }[] = [];
     for (const size of sizes) {
       const pairs = samples ?? size.fullSamples;
-      ctx.log(`  evicted runs: ${size.events} events, ${pairs} cached/evicted pairs`);
+      ctx.log(
+        `  evicted runs: ${size.events} events${size.continues ? ' of work, continued as new before waiting' : ''}, ${pairs} cached/evicted pairs`,
+      );
       // A replay can outlast the workflow task timeout at the largest size: that is a result, not a crash.
       await measureSize(other, worker, size, pairs).then(
         (m) => measured.push(m),
@@ -125,12 +138,7 @@ export async function measureEvicted(
   }
 }
 
-async function measureSize(
-  ctx: BenchContext,
-  worker: WorkerChild,
-  size: (typeof EVICTED_SIZES)[number],
-  samples: number,
-): Promise<EvictedSize> {
+async function measureSize(ctx: BenchContext, worker: WorkerChild, size: Size, samples: number): Promise<EvictedSize> {
   const { client } = ctx;
   // Two templates: a reset makes a new run of the same workflow id, and only one run per id may be open.
   const a = await makeTemplate(ctx, worker, size);
@@ -202,6 +210,7 @@ async function measureSize(
   return {
     samples: pairs.length,
     events: measuredEvents,
+    continued: size.continues,
     bytes: measuredBytes,
     automaticSteps: size.steps,
     paddingSignals: a.paddingSignals,
@@ -224,16 +233,28 @@ interface Template {
 }
 
 /** A run paused on its gated call with about `size.events` events of history. */
-async function makeTemplate(ctx: BenchContext, worker: WorkerChild, size: (typeof EVICTED_SIZES)[number]): Promise<Template> {
-  const handle = await ctx.client.workflow.start('agentWorkflow', {
+async function makeTemplate(ctx: BenchContext, worker: WorkerChild, size: Size): Promise<Template> {
+  const started = await ctx.client.workflow.start('agentWorkflow', {
     taskQueue: worker.taskQueue,
     workflowId: uniqueName(`evicted-${size.events}`),
-    args: [{ agent: BENCH_AGENT, prompt: evictedPrompt(size.steps) } satisfies AgentWorkflowInput],
+    args: [
+      {
+        agent: BENCH_AGENT,
+        prompt: evictedPrompt(size.steps),
+        ...(!size.continues && { continueAsNew: NEVER_CONTINUE_BEFORE_WAITS }),
+      } satisfies AgentWorkflowInput,
+    ],
   });
+  if (size.continues) {
+    // The run pauses, then continues as new before it waits: the template is the run it continued as.
+    await waitUntil(async () => (await started.describe()).runId !== started.firstExecutionRunId, 300_000, 'the run to continue as new');
+  }
+  const runId = (await started.describe()).runId;
+  const handle = ctx.client.workflow.getHandle(started.workflowId, runId);
   const callId = await pausedCallId(handle);
   // Padding: refused decisions (an unknown call id), a few at a time (a workflow task takes what has arrived).
   let paddingSignals = 0;
-  while ((await handle.describe()).historyLength < size.events - 12) {
+  while (!size.continues && (await handle.describe()).historyLength < size.events - 12) {
     for (let i = 0; i < 20; i += 4)
       await Promise.all([0, 1, 2, 3].map(() => handle.signal(decisionSignal, { decisions: [{ id: 'no-such-call', type: 'approve' }] })));
     paddingSignals += 20;
@@ -242,7 +263,7 @@ async function makeTemplate(ctx: BenchContext, worker: WorkerChild, size: (typeo
   await worker.request('marks', { workflowIds: [handle.workflowId] });
   return {
     workflowId: handle.workflowId,
-    runId: handle.firstExecutionRunId,
+    runId,
     callId,
     resetPoint: await lastCompletedWorkflowTask(handle),
     paddingSignals,

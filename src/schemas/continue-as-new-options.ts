@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const ContinueAsNewOptions = z.strictObject({
   /** Start over once history holds this many events. */
   maxEvents: z.number().int().min(200).optional(),
+  /**
+   * Start over before waiting for people (a decision, a session's next message) once history holds this many
+   * events, @default 500: a decision that arrives after the worker let the run go then replays a short history.
+   * 51,200 (Temporal's own limit) turns it off.
+   */
+  beforeWaitEvents: z.number().int().min(50).max(51_200).optional(),
   /** Start over once history holds this many bytes. */
   maxBytes: z.number().int().min(100_000).optional(),
   /** Shorten the transcript when starting over. */

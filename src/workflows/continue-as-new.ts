@@ -1,7 +1,10 @@
 /**
  * Long runs start over with fresh history before Temporal's limits (51,200 events / 50 MB) get near: when
- * Temporal suggests it, or at the run's own event or size threshold. Only at points where nothing is in flight;
- * everything the run knows goes across in its carried state. This module is the one place that decides it.
+ * Temporal suggests it, or at the run's own event or size threshold. Runs about to wait for people start over
+ * sooner, since the wait can outlast the worker's cache: a decision on a run the worker let go replays the run's
+ * whole history first (about 1.9 s at 1,000 events in bench/RESULTS.md, and near the 10 s workflow-task timeout
+ * at 5,000). Only at points where nothing is in flight; everything the run knows goes across in its carried
+ * state. This module is the one place that decides it.
  */
 import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
@@ -9,16 +12,34 @@ import type { ChatMessage } from '../schemas/chat-message.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
-export function continueAsNewDue(run: AgentRun): boolean {
+/** `continueAsNew.beforeWaitEvents` unless the run sets it. */
+export const DEFAULT_BEFORE_WAIT_EVENTS = 500;
+
+/** @param waitingForPeople the run waits for a decision or a message, which may take days */
+export function continueAsNewDue(run: AgentRun, waitingForPeople = false): boolean {
   const info = workflowInfo();
   const limits = run.input.continueAsNew;
   return (
     info.continueAsNewSuggested ||
     (limits?.maxEvents !== undefined && info.historyLength >= limits.maxEvents) ||
-    (limits?.maxBytes !== undefined && info.historySize >= limits.maxBytes)
+    (limits?.maxBytes !== undefined && info.historySize >= limits.maxBytes) ||
+    (waitingForPeople &&
+      info.historyLength >= (limits?.beforeWaitEvents ?? DEFAULT_BEFORE_WAIT_EVENTS) &&
+      steppedInThisRun(run) &&
+      takesPatch(PATCHES.continueBeforeWaits))
   );
+}
+
+/**
+ * Whether this run has taken a step since it started. A run that continued as new to wait does not start over
+ * again for the same wait when signals fill its history: each start over copies the transcript into history, so a
+ * flood of refused signals must not buy one every 500 events (the other thresholds still apply).
+ */
+function steppedInThisRun(run: AgentRun): boolean {
+  return run.step > (run.input.carry?.step ?? 0);
 }
 
 /**
@@ -44,13 +65,13 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
 }
 
 /**
- * Waits for `work`, but continues as new meanwhile if history grows too long while calls wait for decisions (a
- * flood of signals can do that) and nothing is running.
+ * Waits for `work`, but continues as new meanwhile once calls wait for people with a long history behind them, or
+ * if history grows too long while they wait (a flood of signals can do that), and nothing is running.
  */
 export async function whileContinuingAsNewIfDue(run: AgentRun, work: Promise<unknown>): Promise<void> {
   const watch = new CancellationScope();
   const due = watch
-    .run(() => condition(() => continueAsNewDue(run) && run.book.isPausable() && readyToHandOff(run)))
+    .run(() => condition(() => continueAsNewDue(run, run.pending().length > 0) && run.book.isPausable() && readyToHandOff(run)))
     .then(
       () => true,
       (err) => {

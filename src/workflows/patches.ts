@@ -40,12 +40,18 @@ export const PATCHES = {
    * had. (A run's own policy is limited by data instead: see src/workflows/run-policy.ts.)
    */
   whoDecides: 'who-decides',
+  /**
+   * A run that is about to wait for people with a long history continues as new first, so a decision that comes
+   * after the worker let the run go replays a short history (src/workflows/continue-as-new.ts).
+   */
+  continueBeforeWaits: 'continue-as-new-before-waits',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
 
 /**
- * The patches a run started by this code takes all at once, through one marker in its first workflow task.
+ * Patch sets: a run takes every patch of one set at its start, through one marker in its first workflow task, and
+ * keeps them to its end.
  *
  * Why not each `patched()` where it is needed: on replay Core knows a patch only from the markers of the workflow
  * task it is replaying, and a patch first asked right after a local activity resolves (the agent's resolution,
@@ -54,40 +60,41 @@ export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
  * first. `patched()` then answers false, and the run fails to replay ("Non-deprecated patch marker encountered
  * for change …"): a run that could not be queried once completed, or decided once evicted. Asked in the run's
  * first activation, before any activity, a patch replays in the task that recorded it.
+ *
+ * Each set's list is written out and never changes, since runs recorded which set they took. A new change: its
+ * id in PATCHES, and a new set first in this list, holding the newest set's patches and the new id.
  */
-export const PATCH_SET: { readonly id: string; readonly patches: readonly PatchId[] } = {
-  id: 'patch-set-1',
-  // Listed by hand, not Object.values(PATCHES): runs record which set they took, so a set never grows.
-  patches: [
-    PATCHES.toolDescriptions,
-    PATCHES.decisionChecksV2,
-    PATCHES.localTools,
-    PATCHES.pendingInMemo,
-    PATCHES.reportEveryAnswer,
-    PATCHES.flushNotifications,
-    PATCHES.ownCallIds,
-    PATCHES.localToolFailures,
-    PATCHES.streamHandOff,
-    PATCHES.whoDecides,
-  ],
-};
+const SET_1: readonly PatchId[] = [
+  PATCHES.toolDescriptions,
+  PATCHES.decisionChecksV2,
+  PATCHES.localTools,
+  PATCHES.pendingInMemo,
+  PATCHES.reportEveryAnswer,
+  PATCHES.flushNotifications,
+  PATCHES.ownCallIds,
+  PATCHES.localToolFailures,
+  PATCHES.streamHandOff,
+  PATCHES.whoDecides,
+];
+export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  { id: 'patch-set-2', patches: [...SET_1, PATCHES.continueBeforeWaits] },
+  { id: 'patch-set-1', patches: SET_1 },
+];
 
 /** The patches this run took at its start; undefined for a run started before patch sets. Module state is per run. */
 let taken: readonly PatchId[] | undefined;
 
 /**
- * Called first in a run's first activation. A run started before sets existed replays no set marker here, and
- * keeps asking each patch where it is needed, as it did when it recorded its history.
+ * Called first in a run's first activation: the newest set for a new run, the set it recorded for an older one. A
+ * run started before sets replays no set marker here, and keeps asking each patch of the first set where it is
+ * needed, as it did when it recorded its history.
  */
 export function takePatchesAtStart(): void {
-  if (patched(PATCH_SET.id)) taken = PATCH_SET.patches;
+  taken = PATCH_SETS.find((set) => patched(set.id))?.patches;
 }
 
-/**
- * Whether this run takes the change `id`: a run keeps the patches of the code that started it, to its end. A change
- * made after this set gets its id in PATCHES and a new set listing this one's patches and the new id (`patch-set-2`),
- * asked before this one in takePatchesAtStart; this set's list never changes, since runs recorded which set they took.
- */
+/** Whether this run takes the change `id`: a run keeps the patches of the code that started it, to its end. */
 export function takesPatch(id: PatchId): boolean {
-  return taken ? taken.includes(id) : patched(id);
+  if (taken) return taken.includes(id);
+  return SET_1.includes(id) && patched(id);
 }

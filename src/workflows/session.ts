@@ -59,7 +59,7 @@ export async function waitForNextTurn(run: AgentRun): Promise<'turn' | 'ended'> 
     const remaining = Date.parse(run.session.idleDeadline!) - workflowNow();
     if (remaining <= 0) return 'ended';
     const woke = await condition(
-      () => run.session.length > 0 || run.session.endRequested || (continueAsNewDue(run) && readyToHandOff(run)),
+      () => run.session.length > 0 || run.session.endRequested || (continueAsNewDue(run, true) && readyToHandOff(run)),
       remaining,
       { summary: 'idle · waiting for the next message' },
     );

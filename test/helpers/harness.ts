@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { Worker, WorkerOptions } from '@temporalio/worker';
 import { inject } from 'vitest';
@@ -64,7 +64,7 @@ export interface Harness {
   /** A separate connection to the demo's shop database, for assertions. */
   shop: ShopDb;
   worker: Worker;
-  start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandle<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
+  start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandleWithFirstExecutionRunId<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
   /** Stops the worker (draining) and starts a new one on the same task queue, optionally with other code. */
   restartWorker(options?: {
     bundlePath?: string;
