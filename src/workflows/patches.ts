@@ -1,10 +1,10 @@
 import { patched } from '@temporalio/workflow';
 
 /**
- * Every `patched()` id, in one place. Each marks a change that arrived while runs were paused: a run that passed
- * the point before the change replays the old branch, new runs take the new one. Workflow code asks
- * `takesPatch(id)`, never the SDK's `patched()` (see below). See README, "Changing workflow code while runs are
- * paused", for when a patch may be retired.
+ * Every patch id, in one place. Each marks a change that arrived while runs were paused: runs that started before
+ * it keep the old branch, new runs take the new one. Workflow code asks `takesPatch(id)`, never the SDK's
+ * `patched()` (see PATCH_SETS). See README, "Changing workflow code while runs are paused", for when a patch may be
+ * retired.
  */
 export const PATCHES = {
   /** Tools write the text approvers read (`describe: true`). */
