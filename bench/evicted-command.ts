@@ -15,6 +15,7 @@ import { ensureTemporalCli } from '../src/dev/temporal-cli.js';
 import { startModelServer } from '../src/model-server/server.js';
 import { bundleWorkflows } from '../src/workflow-bundle.js';
 import { benchScript } from './bench-agent.js';
+import { runCommand } from './command.js';
 import type { BenchContext } from './context.js';
 import { quietLogger } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
@@ -69,10 +70,4 @@ ${evictedSection(evicted)}
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runCommand(main);

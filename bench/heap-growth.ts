@@ -18,6 +18,7 @@ import { startModelServer } from '../src/model-server/server.js';
 import { DEFAULT_HEAP_GROWTH_PERCENT, DEFAULT_MAX_CACHED_RUNS } from '../src/worker.js';
 import { bundleWorkflows } from '../src/workflow-bundle.js';
 import { benchScript } from './bench-agent.js';
+import { runCommand } from './command.js';
 import { connectClient, startWorkerChild, type BenchContext } from './context.js';
 import { quietLogger } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
@@ -122,10 +123,4 @@ ${lines.join('\n')}
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runCommand(main);

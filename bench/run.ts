@@ -19,6 +19,7 @@ import { startDevServer } from '../src/dev/dev-server.js';
 import { startModelServer } from '../src/model-server/server.js';
 import { bundleWorkflows } from '../src/workflow-bundle.js';
 import { benchScript } from './bench-agent.js';
+import { runCommand } from './command.js';
 import { connectClient, startPeerChild, startWorkerChild, type BenchContext, type BenchSettings, type ChildEnv } from './context.js';
 import { quietLogger, runExperiments } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
@@ -322,10 +323,4 @@ function renderOnly(): void {
   );
 }
 
-(args['render-only'] ? Promise.resolve().then(renderOnly) : main()).then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runCommand(args['render-only'] ? async () => renderOnly() : main);

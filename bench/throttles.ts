@@ -25,6 +25,7 @@ import {
   TEMPORAL_DEFAULT_DYNAMIC_CONFIG,
   type DynamicConfigValue,
 } from '../src/dev/server-dynamic-config.js';
+import { runCommand } from './command.js';
 import { uniqueName, waitUntil } from './context.js';
 import { quietLogger } from './experiments.js';
 import { floorActivities } from './floor/activities.js';
@@ -170,10 +171,4 @@ async function main(): Promise<void> {
   if (args.json) writeFileSync(args.json, `${JSON.stringify({ steps, timers, upserts, rounds, rows }, null, 2)}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runCommand(main);

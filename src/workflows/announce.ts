@@ -1,5 +1,4 @@
 /** Shows a gated call to approvers: what they see, who may decide it, and its deadline counted from now. */
-
 import ms from 'ms';
 import { argsHash } from '../policy/args-hash.js';
 import type { CallRecord, GateSettings } from '../schemas/call-record.js';

@@ -16,7 +16,7 @@ import { PATCHES, takesPatch } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
 /** `continueAsNew.beforeWaitEvents` unless the run sets it. */
-export const DEFAULT_BEFORE_WAIT_EVENTS = 500;
+const DEFAULT_BEFORE_WAIT_EVENTS = 500;
 
 /** @param waitingForPeople the run waits for a decision or a message, which may take days */
 export function continueAsNewDue(run: AgentRun, waitingForPeople = false): boolean {

@@ -3,7 +3,6 @@
  * as the beforeModel hook shows it going out through the model activity, the reply taken in within the limits,
  * then judged (afterModel hook, breakpoints after the model and before tools) before it joins the transcript.
  */
-
 import type { StructuredCheck } from '../activities/call-model.js';
 import type { ModelCallInfo } from '../hooks/hook-types.js';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';

@@ -4,7 +4,6 @@
  * history): watchers read it with the stream's poll update, or its query once the run has closed. The log, and so
  * every event, goes across continue-as-new in the carried state and is rebuilt by replay after a worker crash.
  */
-
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { truncateBytes } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';

@@ -64,7 +64,10 @@ export interface Harness {
   /** A separate connection to the demo's shop database, for assertions. */
   shop: ShopDb;
   worker: Worker;
-  start(input: AgentWorkflowArgs, workflowId?: string): Promise<WorkflowHandleWithFirstExecutionRunId<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
+  start(
+    input: AgentWorkflowArgs,
+    workflowId?: string,
+  ): Promise<WorkflowHandleWithFirstExecutionRunId<(input: AgentWorkflowArgs) => Promise<AgentResult>>>;
   /** Stops the worker (draining) and starts a new one on the same task queue, optionally with other code. */
   restartWorker(options?: {
     bundlePath?: string;
