@@ -16,10 +16,15 @@ type Traverse = typeof traverseModule.default;
 const traverse: Traverse = typeof traverseModule === 'function' ? (traverseModule as unknown as Traverse) : traverseModule.default;
 
 /**
- * The workflows, the module preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts) and the
+ * The workflows, the modules preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts) and the
  * tracing interceptors bundled with them when tracing is on (TRACING_WORKFLOW_INTERCEPTOR_MODULES).
  */
-export const WORKFLOW_ENTRIES = ['src/workflows/index.ts', 'src/workflows/sandbox-globals.ts', 'src/workflows/tracing-interceptors.ts'];
+export const WORKFLOW_ENTRIES = [
+  'src/workflows/index.ts',
+  'src/workflows/sandbox-globals.ts',
+  'src/workflows/preloaded-crypto.ts',
+  'src/workflows/tracing-interceptors.ts',
+];
 /** The one file allowed to read `Date`: the sandbox makes it the workflow task's time (see the file). */
 export const CLOCK_FILE = 'src/workflows/workflow-clock.ts';
 
