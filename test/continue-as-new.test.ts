@@ -3,18 +3,23 @@
  * boundaries, a pending approval carried across with its original deadline, and a run with a long history that
  * continues as new before it waits for people.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlClient } from '../src/client/hitl-client.js';
+import { readItems } from '../src/client/run-subscription.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
+import type { RunStreamItem } from '../src/schemas/run-event.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const read = { toolCalls: [call('r', 'read_data', { table: 'refunds' })] };
+const run = promisify(execFile);
 
 let h: Harness;
 beforeAll(async () => {
@@ -42,6 +47,14 @@ beforeAll(async () => {
             { ...read, repeat: 80 },
             { toolCalls: [call('w', 'write_file', { path: 'asked.txt', content: 'after 80 reads' })] },
             { content: 'asked and done' },
+          ],
+        },
+        {
+          match: 'watch across runs',
+          replies: [
+            { ...read, repeat: 80 },
+            { toolCalls: [call('w', 'write_file', { path: 'watched.txt', content: 'after 80 reads' })] },
+            { content: 'watched and done' },
           ],
         },
         {
@@ -175,6 +188,66 @@ describe('continue-as-new', () => {
     expect(state.messages.filter((m) => m.role === 'tool')).toHaveLength(81);
     expect(state.step).toBe((await whole.query(runStateQuery)).step);
   });
+
+  it(
+    'hands the next run only the newest part of its stream; watchers still read every offset from the runs before',
+    { timeout: 300_000 },
+    async () => {
+      const handle = await h.start({ agent: 'demo', prompt: 'watch across runs', maxSteps: 100 });
+      const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
+      await waitFor(async () => (await latest.describe()).runId !== handle.firstExecutionRunId, 120_000, 'the run to continue as new');
+      await waitForPending(latest, 1, 120_000);
+
+      // The continued run got the stream's newest 16 KiB, not the first run's whole log (about 70 KB here).
+      const started = (await latest.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!;
+      const { stream } = (
+        h.temporal.client.options.loadedDataConverter.payloadConverter.fromPayload(started.input!.payloads![0]!) as {
+          carry: { stream: { log: { data: string }[]; base_offset: number } };
+        }
+      ).carry;
+      expect(stream.log.reduce((chars, item) => chars + item.data.length, 0)).toBeLessThanOrEqual(16 * 1024);
+      expect(stream.base_offset).toBeGreaterThan(100);
+
+      const hitl = new HitlClient(h.temporal.client, h.taskQueue);
+      const offsetsOf = (items: { offset: number }[]) => items.map((item) => item.offset);
+      const upTo = (end: number) => Array.from({ length: end }, (_, i) => i);
+
+      // A watcher from 0 while the run waits: the first run's part by query, then the current run's.
+      const abort = new AbortController();
+      const live: RunStreamItem[] = [];
+      for await (const item of hitl.subscribe(handle.workflowId, { fromOffset: 0, signal: abort.signal })) {
+        live.push(item);
+        if (item.topic === 'events' && item.event.type === 'approval_requested') abort.abort();
+      }
+      expect(offsetsOf(live)).toEqual(upTo(live.length));
+      const firstStep = live.find((item) => item.topic === 'events' && item.event.type === 'step_started');
+      expect(firstStep).toMatchObject({ event: { step: 1 } });
+      expect(firstStep!.offset).toBeLessThan(stream.base_offset);
+      // What the HTTP API reads to catch a watcher up: the same, from an offset inside the first run.
+      const caughtUp = await readItems(h.temporal.client, handle.workflowId, 50);
+      expect(caughtUp.items[0]!.offset).toBe(50);
+      expect(offsetsOf(caughtUp.items)).toEqual(upTo(caughtUp.next_offset).slice(50));
+
+      // After the run has closed: every offset, from both runs.
+      await decide(latest, { decisions: [{ id: 'call-81', type: 'approve' }] });
+      expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'watched and done' });
+      const all: RunStreamItem[] = [];
+      for await (const item of hitl.subscribe(handle.workflowId, { fromOffset: 0 })) all.push(item);
+      expect(offsetsOf(all)).toEqual(upTo(all.length));
+      expect(all.at(-1)).toMatchObject({ topic: 'events', event: { type: 'run_finished' } });
+      expect(all.slice(0, live.length)).toEqual(live);
+      // And from Python (scripts/python/watch_run.py, on temporalio's workflow_streams): the same offsets.
+      const python = (await run('bash', ['scripts/python/venv.sh'], { timeout: 600_000 })).stdout.trim();
+      const args = ['scripts/python/watch_run.py', handle.workflowId, '--address', h.temporal.address, '--namespace', h.temporal.namespace];
+      const { stdout } = await run(python, args, { timeout: 120_000 });
+      expect(
+        stdout
+          .trim()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { offset: number }).offset),
+      ).toEqual(offsetsOf(all));
+    },
+  );
 
   it('compacts the transcript with a model summary when it starts over', { timeout: 300_000 }, async () => {
     const handle = await h.start({

@@ -9,7 +9,9 @@ run's `runStreamItems` query, as the TypeScript client does. And the library tel
 as new) by describing it, which temporalio 1.34 cannot do for these runs once their `HitlNextDeadline` search
 attribute has been cleared (it parses the cleared Datetime as a date and fails): so when the subscription ends, or a
 poll finds no open run, the run's status is read from the raw description instead, and the subscription goes on if
-the run (a new one, after continue-as-new) is still open.
+the run (a new one, after continue-as-new) is still open. Third, a run that continued as new holds only the newest
+part of the stream: what it no longer holds is read first, by query, from the runs before it, as the TypeScript
+client does.
 """
 
 import argparse
@@ -20,7 +22,7 @@ import sys
 
 from temporalio.api.common.v1 import Payload, WorkflowExecution
 from temporalio.api.enums.v1 import WorkflowExecutionStatus
-from temporalio.api.workflowservice.v1 import DescribeWorkflowExecutionRequest
+from temporalio.api.workflowservice.v1 import DescribeWorkflowExecutionRequest, GetWorkflowExecutionHistoryRequest
 from temporalio.client import Client
 from temporalio.contrib.workflow_streams import WorkflowStreamClient
 from temporalio.converter import DataConverter
@@ -38,6 +40,49 @@ async def is_open(client: Client, workflow_id: str) -> bool:
     return description.workflow_execution_info.status == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
 
 
+async def read_items(client: Client, workflow_id: str, run_id: str | None, from_offset: int) -> dict:
+    handle = client.get_workflow_handle(workflow_id, run_id=run_id)
+    return await handle.query("runStreamItems", {"topics": [], "from_offset": from_offset})
+
+
+async def previous_run_id(client: Client, workflow_id: str, run_id: str) -> str | None:
+    """The run `run_id` continued from, named by its first history event."""
+    request = GetWorkflowExecutionHistoryRequest(
+        namespace=client.namespace, execution=WorkflowExecution(workflow_id=workflow_id, run_id=run_id), maximum_page_size=1
+    )
+    events = (await client.workflow_service.get_workflow_execution_history(request)).history.events
+    return events[0].workflow_execution_started_event_attributes.continued_execution_run_id if events else None
+
+
+async def read_earlier_runs(client: Client, workflow_id: str, run_id: str, start: int, end: int, depth: int = 0) -> list:
+    """Items in [start, end) that the runs before `run_id` still hold, in offset order; what none holds is skipped."""
+    if start >= end or depth >= 50:
+        return []
+    items: list = []
+    offset = start
+    try:
+        previous = await previous_run_id(client, workflow_id, run_id)
+        if not previous:
+            return []
+        more = True
+        while more and offset < end:
+            result = await read_items(client, workflow_id, previous, offset)
+            items += [item for item in result["items"] if item["offset"] < end]
+            more, offset = result["more_ready"], result["next_offset"]
+    except RPCError:
+        return []
+    held = items[0]["offset"] if items else min(offset, end)
+    earlier = await read_earlier_runs(client, workflow_id, previous, start, held, depth + 1) if held > start else []
+    return earlier + items
+
+
+def emit_wire(items: list) -> None:
+    converter = DataConverter.default.payload_converter
+    for item in items:
+        payload = Payload.FromString(base64.b64decode(item["data"]))
+        emit(item["offset"], item["topic"], converter.from_payload(payload))
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workflow_id")
@@ -48,6 +93,16 @@ async def main() -> None:
 
     client = await Client.connect(args.address, namespace=args.namespace)
     offset = args.from_offset
+    # What the current run no longer holds (it continued as new, or dropped it) comes from the runs before it.
+    description = await client.workflow_service.describe_workflow_execution(
+        DescribeWorkflowExecutionRequest(namespace=client.namespace, execution=WorkflowExecution(workflow_id=args.workflow_id))
+    )
+    current = description.workflow_execution_info.execution.run_id
+    first = await read_items(client, args.workflow_id, current, offset)
+    held = first["items"][0]["offset"] if first["items"] else first["next_offset"]
+    if held > offset:
+        emit_wire(await read_earlier_runs(client, args.workflow_id, current, offset, held))
+        offset = held
     while True:
         try:
             async for item in WorkflowStreamClient.create(client, args.workflow_id).subscribe(from_offset=offset):
@@ -60,13 +115,9 @@ async def main() -> None:
             break
 
     # The run has closed: the rest, by query.
-    converter = DataConverter.default.payload_converter
-    handle = client.get_workflow_handle(args.workflow_id)
     while True:
-        result = await handle.query("runStreamItems", {"topics": [], "from_offset": offset})
-        for item in result["items"]:
-            payload = Payload.FromString(base64.b64decode(item["data"]))
-            emit(item["offset"], item["topic"], converter.from_payload(payload))
+        result = await read_items(client, args.workflow_id, None, offset)
+        emit_wire(result["items"])
         offset = result["next_offset"]
         if not result["more_ready"]:
             break

@@ -24,6 +24,7 @@ import { RunNotFoundError, StreamOffsetError } from '../errors.js';
 import { RunEvent, type RunStreamItem } from '../schemas/run-event.js';
 import { STREAM_TOPICS } from '../schemas/stream-wire.js';
 import { TokenEvent } from '../schemas/token-event.js';
+import { readEarlierRuns } from './earlier-runs.js';
 
 export interface SubscribeOptions {
   /** The first offset to read (an SSE `Last-Event-ID` plus one). @default 0: all the stream still keeps */
@@ -64,16 +65,12 @@ export async function* subscribeRun(client: Client, workflowId: string, options:
       if (signal?.aborted) return;
       const failure = classify(err, workflowId, offset);
       if (failure === 'draining' && (await pause(pollCooldownMs))) continue;
-      if (failure === 'truncated') {
-        // What was between has been dropped (the stream keeps a bounded part): go on from what it still has.
-        offset = 0;
-        continue;
-      }
-      if (failure === 'busy') {
+      if (failure === 'truncated' || failure === 'busy') {
+        // The run no longer holds the offset (what earlier runs hold is read from them), or too many polls wait.
         const read = await readItems(client, workflowId, offset);
         yield* convert(read.items);
         offset = read.next_offset;
-        if (read.more_ready || (await pause(busyIntervalMs))) continue;
+        if (failure === 'truncated' || read.more_ready || (await pause(busyIntervalMs))) continue;
         return;
       }
       if (failure === 'gone') {
@@ -94,19 +91,30 @@ export async function* subscribeRun(client: Client, workflowId: string, options:
       }
       return;
     }
+    // A poll from offset 0 answers from the run's first item: what came before it is in the runs before this one.
+    const held = result.items[0]?.offset ?? result.next_offset;
+    if (held > offset) yield* convert(await readEarlierRuns(client, workflowId, await currentRunId(client, workflowId), offset, held));
     yield* convert(result.items);
     offset = result.next_offset;
     if (!result.more_ready && !(await pause(pollCooldownMs))) return;
   }
 }
 
-/** Items from `fromOffset` without waiting (a query: no history), up to about 1 MB; `more_ready` says there is more. */
+/**
+ * Items from `fromOffset` without waiting (a query: no history), up to about 1 MB of the run's own; `more_ready`
+ * says there is more. What the run (`runId`, or the current one) no longer holds is read from the runs before it.
+ */
 export async function readItems(client: Client, workflowId: string, fromOffset: number, runId?: string): Promise<PollResult> {
+  const run = runId ?? (await currentRunId(client, workflowId));
+  let read: PollResult;
   try {
-    return await client.workflow.getHandle(workflowId, runId).query(runStreamItemsQuery, { topics: [], from_offset: fromOffset });
+    read = await client.workflow.getHandle(workflowId, run).query(runStreamItemsQuery, { topics: [], from_offset: fromOffset });
   } catch (err) {
     throw knownError(err, workflowId, fromOffset) ?? err;
   }
+  const held = read.items[0]?.offset ?? read.next_offset;
+  if (held <= fromOffset) return read;
+  return { ...read, items: [...(await readEarlierRuns(client, workflowId, run, fromOffset, held)), ...read.items] };
 }
 
 /** The offset the run's stream will give its next item. */
@@ -181,6 +189,14 @@ function knownError(err: unknown, workflowId: string, offset: number): Error | u
   const past = /past the end of the stream \((\d+)\)/.exec(cause instanceof Error ? cause.message : '');
   if (past) return new StreamOffsetError(workflowId, offset, Number(past[1]));
   return undefined;
+}
+
+async function currentRunId(client: Client, workflowId: string): Promise<string> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).runId;
+  } catch (err) {
+    throw knownError(err, workflowId, 0) ?? err;
+  }
 }
 
 /** The id of the workflow id's current run if it has closed; undefined while it runs. */

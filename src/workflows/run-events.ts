@@ -111,7 +111,7 @@ export class RunEvents {
 
   /** The stream's state for the next run. */
   carry(): WorkflowStreamState {
-    return this.stream.state();
+    return this.stream.carry();
   }
 
   private publish(event: RunEvent): void {

@@ -44,9 +44,18 @@ export interface RunStreamLimits {
    * @default 5
    */
   maxWaitingPolls: number;
+  /**
+   * Characters of base64 item data handed to the next run on continue-as-new: the newest entries, for watchers
+   * that were polling when it happened. The rest stays readable in the run that published it (a closed run
+   * answers `runStreamItems`, and the client reads earlier runs for what the current one does not hold), so
+   * it need not be copied into every successor's history: most of what the run carried was its stream (120 of 174
+   * KB after 140 steps), and every byte of it is fetched, decoded and checked again when an evicted run replays.
+   * @default 16384 (16 KiB)
+   */
+  maxCarriedChars: number;
 }
 
-export const DEFAULT_RUN_STREAM_LIMITS: RunStreamLimits = { maxRetainedChars: 256 * 1024, maxWaitingPolls: 5 };
+export const DEFAULT_RUN_STREAM_LIMITS: RunStreamLimits = { maxRetainedChars: 256 * 1024, maxWaitingPolls: 5, maxCarriedChars: 16 * 1024 };
 
 /** The run's side of its stream: typed publishing, and what continue-as-new needs. */
 export interface RunStream {
@@ -56,8 +65,8 @@ export interface RunStream {
   tokens: { publish(event: TokenEvent): void };
   /** Before continue-as-new: refuse new polls, release waiting ones (then wait for allHandlersFinished). */
   detachPollers(): void;
-  /** The log and publisher state for the next run's `openRunStream`. */
-  state(): WorkflowStreamState;
+  /** What the next run's `openRunStream` takes: the newest entries (`maxCarriedChars`) and the publisher state. */
+  carry(): WorkflowStreamState;
   /** The offset the next item will get. */
   offset(): number;
 }
@@ -178,9 +187,17 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
     events: topic<RunEvent>(STREAM_TOPICS.events),
     tokens: topic<TokenEvent>(STREAM_TOPICS.tokens),
     detachPollers: () => stream.detachPollers(),
-    state: () => stream.getState(),
+    carry: () => carriedTail(stream.getState(), sizes, limits.maxCarriedChars),
     offset: () => stream.baseOffset + stream.log.length,
   };
+}
+
+/** `state` with only its newest entries that fit in `maxChars` (`sizes`: each entry's, aligned with its log). */
+function carriedTail(state: WorkflowStreamState, sizes: readonly number[], maxChars: number): WorkflowStreamState {
+  let drop = 0;
+  let carried = sizes.reduce((a, b) => a + b, 0);
+  while (carried > maxChars && drop < state.log.length) carried -= sizes[drop++]!;
+  return { ...state, log: state.log.slice(drop), base_offset: state.base_offset + drop };
 }
 
 /** The carried state if the library can load it (it would throw on a bad item); else a fresh stream. */
