@@ -187,15 +187,18 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
     events: topic<RunEvent>(STREAM_TOPICS.events),
     tokens: topic<TokenEvent>(STREAM_TOPICS.tokens),
     detachPollers: () => stream.detachPollers(),
-    carry: () => carriedTail(stream.getState(), sizes, limits.maxCarriedChars),
+    carry: () => carriedTail(stream.getState(), sizes, retained, limits.maxCarriedChars),
     offset: () => stream.baseOffset + stream.log.length,
   };
 }
 
-/** `state` with only its newest entries that fit in `maxChars` (`sizes`: each entry's, aligned with its log). */
-function carriedTail(state: WorkflowStreamState, sizes: readonly number[], maxChars: number): WorkflowStreamState {
+/**
+ * `state` with only its newest entries that fit in `maxChars` (`sizes`: each entry's, aligned with its log;
+ * `retained`: their sum, which openRunStream keeps).
+ */
+function carriedTail(state: WorkflowStreamState, sizes: readonly number[], retained: number, maxChars: number): WorkflowStreamState {
   let drop = 0;
-  let carried = sizes.reduce((a, b) => a + b, 0);
+  let carried = retained;
   while (carried > maxChars && drop < state.log.length) carried -= sizes[drop++]!;
   return { ...state, log: state.log.slice(drop), base_offset: state.base_offset + drop };
 }
