@@ -235,8 +235,15 @@ describe('hitl', { timeout: 240_000 }, () => {
     }
   });
 
-  it('exits 2 on usage errors and 4 for an unknown run', async () => {
+  it('exits 2 on usage errors, for an agent no worker serves, and 4 for an unknown run', async () => {
     expect((await hitl(['approve'])).code).toBe(2);
+    // This environment lists no agent "nope", so the workers' first task on the run decides: they serve no such agent.
+    const typo = await hitl(['start', '--agent', 'nope', 'hello']);
+    expect(typo).toMatchObject({ code: 2, stdout: '' });
+    expect(typo.stderr).toMatch(/^Error: Unknown agent "nope"\. Known agents: .*clidemo/);
+    expect(JSON.parse((await hitl(['--json', 'start', '--agent', 'nope', 'hello'])).stderr)).toMatchObject({
+      error: { code: 'unknown_agent', message: expect.stringContaining('clidemo') },
+    });
     expect((await hitl(['edit', 'x', 'y', '--args', '[1]'])).code).toBe(2);
     const missing = await hitl(['show', 'no-such-run']);
     expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with workflow id no-such-run.\n' });

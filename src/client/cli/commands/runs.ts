@@ -5,6 +5,7 @@ import { loadAgents } from '../../../agents/registry.js';
 import { readEnvConfig } from '../../../config.js';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
 import type { RunState } from '../../../schemas/run-state.js';
+import { checkAgentServed } from '../../served-agent.js';
 import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
 
@@ -35,7 +36,8 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
       // The workers may serve agents this environment does not list: only what is known here is checked.
-      checkRunStart(loadAgents(readEnvConfig()), { agent: opts.agent, approval: opts.approval }, { unknownAgents: 'allow' });
+      const known = loadAgents(readEnvConfig());
+      checkRunStart(known, { agent: opts.agent, approval: opts.approval }, { unknownAgents: 'allow' });
       const hitl = await ctx.hitl();
       const started = await hitl.startRun(
         {
@@ -50,6 +52,8 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
         },
         { workflowId: opts.id },
       );
+      // Any other agent is the workers' to know: their first task on the run says, and a typo exits non-zero.
+      if (!Object.hasOwn(known, opts.agent)) await checkAgentServed(hitl.temporal, started.workflowId, opts.agent);
       if (opts.quiet && !ctx.out().json) return void process.stdout.write(`${started.workflowId}\n`);
       print(ctx.out(), started, () => `Started ${style.bold(started.workflowId)}\nWatch it: hitl watch ${started.workflowId}`);
     });
