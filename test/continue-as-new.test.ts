@@ -50,6 +50,10 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'pause before each model call',
+          replies: [{ ...read, repeat: 6 }, { content: 'paused and done' }],
+        },
+        {
           match: 'watch across runs',
           replies: [
             { ...read, repeat: 80 },
@@ -188,6 +192,55 @@ describe('continue-as-new', () => {
     expect(state.messages.filter((m) => m.role === 'tool')).toHaveLength(81);
     expect(state.step).toBe((await whole.query(runStateQuery)).step);
   });
+
+  it(
+    "continues as new before a breakpoint's pause before the model, and comes back to the same breakpoint",
+    { timeout: 300_000 },
+    async () => {
+      // A pause before each of the 7 model calls; the run starts over before a pause once its history holds 50 events.
+      const interrupt = { beforeModel: true };
+      const [short, whole] = await Promise.all([
+        h.start({ agent: 'demo', prompt: 'pause before each model call', interrupt, continueAsNew: { beforeWaitEvents: 50 } }),
+        h.start({ agent: 'demo', prompt: 'pause before each model call', interrupt, continueAsNew: { beforeWaitEvents: 51_200 } }),
+      ]);
+      const pauses: { id: string; runId: string; events: number }[] = [];
+      for (let i = 0; i < 7; i++) {
+        const latest = h.temporal.client.workflow.getHandle(short.workflowId);
+        const [pending] = await waitForPending(latest, 1, 120_000);
+        const { runId, historyLength } = await latest.describe();
+        pauses.push({ id: pending!.id, runId, events: historyLength });
+        // The last pause is decided after the worker let the run go: the continued run replays its short history.
+        if (i === 6) await h.restartWorker();
+        await decide(latest, { decisions: [{ id: pending!.id, type: 'approve' }] });
+        await waitFor(async () => (await latest.query(pendingApprovalsQuery))[0]?.id !== pending!.id, 60_000, 'the next pause');
+      }
+      expect(await h.temporal.client.workflow.getHandle(short.workflowId).result()).toMatchObject({
+        status: 'Completed',
+        output: 'paused and done',
+      });
+      // Numbers go on across runs; a pause in a long history comes after a start over, in a short one.
+      expect(pauses.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `break-${n}`));
+      const runsPausedIn = new Set(pauses.map((p) => p.runId));
+      expect(runsPausedIn.size).toBeGreaterThan(1);
+      expect(pauses[0]!.runId).toBe(short.firstExecutionRunId);
+      for (const pause of pauses) expect(pause.events).toBeLessThan(50 + 25);
+      const state = await h.temporal.client.workflow.getHandle(short.workflowId).query(runStateQuery);
+      expect(state.previousRunIds.length).toBe(runsPausedIn.size - 1);
+      expect(state.messages.filter((m) => m.role === 'tool')).toHaveLength(6);
+
+      // Set to Temporal's own limit, the same run pauses seven times in one history, which grows past 100 events.
+      for (let i = 0; i < 7; i++) {
+        const [pending] = await waitForPending(whole, 1, 120_000);
+        expect(pending!.id).toBe(`break-${i + 1}`);
+        await decide(whole, { decisions: [{ id: pending!.id, type: 'approve' }] });
+        await waitFor(async () => (await whole.query(pendingApprovalsQuery))[0]?.id !== pending!.id, 60_000, 'the next pause');
+      }
+      expect(await whole.result()).toMatchObject({ status: 'Completed', output: 'paused and done' });
+      const wholeRun = await whole.describe();
+      expect(wholeRun.runId).toBe(whole.firstExecutionRunId);
+      expect(wholeRun.historyLength).toBeGreaterThan(100);
+    },
+  );
 
   it(
     'hands the next run only the newest part of its stream; watchers still read every offset from the runs before',

@@ -11,6 +11,7 @@ import { durationToMs } from '../schemas/duration.js';
 import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { awaitDecision } from './approval-gate.js';
+import { continueAsNewBeforePause } from './continue-as-new.js';
 
 type Setting = Exclude<BreakpointSetting, boolean>;
 
@@ -58,6 +59,7 @@ export async function pauseAt(
 export async function breakBeforeModel(run: AgentRun): Promise<string | undefined> {
   const setting = breakpointAt(run, 'beforeModel');
   if (!setting) return undefined;
+  await continueAsNewBeforePause(run);
   const tail = run.transcript.messages.slice(run.transcript.tailStart);
   const resolution = await pauseAt(
     run,

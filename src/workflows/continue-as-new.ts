@@ -51,6 +51,16 @@ export function readyToHandOff(run: AgentRun): boolean {
   return run.events.handsOff || allHandlersFinished();
 }
 
+/**
+ * Before a breakpoint's pause before the model: that pause can last as long as a gated call's wait, and nothing is
+ * in flight there (the step's calls are settled), so the run starts over first on the same terms. The next run
+ * comes back to the same breakpoint, with the same number, and pauses there without starting over again.
+ */
+export async function continueAsNewBeforePause(run: AgentRun): Promise<void> {
+  if (takesPatch(PATCHES.continueBeforeBreakpoints) && continueAsNewDue(run, true) && run.book.isPausable() && readyToHandOff(run))
+    await continueAsNewNow(run);
+}
+
 /** Continues as new once no decision, message or other handler is still being processed. */
 export async function continueAsNewNow(run: AgentRun): Promise<never> {
   // Waiting polls return and new ones are refused as draining: their watchers poll the next run.

@@ -45,6 +45,8 @@ export const PATCHES = {
    * after the worker let the run go replays a short history (src/workflows/continue-as-new.ts).
    */
   continueBeforeWaits: 'continue-as-new-before-waits',
+  /** The same start over before a breakpoint's pause before the model, which can last as long. */
+  continueBeforeBreakpoints: 'continue-as-new-before-breakpoints',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -76,8 +78,10 @@ const SET_1: readonly PatchId[] = [
   PATCHES.streamHandOff,
   PATCHES.whoDecides,
 ];
+const SET_2: readonly PatchId[] = [...SET_1, PATCHES.continueBeforeWaits];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-2', patches: [...SET_1, PATCHES.continueBeforeWaits] },
+  { id: 'patch-set-3', patches: [...SET_2, PATCHES.continueBeforeBreakpoints] },
+  { id: 'patch-set-2', patches: SET_2 },
   { id: 'patch-set-1', patches: SET_1 },
 ];
 
