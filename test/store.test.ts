@@ -10,6 +10,7 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import { storePutUpdate, storeWorkflowId, STORE_WORKFLOW_TYPE } from '../src/contract/store.js';
 import { StoreRefusedError } from '../src/errors.js';
 import { AgentStore } from '../src/store/agent-store.js';
+import type { StoreWriteResult } from '../src/schemas/store.js';
 import { toolMessages } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
@@ -87,6 +88,21 @@ describe('the store across runs', () => {
     // Validators refuse before acceptance: only the two accepted writes are in history.
     const { events } = await handle.fetchHistory();
     expect(events!.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes).length).toBe(2);
+  });
+
+  it('takes 400 concurrent writes to one namespace: none is lost, each lands once', { timeout: 240_000 }, async () => {
+    // Far more writers than Temporal admits updates in flight (10), for longer than the client's own retries last:
+    // writes wait their turn instead of failing.
+    const namespace = ['busy', randomUUID()];
+    const keys = Array.from({ length: 400 }, (_, i) => `k${String(i).padStart(3, '0')}`);
+    const written = await Promise.allSettled(keys.map((key, i) => store.put(namespace, key, i)));
+    expect(written.filter((w) => w.status === 'rejected').map((w) => String((w as PromiseRejectedResult).reason))).toEqual([]);
+    const results = written.map((w) => (w as PromiseFulfilledResult<StoreWriteResult>).value);
+    // Versions count the namespace's writes: 400 writes, 400 versions, none repeated or skipped.
+    expect(results.every((r) => !r.existed)).toBe(true);
+    expect(results.map((r) => r.version).sort((a, b) => a - b)).toEqual(keys.map((_, i) => i + 1));
+    const { items } = await store.list(namespace, { limit: 1000 });
+    expect(items.map((i) => [i.key, i.value, i.version])).toEqual(keys.map((key, i) => [key, i, results[i]!.version]));
   });
 
   it('continues as new with its items before its history grows long', async () => {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import pLimit, { type LimitFunction } from 'p-limit';
 import {
   STORE_REFUSAL_CODES,
   STORE_REFUSED,
@@ -19,6 +20,17 @@ import {
 } from '../contract/store.js';
 import type { StoreItem, StoreListInput, StoreListResult, StoreWriteResult } from '../schemas/store.js';
 import { StoreRefusedError } from '../errors.js';
+
+/**
+ * Writes one process sends to one namespace at a time. Temporal admits 10 updates in flight per workflow
+ * (`history.maxInFlightUpdates`) and refuses the rest, and refused writes that every writer sends again at once
+ * starve it: 400 concurrent writes from one process lost up to 283 (retrying them for two more minutes still lost
+ * 34). Queued here, below the limit, all 400 land in about a second. Writers in other processes add their own,
+ * and what the server refuses then only the client's gRPC retries send again: three processes of 300 writes each
+ * lost none alone, but lost writes once beside other tests' load.
+ */
+const WRITES_IN_FLIGHT_PER_NAMESPACE = 8;
+const writeQueues = new Map<string, LimitFunction>();
 
 export interface WriteOptions {
   /** Write only if the key is at this version (0: only if it does not exist). */
@@ -85,8 +97,8 @@ export class AgentStore {
           .digest('hex')
           .slice(0, 16)}`
       : undefined;
-    try {
-      return await this.client.workflow.executeUpdateWithStart(update as typeof storePutUpdate, {
+    const write = () =>
+      this.client.workflow.executeUpdateWithStart(update as typeof storePutUpdate, {
         args: [input as never],
         ...(updateId && { updateId }),
         startWorkflowOperation: new WithStartWorkflowOperation(STORE_WORKFLOW_TYPE, {
@@ -97,12 +109,25 @@ export class AgentStore {
           staticSummary: `store ${namespace.join(' / ')}`,
         }),
       });
+    try {
+      return await inQueue(workflowId, write);
     } catch (err) {
       const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
       if (cause instanceof ApplicationFailure && cause.type === STORE_REFUSED)
         throw new StoreRefusedError(refusalCode(cause.details), cause.message);
       throw err;
     }
+  }
+}
+
+/** Runs the write in its namespace's queue; a queue goes once it is idle. */
+async function inQueue<T>(workflowId: string, write: () => Promise<T>): Promise<T> {
+  let queue = writeQueues.get(workflowId);
+  if (!queue) writeQueues.set(workflowId, (queue = pLimit(WRITES_IN_FLIGHT_PER_NAMESPACE)));
+  try {
+    return await queue(write);
+  } finally {
+    if (queue.activeCount === 0 && queue.pendingCount === 0) writeQueues.delete(workflowId);
   }
 }
 
