@@ -57,8 +57,12 @@ export function readyToHandOff(run: AgentRun): boolean {
  * comes back to the same breakpoint, with the same number, and pauses there without starting over again.
  */
 export async function continueAsNewBeforePause(run: AgentRun): Promise<void> {
-  if (takesPatch(PATCHES.continueBeforeBreakpoints) && continueAsNewDue(run, true) && run.book.isPausable() && readyToHandOff(run))
-    await continueAsNewNow(run);
+  if (takesPatch(PATCHES.continueBeforeBreakpoints) && dueAndReady(run, true)) await continueAsNewNow(run);
+}
+
+/** Whether the run is due to start over and nothing stops it now: no call is running, and handlers let it go. */
+function dueAndReady(run: AgentRun, waitingForPeople: boolean): boolean {
+  return continueAsNewDue(run, waitingForPeople) && run.book.isPausable() && readyToHandOff(run);
 }
 
 /** Continues as new once no decision, message or other handler is still being processed. */
@@ -81,7 +85,7 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
 export async function whileContinuingAsNewIfDue(run: AgentRun, work: Promise<unknown>): Promise<void> {
   const watch = new CancellationScope();
   const due = watch
-    .run(() => condition(() => continueAsNewDue(run, run.pending().length > 0) && run.book.isPausable() && readyToHandOff(run)))
+    .run(() => condition(() => dueAndReady(run, run.pending().length > 0)))
     .then(
       () => true,
       (err) => {
