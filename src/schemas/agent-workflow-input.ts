@@ -34,7 +34,7 @@ export const AgentWorkflowInput = z.object({
   /** Stay open after each answer for the next `message` (maxSteps then applies per turn). */
   session: SessionOptions.optional(),
   continueAsNew: ContinueAsNewOptions.optional(),
-  /** Set by the run itself when it continues as new; never by callers. */
+  /** Set by the run itself when it continues as new; refused from callers (src/workflows/carry-origin.ts). */
   carry: CarriedState.optional(),
 });
 

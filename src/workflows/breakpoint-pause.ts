@@ -12,16 +12,34 @@ import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { awaitDecision } from './approval-gate.js';
 import { continueAsNewBeforePause } from './continue-as-new.js';
+import { PATCHES, type PatchId } from './patches.js';
 
 type Setting = Exclude<BreakpointSetting, boolean>;
 
 /** The breakpoint's settings when the run pauses there (for beforeTools, only if the reply calls a listed tool). */
 export function breakpointAt(run: AgentRun, kind: BreakpointKind, toolNames: readonly string[] = []): Setting | undefined {
-  const setting = run.input.interrupt?.[kind] ?? run.snapshot.interrupt?.[kind];
+  const setting = configured(run, kind);
   if (!setting) return undefined;
   const object = setting === true ? {} : setting;
   if (kind === 'beforeTools' && object.tools && !toolNames.some((name) => object.tools!.includes(name))) return undefined;
   return object;
+}
+
+function configured(run: AgentRun, kind: BreakpointKind): BreakpointSetting | undefined {
+  return run.input.interrupt?.[kind] ?? run.snapshot.interrupt?.[kind];
+}
+
+/**
+ * The patches that make a run start over before a model call it may pause around (continue-as-new.ts): one for a
+ * pause before the model, one for a pause at its reply. Which tools the reply calls is not known yet, so a
+ * beforeTools breakpoint counts whatever tools it lists.
+ */
+function pausesAround(run: AgentRun): PatchId[] {
+  const replyMayPause = configured(run, 'afterModel') || configured(run, 'beforeTools');
+  return [
+    ...(configured(run, 'beforeModel') ? [PATCHES.continueBeforeBreakpoints] : []),
+    ...(replyMayPause ? [PATCHES.continueBeforeReplyBreakpoints] : []),
+  ];
 }
 
 /** Announces the breakpoint to approvers and waits for its decision (or its deadline's `onTimeout`). */
@@ -53,13 +71,14 @@ export async function pauseAt(
 }
 
 /**
- * Before the model: a human may continue, edit the messages the model has not seen yet, or reject, which stops the
- * run with their message. Returns the output to stop with, if it stops.
+ * Before the model: a run that may pause around this call starts over first if it is due to (continue-as-new.ts).
+ * Then, at a breakpoint before the model, a human may continue, edit the messages the model has not seen yet, or
+ * reject, which stops the run with their message. Returns the output to stop with, if it stops.
  */
 export async function breakBeforeModel(run: AgentRun): Promise<string | undefined> {
+  await continueAsNewBeforePause(run, pausesAround(run));
   const setting = breakpointAt(run, 'beforeModel');
   if (!setting) return undefined;
-  await continueAsNewBeforePause(run);
   const tail = run.transcript.messages.slice(run.transcript.tailStart);
   const resolution = await pauseAt(
     run,

@@ -12,7 +12,7 @@ import type { ChatMessage } from '../schemas/chat-message.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
-import { PATCHES, takesPatch } from './patches.js';
+import { PATCHES, takesPatch, type PatchId } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
 /** `continueAsNew.beforeWaitEvents` unless the run sets it. */
@@ -52,12 +52,15 @@ export function readyToHandOff(run: AgentRun): boolean {
 }
 
 /**
- * Before a breakpoint's pause before the model: that pause can last as long as a gated call's wait, and nothing is
- * in flight there (the step's calls are settled), so the run starts over first on the same terms. The next run
- * comes back to the same breakpoint, with the same number, and pauses there without starting over again.
+ * Before a model call the run may pause around (a breakpoint before the model, after it, or before its tools): the
+ * pause can last as long as a gated call's wait, and nothing is in flight here (the step's calls are settled), so
+ * the run starts over first on the same terms. The next run comes back to the same model call and pauses where
+ * this one would have, with the same breakpoint number, without starting over again. Pauses after the model start
+ * over here, before the call, because at the pause the model's reply would have to go across too.
+ * @param patches the patches that brought each breakpoint that may pause at this call this start over
  */
-export async function continueAsNewBeforePause(run: AgentRun): Promise<void> {
-  if (takesPatch(PATCHES.continueBeforeBreakpoints) && dueAndReady(run, true)) await continueAsNewNow(run);
+export async function continueAsNewBeforePause(run: AgentRun, patches: readonly PatchId[]): Promise<void> {
+  if (patches.some((id) => takesPatch(id)) && dueAndReady(run, true)) await continueAsNewNow(run);
 }
 
 /** Whether the run is due to start over and nothing stops it now: no call is running, and handlers let it go. */

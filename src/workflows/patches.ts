@@ -47,6 +47,10 @@ export const PATCHES = {
   continueBeforeWaits: 'continue-as-new-before-waits',
   /** The same start over before a breakpoint's pause before the model, which can last as long. */
   continueBeforeBreakpoints: 'continue-as-new-before-breakpoints',
+  /** And before a model call whose reply may pause at a breakpoint (after the model, or before tools). */
+  continueBeforeReplyBreakpoints: 'continue-as-new-before-reply-breakpoints',
+  /** A carried state is taken only from the run this one continued from, never from a caller (carry-origin.ts). */
+  carryFromPreviousRun: 'carry-only-from-previous-run',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -79,8 +83,10 @@ const SET_1: readonly PatchId[] = [
   PATCHES.whoDecides,
 ];
 const SET_2: readonly PatchId[] = [...SET_1, PATCHES.continueBeforeWaits];
+const SET_3: readonly PatchId[] = [...SET_2, PATCHES.continueBeforeBreakpoints];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-3', patches: [...SET_2, PATCHES.continueBeforeBreakpoints] },
+  { id: 'patch-set-4', patches: [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromPreviousRun] },
+  { id: 'patch-set-3', patches: SET_3 },
   { id: 'patch-set-2', patches: SET_2 },
   { id: 'patch-set-1', patches: SET_1 },
 ];

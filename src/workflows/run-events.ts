@@ -14,6 +14,7 @@ import type { AssistantMessage } from '../schemas/chat-message.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import type { AgentResult } from '../schemas/run-state.js';
+import { carriedByPreviousRun } from './carry-origin.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { openRunStream, type RunStream } from './run-stream.js';
 import { listedApproval } from './listed-approval.js';
@@ -24,7 +25,8 @@ const text = (value: string) => truncateBytes(value, LIMITS.eventTextBytes);
 export function openRunEvents(rawInput: unknown): RunEvents {
   // Read before the input is validated: the stream's handlers must be registered before the first await, and a
   // carried state the library could not load is dropped by openRunStream.
-  const carried = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry?.stream;
+  const carry = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry;
+  const carried = carriedByPreviousRun(carry) ? carry?.stream : undefined;
   return new RunEvents(openRunStream(carried), takesPatch(PATCHES.streamHandOff));
 }
 
