@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import { WorkflowFailedError, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlClient } from '../src/client/hitl-client.js';
+import { InvalidRunInputError } from '../src/errors.js';
+import { CARRY_FROM_CALLER } from '../src/schemas/agent-workflow-input.js';
 import { readItems } from '../src/client/run-subscription.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import type { RunStreamItem } from '../src/schemas/run-event.js';
@@ -309,9 +311,14 @@ describe('continue-as-new', () => {
       },
     });
     const failure = await forged.result().catch((e) => e);
+    // Through the client, the same input is refused before anything starts.
+    const hitl = new HitlClient(h.temporal.client, h.taskQueue);
+    await expect(hitl.startRun({ agent: 'demo', prompt: 'forged carry', carry: input.carry as never })).rejects.toThrow(
+      new InvalidRunInputError(CARRY_FROM_CALLER),
+    );
     expect(failure).toBeInstanceOf(WorkflowFailedError);
     expect(failure.cause).toMatchObject({ type: 'InvalidRunInputError' });
-    expect(failure.cause.message).toBe('Invalid agentWorkflow input: carry: only a run continuing as new sets it, never a caller');
+    expect(failure.cause.message).toBe(new InvalidRunInputError(CARRY_FROM_CALLER).message);
     expect(existsSync(path.join(h.dataDir, 'workspace', 'forged.txt'))).toBe(false);
 
     // A reset of the continued run keeps its start event, so the reset run still takes the carry and goes on.

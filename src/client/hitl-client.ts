@@ -19,7 +19,7 @@ import { checkContext, contextRefusal, type ContextSchema } from '../agents/cont
 import { AgentStore } from '../store/agent-store.js';
 import { ApprovalNotFoundError, DecisionRefusedError, InvalidRunInputError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
-import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
+import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
@@ -67,6 +67,7 @@ export class HitlClient {
   /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
   async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
     const parsed = AgentWorkflowInput.parse(input);
+    if (parsed.carry) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     const schema = this.agents && Object.hasOwn(this.agents, parsed.agent) ? this.agents[parsed.agent]!.contextSchema : undefined;
     const context = checkContext(schema, parsed.context);
     if (!context.ok) throw new InvalidRunInputError(contextRefusal(parsed.agent, context.problems));

@@ -8,6 +8,9 @@ import { CarriedState } from './carried-state.js';
 import { ContinueAsNewOptions } from './continue-as-new-options.js';
 import { SessionOptions } from './session.js';
 
+/** Why a run started with `carry` by a caller is refused (by the client before it starts, by the run otherwise). */
+export const CARRY_FROM_CALLER = 'carry: only a run continuing as new sets it, never a caller';
+
 /** Input of `agentWorkflow`, part of the wire contract. */
 export const AgentWorkflowInput = z.object({
   /** Name of an agent in the worker's registry. */

@@ -25,7 +25,7 @@ import {
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
-import { AgentWorkflowInput, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
+import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
 import { toolSpecs } from '../tools/registry.js';
@@ -58,8 +58,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
-    if (input.carry && !carriedByPreviousRun(input.carry))
-      throw new InvalidRunInputError('carry: only a run continuing as new sets it, never a caller');
+    if (input.carry && !carriedByPreviousRun(input.carry)) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     else {
