@@ -69,6 +69,14 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('f', 'write_file', { path: 'forged.txt', content: 'no one approved' })] }, { content: 'forged' }],
         },
         {
+          match: 'time out after continuing',
+          replies: [
+            { ...read, repeat: 30 },
+            { toolCalls: [call('w', 'write_file', { path: 'retried.txt', content: 'after a retry' })] },
+            { content: 'retried and done' },
+          ],
+        },
+        {
           match: 'compact me',
           replies: [{ content: 'first' }, { content: 'second' }, { content: 'third' }],
         },
@@ -339,6 +347,29 @@ describe('continue-as-new', () => {
       await waitFor(async () => (await latest.query(pendingApprovalsQuery))[0]?.id !== pending!.id, 60_000, 'the next pause');
     }
     expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'paused and done' });
+  });
+
+  it('a retry of a run that continued as new takes the carry it was given', { timeout: 300_000 }, async () => {
+    // The run continues as new at 200 events, then waits for a decision past its run timeout. Temporal retries the
+    // timed-out run from the same input, whose carry names the run before it: the retry is of the same chain.
+    const workflowId = `retried-${randomUUID()}`;
+    const handle = await h.temporal.client.workflow.start('agentWorkflow', {
+      args: [{ agent: 'demo', prompt: 'time out after continuing', maxSteps: 100, continueAsNew: { maxEvents: 200 } }],
+      taskQueue: h.taskQueue,
+      workflowId,
+      workflowRunTimeout: '10s',
+      retry: { maximumAttempts: 2, initialInterval: '1s' },
+    });
+    const latest = h.temporal.client.workflow.getHandle(workflowId);
+    const attempt = async () => (await latest.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!.attempt;
+    await waitFor(async () => (await attempt()) === 2, 60_000, 'the retry');
+    const [pending] = await waitForPending(latest, 1, 60_000);
+    await decide(latest, { decisions: [{ id: pending!.id, type: 'approve' }] });
+    expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'retried and done' });
+    const started = (await latest.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!;
+    expect(started.firstExecutionRunId).toBe(handle.firstExecutionRunId);
+    expect(started.continuedExecutionRunId).not.toBe(handle.firstExecutionRunId);
+    expect((await latest.query(runStateQuery)).messages.filter((m) => m.role === 'tool')).toHaveLength(31);
   });
 
   it(

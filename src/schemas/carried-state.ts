@@ -57,6 +57,11 @@ const CarriedStateV2 = z.object({
   parentReportSeq: z.number().int().default(0),
   /** Earlier Temporal run ids of this workflow id, newest last: where older history and audit entries live. */
   previousRunIds: z.array(z.string()),
+  /**
+   * The first run of this workflow id's chain (Temporal's firstExecutionRunId), which continue-as-new, a retry and
+   * a reset all keep: the next run takes the carry only from its own chain (src/workflows/carry-origin.ts).
+   */
+  firstRunId: z.string().optional(),
   /** Model calls: the models chosen and what hooks did. */
   modelCalls: ModelCallsCarry.default({ entries: [], retries: 0 }),
   /** The number of the last breakpoint (`break-<n>`); a run never continues as new while one waits. */

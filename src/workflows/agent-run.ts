@@ -8,7 +8,7 @@
  * A class with private fields rather than a reducer over events: the loop awaits activities and timers between
  * changes, and methods named for what happens (`startTurn`, `finish`) read better there than dispatched events.
  */
-import { isCancellation, workflowInfo } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import type { RunOutcome, RunStatus } from '../contract/run-status.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
@@ -21,6 +21,7 @@ import { ApprovalMetrics } from './approval-metrics.js';
 import { AuditLog } from './audit-log.js';
 import { Breakpoints } from './breakpoints.js';
 import { CallBook } from './call-book.js';
+import { chainMarks } from './carry-origin.js';
 import { ModelCallLog } from './model-call-log.js';
 import type { RunEvents } from './run-events.js';
 import { RunNotifications } from './run-notifications.js';
@@ -193,7 +194,7 @@ export class AgentRun {
       lastBreakNumber: this.breakpoints.lastNumber,
       notificationSeq: this.notifications.seq,
       parentReportSeq: this.#visibility.parentReportSeq,
-      previousRunIds: [...this.#previousRunIds, workflowInfo().runId].slice(-50),
+      ...chainMarks(this.#previousRunIds),
       stream: this.events.carry(),
     };
   }
