@@ -245,6 +245,16 @@ describe('hitl', { timeout: 240_000 }, () => {
       error: { code: 'unknown_agent', message: expect.stringContaining('clidemo') },
     });
     expect((await hitl(['edit', 'x', 'y', '--args', '[1]'])).code).toBe(2);
+    const outOfRange = await hitl(['start', '--agent', 'clidemo', '--continue-as-new', '{"beforeWaitEvents": 10}', 'hello']);
+    expect(outOfRange).toMatchObject({ code: 2, stdout: '' });
+    expect(outOfRange.stderr).toContain('continueAsNew.beforeWaitEvents');
+    const terms = await hitl(['--json', 'start', '--agent', 'clidemo', '--continue-as-new', '{"beforeWaitEvents": 60}', 'hello']);
+    expect(terms.code).toBe(0);
+    const history = await h.temporal.client.workflow.getHandle(JSON.parse(terms.stdout).workflowId).fetchHistory();
+    const input = h.temporal.client.options.loadedDataConverter.payloadConverter.fromPayload(
+      history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
+    );
+    expect(input).toMatchObject({ agent: 'clidemo', continueAsNew: { beforeWaitEvents: 60 } });
     const missing = await hitl(['show', 'no-such-run']);
     expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with workflow id no-such-run.\n' });
   });

@@ -306,6 +306,20 @@ describe('runs', () => {
     expect(await as('alice', 'GET', '/api/runs?status=Sleeping')).toMatchObject({ status: 400 });
   });
 
+  it('starts a run with its own continue-as-new terms, and refuses terms out of range', async () => {
+    const refused = await as('alice', 'POST', '/api/runs', { agent: 'httpdemo', prompt: 'hi', continueAsNew: { beforeWaitEvents: 10 } });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(refused.body.error.message).toContain('continueAsNew.beforeWaitEvents');
+    const terms = { beforeWaitEvents: 60, compaction: { keepLastTurns: 2, summarize: false } };
+    const started = await as('alice', 'POST', '/api/runs', { agent: 'httpdemo', prompt: 'http race again', continueAsNew: terms });
+    expect(started.status).toBe(201);
+    const history = await h.temporal.client.workflow.getHandle(started.body.workflowId).fetchHistory();
+    const input = h.temporal.client.options.loadedDataConverter.payloadConverter.fromPayload(
+      history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
+    );
+    expect(input).toMatchObject({ agent: 'httpdemo', requestedBy: 'alice', continueAsNew: terms });
+  });
+
   it('serves an OpenAPI document generated from the schemas', async () => {
     const doc = (await as(null, 'GET', '/api/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');

@@ -7,6 +7,7 @@ import { LIMITS } from '../contract/limits.js';
 import { RUN_STATUSES } from '../contract/run-status.js';
 import { Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
+import { ContinueAsNewOptions } from '../schemas/continue-as-new-options.js';
 import { DecideResult } from '../schemas/decision.js';
 import { McpToolAnnotations } from '../schemas/mcp-tool.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
@@ -98,6 +99,8 @@ export const StartRunBody = z.strictObject({
   session: SessionOptions.optional(),
   /** The run's own approval policy: by default it may only tighten the agent's (the run fails at start otherwise). */
   approval: ApprovalPolicyOverride.optional(),
+  /** When the run starts over with fresh history, and what it keeps (README, Continue-as-new). */
+  continueAsNew: ContinueAsNewOptions.optional(),
 });
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { z } from 'zod';
 import {
   decideUpdate,
   endUpdate,
@@ -66,7 +67,10 @@ export class HitlClient {
   // ---- runs ----------------------------------------------------------------------------------------------
   /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
   async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
-    const parsed = AgentWorkflowInput.parse(input);
+    // Refused here in the run's own words (agent-workflow.ts), before anything starts.
+    const checked = AgentWorkflowInput.safeParse(input);
+    if (!checked.success) throw new InvalidRunInputError(z.prettifyError(checked.error));
+    const parsed = checked.data;
     if (parsed.carry) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     const schema = this.agents && Object.hasOwn(this.agents, parsed.agent) ? this.agents[parsed.agent]!.contextSchema : undefined;
     const context = checkContext(schema, parsed.context);

@@ -32,6 +32,11 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option('--session', 'stay open for more messages (hitl say) until hitl end or the idle timeout')
     .option('--idle-timeout <duration>', 'session idle timeout, e.g. 2h or 7d')
     .option('--interrupt <json>', 'breakpoints, e.g. \'{"beforeTools": true}\' (beforeModel, afterModel, beforeTools)', parseJson)
+    .option(
+      '--continue-as-new <json>',
+      'when the run starts over with fresh history, e.g. \'{"beforeWaitEvents": 200, "compaction": {"keepLastTurns": 3}}\'',
+      parseJson,
+    )
     .option('-q, --quiet', 'print only the workflow id (RUN=$(hitl start -q …))')
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
@@ -48,6 +53,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           context: opts.context,
           interrupt: opts.interrupt,
           approval: opts.approval,
+          continueAsNew: opts.continueAsNew,
           ...((opts.session || opts.idleTimeout) && { session: { idleTimeout: opts.idleTimeout ?? '7d' } }),
         },
         { workflowId: opts.id },
