@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { startHarness, type Harness } from './helpers/harness.js';
-import { waitFor } from './helpers/history.js';
+import { startOf, waitFor } from './helpers/history.js';
 import { runHitl } from './helpers/cli.js';
 import { modelCallRunning } from './helpers/stream.js';
 
@@ -250,10 +250,7 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(outOfRange.stderr).toContain('continueAsNew.beforeWaitEvents');
     const terms = await hitl(['--json', 'start', '--agent', 'clidemo', '--continue-as-new', '{"beforeWaitEvents": 60}', 'hello']);
     expect(terms.code).toBe(0);
-    const history = await h.temporal.client.workflow.getHandle(JSON.parse(terms.stdout).workflowId).fetchHistory();
-    const input = h.temporal.client.options.loadedDataConverter.payloadConverter.fromPayload(
-      history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
-    );
+    const { input } = await startOf(h.temporal.client.workflow.getHandle(JSON.parse(terms.stdout).workflowId));
     expect(input).toMatchObject({ agent: 'clidemo', continueAsNew: { beforeWaitEvents: 60 } });
     const missing = await hitl(['show', 'no-such-run']);
     expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with workflow id no-such-run.\n' });

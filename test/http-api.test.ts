@@ -7,7 +7,7 @@ import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
-import { waitFor } from './helpers/history.js';
+import { startOf, waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'httpdemo' });
@@ -313,10 +313,7 @@ describe('runs', () => {
     const terms = { beforeWaitEvents: 60, compaction: { keepLastTurns: 2, summarize: false } };
     const started = await as('alice', 'POST', '/api/runs', { agent: 'httpdemo', prompt: 'http race again', continueAsNew: terms });
     expect(started.status).toBe(201);
-    const history = await h.temporal.client.workflow.getHandle(started.body.workflowId).fetchHistory();
-    const input = h.temporal.client.options.loadedDataConverter.payloadConverter.fromPayload(
-      history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!,
-    );
+    const { input } = await startOf(h.temporal.client.workflow.getHandle(started.body.workflowId));
     expect(input).toMatchObject({ agent: 'httpdemo', requestedBy: 'alice', continueAsNew: terms });
   });
 

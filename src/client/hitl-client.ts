@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { z } from 'zod';
 import {
   decideUpdate,
   endUpdate,
@@ -16,11 +15,9 @@ import {
 } from '../contract/messages.js';
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
-import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
 import { AgentStore } from '../store/agent-store.js';
-import { ApprovalNotFoundError, DecisionRefusedError, InvalidRunInputError, RunNotFoundError, SessionClosedError } from '../errors.js';
+import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
-import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
@@ -33,6 +30,9 @@ import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingF
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, stuckRefusal } from './decision-refusals.js';
 import { stuckView, withProblems } from './stuck-view.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
+import { checkStartInput, type KnownAgents, type StartInput } from './start-input.js';
+
+export type { KnownAgents, StartInput };
 
 export interface DecisionOptions {
   approver?: string;
@@ -45,9 +45,6 @@ export interface DecisionOptions {
 
 /** A run as `show` and the HTTP API present it: its own state, or, when it cannot answer, what Temporal knows. */
 export type RunView = RunState;
-
-/** What the client knows of the agents the workers serve: enough to refuse a context that does not fit. */
-export type KnownAgents = Readonly<Record<string, { contextSchema?: ContextSchema }>>;
 
 export class HitlClient {
   constructor(
@@ -66,15 +63,8 @@ export class HitlClient {
 
   // ---- runs ----------------------------------------------------------------------------------------------
   /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
-  async startRun(input: AgentWorkflowArgs, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
-    // Refused here in the run's own words (agent-workflow.ts), before anything starts.
-    const checked = AgentWorkflowInput.safeParse(input);
-    if (!checked.success) throw new InvalidRunInputError(z.prettifyError(checked.error));
-    const parsed = checked.data;
-    if (parsed.carry) throw new InvalidRunInputError(CARRY_FROM_CALLER);
-    const schema = this.agents && Object.hasOwn(this.agents, parsed.agent) ? this.agents[parsed.agent]!.contextSchema : undefined;
-    const context = checkContext(schema, parsed.context);
-    if (!context.ok) throw new InvalidRunInputError(contextRefusal(parsed.agent, context.problems));
+  async startRun(input: StartInput, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
+    const parsed = checkStartInput(input, this.agents);
     const workflowId = options.workflowId ?? `${parsed.agent}-${randomUUID()}`;
     const handle = await this.temporal.workflow.start(WORKFLOW_TYPE, {
       args: [parsed],

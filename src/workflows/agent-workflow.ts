@@ -31,7 +31,7 @@ import { RunStateQueryOptions } from '../schemas/run-state.js';
 import { toolSpecs } from '../tools/registry.js';
 import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
-import { carriedByPreviousRun } from './carry-origin.js';
+import { carriedWithinChain } from './carry-origin.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
 import { takePatchesAtStart } from './patches.js';
@@ -58,7 +58,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
-    if (input.carry && !carriedByPreviousRun(input.carry)) throw new InvalidRunInputError(CARRY_FROM_CALLER);
+    if (input.carry && !carriedWithinChain(input.carry)) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     else {

@@ -11,7 +11,6 @@ import { durationToMs } from '../schemas/duration.js';
 import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { awaitDecision } from './approval-gate.js';
-import { continueAsNewBeforePause } from './continue-as-new.js';
 import { PATCHES, type PatchId } from './patches.js';
 
 type Setting = Exclude<BreakpointSetting, boolean>;
@@ -30,11 +29,11 @@ function configured(run: AgentRun, kind: BreakpointKind): BreakpointSetting | un
 }
 
 /**
- * The patches that make a run start over before a model call it may pause around (continue-as-new.ts): one for a
+ * The patches under which a run starts over before a model call it may pause around (continue-as-new.ts): one for a
  * pause before the model, one for a pause at its reply. Which tools the reply calls is not known yet, so a
  * beforeTools breakpoint counts whatever tools it lists.
  */
-function pausesAround(run: AgentRun): PatchId[] {
+export function startOverPatches(run: AgentRun): PatchId[] {
   const replyMayPause = configured(run, 'afterModel') || configured(run, 'beforeTools');
   return [
     ...(configured(run, 'beforeModel') ? [PATCHES.continueBeforeBreakpoints] : []),
@@ -71,12 +70,10 @@ export async function pauseAt(
 }
 
 /**
- * Before the model: a run that may pause around this call starts over first if it is due to (continue-as-new.ts).
- * Then, at a breakpoint before the model, a human may continue, edit the messages the model has not seen yet, or
- * reject, which stops the run with their message. Returns the output to stop with, if it stops.
+ * Before the model: a human may continue, edit the messages the model has not seen yet, or reject, which stops the
+ * run with their message. Returns the output to stop with, if it stops.
  */
 export async function breakBeforeModel(run: AgentRun): Promise<string | undefined> {
-  await continueAsNewBeforePause(run, pausesAround(run));
   const setting = breakpointAt(run, 'beforeModel');
   if (!setting) return undefined;
   const tail = run.transcript.messages.slice(run.transcript.tailStart);

@@ -57,7 +57,8 @@ export function readyToHandOff(run: AgentRun): boolean {
  * the run starts over first on the same terms. The next run comes back to the same model call and pauses where
  * this one would have, with the same breakpoint number, without starting over again. Pauses after the model start
  * over here, before the call, because at the pause the model's reply would have to go across too.
- * @param patches the patches that brought each breakpoint that may pause at this call this start over
+ * @param patches the patches under which this run starts over here, one per kind of breakpoint that may pause at this
+ *   call (a run keeps the patches of the code that started it)
  */
 export async function continueAsNewBeforePause(run: AgentRun, patches: readonly PatchId[]): Promise<void> {
   if (patches.some((id) => takesPatch(id)) && dueAndReady(run, true)) await continueAsNewNow(run);

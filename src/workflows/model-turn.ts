@@ -9,7 +9,8 @@ import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
-import { breakBeforeModel } from './breakpoint-pause.js';
+import { breakBeforeModel, startOverPatches } from './breakpoint-pause.js';
+import { continueAsNewBeforePause } from './continue-as-new.js';
 import { chooseModel } from './model-choice.js';
 import { beforeModel } from './model-hooks.js';
 import { PATCHES, takesPatch } from './patches.js';
@@ -32,6 +33,8 @@ export type ModelTurn =
   | { kind: 'stop'; output: string };
 
 export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
+  // A run that may pause around this call starts over first if it is due to: the pause may last days.
+  await continueAsNewBeforePause(run, startOverPatches(run));
   const stopped = await breakBeforeModel(run);
   if (stopped !== undefined) return { kind: 'stop', output: stopped };
   const step = run.startModelCall();

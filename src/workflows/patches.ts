@@ -49,8 +49,8 @@ export const PATCHES = {
   continueBeforeBreakpoints: 'continue-as-new-before-breakpoints',
   /** And before a model call whose reply may pause at a breakpoint (after the model, or before tools). */
   continueBeforeReplyBreakpoints: 'continue-as-new-before-reply-breakpoints',
-  /** A carried state is taken only from the run this one continued from, never from a caller (carry-origin.ts). */
-  carryFromPreviousRun: 'carry-only-from-previous-run',
+  /** A carried state is taken only from the run's own chain, never from a caller (carry-origin.ts). */
+  carryFromOwnChain: 'carry-only-from-own-chain',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -85,7 +85,7 @@ const SET_1: readonly PatchId[] = [
 const SET_2: readonly PatchId[] = [...SET_1, PATCHES.continueBeforeWaits];
 const SET_3: readonly PatchId[] = [...SET_2, PATCHES.continueBeforeBreakpoints];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-4', patches: [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromPreviousRun] },
+  { id: 'patch-set-4', patches: [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromOwnChain] },
   { id: 'patch-set-3', patches: SET_3 },
   { id: 'patch-set-2', patches: SET_2 },
   { id: 'patch-set-1', patches: SET_1 },

@@ -14,7 +14,7 @@ import type { AssistantMessage } from '../schemas/chat-message.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import type { AgentResult } from '../schemas/run-state.js';
-import { carriedByPreviousRun } from './carry-origin.js';
+import { carriedWithinChain } from './carry-origin.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { openRunStream, type RunStream } from './run-stream.js';
 import { listedApproval } from './listed-approval.js';
@@ -26,7 +26,7 @@ export function openRunEvents(rawInput: unknown): RunEvents {
   // Read before the input is validated: the stream's handlers must be registered before the first await, and a
   // carried state the library could not load is dropped by openRunStream.
   const carry = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry;
-  const carried = carriedByPreviousRun(carry) ? carry?.stream : undefined;
+  const carried = carriedWithinChain(carry) ? carry?.stream : undefined;
   return new RunEvents(openRunStream(carried), takesPatch(PATCHES.streamHandOff));
 }
 

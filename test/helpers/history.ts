@@ -29,6 +29,16 @@ function isLocalActivityMarker(e: HistoryEvent): boolean {
   return e.markerRecordedEventAttributes?.markerName === 'core_local_activity';
 }
 
+type StartedAttributes = NonNullable<HistoryEvent['workflowExecutionStartedEventAttributes']>;
+
+/** How the run started: its input, as the workflow got it, and the rest of its first event (its chain, attempt…). */
+export async function startOf<Input = Record<string, unknown>>(
+  handle: WorkflowHandle,
+): Promise<{ input: Input; started: StartedAttributes }> {
+  const started = (await handle.fetchHistory()).events![0]!.workflowExecutionStartedEventAttributes!;
+  return { input: defaultPayloadConverter.fromPayload(started.input!.payloads![0]! as Payload) as Input, started };
+}
+
 /** Timer summaries, in order. */
 export async function timerSummaries(handle: WorkflowHandle): Promise<string[]> {
   const events = (await handle.fetchHistory()).events ?? [];

@@ -1,0 +1,26 @@
+/**
+ * What a client checks before it starts a run, so the caller hears at once, in the run's own words
+ * (agent-workflow.ts), what the run would refuse: the input's shape, a carried state (only a run's own chain hands
+ * one over), and the context against the agent's schema when the client knows the agent.
+ */
+import { z } from 'zod';
+import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
+import { InvalidRunInputError } from '../errors.js';
+import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
+
+/** What the client knows of the agents the workers serve: enough to refuse a context that does not fit. */
+export type KnownAgents = Readonly<Record<string, { contextSchema?: ContextSchema }>>;
+
+/** What a caller may start a run with: the workflow's input, without what only the run itself sets. */
+export type StartInput = Omit<AgentWorkflowArgs, 'carry'>;
+
+export function checkStartInput(input: StartInput, agents: KnownAgents | undefined): AgentWorkflowInput {
+  const checked = AgentWorkflowInput.safeParse(input);
+  if (!checked.success) throw new InvalidRunInputError(z.prettifyError(checked.error));
+  const parsed = checked.data;
+  if (parsed.carry) throw new InvalidRunInputError(CARRY_FROM_CALLER);
+  const schema = agents && Object.hasOwn(agents, parsed.agent) ? agents[parsed.agent]!.contextSchema : undefined;
+  const context = checkContext(schema, parsed.context);
+  if (!context.ok) throw new InvalidRunInputError(contextRefusal(parsed.agent, context.problems));
+  return parsed;
+}
