@@ -3,7 +3,7 @@
  * cleanly. When `TEMPORAL_ADDRESS` is set, that server is used and nothing is started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import getPort from 'get-port';
@@ -113,12 +113,18 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.handleSignals !== false) installSignalHooks();
   // The OTEL_* variables configure our tracing; the server reads them too and refuses exporters it lacks (console).
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
-  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+  // A server with a state file outlives an npm start that was killed (the next start stops it), so its log goes to
+  // a file beside the state: a pipe to a dead parent would kill it (SIGPIPE) at its next error line.
+  const logFile = options.dbFile ? path.join(path.dirname(options.dbFile), 'dev-server.log') : undefined;
+  const logFd = logFile ? openSync(logFile, 'a') : undefined;
+  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', logFd ?? 'pipe'], env });
+  if (logFd !== undefined) closeSync(logFd);
   live.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
+  let piped = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    piped = (piped + chunk.toString()).slice(-4000);
   });
+  const stderrTail = () => (logFile ? readFileSync(logFile, 'utf8').slice(-4000) : piped);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   exited.then(() => live.delete(child));
 
@@ -127,7 +133,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     await Promise.race([
       waitUntilServing(address, namespace, 60_000),
       exited.then((code) => {
-        throw new Error(`temporal server start-dev exited with ${code} before it was ready:\n${stderr}`);
+        throw new Error(`temporal server start-dev exited with ${code} before it was ready:\n${stderrTail()}`);
       }),
     ]);
   } catch (err) {
