@@ -25,6 +25,8 @@ import { createWorker } from '../../src/worker.js';
 import { connectTestTemporal, uniqueName, type TestTemporal } from './temporal.js';
 
 export const HISTORIES_DIR = path.resolve('test/histories');
+/** This checkout's root, which recorded stack traces name: replaced by `<repo>` in recorded histories. */
+const REPO_ROOT = path.resolve(HISTORIES_DIR, '../..');
 const run = promisify(execFile);
 
 export interface HarnessOptions {
@@ -191,7 +193,8 @@ async function recordHistories(temporal: TestTemporal, taskQueue: string, dir: s
     );
     // Histories of the very long runs (hundreds of steps) are too big to keep in the repository. The workflow id
     // is kept beside the history: replay needs it where the code derives ids from it (sub-agents).
-    if (stdout.length < 1_000_000)
-      writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId: info.workflowId, history: JSON.parse(stdout) }));
+    // Failures carry stack traces with this checkout's absolute paths: kept relative to the repository instead.
+    const history = JSON.parse(stdout.replaceAll(REPO_ROOT, '<repo>'));
+    if (stdout.length < 1_000_000) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId: info.workflowId, history }));
   }
 }
