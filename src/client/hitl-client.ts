@@ -32,8 +32,6 @@ import { stuckView, withProblems } from './stuck-view.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { checkStartInput, type KnownAgents, type StartInput } from './start-input.js';
 
-export type { KnownAgents, StartInput };
-
 export interface DecisionOptions {
   approver?: string;
   groups?: string[];

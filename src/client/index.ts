@@ -1,5 +1,6 @@
 /** Public client API. */
 export { HitlClient, type DecisionOptions } from './hitl-client.js';
+export type { KnownAgents, StartInput } from './start-input.js';
 export { type SubscribeOptions } from './run-subscription.js';
 export type { RunEvent, RunStreamItem } from '../schemas/run-event.js';
 export type { TokenEvent } from '../schemas/token-event.js';

@@ -8,6 +8,7 @@
  * way the run is unchanged. Each handler ends by refreshing what the outside sees.
  */
 import { ApplicationFailure, ContinueAsNew, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { z } from 'zod';
 import {
   decideUpdate,
@@ -52,13 +53,16 @@ import { workflowNow } from './workflow-clock.js';
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
   // Before anything else, and before any local activity: see src/workflows/patches.ts.
   takePatchesAtStart();
-  const run = new AgentRun(openRunEvents(rawInput));
+  // Read before the input is validated: the stream's handlers must be registered before the first await.
+  const rawCarry = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry;
+  const carryFromChain = carriedWithinChain(rawCarry);
+  const run = new AgentRun(openRunEvents(carryFromChain ? rawCarry?.stream : undefined));
   registerHandlers(run);
   try {
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
-    if (input.carry && !carriedWithinChain(input.carry)) throw new InvalidRunInputError(CARRY_FROM_CALLER);
+    if (input.carry && !carryFromChain) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     else {

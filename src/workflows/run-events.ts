@@ -14,19 +14,18 @@ import type { AssistantMessage } from '../schemas/chat-message.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import type { AgentResult } from '../schemas/run-state.js';
-import { carriedWithinChain } from './carry-origin.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { openRunStream, type RunStream } from './run-stream.js';
 import { listedApproval } from './listed-approval.js';
 
 const text = (value: string) => truncateBytes(value, LIMITS.eventTextBytes);
 
-/** Opens the run's stream (with the log the previous run carried, if any); call first thing in the workflow. */
-export function openRunEvents(rawInput: unknown): RunEvents {
-  // Read before the input is validated: the stream's handlers must be registered before the first await, and a
-  // carried state the library could not load is dropped by openRunStream.
-  const carry = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry;
-  const carried = carriedWithinChain(carry) ? carry?.stream : undefined;
+/**
+ * Opens the run's stream, with the log the previous run carried if any (the workflow says whether the carry may be
+ * taken: carry-origin.ts); call first thing in the workflow. A carried state the library could not load is dropped
+ * by openRunStream.
+ */
+export function openRunEvents(carried: WorkflowStreamState | undefined): RunEvents {
   return new RunEvents(openRunStream(carried), takesPatch(PATCHES.streamHandOff));
 }
 

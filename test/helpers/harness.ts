@@ -193,8 +193,9 @@ async function recordHistories(temporal: TestTemporal, taskQueue: string, dir: s
     );
     // Histories of the very long runs (hundreds of steps) are too big to keep in the repository. The workflow id
     // is kept beside the history: replay needs it where the code derives ids from it (sub-agents).
+    if (stdout.length >= 1_000_000) continue;
     // Failures carry stack traces with this checkout's absolute paths: kept relative to the repository instead.
     const history = JSON.parse(stdout.replaceAll(REPO_ROOT, '<repo>'));
-    if (stdout.length < 1_000_000) writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId: info.workflowId, history }));
+    writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ workflowId: info.workflowId, history }));
   }
 }
