@@ -19,7 +19,7 @@ import { McpConnections } from './mcp/mcp-connections.js';
 import { startTracing, stopTracing, tracingWorkerOptions } from './telemetry/tracing.js';
 import { installWorkerRuntime } from './telemetry/worker-runtime.js';
 import { createToolImplementations } from './tools/implementations/index.js';
-import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './workflow-bundle.js';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundle.js';
 
 export interface HitlWorkerOptions {
   connection: NativeConnection;
@@ -96,7 +96,12 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
     ...(options.workflowBundlePath
       ? { workflowBundle: { codePath: options.workflowBundlePath } }
       : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: WORKFLOW_BUNDLER_OPTIONS }),
-    ...(tracing && { interceptors: options.workflowBundlePath ? { ...tracing, workflowModules: [] } : tracing, sinks }),
+    // A prebuilt bundle holds its workflow interceptors (bundleWorkflows); the SDK takes none from here for it.
+    interceptors: {
+      ...tracing,
+      workflowModules: options.workflowBundlePath ? [] : [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing?.workflowModules ?? [])],
+    },
+    ...(sinks && { sinks }),
     activities: createActivities(options.deps),
     ...(options.dataConverter && { dataConverter: options.dataConverter }),
     maxCachedWorkflows: options.maxCachedRuns ?? DEFAULT_MAX_CACHED_RUNS,

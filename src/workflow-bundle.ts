@@ -4,6 +4,12 @@ import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
 
+/**
+ * The workflow interceptors every agent bundle holds: the reading of history figures that continue-as-new decides
+ * from (src/workflows/history-reading.ts). The worker adds them when it bundles; `bundleWorkflows` always does.
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/history-reading.ts', import.meta.url))];
+
 /** The workflow interceptors of tracing (src/telemetry/tracing.ts): bundled only into a traced worker's workflows. */
 export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/tracing-interceptors.ts', import.meta.url))];
 
@@ -46,14 +52,15 @@ export const WORKFLOW_BUNDLER_OPTIONS = { preloadModules: PRELOADED_MODULES, web
 
 /**
  * The production bundle. Tests may bundle another entry (`workflowsPath`, @default WORKFLOWS_PATH), preload more,
- * or change the webpack config further (`webpackConfigHook` runs after ours).
+ * add interceptors (after ours), or change the webpack config further (`webpackConfigHook` runs after ours).
  */
 export function bundleWorkflows(options: Partial<BundleOptions> = {}) {
-  const { webpackConfigHook = (config: WebpackConfig) => config, ...rest } = options;
+  const { webpackConfigHook = (config: WebpackConfig) => config, workflowInterceptorModules = [], ...rest } = options;
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     ...WORKFLOW_BUNDLER_OPTIONS,
     ...rest,
+    workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...workflowInterceptorModules],
     webpackConfigHook: (config) => webpackConfigHook(compileForES2018(config)),
   });
 }

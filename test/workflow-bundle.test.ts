@@ -35,6 +35,11 @@ describe('workflow bundle', () => {
     expect(globalsImports).toEqual(['__webpack_require__(/*! base-64 */']);
   });
 
+  it('registers the interceptor that reads history figures for continue-as-new', () => {
+    const interceptors = code.slice(code.indexOf('function importInterceptors() {'));
+    expect(interceptors.slice(0, interceptors.indexOf('}'))).toContain('./src/workflows/history-reading.ts');
+  });
+
   it('bundles the ES build of zod the workflows import, and no CommonJS copy', () => {
     expect(code).toContain('node_modules/zod/v4/classic/schemas.js');
     expect(code).not.toMatch(/node_modules\/zod\/[\w/.-]*\.cjs/);

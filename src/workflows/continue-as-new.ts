@@ -6,21 +6,26 @@
  * timeout at 5,000). Only at points where nothing is in flight; everything the run knows goes across in its carried
  * state. This module is the one place that decides it.
  */
-import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation } from '@temporalio/workflow';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
+import { historyReading } from './history-reading.js';
 import { PATCHES, takesPatch, type PatchId } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
 /** `continueAsNew.beforeWaitEvents` unless the run sets it. */
 const DEFAULT_BEFORE_WAIT_EVENTS = 500;
 
-/** @param waitingForPeople the run waits for a decision or a message, which may take days */
+/**
+ * Decided from history figures a replay reads the same as the live run did (history-reading.ts), never from
+ * `workflowInfo()` after a local tool.
+ * @param waitingForPeople the run waits for a decision or a message, which may take days
+ */
 export function continueAsNewDue(run: AgentRun, waitingForPeople = false): boolean {
-  const info = workflowInfo();
+  const info = historyReading();
   const limits = run.input.continueAsNew;
   return (
     info.continueAsNewSuggested ||

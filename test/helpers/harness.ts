@@ -42,8 +42,9 @@ export interface HarnessOptions {
    * harness started are written to test/histories/<set>/<recordAs>--<prompt>.json when it closes.
    */
   recordAs?: string;
-  /** A workflow bundle other than the suite's (versioning tests run "old code" first). */
-  bundlePath?: string;
+  /** A workflow bundle other than the suite's (versioning tests run "old code" first); false: the worker bundles the
+   * workflows itself at start, as `npm start` does. */
+  bundlePath?: string | false;
   /** The worker's data converter (encryption tests). */
   dataConverter?: DataConverter;
   /** The worker's workflow cache size (createWorker's default otherwise). */
@@ -98,7 +99,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.signedDecisions && { signedDecisions: options.signedDecisions }),
     ...(options.modelHooks && { modelHooks: options.modelHooks }),
   };
-  let bundlePath = options.bundlePath ?? inject('workflowBundlePath');
+  let bundlePath = options.bundlePath === false ? undefined : (options.bundlePath ?? inject('workflowBundlePath'));
   let dataConverter = options.dataConverter;
   const makeWorker = () =>
     createWorker({
@@ -106,7 +107,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       namespace: temporal.namespace,
       taskQueue,
       deps,
-      workflowBundlePath: bundlePath,
+      ...(bundlePath && { workflowBundlePath: bundlePath }),
       dataConverter,
       ...(options.maxCachedRuns && { maxCachedRuns: options.maxCachedRuns }),
       ...(options.workerOverrides && { overrides: options.workerOverrides }),
