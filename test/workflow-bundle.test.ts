@@ -11,10 +11,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 
-/** Where each bundled package was loaded from: `node_modules/a/node_modules/@temporalio/x` is a second copy of x. */
+/**
+ * Where each bundled package was loaded from: `node_modules/a/node_modules/@temporalio/x` is a second copy of x.
+ * A module is named by its id (`"./node_modules/…"`), or, once concatenated into another, by a `;// ./node_modules/…`
+ * line at its start.
+ */
 function packageCopies(code: string, scope: string): Map<string, Set<string>> {
   const copies = new Map<string, Set<string>>();
-  for (const [, modulePath] of code.matchAll(/"\.\/((?:node_modules\/(?:@[\w.-]+\/)?[\w.-]+\/)+)[^"]*"/g)) {
+  for (const [, modulePath] of code.matchAll(/(?:"|^;\/\/ )\.\/((?:node_modules\/(?:@[\w.-]+\/)?[\w.-]+\/)+)[^"\n]*/gm)) {
     const root = modulePath!.replace(/\/$/, '');
     const name = /node_modules\/((?:@[\w.-]+\/)?[\w.-]+)$/.exec(root)![1]!;
     if (!name.startsWith(scope)) continue;
@@ -38,6 +42,11 @@ describe('workflow bundle', () => {
   it('registers the interceptor that reads history figures for continue-as-new', () => {
     const interceptors = code.slice(code.indexOf('function importInterceptors() {'));
     expect(interceptors.slice(0, interceptors.indexOf('}'))).toContain('./src/workflows/history-reading.ts');
+  });
+
+  it('concatenates ES modules, zod and ours, so a run instantiates fewer of them', () => {
+    expect(code).toMatch(/^;\/\/ \.\/node_modules\/zod\/v4\/classic\/schemas\.js$/m);
+    expect(code).toMatch(/^;\/\/ \.\/src\/schemas\/decision\.ts$/m);
   });
 
   it('bundles the ES build of zod the workflows import, and no CommonJS copy', () => {
