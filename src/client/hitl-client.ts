@@ -30,7 +30,8 @@ import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingF
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, stuckRefusal } from './decision-refusals.js';
 import { stuckView, withProblems } from './stuck-view.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
-import { checkStartInput, type KnownAgents, type StartInput } from './start-input.js';
+import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
+import type { DecisionSigner } from '../signing/sign-decision.js';
 
 export interface DecisionOptions {
   approver?: string;
@@ -60,12 +61,19 @@ export class HitlClient {
   }
 
   // ---- runs ----------------------------------------------------------------------------------------------
-  /** Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. */
-  async startRun(input: StartInput, options: { workflowId?: string } = {}): Promise<{ workflowId: string; runId: string }> {
+  /**
+   * Starts a run; its static summary (shown in the Temporal UI) is the agent and the prompt. With `signer`, the
+   * run's `requestedBy` goes with a request token signed in that name, which a run that requires signed decisions
+   * needs (src/workflows/proven-requester.ts).
+   */
+  async startRun(
+    input: StartInput,
+    options: { workflowId?: string; signer?: DecisionSigner } = {},
+  ): Promise<{ workflowId: string; runId: string }> {
     const parsed = checkStartInput(input, this.agents);
     const workflowId = options.workflowId ?? `${parsed.agent}-${randomUUID()}`;
     const handle = await this.temporal.workflow.start(WORKFLOW_TYPE, {
-      args: [parsed],
+      args: [withRequestToken(parsed, workflowId, options.signer)],
       taskQueue: this.taskQueue,
       workflowId,
       staticSummary: truncateChars(`${parsed.agent}: ${parsed.prompt}`, 200),

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
 import { InvalidRunInputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
+import type { DecisionSigner } from '../signing/sign-decision.js';
+import { signRequestToken } from '../signing/sign-request.js';
 
 /** What the client knows of the agents the workers serve: enough to refuse a context that does not fit. */
 export type KnownAgents = Readonly<Record<string, { contextSchema?: ContextSchema }>>;
@@ -23,4 +25,11 @@ export function checkStartInput(input: StartInput, agents: KnownAgents | undefin
   const context = checkContext(schema, parsed.context);
   if (!context.ok) throw new InvalidRunInputError(contextRefusal(parsed.agent, context.problems));
   return parsed;
+}
+
+/** `input` with a request token for its `requestedBy`, when a signer is at hand and the caller brought none. */
+export function withRequestToken(input: AgentWorkflowInput, workflowId: string, signer: DecisionSigner | undefined): AgentWorkflowInput {
+  if (!signer || !input.requestedBy || input.requestToken) return input;
+  const { agent, prompt, requestedBy } = input;
+  return { ...input, requestToken: signRequestToken(signer, { workflowId, agent, prompt, requestedBy, now: Date.now() }) };
 }

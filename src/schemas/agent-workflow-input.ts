@@ -6,6 +6,7 @@ import { Interrupts } from './agent-options.js';
 import { ApprovalPolicyOverride } from './approval-policy.js';
 import { CarriedState } from './carried-state.js';
 import { ContinueAsNewOptions } from './continue-as-new-options.js';
+import { MAX_TOKEN_LENGTH } from '../signing/jws.js';
 import { SessionOptions } from './session.js';
 
 /** Why a run started with `carry` by a caller is refused (by the client before it starts, by the run otherwise). */
@@ -18,6 +19,11 @@ export const AgentWorkflowInput = z.object({
   prompt: z.string().min(1).max(LIMITS.promptChars),
   /** Who asked; with `fourEyes`, they may not approve their own run's calls. */
   requestedBy: z.string().min(1).max(200).optional(),
+  /**
+   * A signed request token (`hitl-request+jwt`) naming who asked, for this workflow id, agent and prompt. A run whose
+   * decisions must be signed takes `requestedBy` only from it (src/workflows/proven-requester.ts).
+   */
+  requestToken: z.string().min(1).max(MAX_TOKEN_LENGTH).optional(),
   /** @default the agent's, else 25 */
   maxSteps: z.number().int().min(1).max(100_000).optional(),
   /** Per-run overrides of the agent's approval policy. */

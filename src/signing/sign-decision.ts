@@ -37,17 +37,18 @@ export function signCompactJws(payload: object, key: SigningKey, typ: string): s
   return `${header}.${body}.${encodeSegment(key.sign(signingInput(header, body)))}`;
 }
 
+/** The JWT frame of a token `signer` issues to `subject` at `now` (epoch ms), good for `ttlSeconds`. */
+export function tokenFrame(signer: DecisionSigner, subject: string, now: number, ttlSeconds: number, jti?: string) {
+  const iat = Math.floor(now / 1000);
+  const id = jti ?? encodeSegment(randomBytes(16));
+  return { iss: signer.issuer, aud: signer.audience, sub: subject, iat, exp: iat + Math.ceil(ttlSeconds), jti: id };
+}
+
 /** A decision token for exactly `request.binding`; the claims are validated with the schema the verifier uses. */
 export function signDecisionToken(signer: DecisionSigner, request: DecisionTokenRequest): string {
-  const iat = Math.floor(request.now / 1000);
   const claims = DecisionClaims.parse({
-    iss: signer.issuer,
-    aud: signer.audience,
-    sub: request.approver,
+    ...tokenFrame(signer, request.approver, request.now, request.ttlSeconds, request.jti),
     groups: request.groups ?? [],
-    iat,
-    exp: iat + Math.ceil(request.ttlSeconds),
-    jti: request.jti ?? encodeSegment(randomBytes(16)),
     decision: request.binding,
   });
   return signCompactJws(claims, signer.key, DECISION_TOKEN_TYPE);

@@ -1,10 +1,10 @@
 /**
- * Why a decision token was refused: a stable code for programs (the workflow's refusal, HTTP, the audit log) and a
+ * Why a decision or request token was refused: a stable code for programs (the workflow's refusal, HTTP, the audit log) and a
  * message for people. Verification returns these instead of throwing: workflow code refuses input, it never throws
  * on it.
  */
 export const TOKEN_REFUSAL_CODES = [
-  /** The decision carries no token, and the run requires one. */
+  /** The decision (or the start) carries no token, and the run requires one. */
   'unsigned',
   /** Longer than MAX_TOKEN_LENGTH: refused before anything is decoded. */
   'oversized',
@@ -25,6 +25,10 @@ export const TOKEN_REFUSAL_CODES = [
   /** `exp - iat` is longer than the issuer may grant. */
   'lifetime_too_long',
   'wrong_workflow',
+  /** A request token for another agent than the run's. */
+  'wrong_agent',
+  /** A request token signed for another prompt than the run's. */
+  'prompt_mismatch',
   'wrong_call',
   /** The arguments the approver saw are not the pending call's. */
   'args_mismatch',

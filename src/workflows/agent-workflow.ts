@@ -40,6 +40,7 @@ import { openRunEvents } from './run-events.js';
 import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
+import { provenRequester } from './proven-requester.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
 import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
@@ -53,6 +54,8 @@ import { workflowNow } from './workflow-clock.js';
 export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
   // Before anything else, and before any local activity: see src/workflows/patches.ts.
   takePatchesAtStart();
+  // The clock of the run's first task (a reset to a later task replays it): a request token is checked against it.
+  const startedAt = workflowNow();
   // Read before the input is validated: the stream's handlers must be registered before the first await.
   const rawCarry = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry;
   const carryFromChain = carriedWithinChain(rawCarry);
@@ -69,8 +72,11 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
       // The context comes back checked against the agent's schema (with its defaults): tools and hooks get that.
       const { checkedContext, ...resolved } = await resolveAgent(input.agent, input.context);
       const snapshot = await withMcpTools(resolved);
-      const checkedInput = checkedContext ? { ...input, context: checkedContext } : input;
-      run.begin(checkedInput, snapshot, runPolicy(snapshot.name, snapshot.policy, input.approval));
+      const policy = runPolicy(snapshot.name, snapshot.policy, input.approval);
+      // The run keeps who asked, as proven, and never the token: continue-as-new carries the requester on.
+      const { requestToken: _token, requestedBy: _claimed, ...rest } = input;
+      const requestedBy = provenRequester(input, snapshot, policy, startedAt);
+      run.begin({ ...rest, ...(requestedBy && { requestedBy }), ...(checkedContext && { context: checkedContext }) }, snapshot, policy);
     }
 
     for (;;) {

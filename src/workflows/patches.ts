@@ -51,6 +51,8 @@ export const PATCHES = {
   continueBeforeReplyBreakpoints: 'continue-as-new-before-reply-breakpoints',
   /** A carried state is taken only from the run's own chain, never from a caller (carry-origin.ts). */
   carryFromOwnChain: 'carry-only-from-own-chain',
+  /** A run whose decisions must be signed takes its requester only from a request token (proven-requester.ts). */
+  provenRequester: 'proven-requester',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -84,8 +86,10 @@ const SET_1: readonly PatchId[] = [
 ];
 const SET_2: readonly PatchId[] = [...SET_1, PATCHES.continueBeforeWaits];
 const SET_3: readonly PatchId[] = [...SET_2, PATCHES.continueBeforeBreakpoints];
+const SET_4: readonly PatchId[] = [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromOwnChain];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-4', patches: [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromOwnChain] },
+  { id: 'patch-set-5', patches: [...SET_4, PATCHES.provenRequester] },
+  { id: 'patch-set-4', patches: SET_4 },
   { id: 'patch-set-3', patches: SET_3 },
   { id: 'patch-set-2', patches: SET_2 },
   { id: 'patch-set-1', patches: SET_1 },

@@ -5,6 +5,7 @@ import { loadAgents } from '../../../agents/registry.js';
 import { readEnvConfig } from '../../../config.js';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
 import type { RunState } from '../../../schemas/run-state.js';
+import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { checkAgentServed } from '../../served-agent.js';
 import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
 import type { RegisterCommand } from './context.js';
@@ -24,7 +25,10 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .command('start')
     .description('start a run')
     .requiredOption('--agent <name>', 'agent to run')
-    .option('--requested-by <who>', 'who asks (the four-eyes rule keeps them from approving their own calls)')
+    .option(
+      '--requested-by <who>',
+      'who asks (the four-eyes rule keeps them from approving their own calls); signed in that name when HITL_SIGNING_KEY is set',
+    )
     .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
     .option('--approval <json>', "the run's own approval policy (by default it may only tighten the agent's)", parseJson)
@@ -41,7 +45,8 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .argument('<prompt>', 'what to ask')
     .action(async (prompt: string, opts) => {
       // The workers may serve agents this environment does not list: only what is known here is checked.
-      const known = loadAgents(readEnvConfig());
+      const config = readEnvConfig();
+      const known = loadAgents(config);
       checkRunStart(known, { agent: opts.agent, approval: opts.approval }, { unknownAgents: 'allow' });
       const hitl = await ctx.hitl();
       const started = await hitl.startRun(
@@ -56,7 +61,8 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           continueAsNew: opts.continueAsNew,
           ...((opts.session || opts.idleTimeout) && { session: { idleTimeout: opts.idleTimeout ?? '7d' } }),
         },
-        { workflowId: opts.id },
+        // A run whose decisions must be signed takes its requester only from a token: the key holder vouches for it.
+        { workflowId: opts.id, signer: decisionSignerFromConfig(config) },
       );
       // Any other agent is the workers' to know: their first task on the run says, and a typo exits non-zero.
       if (!Object.hasOwn(known, opts.agent)) await checkAgentServed(hitl.temporal, started.workflowId, opts.agent);

@@ -1,6 +1,7 @@
 /**
  * `hitl sign`: a short-lived decision token for an operator who decides with the `temporal` CLI, signed with the
- * key in HITL_SIGNING_KEY(_FILE). `hitl keygen`: a new signing key and its public key set.
+ * key in HITL_SIGNING_KEY(_FILE). `hitl sign-request`: the same for who asks, for a run started another way.
+ * `hitl keygen`: a new signing key and its public key set.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import ms from 'ms';
@@ -9,6 +10,7 @@ import { SigningConfigError } from '../../../errors.js';
 import { Decision, DECISION_TYPES } from '../../../schemas/decision.js';
 import { decisionBinding } from '../../../signing/decision-claims.js';
 import { signDecisionToken } from '../../../signing/sign-decision.js';
+import { signRequestToken } from '../../../signing/sign-request.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { generateSigningKey, SIGNING_ALGORITHMS } from '../../../signing/signing-key.js';
 import { print } from '../output.js';
@@ -16,6 +18,12 @@ import type { RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function requireSigner() {
+  const signer = decisionSignerFromConfig(readEnvConfig());
+  if (!signer) throw new SigningConfigError('No signing key: set HITL_SIGNING_KEY or HITL_SIGNING_KEY_FILE (`hitl keygen` makes one).');
+  return signer;
+}
 
 function seconds(value: string): number {
   const duration = ms(value as ms.StringValue);
@@ -39,8 +47,7 @@ export const registerSignCommands: RegisterCommand = (program, ctx) => {
     .option('--message <text>', 'reject: the reason; respond: the result; otherwise a comment')
     .option('--always', 'approve/reject: every later call of this tool in the run')
     .action((opts, command: Command) => {
-      const signer = decisionSignerFromConfig(readEnvConfig());
-      if (!signer) throw new SigningConfigError('No signing key: set HITL_SIGNING_KEY or HITL_SIGNING_KEY_FILE (`hitl keygen` makes one).');
+      const signer = requireSigner();
       const parsed = Decision.safeParse({
         id: opts.call,
         type: opts.type,
@@ -61,6 +68,29 @@ export const registerSignCommands: RegisterCommand = (program, ctx) => {
       });
       // With --json, the whole input of the `decide` update: `temporal workflow update execute --name decide --input`.
       print(ctx.out(), { decisions: [{ ...decision, token }] }, () => token);
+    });
+
+  program
+    .command('sign-request')
+    .description('print a short-lived signed request token, for starting a run another way than hitl start or the API')
+    .requiredOption('--workflow-id <id>', 'the workflow id the run will start with')
+    .requiredOption('--agent <name>', 'its agent')
+    .requiredOption('--prompt <text>', 'its prompt, exactly')
+    .requiredOption('--as <who>', "who asks (the run's requestedBy)")
+    .option('--ttl <duration>', 'how long the token lives (default: 10m)', seconds)
+    .action((opts) => {
+      const signer = requireSigner();
+      const { workflowId, agent, prompt, as: requestedBy } = opts as Record<string, string>;
+      const requestToken = signRequestToken(signer, {
+        workflowId,
+        agent,
+        prompt,
+        requestedBy,
+        now: Date.now(),
+        ttlSeconds: opts.ttl ?? 600,
+      });
+      // With --json, the start input: `temporal workflow start --type agentWorkflow --workflow-id … --input`.
+      print(ctx.out(), { agent, prompt, requestedBy, requestToken }, () => requestToken);
     });
 
   program
