@@ -37,7 +37,9 @@ describe.each([
 ])('continue-as-new after a local tool whose task a query cut, on $worker', ({ bundlePath }) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ agents: { reader }, script, ...(bundlePath === false && { bundlePath }) });
+    // The prebuilt bundle's runs are recorded for the replay suite (`npm run record-histories`): a cut task's history.
+    const recordAs = bundlePath === false ? {} : { recordAs: 'continue-as-new-cut' };
+    h = await startHarness({ agents: { reader }, script, ...recordAs, ...(bundlePath === false && { bundlePath }) });
     harnesses.push(h);
   }, 120_000);
 

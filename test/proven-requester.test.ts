@@ -6,6 +6,8 @@
  * CLI and other SDKs.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -32,6 +34,7 @@ let h: Harness;
 let api: Listening;
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'proven-requester',
     script: { conversations: [{ match: 'cancel', replies: [CANCEL, { content: 'cancel handled' }] }] },
     signedDecisions: { trust: trustOf([key.key.publicJwk]), requiredByDefault: true },
   });
@@ -123,6 +126,35 @@ describe('a run whose decisions must be signed proves who asked', () => {
     await as('carol');
     expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'cancel handled' });
     expect(first.firstExecutionRunId).toBe(firstRunId);
+  });
+
+  it('checks the token against the run’s first task: a reset to a later task passes once it has expired', async () => {
+    const workflowId = uniqueName('reset');
+    // Issued 110 s ago and expired 50 s ago: within the run's 60 s clock skew for about ten seconds more.
+    const issued = Date.now() - 110_000;
+    const requestToken = signRequestToken(key, { workflowId, agent: 'demo', prompt, requestedBy: 'fay', now: issued, ttlSeconds: 60 });
+    const handle = await h.start({ agent: 'demo', prompt, approval: FOUR_EYES, requestToken }, workflowId);
+    await waitForPending(handle, 1);
+    await sleep(Math.max(0, issued + 60_000 + 60_000 + 1_000 - Date.now()));
+    // A new run with a token that old is refused; the reset below replays the first task, and its clock.
+    const late = uniqueName('late');
+    const expired = signRequestToken(key, { workflowId: late, agent: 'demo', prompt, requestedBy: 'fay', now: issued, ttlSeconds: 60 });
+    expect(await refusedStart(await h.start({ agent: 'demo', prompt, requestToken: expired }, late))).toContain('(expired)');
+
+    const events = (await handle.fetchHistory()).events!;
+    const lastTask = events.filter((e) => e.workflowTaskCompletedEventAttributes).at(-1)!;
+    await h.temporal.client.workflowService.resetWorkflowExecution({
+      namespace: h.temporal.namespace,
+      workflowExecution: { workflowId, runId: handle.firstExecutionRunId },
+      reason: 'test: a reset after the request token expired',
+      workflowTaskFinishEventId: lastTask.eventId,
+      requestId: randomUUID(),
+    });
+    const reset = h.temporal.client.workflow.getHandle(workflowId);
+    expect((await reset.describe()).runId).not.toBe(handle.firstExecutionRunId);
+    await waitForPending(reset, 1);
+    expect((await reset.query(runStateQuery)).requestedBy).toBe('fay');
+    await reset.terminate();
   });
 
   it('over HTTP: the API signs for the caller it authenticated', async () => {
