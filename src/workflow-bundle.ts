@@ -51,8 +51,9 @@ function compileForES2018(config: WebpackConfig): WebpackConfig {
  * Every new run, and every run rebuilt from history once the worker let it go, instantiates each module of the
  * bundle anew (above). The SDK bundles in webpack's development mode, which wraps each ES module in a function of
  * its own with a getter per export; concatenated (scope hoisting, as in production mode), zod's modules and ours
- * become a few functions, and creating a run's context costs about a fifth less (bench/EVICTED.md). The code is not
- * minified: stack traces and source maps read as before. CommonJS modules (the SDK's) stay as they are.
+ * become a few functions, which a run instantiates sooner and keeps in less memory (memory-per-cached-run in
+ * bench/RESULTS.md). The code is not minified: stack traces and source maps read as before. CommonJS modules (the
+ * SDK's) stay as they are.
  */
 function concatenateModules(config: WebpackConfig): WebpackConfig {
   return { ...config, optimization: { ...config.optimization, concatenateModules: true } };
