@@ -306,4 +306,21 @@ describe('signed decisions', () => {
     });
     await new HitlClient(h.temporal.client, h.taskQueue).getRun(viaCli.handle.workflowId);
   });
+
+  it('a signer with no pending call to bind a token to sends the decision unsigned, and it is refused for what it is', async () => {
+    const { handle, pending } = await signedRun('signed for a call no longer pending');
+    await decide(handle, { decisions: [sign(oldKey, handle, pending.argsHash, { id: pending.id, type: 'reject' })] });
+    await handle.result();
+    const id = encodeApprovalId({ workflowId: handle.workflowId, callId: pending.id });
+    // Before, the signer bound a token to an empty argsHash and failed: HTTP 500, and a raw validation error.
+    expect(await post(signedApi, 'bob', `/api/approvals/${id}/approve`, {})).toMatchObject({
+      status: 409,
+      body: { error: { code: 'already_decided' } },
+    });
+    const cli = await runHitl(h, ['approve', handle.workflowId, pending.id, '--as', 'bob'], {
+      env: { HITL_SIGNING_KEY: JSON.stringify(oldKey.privateJwk) },
+    });
+    expect(cli.code).toBe(3);
+    expect(cli.stderr + cli.stdout).toContain('Refused (already_decided): call-1 was already decided (reject by alice).');
+  });
 });

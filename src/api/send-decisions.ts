@@ -31,8 +31,8 @@ export async function sendDecisions(
 
 /**
  * Each decision with a token for the call it decides, as the run pairs them (by id, or in order onto the oldest
- * batch) and for the arguments the run holds now. A decision the API cannot pair goes unsigned: the run refuses
- * it with its own reason. A stale `argsHash` is signed as sent, and refused by the run as before.
+ * batch) and for the arguments the run holds now. A decision the API cannot pair with a pending call goes
+ * unsigned: the run (or, for a closed run, the client) refuses it with its own reason. A stale `argsHash` is signed as sent, and refused by the run as before.
  */
 async function signAll(hitl: HitlClient, signer: DecisionSigner, workflowId: string, decisions: Decision[], identity: Identity) {
   const needed = decisions.some((d) => d.id === undefined || d.argsHash === undefined);
@@ -41,13 +41,15 @@ async function signAll(hitl: HitlClient, signer: DecisionSigner, workflowId: str
   return decisions.map((d, i) => {
     const call = d.id === undefined ? (batch.length === decisions.length ? batch[i] : undefined) : pending.find((p) => p.id === d.id);
     const id = d.id ?? call?.id;
-    if (id === undefined) return d;
+    const argsHash = d.argsHash ?? call?.argsHash;
+    // Not a pending call (the run ended, or no such id): nothing to bind a token to.
+    if (id === undefined || argsHash === undefined) return d;
     return signedDecision(
       signer,
       { ...d, id },
       {
         workflowId,
-        argsHash: d.argsHash ?? call?.argsHash ?? '',
+        argsHash,
         approver: identity.approver,
         groups: identity.groups,
         now: Date.now(),

@@ -63,7 +63,10 @@ async function signIfKeyHeld(
   const signer = decisionSignerFromConfig(readEnvConfig());
   if (!signer) return decision;
   if (!who.approver) throw new UsageError('A signed decision needs the approver it is signed for: add --as <approver>.');
-  const argsHash = decision.argsHash ?? (await hitl.pending(workflowId)).find((p) => p.id === decision.id)?.argsHash ?? '';
+  const pending = decision.argsHash ? [] : await hitl.pending(workflowId).catch(() => []);
+  const argsHash = decision.argsHash ?? pending.find((p) => p.id === decision.id)?.argsHash;
+  // Not a pending call (the run ended, or no such id): it goes unsigned, and is refused for what it is.
+  if (argsHash === undefined) return decision;
   return signedDecision(signer, decision, { workflowId, argsHash, approver: who.approver, groups: who.groups, now: Date.now() });
 }
 
