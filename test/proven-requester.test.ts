@@ -63,6 +63,8 @@ describe('a run whose decisions must be signed proves who asked', () => {
   it('refuses a start that names a requester without a token, or with a token for another start', async () => {
     const unproven = await h.start({ agent: 'demo', prompt, requestedBy: 'mallory', approval: FOUR_EYES });
     expect(await refusedStart(unproven)).toContain('requestedBy "mallory" is not proven');
+    // Views do not name who the refused start claimed to be.
+    expect((await unproven.query(runStateQuery)).requestedBy).toBeUndefined();
 
     const elsewhere = signRequestToken(key, { workflowId: 'another-run', agent: 'demo', prompt, requestedBy: 'mallory', now: Date.now() });
     const copied = await h.start({ agent: 'demo', prompt, requestedBy: 'mallory', requestToken: elsewhere });

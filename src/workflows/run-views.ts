@@ -28,7 +28,8 @@ export function runState(run: AgentRun, options: RunStateQueryOptions = {}): Run
     step: run.step,
     agent: run.agent,
     prompt: run.input?.prompt ?? '',
-    requestedBy: run.input?.requestedBy,
+    // Who asked as the run took it: a start refused before it began claimed a requester it never proved.
+    requestedBy: run.started ? run.input.requestedBy : undefined,
     pending,
     decisions: decisions.items,
     ...(decisions.more && { moreDecisions: true }),
