@@ -14,11 +14,13 @@ import { argsHash } from '../src/policy/args-hash.js';
 import type { AuditEntry } from '../src/schemas/audit-entry.js';
 import type { Decision } from '../src/schemas/decision.js';
 import { signedDecision } from '../src/signing/sign-decision.js';
+import { signRequestToken } from '../src/signing/sign-request.js';
 import type { RunState } from '../src/schemas/run-state.js';
 import { decideUpdate, decisionSignal, runStateQuery } from '../src/contract/messages.js';
 import { waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { uniqueName } from './helpers/temporal.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
 import { newSigner, trustOf } from './helpers/signing.js';
@@ -74,7 +76,11 @@ afterAll(async () => {
 });
 
 async function pausedRun(agent = 'demo'): Promise<WorkflowHandle> {
-  const handle = await h.start({ agent, prompt: `fuzz run ${++runCount}`, requestedBy: 'rita', approval: FUZZ_POLICY });
+  const workflowId = uniqueName('fuzz');
+  const prompt = `fuzz run ${++runCount}`;
+  // A run whose decisions must be signed takes its requester (four eyes reads it) only from a request token.
+  const requestToken = signRequestToken(signer, { workflowId, agent, prompt, requestedBy: 'rita', now: Date.now() });
+  const handle = await h.start({ agent, prompt, requestedBy: 'rita', requestToken, approval: FUZZ_POLICY }, workflowId);
   await waitForPending(handle, 3);
   counts.runs++;
   return handle;
