@@ -35,7 +35,25 @@ let api: Listening;
 beforeAll(async () => {
   h = await startHarness({
     recordAs: 'proven-requester',
-    script: { conversations: [{ match: 'cancel', replies: [CANCEL, { content: 'cancel handled' }] }] },
+    script: {
+      conversations: [
+        { match: 'cancel', replies: [CANCEL, { content: 'cancel handled' }] },
+        {
+          match: 'coordinate a signed note',
+          replies: [
+            { toolCalls: [{ id: 'ask', name: 'ask_researcher', arguments: { prompt: 'research: a signed note' } }] },
+            { content: 'noted' },
+          ],
+        },
+        {
+          match: 'research: a signed note',
+          replies: [
+            { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'signed.md', content: 'x' } }] },
+            { content: 'written' },
+          ],
+        },
+      ],
+    },
     signedDecisions: { trust: trustOf([key.key.publicJwk]), requiredByDefault: true },
   });
   api = await startTestApi(h, { tokens: TOKENS, signer: key });
@@ -157,6 +175,26 @@ describe('a run whose decisions must be signed proves who asked', () => {
     await waitForPending(reset, 1);
     expect((await reset.query(runStateQuery)).requestedBy).toBe('fay');
     await reset.terminate();
+  });
+
+  it('a sub-agent’s run takes its parent’s proven requester, and four eyes follows the work down', async () => {
+    const workflowId = uniqueName('coordinator');
+    const prompt = 'Please coordinate a signed note';
+    const requestToken = signRequestToken(key, { workflowId, agent: 'coordinator', prompt, requestedBy: 'gus', now: Date.now() });
+    const handle = await h.start({ agent: 'coordinator', prompt, approval: FOUR_EYES, requestToken }, workflowId);
+    const [pending] = await waitForPending(handle, 1);
+    expect(pending!.id).toContain('/');
+    const child = h.temporal.client.workflow.getHandle(pending!.subAgentWorkflowId!);
+    expect((await child.query(runStateQuery)).requestedBy).toBe('gus');
+    const as = (approver: string) =>
+      decide(handle, {
+        decisions: [
+          signedDecision(key, { id: pending!.id, type: 'approve' }, { workflowId, argsHash: pending!.argsHash, approver, now: Date.now() }),
+        ],
+      });
+    expect(await refusalOf(as('gus'))).toMatchObject({ code: 'four_eyes' });
+    await as('hana');
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'noted' });
   });
 
   it('over HTTP: the API signs for the caller it authenticated', async () => {
