@@ -5,21 +5,10 @@
 import { DECISION_TOKEN_TYPE, DecisionClaims, decisionNonce, type DecisionBinding } from './decision-claims.js';
 import { refuse, type TokenRefusal } from './token-refusal.js';
 import type { DecisionTrust } from './trust.js';
-import { verifyBoundToken, type BoundTokenKind, type ReadClaims, type VerifyOptions } from './verify-token.js';
+import { verifyBoundToken, type BoundTokenKind, type ReadClaims, type VerifiedIdentity, type VerifyOptions } from './verify-token.js';
 
-/** Who decided, as the token proves it. */
-export interface VerifiedDecider {
-  /** The token's `sub`. */
-  approver: string;
-  groups: string[];
-  issuer: string;
-  /** The key that signed (for the audit log). */
-  keyId: string;
-  /** `jti`, or for a provider token without one its signature: record it so the token cannot be used twice. */
-  tokenId: string;
-  /** Epoch milliseconds. */
-  expiresAt: number;
-}
+/** Who decided, as the token proves it: the verified identity, its `sub` as the approver. */
+export type VerifiedDecider = Omit<VerifiedIdentity, 'subject'> & { approver: string };
 
 export type DecisionTokenCheck = { ok: true; decider: VerifiedDecider } | TokenRefusal;
 

@@ -13,7 +13,7 @@
  */
 import { log, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 
-export type HistoryReading = { readonly historyLength: number; readonly historySize: number; readonly continueAsNewSuggested: boolean };
+type HistoryReading = { readonly historyLength: number; readonly historySize: number; readonly continueAsNewSuggested: boolean };
 
 /** Module state is per run. */
 let reading: HistoryReading | undefined;
@@ -42,7 +42,7 @@ function followsOthers(job: Job): boolean {
   return Boolean(job.queryWorkflow || job.resolveActivity?.isLocal || job.notifyHasPatch || job.updateRandomSeed || job.removeFromCache);
 }
 
-export function noteActivation(jobs: readonly Job[]): void {
+function noteActivation(jobs: readonly Job[]): void {
   if (jobs.some((job) => !followsOthers(job))) {
     const { historyLength, historySize, continueAsNewSuggested } = workflowInfo();
     reading = { historyLength, historySize, continueAsNewSuggested };
