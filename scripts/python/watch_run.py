@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import base64
 import json
+import os
 import sys
 
 from temporalio.api.common.v1 import Payload, WorkflowExecution
@@ -128,3 +129,7 @@ if __name__ == "__main__":
         asyncio.run(main())
     except KeyboardInterrupt:
         sys.exit(130)
+    # The SDK's runtime threads can crash the interpreter's own shutdown (a signal, with nothing on stderr), which
+    # would end a complete subscription with no exit code; everything is printed and flushed by now.
+    sys.stdout.flush()
+    os._exit(0)
