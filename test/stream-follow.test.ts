@@ -8,9 +8,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { runStateQuery } from '../src/contract/messages.js';
+import { runStateQuery, streamPollUpdate } from '../src/contract/messages.js';
 import { startModelServer, type ModelServer } from '../src/model-server/server.js';
 import type { RunStreamItem } from '../src/schemas/run-event.js';
 import type { TokenEvent } from '../src/schemas/token-event.js';
@@ -118,6 +119,41 @@ describe('following a run', () => {
         .slice(-4),
     ).toEqual(['tool_call_finished', 'step_started', 'model_replied', 'run_finished']);
     expect(eventsOf(items).filter((e) => e.type === 'approval_decided')).toHaveLength(1);
+  });
+  it('ends with the run even when a waiting poll is never answered', { timeout: 120_000 }, async () => {
+    // A server that evicts a run from its cache loses the polls waiting on it: when the run then completes, nothing
+    // answers them. Here the polls reach the run, but this client never hears back from them.
+    const silent = new Client({
+      connection: h.temporal.client.connection,
+      namespace: h.temporal.namespace,
+      interceptors: {
+        workflow: [
+          {
+            startUpdate: (input, next) => {
+              if (input.updateName !== streamPollUpdate.name) return next(input);
+              next(input).catch(() => {});
+              return new Promise(() => {});
+            },
+          },
+        ],
+      },
+    });
+    const handle = await h.start({ agent: 'demo', prompt: 'flooded while watched, unanswered' });
+    const items: RunStreamItem[] = [];
+    let endedAt = 0;
+    const watching = (async () => {
+      for await (const item of new HitlClient(silent, h.taskQueue).subscribe(handle.workflowId, { closedCheckMs: 500 })) items.push(item);
+      endedAt = Date.now();
+    })();
+    await waitFor(async () => (await handle.query(runStateQuery)).pending.length === 1);
+    await handle.executeUpdate('decide', { args: [{ decisions: [{ id: 'call-1', type: 'approve' }], approver: 'ann' }] });
+    await handle.result();
+    const closedAt = Date.now();
+    await watching;
+    // Everything the run published, read by query once it was seen to have closed.
+    expect(items.map((i) => i.offset)).toEqual(items.map((_, i) => i));
+    expect(eventsOf(items).at(-1)).toMatchObject({ type: 'run_finished', output: 'Written at last.' });
+    expect(endedAt - closedAt).toBeLessThan(10_000);
   });
 });
 

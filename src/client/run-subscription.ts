@@ -38,13 +38,20 @@ export interface SubscribeOptions {
    * (which costs no history) at this interval until a poll is accepted again. @default 1000
    */
   busyIntervalMs?: number;
+  /**
+   * While a poll waits, how often the run is described to see whether it has closed. A poll need not be answered
+   * once its run has closed: the server keeps a waiting update in its cache of the run, and when that entry is
+   * evicted (a busy server) and the run then completes, nothing fails the update, and the client polls for its
+   * outcome forever. A closed run's rest is read by query instead. @default 5000
+   */
+  closedCheckMs?: number;
 }
 
 type Failure = 'draining' | 'busy' | 'truncated' | 'gone';
 
 /** The run's events and model text from `fromOffset`, until the run closes (or `signal` aborts). */
 export async function* subscribeRun(client: Client, workflowId: string, options: SubscribeOptions = {}): AsyncGenerator<RunStreamItem> {
-  const { signal, pollCooldownMs = 100, busyIntervalMs = 1000 } = options;
+  const { signal, pollCooldownMs = 100, busyIntervalMs = 1000, closedCheckMs = 5000 } = options;
   const convert = itemConverter(client);
   // Unpinned: every poll goes to the run now current, so continue-as-new is followed by polling again.
   const handle = client.workflow.getHandle(workflowId);
@@ -56,9 +63,9 @@ export async function* subscribeRun(client: Client, workflowId: string, options:
     );
 
   while (!signal?.aborted) {
-    let result: PollResult;
+    let result: PollResult | Closed;
     try {
-      result = await abortable(client, signal, () =>
+      result = await pollWhileOpen(client, workflowId, signal, closedCheckMs, () =>
         handle.executeUpdate(streamPollUpdate, { args: [{ topics: [], from_offset: offset }] }),
       );
     } catch (err) {
@@ -80,14 +87,16 @@ export async function* subscribeRun(client: Client, workflowId: string, options:
           if (await pause(pollCooldownMs)) continue;
           return;
         }
-        // Closed: what came after the last poll, by query (pinned to that run, which answers from its history).
-        for (let more = true; more && !signal?.aborted;) {
-          const read = await readItems(client, workflowId, offset, closedRunId);
-          yield* convert(read.items);
-          offset = read.next_offset;
-          more = read.more_ready;
-        }
-        return;
+        result = { closedRunId };
+      } else return;
+    }
+    if ('closedRunId' in result) {
+      // Closed: what came after the last poll, by query (pinned to that run, which answers from its history).
+      for (let more = true; more && !signal?.aborted;) {
+        const read = await readItems(client, workflowId, offset, result.closedRunId);
+        yield* convert(read.items);
+        offset = read.next_offset;
+        more = read.more_ready;
       }
       return;
     }
@@ -148,20 +157,49 @@ export function itemConverter(client: Client): (items: PollResult['items']) => G
   };
 }
 
+/** A poll given up because its run closed while it waited. */
+interface Closed {
+  closedRunId: string;
+}
+
 /**
- * `fn`'s requests, cancelled if `signal` aborts. Each request adds a listener to the signal it is given and never
- * removes it (@temporalio/client 1.24), so each poll gets a signal of its own, dropped when it is done, rather than
- * the subscription's, which would collect one listener per poll for as long as it runs.
+ * `poll`, unless the run closes first (described every `checkMs` while it waits): then the poll is cancelled and
+ * the closed run's id returned. Cancelled too if `signal` aborts. Each request adds a listener to the signal it is
+ * given and never removes it (@temporalio/client 1.24), so each poll gets a signal of its own, dropped when it is
+ * done, rather than the subscription's, which would collect one listener per poll for as long as it runs.
  */
-async function abortable<T>(client: Client, signal: AbortSignal | undefined, fn: () => Promise<T>): Promise<T> {
-  if (!signal) return fn();
+async function pollWhileOpen<T>(
+  client: Client,
+  workflowId: string,
+  signal: AbortSignal | undefined,
+  checkMs: number,
+  poll: () => Promise<T>,
+): Promise<T | Closed> {
   const scoped = new AbortController();
-  const forward = () => scoped.abort(signal.reason);
-  signal.addEventListener('abort', forward, { once: true });
+  const forward = () => scoped.abort(signal?.reason);
+  signal?.addEventListener('abort', forward, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  // Checked one at a time, so a slow server is not asked again before it has answered.
+  const closed = new Promise<Closed>((resolve) => {
+    const check = () =>
+      closedRun(client, workflowId).then(
+        (closedRunId) => (closedRunId ? resolve({ closedRunId }) : schedule()),
+        () => schedule(),
+      );
+    const schedule = () => {
+      if (!scoped.signal.aborted) timer = setTimeout(check, checkMs);
+    };
+    schedule();
+  });
+  const polled = client.withAbortSignal(scoped.signal, poll);
   try {
-    return await client.withAbortSignal(scoped.signal, fn);
+    return await Promise.race([polled, closed]);
   } finally {
-    signal.removeEventListener('abort', forward);
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', forward);
+    // Ends the poll's request if the run's close won the race, and stops the checks either way.
+    scoped.abort();
+    polled.catch(() => {});
   }
 }
 
