@@ -43,61 +43,78 @@ describe.each([
     harnesses.push(h);
   }, 120_000);
 
-  it('replays the run that decided it', { timeout: 120_000 }, async () => {
-    const handle = await h.start({
-      agent: 'reader',
-      prompt: 'Please read twice',
-      continueAsNew: { beforeWaitEvents: BEFORE_WAIT_EVENTS },
-    });
-    const firstRunId = (await handle.describe()).runId;
-    const [first] = await waitForPending(handle, 1);
-    const { historyLength } = await handle.describe();
-
-    // While no worker polls: refused signals pad the history, then the approval and a query ride on one task.
-    // Its started event is padding + approval + scheduled + started after the pause: one short of the threshold.
-    const padding = BEFORE_WAIT_EVENTS - 1 - (historyLength + 3);
-    expect(padding).toBeGreaterThanOrEqual(0);
-    let query!: Promise<unknown>;
-    await h.restartWorker({
-      whileStopped: async () => {
-        for (let i = 0; i < padding; i++) await signalDecision(handle, { padding: i });
-        await signalDecision(handle, { decisions: [{ id: first!.id, type: 'approve' }] });
-        query = handle.query(pendingApprovalsQuery);
-        await sleep(500);
-      },
-    });
-    await query;
-
-    const [second] = await waitForPending(handle, 1, 60_000);
-    await decide(h.temporal.client.workflow.getHandle(handle.workflowId), { decisions: [{ id: second!.id, type: 'approve' }] });
-    const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
-    expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'read and done' });
-
-    // The cut happened where it matters: the approval's task started one short of the threshold and recorded the
-    // read's marker, and the task Core asked for at once to deliver the result started past the threshold.
-    const history = await h.temporal.client.workflow.getHandle(handle.workflowId, firstRunId).fetchHistory();
-    const events = history.events ?? [];
-    const approval = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.input && isApproval(e));
-    const tasks = events.filter((e, i) => i > approval && e.workflowTaskStartedEventAttributes).map((e) => Number(e.eventId));
-    expect(tasks[0]).toBe(BEFORE_WAIT_EVENTS - 1);
-    const marker = events.find((e) => e.markerRecordedEventAttributes && Number(e.eventId) > tasks[0]!);
-    expect(Number(marker!.eventId)).toBeLessThan(tasks[1]!);
-    const cut = events.find((e) => Number(e.eventId) === tasks[1]);
-    expect(cut!.workflowTaskStartedEventAttributes!.requestId).toBe('request-from-RespondWorkflowTaskCompleted');
-    expect(tasks[1]).toBeGreaterThanOrEqual(BEFORE_WAIT_EVENTS);
-
-    // A replay (an evicted run, a query on a closed run) takes the same branches as the live run did.
-    const replay = Worker.runReplayHistory(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, replayName: 'continue-as-new-cut' },
-      history,
-      handle.workflowId,
-    );
-    await expect(replay).resolves.toBeUndefined();
-    await h.restartWorker();
-    const firstRun = h.temporal.client.workflow.getHandle(handle.workflowId, firstRunId);
-    expect((await firstRun.query(runStateQuery)).messages.length).toBeGreaterThan(0);
+  it('replays the run that decided it', { timeout: 240_000 }, async () => {
+    // The cut depends on when Core sees the query, which a loaded machine can move: a run whose cut fell elsewhere
+    // is still replayed, and the scenario is tried again, up to three times, until one is cut as designed.
+    const shapes: string[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const { cutAsDesigned, shape } = await decideWithCut(h);
+      shapes.push(shape);
+      if (cutAsDesigned) return;
+    }
+    expect.fail(`no attempt was cut as designed: ${shapes.join('; ')}`);
   });
 });
+
+/**
+ * One run through the scenario: it completes, its first run replays (and answers a query after a restart), and
+ * whether its task was cut as designed. The approval's task starts one short of the threshold and records the
+ * read's marker, and the task Core asks for at once to deliver the result starts past the threshold.
+ */
+async function decideWithCut(h: Harness): Promise<{ cutAsDesigned: boolean; shape: string }> {
+  const handle = await h.start({
+    agent: 'reader',
+    prompt: 'Please read twice',
+    continueAsNew: { beforeWaitEvents: BEFORE_WAIT_EVENTS },
+  });
+  const firstRunId = (await handle.describe()).runId;
+  const [first] = await waitForPending(handle, 1);
+  const { historyLength } = await handle.describe();
+
+  // While no worker polls: refused signals pad the history, then the approval and a query ride on one task.
+  // Its started event is padding + approval + scheduled + started after the pause: one short of the threshold.
+  const padding = BEFORE_WAIT_EVENTS - 1 - (historyLength + 3);
+  expect(padding).toBeGreaterThanOrEqual(0);
+  let query!: Promise<unknown>;
+  await h.restartWorker({
+    whileStopped: async () => {
+      for (let i = 0; i < padding; i++) await signalDecision(handle, { padding: i });
+      await signalDecision(handle, { decisions: [{ id: first!.id, type: 'approve' }] });
+      query = handle.query(pendingApprovalsQuery);
+      await sleep(500);
+    },
+  });
+  await query;
+
+  const [second] = await waitForPending(handle, 1, 60_000);
+  await decide(h.temporal.client.workflow.getHandle(handle.workflowId), { decisions: [{ id: second!.id, type: 'approve' }] });
+  const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
+  expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'read and done' });
+
+  const history = await h.temporal.client.workflow.getHandle(handle.workflowId, firstRunId).fetchHistory();
+  const events = history.events ?? [];
+  const approval = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.input && isApproval(e));
+  const tasks = events.filter((e, i) => i > approval && e.workflowTaskStartedEventAttributes).map((e) => Number(e.eventId));
+  const marker = Number(events.find((e) => e.markerRecordedEventAttributes && Number(e.eventId) > tasks[0]!)?.eventId);
+  const cut = events.find((e) => Number(e.eventId) === tasks[1]);
+  const cutAsDesigned =
+    tasks[0] === BEFORE_WAIT_EVENTS - 1 &&
+    marker < tasks[1]! &&
+    cut?.workflowTaskStartedEventAttributes?.requestId === 'request-from-RespondWorkflowTaskCompleted' &&
+    tasks[1]! >= BEFORE_WAIT_EVENTS;
+
+  // A replay (an evicted run, a query on a closed run) takes the same branches as the live run did.
+  const replay = Worker.runReplayHistory(
+    { workflowBundle: { codePath: inject('workflowBundlePath') }, replayName: 'continue-as-new-cut' },
+    history,
+    handle.workflowId,
+  );
+  await expect(replay).resolves.toBeUndefined();
+  await h.restartWorker();
+  const firstRun = h.temporal.client.workflow.getHandle(handle.workflowId, firstRunId);
+  expect((await firstRun.query(runStateQuery)).messages.length).toBeGreaterThan(0);
+  return { cutAsDesigned, shape: `tasks started at ${tasks.slice(0, 3).join(', ')}, marker at ${marker}` };
+}
 
 /** Whether a signal event carries the approval (not padding). */
 function isApproval(event: {
