@@ -1,6 +1,7 @@
 /** What every scenario shares: the dev server, a client, the scripted model, the bundles, child processes. */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import getPort from 'get-port';
 import { Client, type Connection } from '@temporalio/client';
 import { connectClient as connectTemporalClient } from '../src/connection/connect.js';
 import { devServerTarget } from '../src/connection/temporal-target.js';
@@ -97,6 +98,7 @@ export async function startWorkerChild(
     ...(options.optimizeForSize && { optimizeForSize: true }),
     ...(options.heapGrowthPercent !== undefined && { heapGrowthPercent: options.heapGrowthPercent }),
     record: options.record,
+    metricsPort: await getPort(),
   };
   const child = await spawnChild(
     path.join(BENCH_DIR, 'worker-process.ts'),

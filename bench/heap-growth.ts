@@ -67,8 +67,8 @@ async function main(): Promise<void> {
   try {
     const rows = [];
     const lines = [
-      '| heap growth | cached runs | worker RSS before → all paused (peak) | runs paused per s | runs decided per s | completed |',
-      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      '| heap growth | cached runs | worker RSS before → all paused (peak) | runs paused per s | runs decided per s | rebuilt from history per decided run | completed |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ];
     log(`${runs} runs paused at once on one worker process, then decided (100 at a time), per configuration`);
     for (const { heapGrowthPercent, maxCachedRuns } of configurations) {
@@ -86,10 +86,9 @@ async function main(): Promise<void> {
       lines.push(
         `| ${growth} | ${maxCachedRuns} | ${mib(d.worker.baselineRssBytes)} → ${mib(
           d.worker.pausedRssBytes,
-        )} MiB (${mib(d.worker.peakRssBytes)}) | ${round(d.runs / d.pauseSeconds, 1)} | ${round(d.drain.completionsPerSecond, 1)} | ${round(
-          d.completion * 100,
-          2,
-        )}% |`,
+        )} MiB (${mib(d.worker.peakRssBytes)}) | ${round(d.runs / d.pauseSeconds, 1)} | ${round(d.drain.completionsPerSecond, 1)} | ${
+          d.rebuilds?.perDecidedRun ?? 'n/a'
+        } | ${round(d.completion * 100, 2)}% |`,
       );
       log(lines.at(-1)!);
     }
@@ -105,7 +104,11 @@ scenario of \`npm run bench\` (bench/scenarios/density.ts): ${runs} runs paused 
 The worker's RSS is sampled every second; "before" is after five warm-up runs. The dev server's dynamic config is
 in the JSON. Heap growth is createWorker's \`heapGrowthPercent\` (V8's \`--heap-growing-percent\`; 0 is V8's own
 heuristic, which lets a heap grow up to 4× what survived its last full collection); cached runs is
-\`maxCachedWorkflows\`. The machine is shared: compare rows, not absolute rates.
+\`maxCachedWorkflows\`. "Rebuilt from history per decided run" counts the drain's workflow tasks that found their
+run gone from the cache and replayed its history first (Core's \`sticky_cache_miss\`), per run: about 1 when only
+the decision found its run evicted; more when the cache let runs go between their own tasks, because more runs were
+in flight (deciding, then running the tool and calling the model) than it holds. The machine is shared: compare
+rows, not absolute rates.
 
 ${lines.join('\n')}
 `,

@@ -88,7 +88,13 @@ export function projection(r: BenchResults) {
     {
       name: 'worker CPU per approval (pause + decision), ms',
       value: f(cpuPerApprovalMs, 1),
-      source: 'section 3 (density), CPU time of the worker process',
+      source: `section 3 (density), CPU time of the worker process${
+        r.density.rebuilds
+          ? `; it includes ${r.density.rebuilds.perDecidedRun} rebuilds of the run from history per decision${
+              r.density.rebuilds.perDecidedRun > 1 ? ' (more runs were active at once during the drain than the worker caches)' : ''
+            }`
+          : ''
+      }`,
     },
     {
       name: 'server CPU per approval, ms (dev server)',

@@ -202,6 +202,14 @@ ${table(
     ],
     ['drain: runs completed', `${den.drain.completionsPerSecond} per second (${den.drain.seconds} s in all)`],
     ['CPU per decision to completion (worker / server)', `${den.cpu.workerMsPerDecision} / ${den.cpu.serverMsPerDecision} ms`],
+    ...(den.rebuilds
+      ? [
+          [
+            'workflow tasks that rebuilt their run from history, per run (pausing / deciding)',
+            `${den.rebuilds.perPausedRun} / ${den.rebuilds.perDecidedRun} (of ${den.rebuilds.drainTasksPerRun} tasks per decided run)`,
+          ],
+        ]
+      : []),
     ['completion', `**${pct(den.completion)}** (${den.completed.toLocaleString('en-US')} completed)`],
   ],
 )}

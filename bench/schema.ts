@@ -207,6 +207,19 @@ export const BenchResults = z.strictObject({
       /** `decide` updates retried (same update id) after the server timed out waiting for the worker. */
       decideRetries: z.number().int().nonnegative(),
     }),
+    /**
+     * Workflow tasks that rebuilt their run from history first (Core's sticky_cache_miss), per run: while the runs
+     * started and paused (each new run's first task is one), and while they were decided and completed (a run the
+     * cache let go is rebuilt for its decision, and again for each later task that finds it gone). Absent in runs
+     * before it, and when a worker process was replaced.
+     */
+    rebuilds: z
+      .strictObject({
+        perPausedRun: z.number().nonnegative(),
+        perDecidedRun: z.number().nonnegative(),
+        drainTasksPerRun: z.number().nonnegative(),
+      })
+      .optional(),
     completed: z.number().int().nonnegative(),
     /** completed ÷ runs; must be 1. */
     completion: z.number().min(0).max(1),

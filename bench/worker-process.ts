@@ -41,6 +41,8 @@ export interface WorkerProcessConfig {
   >;
   /** Record activity start/end timestamps per workflow id (off for density runs). */
   record: boolean;
+  /** Where Core serves its metrics (Prometheus), read for the workflow cache's hits and misses. */
+  metricsPort: number;
   /** createWorker's optimizeForSize (V8's --optimize-for-size), for the whole process. */
   optimizeForSize?: boolean;
   /** createWorker's heapGrowthPercent; its default when absent. */
@@ -53,7 +55,10 @@ if (config.optimizeForSize) preferSmallHeaps();
 // Core's own warnings (e.g. "workflow task duration exceeded 5 seconds" under load) would drown the runner's output.
 Runtime.install({
   logger: new DefaultLogger('ERROR'),
-  telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+  telemetryOptions: {
+    logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} },
+    metrics: { prometheus: { bindAddress: `127.0.0.1:${config.metricsPort}` } },
+  },
 });
 
 const marks = new Map<string, ActivityMark[]>();
@@ -157,6 +162,19 @@ serveParent(
       heapLimit: v8.getHeapStatistics().heap_size_limit,
       heapGrowthPercent: config.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT,
     }),
+    /**
+     * Workflow tasks of this process so far that found their run in the cache, and those that rebuilt it from its
+     * history first (a new run's first task among them): Core's sticky_cache_hit and sticky_cache_miss counters.
+     */
+    cacheTasks: async () => {
+      const text = await (await fetch(`http://127.0.0.1:${config.metricsPort}/metrics`)).text();
+      const total = (name: string) =>
+        text
+          .split('\n')
+          .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+          .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+      return { hits: total('temporal_sticky_cache_hit'), misses: total('temporal_sticky_cache_miss') };
+    },
   },
   async () => {
     for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();

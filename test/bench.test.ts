@@ -39,6 +39,8 @@ describe('npm run bench -- --quick', () => {
     expect(results.density.paused).toBe(results.density.runs);
     expect(results.density.completed).toBe(results.density.runs);
     expect(results.density.completion).toBe(1);
+    // Read from Core's metrics: every decided run had workflow tasks.
+    expect(results.density.rebuilds?.drainTasksPerRun).toBeGreaterThan(0);
     expect(results.peer.completed).toBe(results.peer.threads);
     expect(results.decisionLatency.ours.update.sentToToolStart.n).toBe(results.settings.latencySamples);
     expect(results.targets.map((t) => t.id)).toEqual([

@@ -18,6 +18,12 @@ import type { BenchResults } from '../schema.js';
 import { round } from '../stats.js';
 import type { WorkerProcessConfig } from '../worker-process.js';
 
+/** The worker process's workflow tasks so far: run found in its cache, or rebuilt from history first. */
+interface CacheTasks {
+  hits: number;
+  misses: number;
+}
+
 interface Memory {
   rss: number;
   heapUsed: number;
@@ -138,6 +144,7 @@ export async function measureDensity(
 
     const startLimit = pLimit(concurrency);
     const cpu0 = { worker: workerCpu(), server: cpuMsOf(serverPid) };
+    const tasks0 = await worker.request<CacheTasks>('cacheTasks');
     const t0 = Date.now();
     const ids = Array.from({ length: runs }, (_, i) => `${tag}-${i}`);
     let started = 0;
@@ -201,6 +208,7 @@ export async function measureDensity(
     }
     const pauseSeconds = (Date.now() - t0) / 1000;
     const cpu1 = { worker: workerCpu(), server: cpuMsOf(serverPid) };
+    const tasks1 = await worker.request<CacheTasks>('cacheTasks');
     log(`${paused} runs paused in ${round(pauseSeconds, 1)}s (started in ${round(startSeconds, 1)}s)`);
     await sleep(2000);
     const pausedMemory = await worker.request<Memory>('memory');
@@ -260,6 +268,7 @@ export async function measureDensity(
       await sleep(200);
     }
     const cpu2 = { worker: workerCpu(), server: cpuMsOf(serverPid) };
+    const tasks2 = await worker.request<CacheTasks>('cacheTasks');
     const decideSeconds = Math.max(0.001, (lastDecided - d0) / 1000);
     const drainSeconds = Math.max(0.001, (lastCompleted - d0) / 1000);
     log(
@@ -303,6 +312,14 @@ export async function measureDensity(
         seconds: round(drainSeconds, 2),
         decideRetries: retries,
       },
+      // A replacement worker process counts from zero: no figure then.
+      ...(restarts === 0 && {
+        rebuilds: {
+          perPausedRun: round((tasks1.misses - tasks0.misses) / runs, 2),
+          perDecidedRun: round((tasks2.misses - tasks1.misses) / runs, 2),
+          drainTasksPerRun: round((tasks2.misses + tasks2.hits - tasks1.misses - tasks1.hits) / runs, 2),
+        },
+      }),
       completed,
       completion: completed / runs,
     };
