@@ -7,7 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { decide } from './helpers/decisions.js';
+import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { modelCallRunning } from './helpers/stream.js';
 
@@ -34,20 +34,14 @@ interface Line {
   data: Record<string, unknown>;
 }
 
-/** Runs the Python subscriber to the run's end; `onItem` sees each item as it is printed. */
+/** Runs a Python subscriber script to the run's end; `onItem` sees each item as it is printed. */
 function watchFromPython(
   workflowId: string,
   onItem: (item: Line) => void,
+  script = 'scripts/python/watch_run.py',
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; items: Line[]; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(python, [
-      'scripts/python/watch_run.py',
-      workflowId,
-      '--address',
-      h.temporal.address,
-      '--namespace',
-      h.temporal.namespace,
-    ]);
+    const child = spawn(python, [script, workflowId, '--address', h.temporal.address, '--namespace', h.temporal.namespace]);
     const items: Line[] = [];
     let pending = '';
     let stderr = '';
@@ -63,6 +57,15 @@ function watchFromPython(
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('close', (code, signal) => resolve({ code, signal, items, stderr }));
   });
+}
+
+/** What the TypeScript client reads of the run, as the Python scripts print it. */
+async function readFromTypeScript(workflowId: string): Promise<Line[]> {
+  const items: Line[] = [];
+  for await (const item of new HitlClient(h.temporal.client, h.taskQueue).subscribe(workflowId)) {
+    items.push({ offset: item.offset, topic: item.topic, data: item.topic === 'events' ? item.event : item.token });
+  }
+  return items;
 }
 
 describe('a Python subscriber', () => {
@@ -83,17 +86,33 @@ describe('a Python subscriber', () => {
     await decided;
     expect(await runningAtFirstToken).toBe(true);
 
-    const fromTypeScript = [];
-    for await (const item of new HitlClient(h.temporal.client, h.taskQueue).subscribe(handle.workflowId)) {
-      fromTypeScript.push({ offset: item.offset, topic: item.topic, data: item.topic === 'events' ? item.event : item.token });
-    }
-    expect(watched.items).toEqual(fromTypeScript);
+    expect(watched.items).toEqual(await readFromTypeScript(handle.workflowId));
     expect(
       watched.items
         .filter((i) => i.topic === 'tokens')
         .map((i) => i.data.text)
         .join(''),
     ).toBe(ANSWER);
+    expect(watched.items.at(-1)?.data).toMatchObject({ type: 'run_finished', output: ANSWER });
+  });
+
+  it('ends with the run even when no poll is answered, and reads it all by query', { timeout: 120_000 }, async () => {
+    // test/python/lost_poll_watch.py runs watch_run.py's `watch` through a client that drops every poll's answer.
+    const handle = await h.start({ agent: 'demo', prompt: 'a run watched from python, no poll answered' });
+    let endedAt = 0;
+    const watching = watchFromPython(handle.workflowId, () => {}, 'test/python/lost_poll_watch.py').then((watched) => {
+      endedAt = Date.now();
+      return watched;
+    });
+    await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'py' });
+    await handle.result();
+    const closedAt = Date.now();
+    const watched = await watching;
+    expect(watched.stderr).toBe('');
+    expect({ code: watched.code, signal: watched.signal }).toEqual({ code: 0, signal: null });
+    expect(endedAt - closedAt).toBeLessThan(10_000);
+    expect(watched.items).toEqual(await readFromTypeScript(handle.workflowId));
     expect(watched.items.at(-1)?.data).toMatchObject({ type: 'run_finished', output: ANSWER });
   });
 });

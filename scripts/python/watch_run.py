@@ -3,7 +3,7 @@
     python scripts/python/watch_run.py <workflow id> [--from OFFSET] [--address 127.0.0.1:7233] [--namespace default]
 
 The run is a TypeScript workflow (@temporalio/workflow-streams); this reads it with temporalio.contrib.workflow_streams,
-the same protocol in Python: items are long-polled by update while the run is open. Two things are done here rather
+the same protocol in Python: items are long-polled by update while the run is open. Four things are done here rather
 than by the library. A poll cannot reach a closed run, so what was published after the last poll is read with the
 run's `runStreamItems` query, as the TypeScript client does. And the library tells a closed run (or one that continued
 as new) by describing it, which temporalio 1.34 cannot do for these runs once their `HitlNextDeadline` search
@@ -11,7 +11,8 @@ attribute has been cleared (it parses the cleared Datetime as a date and fails):
 poll finds no open run, the run's status is read from the raw description instead, and the subscription goes on if
 the run (a new one, after continue-as-new) is still open. Third, a run that continued as new holds only the newest
 part of the stream: what it no longer holds is read first, by query, from the runs before it, as the TypeScript
-client does.
+client does. Fourth, while a poll waits the run is described every 5 s, and its close ends the subscription even if
+the poll is never answered (a server that evicted the run from its cache can lose it), as the TypeScript client does.
 """
 
 import argparse
@@ -84,6 +85,84 @@ def emit_wire(items: list) -> None:
         emit(item["offset"], item["topic"], converter.from_payload(payload))
 
 
+CLOSED_CHECK_SECONDS = 5.0
+
+
+async def until_closed(client: Client, workflow_id: str, every: float) -> None:
+    """Returns once the run has closed, described every `every` seconds (a description that fails is asked again)."""
+    while True:
+        try:
+            if not await is_open(client, workflow_id):
+                return
+        except RPCError:
+            pass
+        await asyncio.sleep(every)
+
+
+async def follow_open(client: Client, workflow_id: str, offset: int, closed_check_seconds: float) -> int:
+    """Emits items while the run is open (across continue-as-new); returns the offset after the last.
+
+    A poll need not be answered once its run has closed: the server keeps a waiting update in its cache of the run,
+    and when that entry is evicted and the run then completes, nothing fails the update, and the library would wait
+    for its outcome forever. So the run's close is watched too, and ends the subscription.
+    """
+    position = offset
+    stopping = False
+
+    async def follow() -> None:
+        nonlocal position
+        while not stopping:
+            try:
+                async for item in WorkflowStreamClient.create(client, workflow_id).subscribe(from_offset=position):
+                    emit(item.offset, item.topic, item.data)
+                    position = item.offset + 1
+            except RPCError as err:
+                if err.status != RPCStatusCode.NOT_FOUND:
+                    raise
+            if stopping or not await is_open(client, workflow_id):
+                return
+
+    following = asyncio.create_task(follow())
+    closing = asyncio.create_task(until_closed(client, workflow_id, closed_check_seconds))
+    try:
+        await asyncio.wait({following, closing}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping = True
+        closing.cancel()
+        following.cancel()
+        # The library ends its subscription quietly when cancelled, so `follow` may return rather than raise.
+        for task in (closing, following):
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+    return position
+
+
+async def watch(client: Client, workflow_id: str, from_offset: int, closed_check_seconds: float = CLOSED_CHECK_SECONDS) -> None:
+    """Emits the run's items from `from_offset` to its end."""
+    offset = from_offset
+    # What the current run no longer holds (it continued as new, or dropped it) comes from the runs before it.
+    description = await client.workflow_service.describe_workflow_execution(
+        DescribeWorkflowExecutionRequest(namespace=client.namespace, execution=WorkflowExecution(workflow_id=workflow_id))
+    )
+    current = description.workflow_execution_info.execution.run_id
+    first = await read_items(client, workflow_id, current, offset)
+    held = first["items"][0]["offset"] if first["items"] else first["next_offset"]
+    if held > offset:
+        emit_wire(await read_earlier_runs(client, workflow_id, current, offset, held))
+        offset = held
+    offset = await follow_open(client, workflow_id, offset, closed_check_seconds)
+
+    # The run has closed: the rest, by query.
+    while True:
+        result = await read_items(client, workflow_id, None, offset)
+        emit_wire(result["items"])
+        offset = result["next_offset"]
+        if not result["more_ready"]:
+            break
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("workflow_id")
@@ -91,37 +170,8 @@ async def main() -> None:
     parser.add_argument("--address", default="127.0.0.1:7233")
     parser.add_argument("--namespace", default="default")
     args = parser.parse_args()
-
     client = await Client.connect(args.address, namespace=args.namespace)
-    offset = args.from_offset
-    # What the current run no longer holds (it continued as new, or dropped it) comes from the runs before it.
-    description = await client.workflow_service.describe_workflow_execution(
-        DescribeWorkflowExecutionRequest(namespace=client.namespace, execution=WorkflowExecution(workflow_id=args.workflow_id))
-    )
-    current = description.workflow_execution_info.execution.run_id
-    first = await read_items(client, args.workflow_id, current, offset)
-    held = first["items"][0]["offset"] if first["items"] else first["next_offset"]
-    if held > offset:
-        emit_wire(await read_earlier_runs(client, args.workflow_id, current, offset, held))
-        offset = held
-    while True:
-        try:
-            async for item in WorkflowStreamClient.create(client, args.workflow_id).subscribe(from_offset=offset):
-                emit(item.offset, item.topic, item.data)
-                offset = item.offset + 1
-        except RPCError as err:
-            if err.status != RPCStatusCode.NOT_FOUND:
-                raise
-        if not await is_open(client, args.workflow_id):
-            break
-
-    # The run has closed: the rest, by query.
-    while True:
-        result = await read_items(client, args.workflow_id, None, offset)
-        emit_wire(result["items"])
-        offset = result["next_offset"]
-        if not result["more_ready"]:
-            break
+    await watch(client, args.workflow_id, args.from_offset)
 
 
 if __name__ == "__main__":
