@@ -120,6 +120,7 @@ describe('following a run', () => {
     ).toEqual(['tool_call_finished', 'step_started', 'model_replied', 'run_finished']);
     expect(eventsOf(items).filter((e) => e.type === 'approval_decided')).toHaveLength(1);
   });
+
   it('ends with the run even when a waiting poll is never answered', { timeout: 120_000 }, async () => {
     // A server that evicts a run from its cache loses the polls waiting on it: when the run then completes, nothing
     // answers them. Here the polls reach the run, but this client never hears back from them.
