@@ -10,12 +10,12 @@
  * the history padded so that the tool's task starts one event short of `beforeWaitEvents` and the cut carries it past.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { replayOnSuiteBundle } from './helpers/history.js';
 
 const BEFORE_WAIT_EVENTS = 50;
 const reader = defineAgent({
@@ -104,12 +104,7 @@ async function decideWithCut(h: Harness): Promise<{ cutAsDesigned: boolean; shap
     tasks[1]! >= BEFORE_WAIT_EVENTS;
 
   // A replay (an evicted run, a query on a closed run) takes the same branches as the live run did.
-  const replay = Worker.runReplayHistory(
-    { workflowBundle: { codePath: inject('workflowBundlePath') }, replayName: 'continue-as-new-cut' },
-    history,
-    handle.workflowId,
-  );
-  await expect(replay).resolves.toBeUndefined();
+  await expect(replayOnSuiteBundle(history, handle.workflowId, 'continue-as-new-cut')).resolves.toBeUndefined();
   await h.restartWorker();
   const firstRun = h.temporal.client.workflow.getHandle(handle.workflowId, firstRunId);
   expect((await firstRun.query(runStateQuery)).messages.length).toBeGreaterThan(0);

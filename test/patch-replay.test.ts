@@ -12,12 +12,12 @@
  * patches in its first activation.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { replayOnSuiteBundle } from './helpers/history.js';
 
 const careful = defineAgent({
   name: 'careful',
@@ -82,12 +82,7 @@ describe('patches and a first workflow task cut by a query', () => {
     expect(events.indexOf(started[1]!)).toBeLessThan(firstTimer);
 
     // A replay (what an evicted run or a query on a closed run does) takes the same branches.
-    const replay = Worker.runReplayHistory(
-      { workflowBundle: { codePath: inject('workflowBundlePath') }, replayName: 'patch-replay' },
-      history,
-      handle.workflowId,
-    );
-    await expect(replay).resolves.toBeUndefined();
+    await expect(replayOnSuiteBundle(history, handle.workflowId, 'patch-replay')).resolves.toBeUndefined();
     // And the server's way: a new worker has nothing cached, so the query replays the closed run.
     await h.restartWorker();
     expect((await handle.query(runStateQuery)).status).toBe('Completed');

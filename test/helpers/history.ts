@@ -1,6 +1,8 @@
 /** Reading a run's history and waiting for a condition, for assertions. */
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
 
 type Payload = Parameters<typeof defaultPayloadConverter.fromPayload>[0];
 
@@ -64,4 +66,9 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs}ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** Replays a history on the suite's prebuilt bundle, as a worker does for an evicted run or a query on a closed one. */
+export function replayOnSuiteBundle(history: Parameters<typeof Worker.runReplayHistory>[1], workflowId: string, replayName: string) {
+  return Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, replayName }, history, workflowId);
 }
