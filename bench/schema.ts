@@ -15,6 +15,18 @@ export const LatencyStats = z.strictObject({
   max: ms,
 });
 
+/** Decision sent → tool starts, cut at the workflow task that applied the decision (bench/scenarios/decision-task.ts). */
+export const DecisionTask = z.strictObject({
+  /** Decision sent → the server scheduled the workflow task that applies it. */
+  sentToTaskScheduled: LatencyStats,
+  /** That task started → completed, as the server recorded them: the worker's activation and the round trip to it. */
+  taskStartedToCompleted: LatencyStats,
+  /** The task completed → the approved tool's activity started on the worker: the server's handling of the completion. */
+  taskCompletedToToolStart: LatencyStats,
+  /** The events the task wrote, up to the tool's ActivityTaskScheduled (the first sample's). */
+  taskEvents: z.array(z.string()),
+});
+
 /** One way of delivering a decision, measured over many runs; spans in milliseconds on the machine's clock. */
 export const LatencySeries = z.strictObject({
   /** Decision returned to the client (update result / signal accepted) → the next model call (activity) starts. */
@@ -29,6 +41,8 @@ export const LatencySeries = z.strictObject({
   sentToReturned: LatencyStats.optional(),
   /** Decision returned → the scripted model server received the next request (includes the openai client and HTTP). */
   returnedToModelRequest: LatencyStats.optional(),
+  /** Where decision sent → tool starts goes, for runs decided in one run of their workflow (ours and the floor). */
+  decisionTask: DecisionTask.optional(),
 });
 
 /** One side of the step-overhead comparison. */
@@ -148,8 +162,10 @@ export const BenchResults = z.strictObject({
     floor: z.strictObject({ update: LatencySeries, signal: LatencySeries }),
     /** The OpenAI-Agents-pattern peer (signal, RunState, continue-as-new), interleaved with the others. */
     openaiAgents: LatencySeries,
-    /** Ours ÷ floor, decision returned → next call starts. */
+    /** Ours ÷ floor: decision sent → tool starts (the target's span, update against update), then decision returned → next call starts. */
     ratios: z.strictObject({
+      toolStartP50: positiveRatio,
+      toolStartP99: positiveRatio,
       updateP50: positiveRatio,
       updateP99: positiveRatio,
       signalP50: positiveRatio,
@@ -295,6 +311,7 @@ export const BenchResults = z.strictObject({
 
 export type BenchResults = z.infer<typeof BenchResults>;
 export type LatencySeries = z.infer<typeof LatencySeries>;
+export type DecisionTask = z.infer<typeof DecisionTask>;
 export type Experiment = z.infer<typeof Experiment>;
 export type Target = z.infer<typeof Target>;
 export type StreamingResults = z.infer<typeof StreamingResults>;

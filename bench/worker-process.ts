@@ -14,7 +14,7 @@ import { createWorker, DEFAULT_HEAP_GROWTH_PERCENT, preferSmallHeaps } from '../
 import { benchAgent, benchTools, BENCH_AGENT } from './bench-agent.js';
 import { floorActivities } from './floor/activities.js';
 import { openaiAgentsPeerActivities } from './peer/openai-agents/activities.js';
-import { rssOf, serveParent, type ActivityMark } from './ipc.js';
+import { markNow, rssOf, serveParent, type ActivityMark } from './ipc.js';
 
 export interface WorkerProcessConfig {
   address: string;
@@ -66,7 +66,7 @@ const mark = (workflowId: string | undefined, activity: string, phase: ActivityM
   if (!workflowId) return;
   let list = marks.get(workflowId);
   if (!list) marks.set(workflowId, (list = []));
-  list.push({ activity, phase, at: Date.now() });
+  list.push({ activity, phase, at: markNow() });
 };
 /** Timestamps inside the worker, around the activity function itself; the same for both workflows. */
 const recordActivities: ActivityInterceptorsFactory = (ctx: Context) => ({

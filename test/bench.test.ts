@@ -43,6 +43,16 @@ describe('npm run bench -- --quick', () => {
     expect(results.density.rebuilds?.drainTasksPerRun).toBeGreaterThan(0);
     expect(results.peer.completed).toBe(results.peer.threads);
     expect(results.decisionLatency.ours.update.sentToToolStart.n).toBe(results.settings.latencySamples);
+    // Timestamps to a fraction of a millisecond: whole-millisecond clocks would make every span an integer.
+    const span = results.decisionLatency.ours.update.sentToToolStart;
+    expect([span.min, span.p50, span.max].some((v) => !Number.isInteger(v))).toBe(true);
+    // The decision's workflow task, read from history: it ends by scheduling the tool; ours also keeps lists current.
+    const ours = results.decisionLatency.ours.update.decisionTask!;
+    const floor = results.decisionLatency.floor.update.decisionTask!;
+    expect(ours.taskStartedToCompleted.n).toBe(results.settings.latencySamples);
+    expect(ours.taskEvents.at(-1)).toBe('ActivityTaskScheduled');
+    expect(ours.taskEvents).toContain('UpsertWorkflowSearchAttributes');
+    expect(floor.taskEvents).toEqual(['WorkflowExecutionUpdateAccepted', 'WorkflowExecutionUpdateCompleted', 'ActivityTaskScheduled']);
     expect(results.targets.map((t) => t.id)).toEqual([
       'decision-latency',
       'step-overhead',

@@ -13,6 +13,7 @@ import { toFunctionDefinition } from '../../src/tools/define-tool.js';
 import { readData } from '../../src/tools/specs/read-data.js';
 import { writeFile } from '../../src/tools/specs/write-file.js';
 import { benchAgent } from '../bench-agent.js';
+import { markNow } from '../ipc.js';
 
 export interface PeerMark {
   what: 'model' | 'tool';
@@ -62,7 +63,7 @@ export function buildPeerGraph(options: { modelBaseURL: string; checkpointFile: 
   const mark = (threadId: string, what: PeerMark['what'], phase: PeerMark['phase']) => {
     let list = options.marks.get(threadId);
     if (!list) options.marks.set(threadId, (list = []));
-    list.push({ what, phase, at: Date.now() });
+    list.push({ what, phase, at: markNow() });
   };
   const threadOf = (config: { configurable?: Record<string, unknown> }) => String(config.configurable?.thread_id ?? '');
 

@@ -6,7 +6,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Command } from '@langchain/langgraph';
 import pLimit from 'p-limit';
 import { PROMPTS } from '../bench-agent.js';
-import { rssOf, serveParent } from '../ipc.js';
+import { markNow, rssOf, serveParent } from '../ipc.js';
 import { buildPeerGraph, type PeerDecision, type PeerMark } from './graph.js';
 
 const config = JSON.parse(process.env.BENCH_PEER ?? '') as { modelBaseURL: string; checkpointFile: string };
@@ -34,9 +34,9 @@ async function resume(
   threadId: string,
   decision: PeerDecision = { type: 'approve' },
 ): Promise<{ sent: number; returned: number; completed: boolean }> {
-  const sent = Date.now();
+  const sent = markNow();
   const result = await graph.invoke(new Command({ resume: decision }), cfg(threadId));
-  const returned = Date.now();
+  const returned = markNow();
   const last = result.messages.at(-1);
   return { sent, returned, completed: last?.content === 'done' };
 }

@@ -27,7 +27,7 @@ import { startDevServer } from '../../src/dev/dev-server.js';
 import type { AgentWorkflowInput } from '../../src/schemas/agent-workflow-input.js';
 import { BENCH_AGENT, EVICTED_STEPS, evictedPrompt, PROMPTS } from '../bench-agent.js';
 import { connectClient, startWorkerChild, uniqueName, waitUntil, type BenchContext, type WorkerChild } from '../context.js';
-import type { ActivityMark } from '../ipc.js';
+import { markNow, type ActivityMark } from '../ipc.js';
 import { ratio, round, summarize, type Stats } from '../stats.js';
 
 /**
@@ -162,9 +162,9 @@ async function measureSize(ctx: BenchContext, worker: WorkerChild, size: Size, s
   const marksOf = async (workflowId: string) =>
     (await worker.request<Record<string, ActivityMark[]>>('marks', { workflowIds: [workflowId] }))[workflowId]!;
   const decide = async (handle: WorkflowHandle): Promise<Spans> => {
-    const sent = Date.now();
+    const sent = markNow();
     await handle.executeUpdate(decideUpdate, { args: [{ decisions: [{ id: callId, type: 'approve' }] }] });
-    const returned = Date.now();
+    const returned = markNow();
     await handle.result();
     const marks = await marksOf(handle.workflowId);
     const toolStart = marks.find((m) => m.activity === 'executeTool' && m.phase === 'start')?.at;

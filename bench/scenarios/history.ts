@@ -10,8 +10,8 @@ import { uniqueName, type BenchContext, type WorkerChild } from '../context.js';
 import type { BenchResults } from '../schema.js';
 import { linearFit, round } from '../stats.js';
 
-type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
-type HistoryEvent = NonNullable<History['events']>[number];
+export type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+export type HistoryEvent = NonNullable<History['events']>[number];
 
 export interface HistoryInputs {
   gatedUpdateRunId: string;
@@ -39,7 +39,7 @@ async function measure(ctx: BenchContext, workflowId: string): Promise<Measured>
 }
 
 /** `EVENT_TYPE_ACTIVITY_TASK_SCHEDULED` → `ActivityTaskScheduled`. */
-function eventTypeName(e: HistoryEvent): string {
+export function eventTypeName(e: HistoryEvent): string {
   const attributes = Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k]);
   return attributes ? attributes.replace(/EventAttributes$/, '').replace(/^./, (c) => c.toUpperCase()) : String(e.eventType);
 }

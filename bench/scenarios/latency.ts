@@ -13,12 +13,15 @@ import { BENCH_AGENT, GATED_CALL_ID, PROMPTS } from '../bench-agent.js';
 import { uniqueName, waitUntil, type BenchContext, type WorkerChild } from '../context.js';
 import { floorDecideUpdate, floorDecisionSignal, floorReadyQuery } from '../floor/workflows.js';
 import { openaiAgentsApprovalWorkflow, peerApprovalSignal, peerPendingQuery } from '../peer/openai-agents/workflows.js';
-import type { ActivityMark, BenchChild } from '../ipc.js';
+import { markNow, type ActivityMark, type BenchChild } from '../ipc.js';
 import type { PeerSample } from '../peer/langgraph-peer.js';
-import type { LatencySeries } from '../schema.js';
+import type { DecisionTask, LatencySeries } from '../schema.js';
+import { decisionTaskSpans } from './decision-task.js';
 import { summarize } from '../stats.js';
 
 interface Sample {
+  /** The decided run, when one run of its workflow holds the decision and the tool (not the peers). */
+  workflowId?: string;
   sent: number;
   /** Absent for the peer: resuming a LangGraph thread returns when the whole graph has run. */
   returned?: number;
@@ -135,10 +138,10 @@ export async function measureDecisionLatency(
 
   const oursSample = async (handle: WorkflowHandle, via: 'update' | 'signal'): Promise<Sample> => {
     ctx.model.clearRequests();
-    const sent = Date.now();
+    const sent = markNow();
     if (via === 'update') await handle.executeUpdate(decideUpdate, { args: [approve] });
     else await handle.signal(decisionSignal, approve);
-    const returned = Date.now();
+    const returned = markNow();
     const result = (await handle.result()) as { status: string };
     if (result.status !== 'Completed') throw new Error(`${handle.workflowId} ended ${result.status}`);
     const marks = await marksOf(handle.workflowId);
@@ -149,29 +152,29 @@ export async function measureDecisionLatency(
     if (toolStart === undefined || toolEnd === undefined || nextStart === undefined || nextStart < toolEnd || requests.length !== 1) {
       throw new Error(`${handle.workflowId}: unexpected activity marks ${JSON.stringify(marks)} / ${requests.length} model requests`);
     }
-    return { sent, returned, toolStart, toolEnd, nextStart, modelRequest: requests[0]!.receivedAt };
+    return { workflowId: handle.workflowId, sent, returned, toolStart, toolEnd, nextStart, modelRequest: requests[0]!.receivedAt };
   };
 
   const floorSample = async (handle: WorkflowHandle, via: 'update' | 'signal'): Promise<Sample> => {
-    const sent = Date.now();
+    const sent = markNow();
     if (via === 'update') await handle.executeUpdate(floorDecideUpdate, { args: [approve] });
     else await handle.signal(floorDecisionSignal, approve);
-    const returned = Date.now();
+    const returned = markNow();
     await handle.result();
     const marks = await marksOf(handle.workflowId);
     const toolStart = marks.find((m) => m.activity === 'floorTool' && m.phase === 'start')?.at;
     const toolEnd = marks.find((m) => m.activity === 'floorTool' && m.phase === 'end')?.at;
     const nextStart = marks.find((m) => m.activity === 'floorNext' && m.phase === 'start')?.at;
     if (toolStart === undefined || toolEnd === undefined || nextStart === undefined) throw new Error(`${handle.workflowId}: missing marks`);
-    return { sent, returned, toolStart, toolEnd, nextStart };
+    return { workflowId: handle.workflowId, sent, returned, toolStart, toolEnd, nextStart };
   };
 
   // The integration's pattern: a signal, then the run continues as new; result() follows the chain.
   const openaiAgentsSample = async (handle: WorkflowHandle): Promise<Sample> => {
     ctx.model.clearRequests();
-    const sent = Date.now();
+    const sent = markNow();
     await handle.signal(peerApprovalSignal, { callId: openaiAgentsCallIds.get(handle.workflowId)!, approved: true });
-    const returned = Date.now();
+    const returned = markNow();
     await handle.result();
     const marks = await marksOf(handle.workflowId);
     const toolStart = marks.find((m) => m.activity === 'peerWriteFile' && m.phase === 'start')?.at;
@@ -218,8 +221,25 @@ export async function measureDecisionLatency(
     if ((i + 1) % 50 === 0) ctx.log(`  ${i + 1}/${total} rounds`);
   }
 
+  const decisionTasks = new Map<SeriesName, DecisionTask>();
+  for (const name of series) {
+    const toolActivity =
+      name === 'oursUpdate' || name === 'oursSignal'
+        ? 'executeTool'
+        : name === 'floorUpdate' || name === 'floorSignal'
+          ? 'floorTool'
+          : undefined;
+    if (!toolActivity) continue;
+    const runs = samples[name].map((s) => ({ workflowId: s.workflowId!, sent: s.sent, toolStart: s.toolStart }));
+    decisionTasks.set(name, await decisionTaskSpans(client, runs, toolActivity));
+  }
   return {
-    series: Object.fromEntries(series.map((name) => [name, toSeries(samples[name])])),
+    series: Object.fromEntries(
+      series.map((name) => {
+        const task = decisionTasks.get(name);
+        return [name, { ...toSeries(samples[name]), ...(task && { decisionTask: task }) }];
+      }),
+    ),
     gatedUpdateRunId: oursUpdate[warmup]!.workflowId,
     gatedSignalRunId: oursSignal[warmup]?.workflowId,
     openaiAgentsRunId: openaiAgentsRuns[warmup]?.workflowId,

@@ -13,6 +13,7 @@ import { selectReply, textOf } from './reply-selection.js';
 import { ModelScript, type ModelScriptInput, type ScriptedError } from './script-schema.js';
 
 export interface RecordedRequest {
+  /** Wall-clock milliseconds with a fraction (the benchmark times spans of a few milliseconds against it). */
   receivedAt: number;
   /** The JSON body as sent (headers, and so the API key, are never recorded). */
   body: unknown;
@@ -116,7 +117,7 @@ export function createModelServerApp(options: Omit<ModelServerOptions, 'port' | 
   app.post('/v1/chat/completions', async (c) => {
     const raw = await c.req.text();
     const record = (status: number, body: unknown): RecordedRequest => {
-      const recorded = { receivedAt: Date.now(), body, status };
+      const recorded = { receivedAt: performance.timeOrigin + performance.now(), body, status };
       requests.push(recorded);
       return recorded;
     };
