@@ -59,7 +59,7 @@ By update, our task takes ${extra((t) => t.taskStartedToCompleted)} ms longer th
 reach the tool. Beyond the floor's events, ours writes the search-attribute and memo upserts that keep lists and
 the Temporal UI current, and cancels the approval's deadline timer.${
     noUpserts
-      ? ` Without them (experiment visibility-upserts-off: a worker of its own, against the floor in a window of this run), decision sent → tool starts was
+      ? ` Without the upserts (experiment visibility-upserts-off: a worker of its own, against the floor in a window of this run), decision sent → tool starts was
 ${ms(noUpserts.sentToToolStartP50Ms!)} ms against the floor's ${ms(noUpserts.floorSentToToolStartP50Ms!)} ms (${x(noUpserts.toolStartRatioP50!)} at p50, ${x(noUpserts.toolStartRatioP99!)} at p99), the task ${ms(
           noUpserts.taskStartedToCompletedP50Ms!,
         )} ms and its completion to the tool ${ms(noUpserts.taskCompletedToToolStartP50Ms!)} ms.`

@@ -334,7 +334,7 @@ ${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'
 
 ## Findings
 
-${findings(r, { regular, footprint, eagerOff, temporalDefaults })}
+${findings(r, { regular, footprint, eagerOff, temporalDefaults, noUpserts: exp['visibility-upserts-off'] })}
 `;
 }
 
@@ -387,6 +387,7 @@ function findings(
   r: BenchResults,
   e: {
     regular?: Record<string, number>;
+    noUpserts?: Record<string, number>;
     footprint?: Record<string, number>;
     eagerOff?: Record<string, number>;
     temporalDefaults?: Record<string, number>;
@@ -477,7 +478,26 @@ events, and no extra workflow task. It cannot heartbeat to the server, and its r
 so slow or side-effecting tools stay regular activities (every gated tool in the demo does). Runs that
 paused before the change replay their regular activities (patch \`local-tool-activities\`).`);
 
+  const noUpserts = e.noUpserts;
   out.push(`### What the remaining misses come from
+
+**Decision sent → tool starts against the floor: what our decision's task does and writes.** ${
+    d.ours.update.decisionTask && d.floor.update.decisionTask
+      ? `The task that applies the decision took ${ms(d.ours.update.decisionTask.taskStartedToCompleted.p50)} ms against the floor's ${ms(
+          d.floor.update.decisionTask.taskStartedToCompleted.p50,
+        )} (p50, as the server recorded it), and the server took ${ms(d.ours.update.decisionTask.taskCompletedToToolStart.p50)} ms against ${ms(
+          d.floor.update.decisionTask.taskCompletedToToolStart.p50,
+        )} from its completion to the tool's start. It writes ${d.ours.update.decisionTask.taskEvents.length} events up to the tool against the floor's ${d.floor.update.decisionTask.taskEvents.length}: the search attributes
+and memo that let lists and the Temporal UI find what waits, and the cancelled deadline timer.`
+      : "Section 1 cuts it at the decision's task."
+  }${
+    noUpserts
+      ? ` Without the upserts (experiment visibility-upserts-off) the same span was ${x(noUpserts.toolStartRatioP50 ?? null)} the floor at p50: they are the largest
+single part of the gap, and we keep them, because a waiting run that lists cannot find is not waiting for anyone. What
+remains is the task's own work: the decision checked against the policy with zod schemas built for this run, its audit
+entry, the stream's events and the approval metrics.`
+      : ''
+  }
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the
@@ -532,9 +552,12 @@ ratio toward 2×, cheapest first:
   out.push(`### Not done yet
 
 1. **Keep zod out of the sandbox**: every run builds its own zod and its own copy of our schema modules. Neither can
-   be shared: zod keeps global state per process, and the SDK freezes shared modules. Validating at the edges
-   (client, HTTP API, the \`resolveAgent\` local activity) with plain checks in the workflow would take a cached run
-   toward the floor.
+   be shared: zod keeps global state per process, and the SDK freezes shared modules. In a V8 CPU profile of the
+   agent worker process (\`BENCH_CPU_PROFILE_DIR=DIR npm run bench -- --quick\`, 2026-11-24, not part of these
+   results; the profiler slows everything), about four fifths of creating a run's context was zod building schemas: that is the fixed cost of every new or rebuilt run,
+   the evicted decision's largest. Validating at the edges (client, HTTP API, the \`resolveAgent\` local activity)
+   with plain checks in the workflow would remove it; a cached decision would gain much less (its task's zod work is
+   one parse of the decision).
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 
