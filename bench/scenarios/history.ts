@@ -10,7 +10,7 @@ import { uniqueName, type BenchContext, type WorkerChild } from '../context.js';
 import type { BenchResults } from '../schema.js';
 import { linearFit, round } from '../stats.js';
 
-export type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 export type HistoryEvent = NonNullable<History['events']>[number];
 
 export interface HistoryInputs {
