@@ -22,6 +22,7 @@ const TOKEN = 'alice-live-token-0123456789';
 const ANSWER =
   'The note is written. While you watch, this answer arrives a few words at a time, as the model writes it, ' +
   'and the page shows each piece as soon as the run has it, long before the step is over.';
+const CUT_ANSWER = 'The note is written, though this page never heard it from the stream.';
 const agent = defineAgent({ ...demoAgent, name: 'livedemo' });
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 
@@ -46,6 +47,10 @@ beforeAll(async () => {
             { content: ANSWER, chunkSize: 4, chunkDelayMs: 90 },
           ],
         },
+        {
+          match: 'cut stream',
+          replies: [{ toolCalls: [call('c1', 'write_file', { path: 'cut.txt', content: 'one' })] }, { content: CUT_ANSWER }],
+        },
       ],
     },
   });
@@ -63,6 +68,15 @@ afterAll(async () => {
 });
 
 const transcript = () => page.locator('.context .transcript').innerText();
+const heading = () => page.locator('.context h3').innerText();
+
+/** The token lives in the tab's sessionStorage: signed in once, the page stays signed in. */
+async function signIn(): Promise<void> {
+  const field = page.getByLabel('API token');
+  if (!(await field.isVisible())) return;
+  await field.fill(TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
 
 describe('the inbox follows the selected run live', () => {
   it("shows a decision made elsewhere, the tool's result, then the model's text as it is written", async () => {
@@ -109,5 +123,31 @@ describe('the inbox follows the selected run live', () => {
     // on the worker), which can come a moment after the run's last event is shown.
     await expect.poll(() => page.locator('.context h3').innerText(), { timeout: 30_000 }).not.toContain('live');
     expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the end of a run whose stream never reaches the page', { timeout: 90_000 }, async () => {
+    // Every request for the run's stream fails, as if something between the run and the page had cut it.
+    const cut = /\/api\/runs\/[^/]+\/events/;
+    await page.route(cut, (route) => route.abort());
+    try {
+      const handle = await h.start({ agent: 'livedemo', prompt: 'Write the note over a cut stream' });
+      await waitForPending(handle, 1);
+      await page.goto(`${api.url}/?agent=livedemo`);
+      await signIn();
+      const item = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' });
+      await page.locator(`.approval-item[data-approval-id="${item}"]`).click();
+      await expect.poll(heading).toContain('live');
+
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.locator('#followed-title').waitFor();
+      expect((await handle.result()) as { output: string }).toMatchObject({ output: CUT_ANSWER });
+      // The run has ended and the stream never said so: a few polls later the page stops following and shows the run
+      // as it ended, from its state.
+      await expect.poll(heading, { timeout: 30_000 }).not.toContain('live');
+      expect(await transcript()).toContain(CUT_ANSWER);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.unroute(cut);
+    }
   });
 });

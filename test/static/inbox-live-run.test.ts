@@ -1,14 +1,17 @@
 /**
  * The inbox's live transcript (src/api/inbox/public/js/live-run.js, browser code) as a pure function of the stream's
  * items: text grows, a retried model call starts over, the step's reply replaces the text, events become messages.
+ * And what the page's poll of the run changes, a stream that never brings the run's end included.
  */
 import { describe, expect, it } from 'vitest';
 
 // Browser code, without types: loaded by path so the type checker leaves it alone.
 const LIVE_RUN = '../../src/api/inbox/public/js/live-run.js';
-const { applyItem, viewOf } = (await import(LIVE_RUN)) as {
+const { applyItem, viewOf, afterPoll, CLOSED_POLLS_BEFORE_GIVING_UP } = (await import(LIVE_RUN)) as {
   viewOf(run: unknown): any;
   applyItem(view: unknown, item: { topic: string; data: unknown }): any;
+  afterPoll(state: unknown, run: unknown, closedPolls: number): any;
+  CLOSED_POLLS_BEFORE_GIVING_UP: number;
 };
 
 const token = (step: number, attempt: number, text: string) => ({ topic: 'tokens', data: { step, attempt, seq: 0, text } });
@@ -50,5 +53,28 @@ describe('the live transcript', () => {
       { role: 'note', content: 'The run ended: Completed.' },
     ]);
     expect(view.status).toBe('Completed');
+  });
+});
+
+describe("the page's poll of the run", () => {
+  const open = { status: 'Running', messages: [{ role: 'user', content: 'hi' }] };
+  const ended = { status: 'Completed', messages: [...open.messages, { role: 'assistant', content: 'done' }] };
+  const streamed = applyItem(viewOf(open), event({ type: 'approval_requested', approval: { toolName: 'write_file', id: 'call-1' } }));
+
+  it("takes the run's state, and leaves the transcript to the stream it follows", () => {
+    const following = { run: open, view: streamed, following: true };
+    expect(afterPoll(following, open, 0)).toEqual({ run: open });
+    // The run closed: the stream's end is still to come, so the page goes on following it.
+    for (let polls = 1; polls < CLOSED_POLLS_BEFORE_GIVING_UP; polls++) expect(afterPoll(following, ended, polls)).toEqual({ run: ended });
+  });
+
+  it("gives up a stream that has not brought the run's end, and shows the run as it ended", () => {
+    const following = { run: ended, view: streamed, following: true };
+    expect(afterPoll(following, ended, CLOSED_POLLS_BEFORE_GIVING_UP)).toEqual({ run: ended, view: viewOf(ended), following: false });
+  });
+
+  it('takes the transcript from the run when no stream is followed, until the run has ended', () => {
+    expect(afterPoll({ run: open, view: viewOf(open), following: false }, ended, 1)).toEqual({ run: ended, view: viewOf(ended) });
+    expect(afterPoll({ run: ended, view: viewOf(ended), following: false }, ended, 5)).toEqual({});
   });
 });

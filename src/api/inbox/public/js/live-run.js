@@ -97,9 +97,28 @@ export function applyItem(view, { topic, data }) {
 const RUN_POLL_MS = 5000;
 
 /**
+ * Polls in a row that find the run closed while its stream has not said so, before the page stops waiting for the
+ * stream. The stream's `end` comes a moment after the run closes (the API checks for that every 5 s); a stream that
+ * has not brought it 10–15 s later is cut somewhere between the run and this page, and the page would say "live" for
+ * a run that has ended.
+ */
+export const CLOSED_POLLS_BEFORE_GIVING_UP = 3;
+
+/**
+ * What a poll's answer changes. While the run is open: its state, and its transcript too once the stream is not
+ * followed. `closedPolls` is how many polls in a row found the run closed: after CLOSED_POLLS_BEFORE_GIVING_UP, a
+ * stream still followed is given up, and the run's own state, as it ended, replaces what the stream had brought.
+ */
+export function afterPoll(state, run, closedPolls) {
+  if (state.following && closedPolls >= CLOSED_POLLS_BEFORE_GIVING_UP) return { run, view: viewOf(run), following: false };
+  return OPEN.has(state.run?.status) ? { run, ...(!state.following && { view: viewOf(run) }) } : {};
+}
+
+/**
  * The run of `approval`, live. `{workflowId, run?, view?, error?, following, reload}`: `following` while events
  * arrive. The run's state is also asked for again every few seconds while it is open, for what the stream cannot
- * say (a run that stopped moving is stuck: `run.problem`), and at once on `reload()`.
+ * say (a run that stopped moving is stuck: `run.problem`; a run that ended while its stream was cut), and at once
+ * on `reload()`.
  * @param {{run: Function, events: Function}} api
  */
 export function useLiveRun(api, approval) {
@@ -125,9 +144,14 @@ export function useLiveRun(api, approval) {
         });
       })
       .catch((error) => current && setState({ workflowId, error: describeRefusal(error) }));
+    let closedPolls = 0;
     const poll = setInterval(() => {
       api.run(workflowId).then(
-        (run) => update((s) => (OPEN.has(s.run?.status) ? { run, ...(!s.following && { view: viewOf(run) }) } : {})),
+        (run) => {
+          closedPolls = OPEN.has(run.status) ? 0 : closedPolls + 1;
+          if (closedPolls >= CLOSED_POLLS_BEFORE_GIVING_UP) stop?.();
+          update((s) => afterPoll(s, run, closedPolls));
+        },
         () => {},
       );
     }, RUN_POLL_MS);
