@@ -13,7 +13,7 @@ import { startDevServer } from '../src/dev/dev-server.js';
 import { TEMPORAL_DEFAULT_DYNAMIC_CONFIG, type DynamicConfigValue } from '../src/dev/server-dynamic-config.js';
 import { bundleWorkflows, PRELOADED_MODULES, WORKFLOWS_PATH } from '../src/workflow-bundle.js';
 import { BENCH_AGENT, PROMPTS } from './bench-agent.js';
-import { connectClient, sleep, startWorkerChild, uniqueName, type BenchContext } from './context.js';
+import { connectClient, sleep, startWorkerChild, uniqueName, type BenchContext, type WorkerChild } from './context.js';
 import { floorReadyQuery } from './floor/workflows.js';
 import { BENCH_DIR } from './ipc.js';
 import type { Experiment } from './schema.js';
@@ -41,7 +41,7 @@ const SWAPS = {
   noVisibilityUpserts: { module: 'run-visibility', shim: 'no-visibility-upserts.ts' },
 };
 
-export async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Promise<string> {
+async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Promise<string> {
   const workflowsDir = path.dirname(WORKFLOWS_PATH);
   const { module, shim: shimName } = SWAPS[swap];
   const shim = path.join(BENCH_DIR, 'experiments', shimName);
@@ -62,6 +62,17 @@ export async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Pr
   if (!code.includes(shimName)) throw new Error(`the ${module} swap did not take`);
   writeFileSync(file, code);
   return file;
+}
+
+/** Runs `measure` on a fresh worker process (with the floor) serving a bench-only bundle with `swap` in place. */
+async function onSwappedBundle<T>(ctx: BenchContext, swap: keyof typeof SWAPS, measure: (worker: WorkerChild) => Promise<T>): Promise<T> {
+  const bundle = await bundleWithSwap(path.join(ctx.tmpDir, `agent-${SWAPS[swap].module}-swapped.js`), swap);
+  const worker = await startWorkerChild(ctx, { agentBundlePath: bundle, floor: true, record: true });
+  try {
+    return await measure(worker);
+  } finally {
+    await worker.stop();
+  }
 }
 
 /**
@@ -181,9 +192,7 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   const regularDescription = `the agent workflow with every tool call a regular activity, read_data included (src/workflows/activity-options.ts swapped in a bench-only bundle), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s) against the floor in the same window`;
   await attempt(ctx, experiments, 'tools-as-regular-activities', regularDescription, async () => {
     log('experiment: every tool a regular activity (bench-only bundle of the agent workflow)');
-    const regularBundle = await bundleWithSwap(path.join(ctx.tmpDir, 'agent-regular-tools.js'), 'regularTools');
-    const worker = await startWorkerChild(ctx, { agentBundlePath: regularBundle, floor: true, record: true });
-    try {
+    return onSwappedBundle(ctx, 'regularTools', async (worker) => {
       const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
       const steps = await measureStepOverhead(ctx, worker);
       const history = await measureHistory(ctx, worker, {
@@ -218,18 +227,14 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
           eventsPerGatedStep: history.perGatedStep.events,
         },
       };
-    } finally {
-      await worker.stop();
-    }
+    });
   });
 
   // 3. No search-attribute or memo upserts: what keeping lists and the Temporal UI current costs a decision.
   const visibilityDescription = `the agent workflow with no search-attribute, memo or current-details updates (src/workflows/run-visibility.ts swapped in a bench-only bundle), ${samples} decision samples against the floor in the same window`;
   await attempt(ctx, experiments, 'visibility-upserts-off', visibilityDescription, async () => {
     log('experiment: no visibility upserts (bench-only bundle of the agent workflow)');
-    const bundle = await bundleWithSwap(path.join(ctx.tmpDir, 'agent-no-visibility-upserts.js'), 'noVisibilityUpserts');
-    const worker = await startWorkerChild(ctx, { agentBundlePath: bundle, floor: true, record: true });
-    try {
+    return onSwappedBundle(ctx, 'noVisibilityUpserts', async (worker) => {
       const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
       const ours = latency.series.oursUpdate!;
       const base = latency.series.floorUpdate!;
@@ -251,9 +256,7 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
           floorTaskCompletedToToolStartP50Ms: base.decisionTask!.taskCompletedToToolStart.p50,
         },
       };
-    } finally {
-      await worker.stop();
-    }
+    });
   });
 
   // 4. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.
