@@ -6,11 +6,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
+import { runStateQuery } from '../src/contract/messages.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
 import { decide, waitForPending } from './helpers/decisions.js';
@@ -23,6 +25,7 @@ const ANSWER =
   'The note is written. While you watch, this answer arrives a few words at a time, as the model writes it, ' +
   'and the page shows each piece as soon as the run has it, long before the step is over.';
 const CUT_ANSWER = 'The note is written, though this page never heard it from the stream.';
+const HUNG_ANSWER = 'The note is written; the page heard it on a second connection, the first having hung.';
 const agent = defineAgent({ ...demoAgent, name: 'livedemo' });
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 
@@ -46,6 +49,10 @@ beforeAll(async () => {
             },
             { content: ANSWER, chunkSize: 4, chunkDelayMs: 90 },
           ],
+        },
+        {
+          match: 'hung stream',
+          replies: [{ toolCalls: [call('h1', 'write_file', { path: 'hung.txt', content: 'one' })] }, { content: HUNG_ANSWER }],
         },
         {
           match: 'cut stream',
@@ -76,6 +83,18 @@ async function signIn(): Promise<void> {
   if (!(await field.isVisible())) return;
   await field.fill(TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens the inbox on the run's one pending call, live, and approves it from the page. */
+async function approveFromPage(handle: WorkflowHandle): Promise<void> {
+  await waitForPending(handle, 1);
+  await page.goto(`${api.url}/?agent=livedemo`);
+  await signIn();
+  const item = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' });
+  await page.locator(`.approval-item[data-approval-id="${item}"]`).click();
+  await expect.poll(heading).toContain('live');
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await page.locator('#followed-title').waitFor();
 }
 
 describe('the inbox follows the selected run live', () => {
@@ -131,15 +150,7 @@ describe('the inbox follows the selected run live', () => {
     await page.route(cut, (route) => route.abort());
     try {
       const handle = await h.start({ agent: 'livedemo', prompt: 'Write the note over a cut stream' });
-      await waitForPending(handle, 1);
-      await page.goto(`${api.url}/?agent=livedemo`);
-      await signIn();
-      const item = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' });
-      await page.locator(`.approval-item[data-approval-id="${item}"]`).click();
-      await expect.poll(heading).toContain('live');
-
-      await page.getByRole('button', { name: 'Approve' }).click();
-      await page.locator('#followed-title').waitFor();
+      await approveFromPage(handle);
       expect((await handle.result()) as { output: string }).toMatchObject({ output: CUT_ANSWER });
       // The run has ended and the stream never said so: a few polls later the page stops following and shows the run
       // as it ended, from its state.
@@ -148,6 +159,32 @@ describe('the inbox follows the selected run live', () => {
       expect(pageErrors).toEqual([]);
     } finally {
       await page.unroute(cut);
+    }
+  });
+
+  it('replaces a stream that hangs while its run moves on', { timeout: 90_000 }, async () => {
+    // The first request for the run's stream never gets its answer, as behind a proxy that holds it; later ones pass.
+    const events = /\/api\/runs\/[^/]+\/events/;
+    const requests: { from: string | null; lastEventId: string | undefined }[] = [];
+    await page.route(events, async (route) => {
+      const url = new URL(route.request().url());
+      requests.push({ from: url.searchParams.get('from'), lastEventId: route.request().headers()['last-event-id'] });
+      if (requests.length > 1) await route.continue();
+    });
+    // A session run stays open after its answer, so only the stream can bring that answer while the page follows it.
+    const handle = await h.start({ agent: 'livedemo', prompt: 'Write the note over a hung stream', session: {} });
+    try {
+      await approveFromPage(handle);
+      await expect.poll(async () => (await handle.query(runStateQuery)).status, { timeout: 30_000 }).toBe('AwaitingMessage');
+      // Within two polls of the run moving on, the page drops the hung request and asks again from where it was.
+      await expect.poll(transcript, { timeout: 30_000 }).toContain(HUNG_ANSWER);
+      expect(await heading()).toContain('live');
+      expect(requests.length).toBeGreaterThanOrEqual(2);
+      expect(requests[1]).toEqual(requests[0]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.unroute(events);
+      await handle.terminate('test over');
     }
   });
 });

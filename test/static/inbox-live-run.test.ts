@@ -1,18 +1,35 @@
 /**
  * The inbox's live transcript (src/api/inbox/public/js/live-run.js, browser code) as a pure function of the stream's
  * items: text grows, a retried model call starts over, the step's reply replaces the text, events become messages.
- * And what the page's poll of the run changes, a stream that never brings the run's end included.
+ * And what the page's poll of the run changes, a stream that never brings the run's end included, and how the page
+ * follows a stream: a connection that hangs is replaced at once, resuming after the last item it brought.
  */
 import { describe, expect, it } from 'vitest';
 
 // Browser code, without types: loaded by path so the type checker leaves it alone.
 const LIVE_RUN = '../../src/api/inbox/public/js/live-run.js';
-const { applyItem, viewOf, afterPoll, CLOSED_POLLS_BEFORE_GIVING_UP } = (await import(LIVE_RUN)) as {
+const { applyItem, viewOf, afterPoll, followRun, streamStalled, CLOSED_POLLS_BEFORE_GIVING_UP } = (await import(LIVE_RUN)) as {
+  followRun(api: FakeApi, workflowId: string, from: number, handlers: Record<string, (value?: unknown) => void>): Following;
+  streamStalled(headAtLastPoll: number | undefined, next: number): boolean;
   viewOf(run: unknown): any;
   applyItem(view: unknown, item: { topic: string; data: unknown }): any;
   afterPoll(state: unknown, run: unknown, closedPolls: number): any;
   CLOSED_POLLS_BEFORE_GIVING_UP: number;
 };
+
+interface Following {
+  stop(): void;
+  reconnect(): void;
+  next(): number;
+}
+interface EventsOptions {
+  from?: number;
+  lastEventId?: string;
+  signal: AbortSignal;
+}
+interface FakeApi {
+  events(workflowId: string, options: EventsOptions): Promise<Response>;
+}
 
 const token = (step: number, attempt: number, text: string) => ({ topic: 'tokens', data: { step, attempt, seq: 0, text } });
 const event = (data: Record<string, unknown>) => ({ topic: 'events', data });
@@ -76,5 +93,91 @@ describe("the page's poll of the run", () => {
   it('takes the transcript from the run when no stream is followed, until the run has ended', () => {
     expect(afterPoll({ run: open, view: viewOf(open), following: false }, ended, 1)).toEqual({ run: ended, view: viewOf(ended) });
     expect(afterPoll({ run: ended, view: viewOf(ended), following: false }, ended, 5)).toEqual({});
+  });
+});
+
+describe('following the stream', () => {
+  const sse = (...lines: string[]) => new TextEncoder().encode(lines.join('\n') + '\n\n');
+  const item = (offset: number) => sse(`id: ${offset}`, 'event: events', `data: {"type":"status_changed","status":"Running"}`);
+  /** A response that sends `chunks`, then hangs until its request is aborted (what a stalled proxy looks like). */
+  const hanging = (signal: AbortSignal, ...chunks: Uint8Array[]) =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+        },
+      }),
+    );
+
+  it('lags only when the run had written, at the last poll, what the stream has not brought', () => {
+    expect(streamStalled(undefined, 3)).toBe(false);
+    expect(streamStalled(3, 3)).toBe(false);
+    expect(streamStalled(3, 4)).toBe(false);
+    expect(streamStalled(4, 3)).toBe(true);
+  });
+
+  it('replaces a connection that hangs at once, after the last item it brought', async () => {
+    const requests: EventsOptions[] = [];
+    const api: FakeApi = {
+      async events(_workflowId, options) {
+        requests.push(options);
+        if (requests.length === 1) return hanging(options.signal, item(5), item(6));
+        return new Response(sse('id: 7', 'event: events', 'data: {"type":"run_finished","status":"Completed"}'));
+      },
+    };
+    const items: { offset: number }[] = [];
+    let following!: Following;
+    const ended = new Promise((resolve, reject) => {
+      following = followRun(api, 'wf', 5, { onItem: (i) => items.push(i as { offset: number }), onEnd: resolve, onError: reject });
+    });
+    await expect.poll(() => items.length).toBe(2);
+    expect(following.next()).toBe(7);
+    // The run has written offset 7 and the stream hangs: the page reconnects, with no back-off.
+    expect(streamStalled(8, following.next())).toBe(true);
+    const reconnectedAt = performance.now();
+    following.reconnect();
+    await expect.poll(() => items.length).toBe(3);
+    expect(performance.now() - reconnectedAt).toBeLessThan(900);
+    expect(requests.map(({ from, lastEventId }) => ({ from, lastEventId }))).toEqual([
+      { from: 5, lastEventId: undefined },
+      { from: undefined, lastEventId: '6' },
+    ]);
+    expect(requests[0]!.signal.aborted).toBe(true);
+    expect(items.map((i) => i.offset)).toEqual([5, 6, 7]);
+    expect(following.next()).toBe(8);
+    following.stop();
+    expect(requests[1]!.signal.aborted).toBe(true);
+    void ended;
+  });
+
+  it('asks from the start again when the hanging connection brought nothing', async () => {
+    const requests: EventsOptions[] = [];
+    const api: FakeApi = {
+      events(_workflowId, options) {
+        requests.push(options);
+        // Not even the response's headers: a request that never got its answer.
+        if (requests.length === 1)
+          return new Promise((_, reject) =>
+            options.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          );
+        return Promise.resolve(new Response(sse('event: end', 'data: {}')));
+      },
+    };
+    let following!: Following;
+    const ended = new Promise((resolve, reject) => {
+      following = followRun(api, 'wf', 3, { onItem: () => {}, onEnd: resolve, onError: reject });
+    });
+    await expect.poll(() => requests.length).toBe(1);
+    following.reconnect();
+    await ended;
+    expect(requests.map(({ from, lastEventId }) => ({ from, lastEventId }))).toEqual([
+      { from: 3, lastEventId: undefined },
+      { from: 3, lastEventId: undefined },
+    ]);
+    // A stream that has ended is not reconnected.
+    following.reconnect();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(requests).toHaveLength(2);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The selected run, live: its state once (GET api/runs/:id), then everything after it from the run's event stream
  * (GET api/runs/:id/events, from the state's `streamOffset`), so the transcript grows as the run moves and the
- * model's text appears as it is written. A dropped connection resumes after the last event it had (Last-Event-ID).
+ * model's text appears as it is written. A dropped connection resumes after the last event it had (Last-Event-ID),
+ * and so does one that hangs: the run's polled state shows when the stream has fallen behind it (`streamStalled`).
  */
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { useEffect, useState } from 'preact/hooks';
@@ -13,18 +14,20 @@ const DECIDED = { approve: 'approved', edit: 'edited', reject: 'rejected', respo
 
 /**
  * Calls `onItem` with each stream item (`{offset, topic, data}`) from `from` on, until the run ends (`onEnd`), a
- * refusal that retrying cannot fix (`onError`), or the returned function is called.
+ * refusal that retrying cannot fix (`onError`), or `stop()`. `next()` is the offset of the item it waits for;
+ * `reconnect()` drops the connection it has and resumes at once after the last item it had.
  */
 export function followRun(api, workflowId, from, { onItem, onEnd, onError }) {
-  const abort = new AbortController();
+  let stopped = false;
+  let connection;
+  let reconnecting = false;
   let lastEventId;
   (async () => {
-    for (let failures = 0; !abort.signal.aborted; failures++) {
+    for (let failures = 0; !stopped; failures++) {
+      connection = new AbortController();
+      const signal = connection.signal;
       try {
-        const response = await api.events(
-          workflowId,
-          lastEventId === undefined ? { from, signal: abort.signal } : { lastEventId, signal: abort.signal },
-        );
+        const response = await api.events(workflowId, lastEventId === undefined ? { from, signal } : { lastEventId, signal });
         const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
         for (;;) {
           const { value, done } = await reader.read();
@@ -36,13 +39,41 @@ export function followRun(api, workflowId, from, { onItem, onEnd, onError }) {
           onItem({ offset: Number(value.id), topic: value.event, data: JSON.parse(value.data) });
         }
       } catch (error) {
-        if (abort.signal.aborted) return;
+        if (stopped) return;
         if (error.status >= 400 && error.status < 500 && error.status !== 429) return onError(error);
+      }
+      if (reconnecting) {
+        reconnecting = false;
+        continue;
       }
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
     }
-  })();
-  return () => abort.abort();
+  })().finally(() => {
+    stopped = true;
+  });
+  return {
+    stop: () => {
+      stopped = true;
+      connection.abort();
+    },
+    reconnect: () => {
+      if (stopped) return;
+      reconnecting = true;
+      connection.abort();
+    },
+    next: () => (lastEventId === undefined ? from : Number(lastEventId) + 1),
+  };
+}
+
+/**
+ * Whether a followed stream has stalled: the run had written, when it was last polled (its `streamOffset` then), items
+ * the stream has still not brought (`next` is the offset the stream waits for). The stream brings an item well within
+ * a poll's interval, so one that lags a whole interval hangs somewhere between the run and this page (a proxy that
+ * keeps the connection open and passes nothing, a request that never got its answer). A run that writes nothing
+ * while it waits is not lagged behind, whatever the connection's state.
+ */
+export function streamStalled(headAtLastPoll, next) {
+  return headAtLastPoll !== undefined && next < headAtLastPoll;
 }
 
 /** The transcript as the run state gives it, before any event. */
@@ -117,8 +148,8 @@ export function afterPoll(state, run, closedPolls) {
 /**
  * The run of `approval`, live. `{workflowId, run?, view?, error?, following, reload}`: `following` while events
  * arrive. The run's state is also asked for again every few seconds while it is open, for what the stream cannot
- * say (a run that stopped moving is stuck: `run.problem`; a run that ended while its stream was cut), and at once
- * on `reload()`.
+ * say (a run that stopped moving is stuck: `run.problem`; a run that ended while its stream was cut; a stream that
+ * hangs while the run moves on, which is then reconnected), and at once on `reload()`.
  * @param {{run: Function, events: Function}} api
  */
 export function useLiveRun(api, approval) {
@@ -128,7 +159,7 @@ export function useLiveRun(api, approval) {
   useEffect(() => {
     if (!workflowId) return undefined;
     let current = true;
-    let stop;
+    let stream;
     const update = (change) => current && setState((s) => (s.workflowId === workflowId ? { ...s, ...change(s) } : s));
     api
       .run(workflowId)
@@ -137,7 +168,7 @@ export function useLiveRun(api, approval) {
         const following = run.streamOffset !== undefined && OPEN.has(run.status);
         setState({ workflowId, run, view: viewOf(run), following });
         if (!following) return;
-        stop = followRun(api, workflowId, run.streamOffset, {
+        stream = followRun(api, workflowId, run.streamOffset, {
           onItem: (item) => update((s) => ({ view: applyItem(s.view, item) })),
           onEnd: () => update(() => ({ following: false })),
           onError: () => update(() => ({ following: false })),
@@ -145,11 +176,14 @@ export function useLiveRun(api, approval) {
       })
       .catch((error) => current && setState({ workflowId, error: describeRefusal(error) }));
     let closedPolls = 0;
+    let headAtLastPoll;
     const poll = setInterval(() => {
       api.run(workflowId).then(
         (run) => {
           closedPolls = OPEN.has(run.status) ? 0 : closedPolls + 1;
-          if (closedPolls >= CLOSED_POLLS_BEFORE_GIVING_UP) stop?.();
+          if (closedPolls >= CLOSED_POLLS_BEFORE_GIVING_UP) stream?.stop();
+          else if (stream && streamStalled(headAtLastPoll, stream.next())) stream.reconnect();
+          headAtLastPoll = run.streamOffset;
           update((s) => afterPoll(s, run, closedPolls));
         },
         () => {},
@@ -158,7 +192,7 @@ export function useLiveRun(api, approval) {
     return () => {
       current = false;
       clearInterval(poll);
-      stop?.();
+      stream?.stop();
     };
   }, [api, workflowId, loads]);
   const reload = () => setLoads((n) => n + 1);
