@@ -19,7 +19,8 @@ import { McpConnections } from './mcp/mcp-connections.js';
 import { startTracing, stopTracing, tracingWorkerOptions } from './telemetry/tracing.js';
 import { installWorkerRuntime } from './telemetry/worker-runtime.js';
 import { createToolImplementations } from './tools/implementations/index.js';
-import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundle.js';
+import { TolerantCodec } from './codec/tolerant-codec.js';
+import { PAYLOAD_CONVERTER_PATH, WORKFLOW_BUNDLER_OPTIONS, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundle.js';
 
 export interface HitlWorkerOptions {
   connection: NativeConnection;
@@ -104,12 +105,25 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
     },
     ...(sinks && { sinks }),
     activities: createActivities(options.deps),
-    ...(options.dataConverter && { dataConverter: options.dataConverter }),
+    dataConverter: workerDataConverter(options.dataConverter, !options.workflowBundlePath),
     maxCachedWorkflows: options.maxCachedRuns ?? DEFAULT_MAX_CACHED_RUNS,
     // Cancellation reaches a tool through its heartbeats; don't let them be batched for long.
     maxHeartbeatThrottleInterval: '5s',
     ...options.overrides,
   });
+}
+
+/**
+ * What the worker decodes with: the clients' codecs, made tolerant (src/codec/tolerant-codec.ts), and, when it
+ * bundles the workflows itself, the bundle's payload converter, which the SDK takes from here (a prebuilt bundle
+ * holds it already: bundleWorkflows). Payloads are encoded as the clients encode them.
+ */
+function workerDataConverter(converter: DataConverter | undefined, bundlesItself: boolean): DataConverter {
+  return {
+    ...converter,
+    ...(converter?.payloadCodecs && { payloadCodecs: converter.payloadCodecs.map((codec) => new TolerantCodec(codec)) }),
+    ...(bundlesItself && { payloadConverterPath: PAYLOAD_CONVERTER_PATH }),
+  };
 }
 
 /**

@@ -29,6 +29,13 @@ export const PRELOADED_MODULES = [
   fileURLToPath(new URL('./workflows/preloaded-crypto.ts', import.meta.url)),
 ];
 
+/**
+ * The payload converter workflow code decodes with: Temporal's default, except that a payload it cannot decode is
+ * refused as input instead of failing the workflow task (src/codec/payload-converter.ts). Every agent bundle holds
+ * it; a worker that bundles at start gets it through its data converter (src/worker.ts).
+ */
+export const PAYLOAD_CONVERTER_PATH = fileURLToPath(new URL('./codec/payload-converter.ts', import.meta.url));
+
 type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 type Rule = { use?: { loader?: string; options?: { jsc?: { target?: string } } } };
 
@@ -74,6 +81,7 @@ export function bundleWorkflows(options: Partial<BundleOptions> = {}) {
   const { webpackConfigHook = (config: WebpackConfig) => config, workflowInterceptorModules = [], ...rest } = options;
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
+    payloadConverterPath: PAYLOAD_CONVERTER_PATH,
     ...WORKFLOW_BUNDLER_OPTIONS,
     ...rest,
     workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...workflowInterceptorModules],

@@ -195,4 +195,25 @@ describe('payload encryption', () => {
     expect(new TextDecoder().decode(sealed!.metadata![KEY_ID_METADATA]!)).toBe('k2');
     await expect(new AesGcmPayloadCodec(ringA).decode([sealed!])).rejects.toThrow('key "k2" is not configured');
   });
+
+  it('refuses a decision sealed with a key the worker does not have, and the run goes on', async () => {
+    const { workflowId } = await hitl.startRun({ agent: 'demo', prompt: SECRET_PROMPT });
+    await waitFor(async () => (await hitl.pending(workflowId)).length === 1);
+    // A ciphertext the worker cannot open: its codec used to throw, which failed every workflow task of the run.
+    const [sealed] = await new AesGcmPayloadCodec({ currentId: 'k9', keys: new Map([['k9', randomBytes(32)]]) }).encode([
+      { metadata: { encoding: new TextEncoder().encode('json/plain') }, data: new TextEncoder().encode('{"decisions":[]}') },
+    ]);
+    const forged = new Client({
+      connection: h.temporal.client.connection,
+      namespace: h.temporal.namespace,
+      dataConverter: { payloadCodecs: [{ encode: async (ps) => ps.map(() => sealed!), decode: async (ps) => ps }] },
+    });
+    await forged.workflow.getHandle(workflowId).signal('decision', {});
+    await waitFor(async () => (await hitl.getRun(workflowId)).decisions.length === 1);
+    const [refused] = (await hitl.getRun(workflowId)).decisions;
+    expect(refused).toMatchObject({ outcome: 'refused', refusal: { code: 'malformed', message: expect.stringContaining('key "k9"') } });
+    expect(await hitl.diagnose(workflowId)).toBeUndefined();
+    await hitl.reject(workflowId, 'call-1', { approver: 'fin', groups: ['finance'], message: 'test done' });
+    await waitFor(async () => (await hitl.getRun(workflowId)).status === 'Completed');
+  });
 });

@@ -4,7 +4,8 @@
  * (its queries answer, the HTTP API shows it) and decidable (it finishes once decided), and a refused input leaves
  * it exactly as it was (a refused signal adds only its audit entry).
  */
-import type { WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
@@ -120,6 +121,10 @@ beforeAll(async () => {
             },
             { content: 'wide done' },
           ],
+        },
+        {
+          match: 'undecodable',
+          replies: [{ toolCalls: [call('u1', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'undecodable done' }],
         },
         {
           match: 'stray signals',
@@ -243,6 +248,70 @@ describe('decisions', () => {
       await refusedUnchanged(handle, 'update', () => decide(handle, junk as never));
     }
     await finishes(handle, 'refund done');
+  });
+});
+
+/** Payloads no Temporal SDK sends by default, each sent as the whole input of a signal, an update or a start. */
+const text = (value: string) => new TextEncoder().encode(value);
+const UNDECODABLE: Record<string, Payload> = {
+  'an encoding the worker does not know': { metadata: { encoding: text('json/protobuf') }, data: text('\n\u0003abc') },
+  'no encoding': { metadata: {}, data: text('{"decisions":[]}') },
+  'JSON that does not parse': { metadata: { encoding: text('json/plain') }, data: text('{"decisions": [') },
+  'a ciphertext, to a worker with no codec': { metadata: { encoding: text('binary/encrypted') }, data: text('sealed') },
+};
+
+/** A client whose every payload is `payload`, whatever it was asked to send: a sender in another language, or none. */
+const sendingOnly = (payload: Payload) =>
+  new Client({
+    connection: h.temporal.client.connection,
+    namespace: h.temporal.namespace,
+    dataConverter: { payloadCodecs: [{ encode: async (ps) => ps.map(() => payload), decode: async (ps) => ps }] },
+  });
+
+describe('payloads the worker cannot decode', () => {
+  it('a decision, message or report in one is refused, by signal and by update, and the run goes on', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'An undecodable refund' });
+    await waitForPending(handle, 1);
+    for (const [what, payload] of Object.entries(UNDECODABLE)) {
+      const forged = sendingOnly(payload).workflow.getHandle(handle.workflowId);
+      // These used to fail every workflow task of the run from then on: the SDK decodes a signal before our handler.
+      await refusedUnchanged(handle, 'signal', () => forged.signal('decision', {}));
+      const audited = (await handle.query(runStateQuery)).decisions.at(-1);
+      expect(audited?.refusal, what).toMatchObject({ code: 'malformed', message: expect.stringContaining('could not be decoded') });
+      tally.inputs++;
+      await expect(forged.executeUpdate('decide', { args: [{}] }), what).rejects.toMatchObject({
+        cause: { type: 'DecisionRefusedError', message: expect.stringContaining('could not be decoded') },
+      });
+    }
+    // Every other signal a run takes, once each: nothing is recorded, and nothing fails.
+    const before = await handle.query(runStateQuery);
+    const forged = sendingOnly(UNDECODABLE['an encoding the worker does not know']!).workflow.getHandle(handle.workflowId);
+    for (const name of ['message', 'end', 'hitl.childApprovals', '__temporal_workflow_stream_publish']) {
+      tally.inputs++;
+      await forged.signal(name, {});
+    }
+    await decide(handle, { decisions: [] }).catch(() => undefined);
+    const after = await assertViewable(handle);
+    if (JSON.stringify(after) !== JSON.stringify(before)) tally.changedByRefusal++;
+    expect(after).toEqual(before);
+    await finishes(handle, 'undecodable done');
+  });
+
+  it('a run started with one fails at once with a typed error, instead of retrying its first task for good', async () => {
+    tally.inputs++;
+    const started = await sendingOnly(UNDECODABLE['JSON that does not parse']!).workflow.start('agentWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: `undecodable-start-${Date.now()}`,
+      args: [{ agent: 'demo', prompt: 'never read' }],
+    });
+    const failed = await started.result().catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(WorkflowFailedError);
+    expect((failed as WorkflowFailedError).cause).toMatchObject({
+      type: 'InvalidRunInputError',
+      message: expect.stringContaining('could not be decoded'),
+    });
+    const history = await h.temporal.client.workflow.getHandle(started.workflowId).fetchHistory();
+    expect(history.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
   });
 });
 

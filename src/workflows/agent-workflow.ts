@@ -25,6 +25,7 @@ import {
   toolsQuery,
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
+import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
@@ -62,6 +63,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
   const run = new AgentRun(openRunEvents(carryFromChain ? rawCarry?.stream : undefined));
   registerHandlers(run);
   try {
+    const undecoded = undecodableReason(rawInput);
+    if (undecoded !== undefined) throw new InvalidRunInputError(undecodableMessage('input', undecoded));
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;

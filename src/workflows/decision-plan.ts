@@ -7,6 +7,7 @@ import { jsonDepthExceeds } from '../bounds/json-depth.js';
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
 import { parseDecisionInput } from '../contract/seed-decisions.js';
+import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { NO_FACTS } from '../policy/call-facts.js';
@@ -36,6 +37,8 @@ export function planDecisions(raw: unknown, ctx: PlanContext): Plan {
 }
 
 function plan(raw: unknown, ctx: PlanContext): Plan {
+  const undecoded = undecodableReason(raw);
+  if (undecoded !== undefined) return refuse('malformed', undecodableMessage('decision input', undecoded));
   if (jsonDepthExceeds(raw)) return refuse('malformed', 'Malformed decision input: it nests deeper than 64 levels.');
   const bytes = utf8Length(JSON.stringify(raw) ?? '');
   if (bytes > LIMITS.decisionInputBytes) {

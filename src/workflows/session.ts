@@ -5,6 +5,7 @@
  */
 import { condition } from '@temporalio/workflow';
 import { z } from 'zod';
+import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { durationToMs } from '../schemas/duration.js';
 import { EndInput, UserMessageInput } from '../schemas/session.js';
 import type { AgentRun } from './agent-run.js';
@@ -22,6 +23,8 @@ function sessionClosedReason(run: AgentRun): string | undefined {
 export function checkMessage(run: AgentRun, raw: unknown): UserMessageInput {
   const reason = sessionClosedReason(run);
   if (reason) throw new Error(reason);
+  const undecoded = undecodableReason(raw);
+  if (undecoded !== undefined) throw new Error(undecodableMessage('message', undecoded));
   const parsed = UserMessageInput.safeParse(raw);
   if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
   return parsed.data;
@@ -39,6 +42,8 @@ export function queueMessage(run: AgentRun, raw: unknown): number {
 export function checkEnd(run: AgentRun, raw: unknown): void {
   const reason = sessionClosedReason(run);
   if (reason) throw new Error(reason);
+  const undecoded = undecodableReason(raw);
+  if (undecoded !== undefined) throw new Error(undecodableMessage('end request', undecoded));
   const parsed = EndInput.safeParse(raw ?? {});
   if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
 }
