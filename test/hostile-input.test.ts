@@ -123,6 +123,13 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'backtracking pattern',
+          replies: [
+            { toolCalls: [call('b1', 'send_email', { to: 'ada@example.com', subject: 'Hello', body: `${'a'.repeat(40)}b` })] },
+            { content: 'backtracking done' },
+          ],
+        },
+        {
           match: 'undecodable',
           replies: [{ toolCalls: [call('u1', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'undecodable done' }],
         },
@@ -312,6 +319,23 @@ describe('payloads the worker cannot decode', () => {
     });
     const history = await h.temporal.client.workflow.getHandle(started.workflowId).fetchHistory();
     expect(history.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+  });
+});
+
+describe('policy patterns', () => {
+  it("a pattern that backtracks for ever in JavaScript is decided at once against the model's arguments", async () => {
+    tally.inputs++;
+    // A run's own policy may gate more (the agent's rule, or more); this `when` used to run JavaScript's engine on 41
+    // characters, for longer than the SDK's deadlock detector allows, which stopped the worker process at every retry.
+    const agentsRule = { arg: 'subject', op: 'matches', value: 'refund', flags: 'i' } as const;
+    const handle = await h.start({
+      agent: 'demo',
+      prompt: 'A backtracking pattern',
+      approval: { tools: { send_email: { when: { any: [agentsRule, { arg: 'body', op: 'matches', value: '^(a+)+$' }] } } } },
+    });
+    await finishes(handle, 'backtracking done');
+    const state = await handle.query(runStateQuery);
+    expect(state.messages.find((m) => m.role === 'tool')?.content).toContain('ada@example.com');
   });
 });
 

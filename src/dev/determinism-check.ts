@@ -47,6 +47,8 @@ const ALLOWED_PACKAGES = [
   'base-64',
   // A JSON Schema interpreter (no code generation): MCP tools' arguments are checked against their schemas in workflows.
   '@cfworker/json-schema',
+  // RE2 in JavaScript (no code generation, no clock, no randomness): `matches` conditions (src/policy/patterns.ts).
+  're2js',
 ];
 const FORBIDDEN_GLOBALS: Record<string, string> = {
   setTimeout: 'use sleep() or condition() from @temporalio/workflow',

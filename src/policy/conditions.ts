@@ -6,6 +6,7 @@ import deepEqual from 'fast-deep-equal';
 import type { Comparison, Condition } from '../schemas/condition.js';
 import { readArgPath } from './arg-path.js';
 import { NO_FACTS, readFact, type CallFacts } from './call-facts.js';
+import { patternMatches } from './patterns.js';
 import { predicates } from './predicates.js';
 
 export function evaluateCondition(condition: Condition, args: Readonly<Record<string, unknown>>, facts: CallFacts = NO_FACTS): boolean {
@@ -47,7 +48,7 @@ function compare({ op, value, flags = '' }: Comparison, actual: unknown): boolea
       }
       return Array.isArray(actual) && actual.some((v) => deepEqual(v, value));
     case 'matches':
-      return typeof actual === 'string' && typeof value === 'string' && new RegExp(value, flags).test(actual);
+      return typeof actual === 'string' && typeof value === 'string' && patternMatches(value, flags, actual);
   }
 }
 

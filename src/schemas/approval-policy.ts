@@ -3,7 +3,7 @@
  * evaluated deterministically inside the workflow.
  */
 import { z } from 'zod';
-import { Condition } from './condition.js';
+import { When } from './condition.js';
 import { DecisionType } from './decision.js';
 import { Duration } from './duration.js';
 import { ReviewConfig } from './review.js';
@@ -23,7 +23,7 @@ export const ToolGateConfig = z.strictObject({
   /** Template over `{{tool}}` and `{{args.path}}`; replaces the default "prefix + tool + args" text. */
   description: z.string().optional(),
   /** Gate only when this holds for the call's arguments. */
-  when: Condition.optional(),
+  when: When.optional(),
   timeout: Duration.optional(),
   onTimeout: OnTimeout.optional(),
   /** Approver identities or groups allowed to decide; anyone when omitted. */

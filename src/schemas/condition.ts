@@ -4,6 +4,7 @@
  * combinators `all`/`any`/`not`, and named predicates registered in `src/policy/predicates.ts`.
  */
 import { z } from 'zod';
+import { patternProblem } from '../policy/patterns.js';
 
 export const COMPARISON_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'matches', 'exists'] as const;
 /** What a condition may know of a call besides its arguments and the run's context. */
@@ -19,18 +20,15 @@ const comparison = {
     .optional(),
 };
 
-/** A pattern that does not compile must fail where the policy is defined, never inside a waiting run. */
+/** A pattern that RE2 cannot run, or too large a one, fails where the policy is defined, never inside a waiting run. */
 function checkPattern(c: { op: string; value?: unknown; flags?: string }, ctx: z.RefinementCtx): void {
   if (c.op !== 'matches') return;
   if (typeof c.value !== 'string') {
     ctx.addIssue({ code: 'custom', path: ['value'], message: '`matches` needs a regular expression string' });
     return;
   }
-  try {
-    new RegExp(c.value, c.flags);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', path: ['value'], message: `not a valid regular expression: ${(err as Error).message}` });
-  }
+  const problem = patternProblem(c.value, c.flags);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
 }
 
 export const ArgComparison = z
@@ -83,6 +81,24 @@ export const Condition: z.ZodType<Condition> = z.lazy(() =>
     z.strictObject({ not: Condition }),
   ]),
 );
+
+/** `matches` comparisons in one `when`: each may take a fraction of a second on a call's largest arguments. */
+export const MAX_PATTERNS_PER_WHEN = 8;
+
+function patternsIn(condition: Condition): number {
+  if ('all' in condition) return condition.all.reduce((n, c) => n + patternsIn(c), 0);
+  if ('any' in condition) return condition.any.reduce((n, c) => n + patternsIn(c), 0);
+  if ('not' in condition) return patternsIn(condition.not);
+  return 'op' in condition && condition.op === 'matches' ? 1 : 0;
+}
+
+/** A tool's `when`: a condition that runs at most MAX_PATTERNS_PER_WHEN patterns for a call. */
+export const When = Condition.superRefine((condition, ctx) => {
+  const patterns = patternsIn(condition);
+  if (patterns > MAX_PATTERNS_PER_WHEN) {
+    ctx.addIssue({ code: 'custom', message: `${patterns} \`matches\` comparisons; a \`when\` holds at most ${MAX_PATTERNS_PER_WHEN}` });
+  }
+});
 
 export type ArgComparison = z.infer<typeof ArgComparison>;
 export type ContextComparison = z.infer<typeof ContextComparison>;
