@@ -247,6 +247,12 @@ describe('decisions', () => {
       },
       { decisions: Array.from({ length: LIMITS.decisionsPerInput + 1 }, () => ({ type: 'reject' })) },
       { decisions: [{ id: 7, type: 'approve' }] },
+      // A token this run cannot check (it has no signer): refused, never taken as if the token were not there.
+      {
+        decisions: [{ id: refund!.id, type: 'approve', token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJtIn0.' }],
+        approver: 'alice',
+        groups: ['finance'],
+      },
       { decisions: [{ id: refund!.id, type: 'approve', approver: 'a'.repeat(1000) }] },
       'not even an object',
       null,

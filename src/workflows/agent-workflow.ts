@@ -36,7 +36,7 @@ import { AgentRun } from './agent-run.js';
 import { carriedWithinChain } from './carry-origin.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
-import { takePatchesAtStart } from './patches.js';
+import { PATCHES, takePatchesAtStart, takesPatch } from './patches.js';
 import { openRunEvents } from './run-events.js';
 import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
@@ -190,8 +190,11 @@ function registerHandlers(run: AgentRun): void {
   setHandler(endSignal, (input) => onSignal(run, 'end', () => end(input)));
 
   setHandler(childApprovalsSignal, (raw) => {
-    const report = acceptedReport(raw, workflowInfo().workflowId);
-    if (!report) return log.warn('ignored a sub-agent report that is malformed or not from a sub-agent of this run');
+    const checked = takesPatch(PATCHES.checkedChildReports);
+    const report = acceptedReport(raw, workflowInfo().workflowId, checked);
+    if (!report || (checked && !run.children.isRunning(report.workflowId))) {
+      return log.warn('ignored a sub-agent report that is malformed or not from a running sub-agent of this run');
+    }
     if (run.children.take(report)) run.refresh();
   });
 }
@@ -215,6 +218,7 @@ function planContext(run: AgentRun): PlanContext {
     ...(run.started && { facts: { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent } }),
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
+    refusesUncheckedTokens: takesPatch(PATCHES.tokensNeedSigners),
   };
 }
 

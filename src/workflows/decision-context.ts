@@ -27,8 +27,10 @@ export interface PlanContext {
   facts?: Omit<CallFacts, 'toolName' | 'callId'>;
   /** Tools of sub-agent runs, by workflow id, for edits of their calls. */
   subAgentTools?: ReadonlyMap<string, readonly string[]>;
-  /** Signed decisions: how tokens are checked in this run (absent: tokens are neither needed nor read). */
+  /** Signed decisions: how tokens are checked in this run (absent: no token is needed, and none can be checked). */
   signing?: SigningContext;
+  /** Without `signing`, a decision that carries a token is refused rather than taken without it (runs since patch set 6). */
+  refusesUncheckedTokens?: boolean;
 }
 
 export interface SigningContext {

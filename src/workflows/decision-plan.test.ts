@@ -152,6 +152,24 @@ const context = (waiting: PendingApproval): PlanContext => ({
 });
 const finance = (approver: string) => ({ approver, groups: ['finance'] });
 
+describe('a token to a run that checks none', () => {
+  const withToken = { decisions: [{ id: 'a', type: 'approve', token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJtYWxsb3J5In0.' }], approver: 'm' };
+
+  it('is refused, not taken without its token', () => {
+    const plan = planDecisions(withToken, { ...ctx, refusesUncheckedTokens: true });
+    expect(plan.ok).toBe(false);
+    expect(!plan.ok && plan.error).toMatchObject({ code: 'token_refused', message: expect.stringContaining('checks no signed decisions') });
+    // Without a token the same decision is taken.
+    expect(planDecisions({ ...withToken, decisions: [{ id: 'a', type: 'approve' }] }, { ...ctx, refusesUncheckedTokens: true }).ok).toBe(
+      true,
+    );
+  });
+
+  it('is taken without it in a run from before patch set 6, as when it was recorded', () => {
+    expect(planDecisions(withToken, ctx).ok).toBe(true);
+  });
+});
+
 describe('quorum', () => {
   it('counts a first approval toward the quorum, and a second completes it', () => {
     const first = planDecisions({ decisions: [{ id: 'call-1', type: 'approve' }], ...finance('ann') }, context(call()));

@@ -84,7 +84,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
       `You decided a ${decision.toolName} call, but ${label} is a ${call.toolName} call: the call shown to you was not this one. Reload and decide again.`,
     );
   }
-  const signed = checkToken(decision, call, ctx.signing, label);
+  const signed = checkToken(decision, call, ctx, label);
   if (signed instanceof DecisionRefusedError) return signed;
   // A verified token says who decides; otherwise the caller does.
   const approver = signed?.approver ?? decision.approver ?? input.approver;
@@ -170,9 +170,16 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
 function checkToken(
   decision: Decision,
   call: PendingApproval,
-  signing: SigningContext | undefined,
+  { signing, refusesUncheckedTokens }: Pick<PlanContext, 'signing' | 'refusesUncheckedTokens'>,
   label: string,
 ): VerifiedDecider | DecisionRefusedError | undefined {
+  // A token says who decides; one the run cannot check must not pass as if it had been checked, nor be dropped.
+  if (!signing && decision.token !== undefined && refusesUncheckedTokens) {
+    return new DecisionRefusedError(
+      'token_refused',
+      `${label}: this run checks no signed decisions (no signer is configured); send it without a token.`,
+    );
+  }
   if (!signing || (!signing.required && decision.token === undefined)) return undefined;
   if (!signing.trust)
     return new DecisionRefusedError('token_refused', `${label}: this run trusts no signer, so it cannot check the token.`);

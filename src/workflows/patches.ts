@@ -53,6 +53,13 @@ export const PATCHES = {
   carryFromOwnChain: 'carry-only-from-own-chain',
   /** A run whose decisions must be signed takes its requester only from a request token (proven-requester.ts). */
   provenRequester: 'proven-requester',
+  /**
+   * A sub-agent's report is taken only while this run waits for that sub-agent, and only for calls in its tree; what
+   * it reported goes when it ends (sub-agent-report.ts).
+   */
+  checkedChildReports: 'checked-child-reports',
+  /** A decision with a token, sent to a run that trusts no signer, is refused instead of taken without its token. */
+  tokensNeedSigners: 'tokens-need-signers',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -87,8 +94,10 @@ const SET_1: readonly PatchId[] = [
 const SET_2: readonly PatchId[] = [...SET_1, PATCHES.continueBeforeWaits];
 const SET_3: readonly PatchId[] = [...SET_2, PATCHES.continueBeforeBreakpoints];
 const SET_4: readonly PatchId[] = [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromOwnChain];
+const SET_5: readonly PatchId[] = [...SET_4, PATCHES.provenRequester];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-5', patches: [...SET_4, PATCHES.provenRequester] },
+  { id: 'patch-set-6', patches: [...SET_5, PATCHES.checkedChildReports, PATCHES.tokensNeedSigners] },
+  { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
   { id: 'patch-set-3', patches: SET_3 },
   { id: 'patch-set-2', patches: SET_2 },

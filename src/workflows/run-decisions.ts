@@ -8,6 +8,7 @@ import ms from 'ms';
 import { decisionSignal } from '../contract/messages.js';
 import { ApprovalTimeoutError, type DecisionRefusedError } from '../errors.js';
 import { truncateBytes } from '../bounds/truncate.js';
+import { argsHash } from '../policy/args-hash.js';
 import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { CallRecord, GateSettings, Resolution } from '../schemas/call-record.js';
 import type { AlwaysDecision } from '../schemas/carried-state.js';
@@ -180,7 +181,10 @@ function forward(
     forwardedTo: workflowId,
   });
   run.events.decided(entry);
-  const decision = { ...planned.decision, id: ownerCallId(planned.call.id) };
+  // What the approver saw, checked by the owner against its own call: a report that showed other arguments or another
+  // tool under this id (a forged one, say) gets a refusal there, never an approval of what nobody saw.
+  const shown = { toolName: planned.call.toolName, argsHash: argsHash(planned.call.args) };
+  const decision = { ...planned.decision, id: ownerCallId(planned.call.id), ...shown };
   getExternalWorkflowHandle(workflowId)
     .signal(decisionSignal, {
       decisions: [decision],

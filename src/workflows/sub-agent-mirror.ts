@@ -20,10 +20,28 @@ export class SubAgentMirror {
   readonly #forwarded = new Map<string, DecidedSummary>();
   /** Sub-agent workflow id → the id of this run's call that started it (runs with our own call ids). */
   readonly #prefixes = new Map<string, string>();
+  /** Sub-agents this run started and still waits for: the only ones whose reports it takes. */
+  readonly #running = new Set<string>();
 
   /** Sub-agent calls of `workflowId` are shown as `<callId>/<their id>`. */
   name(workflowId: string, callId: string): void {
     this.#prefixes.set(workflowId, callId);
+  }
+
+  /** This run starts the sub-agent `workflowId`. */
+  started(workflowId: string): void {
+    this.#running.add(workflowId);
+  }
+
+  /** The sub-agent `workflowId` has ended: what it reported waits no more, and a late report is not taken. */
+  ended(workflowId: string): void {
+    this.#running.delete(workflowId);
+    this.#reports.delete(workflowId);
+  }
+
+  /** Whether a report names a sub-agent this run started and still waits for. */
+  isRunning(workflowId: string): boolean {
+    return this.#running.has(workflowId);
   }
 
   /** Takes a sub-agent's report, unless an older one arrives late. Returns whether anything changed. */

@@ -1,7 +1,10 @@
 /**
- * Internal to runs: a sub-agent run tells its parent what it waits for (not part of the wire contract). The parent
- * takes reports only from its own sub-agents, whose workflow ids start with its own: anyone can send a signal, and
- * a forged report must not put calls in front of approvers or make the parent forward decisions elsewhere.
+ * Internal to runs: a sub-agent run tells its parent what it waits for (not part of the wire contract). Anyone can
+ * send a signal, and a signal does not say who sent it, so the parent takes a report only for a sub-agent it
+ * started and still waits for (SubAgentMirror), and only calls owned within that sub-agent's tree: a forged report
+ * cannot make the parent pass decisions to another run. What a report shows is checked where the decision lands:
+ * the parent passes on the tool and the arguments the approver saw (run-decisions.ts), and the owner refuses a
+ * decision for anything else.
  */
 import { defineSignal } from '@temporalio/workflow';
 import { z } from 'zod';
@@ -28,8 +31,14 @@ function renamedOwner(value: unknown): unknown {
 
 export const childApprovalsSignal = defineSignal<[ChildApprovals]>('hitl.childApprovals');
 
-/** The report, if it is well-formed and comes from a sub-agent of the run `parentWorkflowId`. */
-export function acceptedReport(raw: unknown, parentWorkflowId: string): ChildApprovals | undefined {
+/**
+ * The report, if it is well-formed, names a sub-agent of the run `parentWorkflowId`, and (`ownedWithin`) lists only
+ * calls that sub-agent or one of its own sub-agents owns.
+ */
+export function acceptedReport(raw: unknown, parentWorkflowId: string, ownedWithin: boolean): ChildApprovals | undefined {
   const parsed = ChildApprovals.safeParse(raw);
-  return parsed.success && parsed.data.workflowId.startsWith(`${parentWorkflowId}/`) ? parsed.data : undefined;
+  if (!parsed.success || !parsed.data.workflowId.startsWith(`${parentWorkflowId}/`)) return undefined;
+  const { workflowId, pending } = parsed.data;
+  const within = (owner: string | undefined) => owner === undefined || owner === workflowId || owner.startsWith(`${workflowId}/`);
+  return !ownedWithin || pending.every((p) => within(p.subAgentWorkflowId)) ? parsed.data : undefined;
 }

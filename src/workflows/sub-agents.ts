@@ -9,6 +9,7 @@ import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { AgentRun } from './agent-run.js';
+import { PATCHES, takesPatch } from './patches.js';
 
 export function subAgentWorkflowId(parentWorkflowId: string, callId: string): string {
   return `${parentWorkflowId}/${callId}`;
@@ -27,12 +28,20 @@ export async function runSubAgent(run: AgentRun, callId: string, agent: string, 
     // The four-eyes rule follows the work down: the requester may not approve a sub-agent's calls either.
     ...(run.policy.fourEyes && { approval: { fourEyes: true } }),
   };
-  const result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentResult>>(WORKFLOW_TYPE, {
-    workflowId: childId,
-    taskQueue,
-    args: [input],
-    staticSummary: `sub-agent ${agent} for ${run.agent}'s call ${callId}`,
-    cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-  });
+  // Reports are taken from this child only while this run waits for it (src/workflows/sub-agent-report.ts).
+  const checked = takesPatch(PATCHES.checkedChildReports);
+  if (checked) run.children.started(childId);
+  let result: AgentResult;
+  try {
+    result = await executeChild<(input: AgentWorkflowInput) => Promise<AgentResult>>(WORKFLOW_TYPE, {
+      workflowId: childId,
+      taskQueue,
+      args: [input],
+      staticSummary: `sub-agent ${agent} for ${run.agent}'s call ${callId}`,
+      cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+    });
+  } finally {
+    if (checked) run.children.ended(childId);
+  }
   return result.structured !== undefined ? JSON.stringify(result.structured) : result.output;
 }
