@@ -43,6 +43,14 @@ beforeAll(async () => {
         { match: 'edit into sql', replies: [CANCEL, { content: 'sql edit handled' }] },
         { match: 'edit into a refund', replies: [WRITE, { content: 'refund edit handled' }] },
         { match: 'edit into nowhere', replies: [WRITE, { content: 'nowhere handled' }] },
+        {
+          match: 'always, then an edit',
+          replies: [
+            { toolCalls: [call('r', 'process_refund', { orderId: '1235', amount: 15000 })] },
+            WRITE,
+            { content: 'always edit handled' },
+          ],
+        },
         { match: 'edit into a read', replies: [WRITE, { content: 'read edit handled' }] },
         { match: 'signed', replies: [CANCEL, { content: 'signed handled' }] },
       ],
@@ -128,6 +136,31 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234'").all()).toEqual([{ amount: 20000 }]);
     const [[, message]] = (await toolMessages(handle)) as [[string, string]];
     expect(message).toMatch(/^\(A human reviewer by bob replaced this write_file call with process_refund, approved by alice: /);
+  });
+
+  it('into a tool someone approved `always`: it still waits for its approvers, who never saw these arguments', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Approve always, then an edit' });
+    const [first] = await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ id: first!.id, type: 'approve', always: true }], approver: 'alice', groups: ['finance'] });
+    const [write] = await waitForPending(handle, 1);
+    expect(write).toMatchObject({ toolName: 'write_file' });
+    // bob may decide the write, not refunds: his edit into a refund waits for finance, alice's `always` aside.
+    const refund = { orderId: '1237', amount: 12000 };
+    await decide(handle, {
+      decisions: [{ id: write!.id, type: 'edit', name: 'process_refund', args: refund }],
+      approver: 'bob',
+      groups: ['support'],
+    });
+    const [proposal] = await waitForPending(handle, 1);
+    expect(proposal).toMatchObject({ toolName: 'process_refund', args: refund, proposedBy: { approver: 'bob' } });
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1237'").all()).toEqual([]);
+    await decide(handle, {
+      decisions: [{ id: proposal!.id, type: 'reject', message: 'not this one' }],
+      approver: 'alice',
+      groups: ['finance'],
+    });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'always edit handled' });
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1237'").all()).toEqual([]);
   });
 
   it('into a tool the agent does not have: refused, and the run is unchanged', async () => {

@@ -60,6 +60,8 @@ export const PATCHES = {
   checkedChildReports: 'checked-child-reports',
   /** A decision with a token, sent to a run that trusts no signer, is refused instead of taken without its token. */
   tokensNeedSigners: 'tokens-need-signers',
+  /** A call an approver wrote by an edit is not settled by an `always` decision for its tool (run-decisions.ts). */
+  proposalsWaitForPeople: 'proposals-wait-for-people',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -96,7 +98,7 @@ const SET_3: readonly PatchId[] = [...SET_2, PATCHES.continueBeforeBreakpoints];
 const SET_4: readonly PatchId[] = [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromOwnChain];
 const SET_5: readonly PatchId[] = [...SET_4, PATCHES.provenRequester];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-6', patches: [...SET_5, PATCHES.checkedChildReports, PATCHES.tokensNeedSigners] },
+  { id: 'patch-set-6', patches: [...SET_5, PATCHES.checkedChildReports, PATCHES.tokensNeedSigners, PATCHES.proposalsWaitForPeople] },
   { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
   { id: 'patch-set-3', patches: SET_3 },

@@ -19,6 +19,7 @@ import type { AgentRun } from './agent-run.js';
 import { announce } from './announce.js';
 import { auditArgs } from './audit-log.js';
 import type { PlannedDecision } from './decision-plan.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { ownerCallId } from './sub-agent-mirror.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -115,9 +116,12 @@ function countTowardQuorum(run: AgentRun, record: CallRecord, planned: PlannedDe
 
 /**
  * The `always` decision that settles this call, if any: its tool's, unless it is an approval and the call needs
- * several (one person's standing approval is not a quorum).
+ * several (one person's standing approval is not a quorum), or the call is one an approver wrote by editing another
+ * (`proposedBy`): a standing approval was given for the model's calls, and arguments a person chose wait for a
+ * person who may approve them.
  */
 export function standingDecision(run: AgentRun, record: CallRecord): AlwaysDecision | undefined {
+  if (record.pending?.proposedBy && takesPatch(PATCHES.proposalsWaitForPeople)) return undefined;
   const always = run.alwaysFor(record.pending?.toolName ?? record.toolName);
   if (always?.type === 'approve' && (record.gate?.requiredApprovals ?? 1) > 1) return undefined;
   return always;
