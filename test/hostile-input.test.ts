@@ -247,6 +247,12 @@ describe('decisions', () => {
       },
       { decisions: Array.from({ length: LIMITS.decisionsPerInput + 1 }, () => ({ type: 'reject' })) },
       { decisions: [{ id: 7, type: 'approve' }] },
+      // An argument the tool does not take: refused, never dropped before the tool runs.
+      {
+        decisions: [{ id: refund!.id, type: 'edit', args: { orderId: '1234', amount: 1, currency: 'EUR' } }],
+        approver: 'alice',
+        groups: ['finance'],
+      },
       // A token this run cannot check (it has no signer): refused, never taken as if the token were not there.
       {
         decisions: [{ id: refund!.id, type: 'approve', token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJtIn0.' }],
@@ -426,11 +432,26 @@ describe('model replies', () => {
 
 describe('start input and stray signals', () => {
   it('refuses an unknown agent, a NUL in a filter and a body nested too deep with 400; takes curl -d JSON', async () => {
-    tally.inputs += 4;
+    tally.inputs += 8;
     expect(
       (await http('POST', '/api/runs', JSON.stringify({ agent: 'nope', prompt: 'x' }), { 'content-type': 'application/json' })).status,
     ).toBe(400);
     expect((await http('GET', '/api/approvals?agent=demo%00')).status).toBe(400);
+    // At once: Temporal's list query refuses a NUL only after 20 s of retries, which answered 500.
+    const started = Date.now();
+    expect((await http('GET', '/api/approvals?workflowId=%00')).status).toBe(400);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // A decision route refuses what it would ignore: an approval that also asks, in its query, to reject.
+    const id = encodeApprovalId({ workflowId: 'any-run', callId: 'call-1' });
+    expect((await http('POST', `/api/approvals/${id}/approve?reason=please-reject`)).status).toBe(400);
+    // Not JSON, as `curl -d` sends it (labelled a form): 400 with the reason, as with a JSON label, not 415.
+    for (const type of ['application/x-www-form-urlencoded', 'application/json']) {
+      const notJson = await http('POST', '/api/runs', '{bad', { 'content-type': type });
+      expect([notJson.status, ((await notJson.json()) as { error: { message: string } }).error.message]).toEqual([
+        400,
+        'The body is not valid JSON.',
+      ]);
+    }
     expect(
       (await http('POST', '/api/runs', `{"agent":"demo","prompt":"x","context":${deepText(5000)}}`, { 'content-type': 'application/json' }))
         .status,

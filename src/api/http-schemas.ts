@@ -72,8 +72,11 @@ export const ApproveBody = z.strictObject({
 export const RejectBody = z.strictObject({ reason: message.optional(), always: z.boolean().optional(), argsHash });
 /** Spring-style clients send the reason as a query parameter; a `reason` in the body wins over it. */
 export const RejectQuery = z.strictObject({ reason: message.optional() });
-/** Routes that read nothing from the query string (and ignore what is there). */
-export const NoQuery = z.object({});
+/**
+ * Decision routes that read nothing from the query string: anything there is refused, since a decision taken
+ * while ignoring what its sender wrote (`approve?reason=…`) is not the one they meant.
+ */
+export const NoQuery = z.strictObject({});
 export const EditBody = z.strictObject({
   name: z.string().min(1).max(128).optional(),
   arguments: ToolArgs,
@@ -107,8 +110,13 @@ export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.stri
 export const ApprovalListQuery = z.strictObject({
   agent: Name.optional(),
   tool: Name.optional(),
-  /** Only this run's calls. */
-  workflowId: z.string().min(1).max(1000).optional(),
+  /** Only this run's calls. No control characters: Temporal's list query takes none, and its errors retry for 20 s. */
+  workflowId: z
+    .string()
+    .min(1)
+    .max(1000)
+    .regex(/^[^\p{Cc}]*$/u, 'a workflow id has no control characters')
+    .optional(),
   /** Seconds to wait, when nothing matches yet, for something to (a long poll for scripts). */
   wait: z.coerce.number().int().min(0).max(60).optional(),
 });

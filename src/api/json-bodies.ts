@@ -15,18 +15,17 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.raw.clone().text();
   if (text.trim() === '') return next();
+  // What curl -d sends, labelled or not, is meant as JSON; any other type (multipart, XML) is refused by the route (415).
+  const meantAsJson = !type || ['application/json', 'application/x-www-form-urlencoded', 'text/plain'].some((t) => type.startsWith(t));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    if (type.startsWith('application/json')) return errorResponse(c, 400, 'invalid_request', 'The body is not valid JSON.');
-    return next();
+    return meantAsJson ? errorResponse(c, 400, 'invalid_request', 'The body is not valid JSON.') : next();
   }
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
     return errorResponse(c, 400, 'invalid_request', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
-  if (!type || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
-    c.req.raw.headers.set('content-type', 'application/json');
-  }
+  if (meantAsJson) c.req.raw.headers.set('content-type', 'application/json');
   return next();
 };

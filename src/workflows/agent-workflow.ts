@@ -219,6 +219,7 @@ function planContext(run: AgentRun): PlanContext {
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
     refusesUncheckedTokens: takesPatch(PATCHES.tokensNeedSigners),
+    refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
   };
 }
 

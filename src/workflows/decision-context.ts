@@ -31,6 +31,8 @@ export interface PlanContext {
   signing?: SigningContext;
   /** Without `signing`, a decision that carries a token is refused rather than taken without it (runs since patch set 6). */
   refusesUncheckedTokens?: boolean;
+  /** An edit's arguments its tool does not take are refused rather than dropped (runs since patch set 6). */
+  refusesUnknownEditArgs?: boolean;
 }
 
 export interface SigningContext {

@@ -152,6 +152,24 @@ const context = (waiting: PendingApproval): PlanContext => ({
 });
 const finance = (approver: string) => ({ approver, groups: ['finance'] });
 
+describe('an edit with arguments its tool does not take', () => {
+  const edit = { decisions: [{ id: 'a', type: 'edit', args: { path: 'a', content: 'x', mode: 'append' } }] };
+
+  it('is refused, naming them, rather than run without them', () => {
+    const plan = planDecisions(edit, { ...ctx, refusesUnknownEditArgs: true });
+    expect(!plan.ok && plan.error).toMatchObject({ code: 'invalid_edit_args', message: expect.stringContaining('takes no `mode`') });
+    expect(
+      planDecisions({ decisions: [{ id: 'a', type: 'edit', args: { path: 'a', content: 'y' } }] }, { ...ctx, refusesUnknownEditArgs: true })
+        .ok,
+    ).toBe(true);
+  });
+
+  it('runs without them in a run from before patch set 6, as when it was recorded', () => {
+    const plan = planDecisions(edit, ctx);
+    expect(plan.ok && plan.decisions[0]!.args).toEqual({ path: 'a', content: 'x' });
+  });
+});
+
 describe('a token to a run that checks none', () => {
   const withToken = { decisions: [{ id: 'a', type: 'approve', token: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJtYWxsb3J5In0.' }], approver: 'm' };
 

@@ -15,6 +15,7 @@ import { classifyCall } from '../policy/classify-call.js';
 import { mayDecide, type Verdict } from '../policy/may-decide.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { ToolArgs } from '../schemas/tool-args.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import { decisionBinding } from '../signing/decision-claims.js';
 import { verifyDecisionToken, type VerifiedDecider } from '../signing/verify-decision.js';
@@ -129,6 +130,13 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
         : `The edited arguments for ${toolName} are invalid:\n${checked.message.split('\n').slice(1, -1).join('\n')}`;
     return new DecisionRefusedError(code, message);
   }
+  const dropped = ctx.refusesUnknownEditArgs ? droppedKeys(newArgs, checked.args) : [];
+  if (dropped.length) {
+    return new DecisionRefusedError(
+      'invalid_edit_args',
+      `The edited arguments for ${toolName} are invalid:\n✖ ${toolName} takes no ${dropped.map((k) => `\`${k}\``).join(', ')}`,
+    );
+  }
   const planned = { call, decision, approver, toolName, args: checked.args, argsHash: argsHash(checked.args), ...token };
   // What runs after an edit is judged by the policy of what it becomes (a sub-agent's run judges its own calls).
   const hints = mcpTools?.find((tool) => tool.name === toolName)?.annotations;
@@ -209,4 +217,13 @@ function authorityRefusal(
         `${approver} requested this run and may not ${type} its own ${label}; another approver must.`,
       );
   }
+}
+
+/**
+ * Keys of an edit's arguments that the tool's schema dropped: an approver who wrote them meant something by them, and
+ * the call must not run as if they had not been written.
+ */
+function droppedKeys(sent: unknown, kept: ToolArgs): string[] {
+  if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return [];
+  return Object.keys(sent).filter((key) => !Object.hasOwn(kept, key));
 }

@@ -62,6 +62,8 @@ export const PATCHES = {
   tokensNeedSigners: 'tokens-need-signers',
   /** A call an approver wrote by an edit is not settled by an `always` decision for its tool (run-decisions.ts). */
   proposalsWaitForPeople: 'proposals-wait-for-people',
+  /** An edit's arguments that its tool does not take are refused, instead of dropped before the tool runs. */
+  editsKeepEveryArg: 'edits-keep-every-arg',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -98,7 +100,10 @@ const SET_3: readonly PatchId[] = [...SET_2, PATCHES.continueBeforeBreakpoints];
 const SET_4: readonly PatchId[] = [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromOwnChain];
 const SET_5: readonly PatchId[] = [...SET_4, PATCHES.provenRequester];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-6', patches: [...SET_5, PATCHES.checkedChildReports, PATCHES.tokensNeedSigners, PATCHES.proposalsWaitForPeople] },
+  {
+    id: 'patch-set-6',
+    patches: [...SET_5, PATCHES.checkedChildReports, PATCHES.tokensNeedSigners, PATCHES.proposalsWaitForPeople, PATCHES.editsKeepEveryArg],
+  },
   { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
   { id: 'patch-set-3', patches: SET_3 },
