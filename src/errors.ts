@@ -187,6 +187,15 @@ export class SessionClosedError extends HitlError {
   }
 }
 
+/** A `message` or `end` input that is not what a session takes (README, Sessions). */
+export class InvalidMessageError extends HitlError {
+  static readonly errorName = 'InvalidMessageError';
+  readonly code = 'invalid_message';
+  constructor(details: string) {
+    super(InvalidMessageError.errorName, details);
+  }
+}
+
 /** The model's final answer missed the agent's `responseFormat` twice (after one corrective retry). */
 export class StructuredOutputError extends HitlError {
   static readonly errorName = 'StructuredOutputError';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlStatus } from '../src/contract/search-attributes.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { SessionClosedError } from '../src/errors.js';
-import { endSignal, messageSignal, runStateQuery } from '../src/contract/messages.js';
+import { endSignal, messageSignal, messageUpdate, runStateQuery } from '../src/contract/messages.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { timerSummaries, waitFor } from './helpers/history.js';
@@ -111,6 +111,11 @@ describe('sessions', () => {
     await waitForPending(handle, 1);
     await hitl.say(handle.workflowId, 'and while you are at it');
     expect((await handle.query(runStateQuery)).queuedMessages).toBe(1);
+    // A message that is not one is refused, typed and final; nothing is queued.
+    await expect(handle.executeUpdate(messageUpdate, { args: [{ content: 5 } as never] })).rejects.toMatchObject({
+      cause: { type: 'InvalidMessageError', nonRetryable: true },
+    });
+    expect((await handle.query(runStateQuery)).queuedMessages).toBe(1);
     await decide(handle, { decisions: [{ id: 'call-1', type: 'reject' }] });
     await waitFor(async () => (await userAndAssistant(handle.workflowId)).length === 4);
     await handle.signal(endSignal, {});
@@ -148,6 +153,10 @@ describe('sessions', () => {
     await expect(hitl.say(running.workflowId, 'hello?')).rejects.toThrow(
       'takes no more messages: This run is not a session; start it with `session: {}` to send it more messages.',
     );
+    // Straight through Temporal, typed and final, as every refusal: a sender in any language can tell why.
+    await expect(running.executeUpdate(messageUpdate, { args: [{ content: 'hello?' }] })).rejects.toMatchObject({
+      cause: { type: 'SessionClosedError', nonRetryable: true, message: expect.stringContaining('not a session') },
+    });
     await running.cancel();
   });
 });

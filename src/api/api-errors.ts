@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import {
   ApprovalNotFoundError,
   DecisionRefusedError,
+  InvalidMessageError,
   InvalidRunInputError,
   type RefusalCode,
   RunNotFoundError,
@@ -37,7 +38,12 @@ export function handleApiError(err: unknown, c: Context) {
   if (err instanceof DecisionRefusedError) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
   if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError) return errorResponse(c, 404, err.code, err.message);
   if (err instanceof SessionClosedError) return errorResponse(c, 409, err.code, err.message);
-  if (err instanceof UnknownAgentError || err instanceof StreamOffsetError || err instanceof InvalidRunInputError)
+  if (
+    err instanceof UnknownAgentError ||
+    err instanceof StreamOffsetError ||
+    err instanceof InvalidRunInputError ||
+    err instanceof InvalidMessageError
+  )
     return errorResponse(c, 400, err.code, err.message);
   if (err instanceof HTTPException) {
     const status = err.status as Status;

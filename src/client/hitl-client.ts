@@ -16,7 +16,7 @@ import {
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { AgentStore } from '../store/agent-store.js';
-import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError, SessionClosedError } from '../errors.js';
+import { ApprovalNotFoundError, DecisionRefusedError, InvalidMessageError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -254,7 +254,11 @@ export class HitlClient {
     try {
       return await send();
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) throw new SessionClosedError(workflowId, err.cause?.message ?? err.message);
+      if (err instanceof WorkflowUpdateFailedError) {
+        const cause = err.cause as { type?: string; message?: string } | undefined;
+        if (cause?.type === InvalidMessageError.errorName) throw new InvalidMessageError(cause.message ?? err.message);
+        throw new SessionClosedError(workflowId, cause?.message ?? err.message);
+      }
       if (err instanceof WorkflowNotFoundError) {
         if (await this.hasFinished(workflowId)) throw new SessionClosedError(workflowId, 'the run has finished.');
         throw new RunNotFoundError(workflowId);

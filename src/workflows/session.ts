@@ -3,8 +3,9 @@
  * sent by the `message` update or signal; `end` closes them. The handlers are registered in agent-workflow.ts;
  * here is what they check and do.
  */
-import { condition } from '@temporalio/workflow';
+import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { z } from 'zod';
+import { InvalidMessageError, SessionClosedError } from '../errors.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { durationToMs } from '../schemas/duration.js';
 import { EndInput, UserMessageInput } from '../schemas/session.js';
@@ -19,15 +20,29 @@ function sessionClosedReason(run: AgentRun): string | undefined {
   return undefined;
 }
 
-/** Checks a `message` input; throws (refusing it) with a reason a caller can act on. */
+/**
+ * Checks a `message` input; throws (refusing it) a typed, non-retryable failure with a reason a caller can act on:
+ * `SessionClosedError` (its message is the reason; clients name the run) or `InvalidMessageError`.
+ */
 export function checkMessage(run: AgentRun, raw: unknown): UserMessageInput {
-  const reason = sessionClosedReason(run);
-  if (reason) throw new Error(reason);
+  refuseIfClosed(run);
   const undecoded = undecodableReason(raw);
-  if (undecoded !== undefined) throw new Error(undecodableMessage('message', undecoded));
+  if (undecoded !== undefined) throw new InvalidMessageError(undecodableMessage('message', undecoded)).toFailure();
   const parsed = UserMessageInput.safeParse(raw);
-  if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
+  if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
   return parsed.data;
+}
+
+function refuseIfClosed(run: AgentRun): void {
+  const reason = sessionClosedReason(run);
+  if (reason) {
+    throw ApplicationFailure.create({
+      type: SessionClosedError.errorName,
+      message: reason,
+      nonRetryable: true,
+      details: [{ code: 'session_closed' }],
+    });
+  }
 }
 
 /** Takes a checked message for the next turn (refusing it as checkMessage does); how many now wait. */
@@ -38,14 +53,13 @@ export function queueMessage(run: AgentRun, raw: unknown): number {
   return queued;
 }
 
-/** Checks an `end` input. */
+/** Checks an `end` input, refusing it as checkMessage does. */
 export function checkEnd(run: AgentRun, raw: unknown): void {
-  const reason = sessionClosedReason(run);
-  if (reason) throw new Error(reason);
+  refuseIfClosed(run);
   const undecoded = undecodableReason(raw);
-  if (undecoded !== undefined) throw new Error(undecodableMessage('end request', undecoded));
+  if (undecoded !== undefined) throw new InvalidMessageError(undecodableMessage('end request', undecoded)).toFailure();
   const parsed = EndInput.safeParse(raw ?? {});
-  if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
+  if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
 }
 
 /**
