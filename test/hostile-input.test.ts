@@ -462,6 +462,16 @@ describe('start input and stray signals', () => {
     expect(asCurlSendsIt.status).toBe(201);
   });
 
+  it('fails a run started with a key it does not take, naming it, instead of running without it', async () => {
+    tally.inputs++;
+    const misspelled = await h.start({ agent: 'demo', prompt: 'never read', aproval: { tools: { write_file: true } } } as never);
+    const failed = await misspelled.result().catch((err: unknown) => err);
+    expect((failed as WorkflowFailedError).cause).toMatchObject({
+      type: 'InvalidRunInputError',
+      message: expect.stringContaining('unknown key "aproval"'),
+    });
+  });
+
   it('ignores forged sub-agent reports and junk session signals, staying as it was', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Expect stray signals' });
     await waitForPending(handle, 1);

@@ -65,6 +65,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
   try {
     const undecoded = undecodableReason(rawInput);
     if (undecoded !== undefined) throw new InvalidRunInputError(undecodableMessage('input', undecoded));
+    const unknownKeys = takesPatch(PATCHES.strictStartInput) ? keysNotIn(rawInput, AgentWorkflowInput.shape) : [];
+    if (unknownKeys.length) throw new InvalidRunInputError(unknownKeysMessage(unknownKeys));
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
@@ -98,6 +100,19 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     if (!isCancellation(err)) await run.notifications.flush();
     throw failure;
   }
+}
+
+/**
+ * Keys of a start input that the workflow does not take. A misspelled `aproval` or `maxStep` would otherwise be
+ * dropped without a word, and the run would go ahead without the policy or the limit its caller meant.
+ */
+function keysNotIn(raw: unknown, shape: object): string[] {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return [];
+  return Object.keys(raw).filter((key) => !Object.hasOwn(shape, key));
+}
+
+function unknownKeysMessage(keys: string[]): string {
+  return `unknown ${keys.length === 1 ? 'key' : 'keys'} ${keys.map((k) => JSON.stringify(k.slice(0, 100))).join(', ')} (misspelled?)`;
 }
 
 async function finished(run: AgentRun, result: AgentResult): Promise<AgentResult> {

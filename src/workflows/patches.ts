@@ -64,6 +64,8 @@ export const PATCHES = {
   proposalsWaitForPeople: 'proposals-wait-for-people',
   /** An edit's arguments that its tool does not take are refused, instead of dropped before the tool runs. */
   editsKeepEveryArg: 'edits-keep-every-arg',
+  /** A start input with a key the workflow does not take fails the run, instead of running without it. */
+  strictStartInput: 'strict-start-input',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -102,7 +104,14 @@ const SET_5: readonly PatchId[] = [...SET_4, PATCHES.provenRequester];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
   {
     id: 'patch-set-6',
-    patches: [...SET_5, PATCHES.checkedChildReports, PATCHES.tokensNeedSigners, PATCHES.proposalsWaitForPeople, PATCHES.editsKeepEveryArg],
+    patches: [
+      ...SET_5,
+      PATCHES.checkedChildReports,
+      PATCHES.tokensNeedSigners,
+      PATCHES.proposalsWaitForPeople,
+      PATCHES.editsKeepEveryArg,
+      PATCHES.strictStartInput,
+    ],
   },
   { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
