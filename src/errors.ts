@@ -1,8 +1,7 @@
 /**
- * The project's errors. Each has a stable `name` (safe to match on, and the Temporal failure type it becomes) and a
- * stable `code` that HTTP statuses and CLI exit codes are mapped from. `instanceof` works across module copies and
- * realms (the workflow sandbox has its own `Error`): it checks a brand registered with `Symbol.for` and the name,
- * not the prototype chain.
+ * The project's errors. Each has a stable `name` (safe to match on; the Temporal failure type it becomes) and a stable
+ * `code` that HTTP statuses and CLI exit codes are mapped from. `instanceof` works across module copies and realms
+ * (the workflow sandbox has its own `Error`): it checks a brand registered with `Symbol.for` and the name.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { StoreRefusalCode } from './contract/store.js';
@@ -25,10 +24,7 @@ export abstract class HitlError extends Error {
     return this === HitlError || (value as Error).name === (this as unknown as { errorName?: string }).errorName;
   }
 
-  /**
-   * The error as a Temporal failure, typed by `name` and carrying `code`, so it fails the run (not the workflow
-   * task) and reaches clients intact.
-   */
+  /** As a Temporal failure, typed by `name` and carrying `code`: it fails the run, not the task, and reaches clients. */
   toFailure(options: { nonRetryable?: boolean; cause?: Error } = {}): ApplicationFailure {
     return ApplicationFailure.create({
       type: this.name,
@@ -239,10 +235,7 @@ export class ToolFailedError extends HitlError {
   }
 }
 
-/**
- * Thrown by a tool for a failure retrying cannot fix (no such order, path outside the workspace): the model is
- * told at once instead of after the retry policy runs out.
- */
+/** A tool's failure retrying cannot fix (no such order, a path outside the workspace): the model is told at once. */
 export class ToolRefusedError extends HitlError {
   static readonly errorName = 'ToolRefusedError';
   readonly code = 'tool_refused';
@@ -284,9 +277,8 @@ export class AgentsFileError extends HitlError {
 }
 
 /**
- * A signing key, a key set (JWKS) or a trust configuration that cannot be used: malformed JSON, a key of an
- * unsupported type, a duplicate key id. Raised where the configuration is read (process start, `hitl sign`), never
- * inside a workflow, which receives configuration already validated.
+ * A signing key, key set (JWKS) or trust configuration that cannot be used (malformed JSON, an unsupported key type,
+ * a duplicate key id), raised where it is read (process start, `hitl sign`), never in a workflow.
  */
 export class SigningConfigError extends HitlError {
   static readonly errorName = 'SigningConfigError';

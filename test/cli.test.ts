@@ -56,6 +56,11 @@ beforeAll(async () => {
             { content: 'review handled' },
           ],
         },
+        {
+          // Text that would rewrite an approver's terminal if printed raw; JSON.stringify leaves C1 and bidi controls.
+          match: 'cli hostile',
+          replies: [{ toolCalls: [call('h1', 'write_file', { path: 'h.txt', content: 'x\u009b\u202eINNOCENT' })] }, { content: 'done' }],
+        },
       ],
     },
   });
@@ -210,6 +215,20 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(state.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'r3').content).toBe(
       'Rejected by a human reviewer; cancel_order did not run. Reason: not this one',
     );
+  });
+
+  it('show, runs and review print control characters from outside as visible escapes, --json as it was', async () => {
+    const prompt = 'cli hostile \u001b[2K\rINNOCENT';
+    const id = await startRun(prompt, 1);
+    const show = await hitl(['show', id]);
+    expect(show.stdout).toContain('Prompt: cli hostile \\u001b[2K\\rINNOCENT\n');
+    const review = await hitl(['review', id], { input: 's\n' });
+    expect(review.stdout).toContain('"content": "x\\u009b\\u202eINNOCENT"');
+    let runs = '';
+    await waitFor(async () => (runs = (await hitl(['runs', '--waiting', '--agent', 'clidemo'])).stdout).includes(id), 120_000);
+    expect(runs).toContain('\\u001b[2K\\rINNOCENT');
+    for (const out of [show.stdout, review.stdout, runs]) expect(out).not.toMatch(/[\u001b\r\u009b\u202e]/);
+    expect(JSON.parse((await hitl(['--json', 'show', id])).stdout).prompt).toBe(prompt);
   });
 
   it('model-server serves a script standalone', async () => {

@@ -11,6 +11,7 @@ import {
   UnknownAgentError,
 } from '../../errors.js';
 import { style } from './output.js';
+import { terminalText } from './terminal-text.js';
 
 export const EXIT = { failed: 1, usage: 2, refused: 3, notFound: 4, stuck: 5 } as const;
 
@@ -20,9 +21,11 @@ export class UsageError extends Error {}
 export function exitWithError(err: unknown, json: boolean): never {
   const code = err instanceof HitlError ? err.code : err instanceof UsageError ? 'usage' : 'error';
   const message = err instanceof Error ? err.message : String(err);
+  // A message may name what came from outside (a tool, an approver, a run's id): printed for people, it is made safe.
+  const human = terminalText(message, { multiline: true });
   if (json) process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  else if (err instanceof DecisionRefusedError) process.stderr.write(`${style.red(`Refused (${err.code}):`)} ${message}\n`);
-  else process.stderr.write(`${style.red('Error:')} ${message}\n`);
+  else if (err instanceof DecisionRefusedError) process.stderr.write(`${style.red(`Refused (${err.code}):`)} ${human}\n`);
+  else process.stderr.write(`${style.red('Error:')} ${human}\n`);
   process.exit(exitCode(err));
 }
 

@@ -2,6 +2,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import type { RunProblem } from '../../schemas/run-problem.js';
+import { terminalText } from './terminal-text.js';
 
 export interface Output {
   json: boolean;
@@ -33,9 +34,10 @@ export function stuckNotice(problem: RunProblem): string[] {
   return [
     pc.red(pc.bold(`STUCK: ${what}`)),
     `Since: ${problem.since}`,
-    ...(problem.failure ? [`Failure: ${problem.failure}`] : []),
+    ...(problem.failure ? [`Failure: ${terminalText(problem.failure, { multiline: true })}`] : []),
     'What to do:',
-    ...problem.advice.map((a) => `  - ${a}`),
+    // The advice names the run: its workflow id is the starter's to choose.
+    ...problem.advice.map((a) => `  - ${terminalText(a)}`),
     pc.yellow('Decisions cannot be taken until the run is unstuck; below is what it last published.'),
     '',
   ];
@@ -51,12 +53,12 @@ export function whoDecidesCell(p: {
 }): string {
   const parts: string[] = [];
   if (p.requiredApprovals) {
-    const who = p.approvals?.map((a) => a.approver).join(', ');
+    const who = p.approvals?.map((a) => terminalText(a.approver)).join(', ');
     parts.push(`${p.approvals?.length ?? 0}/${p.requiredApprovals} approvals${who ? ` (${who})` : ''}`);
   }
-  if (p.review) parts.push(`reviewer ${p.review.reviewer}: ${p.review.verdict}`);
+  if (p.review) parts.push(`reviewer ${terminalText(p.review.reviewer)}: ${terminalText(p.review.verdict)}`);
   const reached = p.escalations?.filter((e) => e.reached).flatMap((e) => e.approvers);
-  if (reached?.length) parts.push(`escalated to ${reached.join(', ')}`);
+  if (reached?.length) parts.push(`escalated to ${terminalText(reached.join(', '))}`);
   if (p.repended) parts.push(`again: ${p.repended.reason.replace('_', ' ')}`);
   return parts.join('; ');
 }
@@ -75,12 +77,13 @@ export function pendingTable(
   return table(
     ['call', 'tool', 'args', 'allowed', 'due', 'approvers', 'who decides'],
     pending.map((p) => [
-      p.id,
-      p.toolName,
-      JSON.stringify(p.args),
+      terminalText(p.id),
+      terminalText(p.toolName),
+      // JSON.stringify escapes C0 controls, not C1 or bidi controls.
+      terminalText(JSON.stringify(p.args)),
       p.allowedDecisions.join(' '),
       until(p.deadline),
-      p.approvers?.join(' '),
+      terminalText(p.approvers?.join(' ')),
       whoDecidesCell(p),
     ]),
   );

@@ -11,6 +11,7 @@ import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import { UsageError } from '../errors.js';
 import { pendingTable, print, stuckNotice, style, table, until, whoDecidesCell } from '../output.js';
+import { terminalText } from '../terminal-text.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
 
@@ -30,8 +31,8 @@ function report(ctx: CliContext, result: DecideResult): void {
     result.applied
       .map(
         (a) =>
-          `${style.green('✓')} ${a.type} ${a.toolName} (${a.id})${a.approver ? ` by ${a.approver}` : ''}` +
-          `${a.proposedAs ? `: now waits for that tool's approvers as call ${a.proposedAs}` : ''}` +
+          `${style.green('✓')} ${a.type} ${terminalText(a.toolName)} (${terminalText(a.id)})${a.approver ? ` by ${terminalText(a.approver)}` : ''}` +
+          `${a.proposedAs ? `: now waits for that tool's approvers as call ${terminalText(a.proposedAs)}` : ''}` +
           `${a.quorum && a.quorum.approvals < a.quorum.required ? `: ${a.quorum.approvals} of ${a.quorum.required} approvals, it waits for the rest` : ''}`,
       )
       .join('\n'),
@@ -109,11 +110,11 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
           : table(
               ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due', 'who decides'],
               waiting.map((w) => [
-                w.workflowId,
-                w.id,
-                w.agent,
-                w.toolName,
-                JSON.stringify(w.args),
+                terminalText(w.workflowId),
+                terminalText(w.id),
+                terminalText(w.agent),
+                terminalText(w.toolName),
+                terminalText(JSON.stringify(w.args)),
                 w.allowedDecisions.join(' '),
                 until(w.deadline),
                 whoDecidesCell(w),

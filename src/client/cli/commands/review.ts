@@ -11,6 +11,7 @@ import { DecisionRefusedError } from '../../../errors.js';
 import type { DecisionType } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { style, until } from '../output.js';
+import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
 /** The decisions review offers (`ignore` is for clients that speak LangGraph; reject says why). */
@@ -47,7 +48,9 @@ async function editArgs(
   let text: string | undefined;
   if (editor) {
     const dir = mkdtempSync(path.join(tmpdir(), 'hitl-edit-'));
-    const file = path.join(dir, `${p.toolName}.json`);
+    // The name goes through a shell with the editor: only characters that mean nothing there (a tool name may be an
+    // MCP server's, which this run only listed).
+    const file = path.join(dir, `${p.toolName.replace(/[^\w.-]/g, '_').slice(0, 100)}.json`);
     writeFileSync(file, `${JSON.stringify(p.args, null, 2)}\n`);
     const result = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit' });
     text = result.status === 0 ? readFileSync(file, 'utf8') : undefined;
@@ -78,9 +81,11 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
         const pending = await hitl.pending(workflowId);
         if (pending.length === 0) process.stdout.write('Nothing is waiting for a decision.\n');
         for (const [i, p] of pending.entries()) {
+          // The description is written from the model's arguments: it may keep its lines, not its escape sequences.
           process.stdout.write(
-            `\n${style.bold(`[${i + 1}/${pending.length}] ${p.toolName}`)}  call ${p.id}  due in ${until(p.deadline)}\n` +
-              `${p.description}\n\nArguments:\n${JSON.stringify(p.args, null, 2)}\n`,
+            `\n${style.bold(`[${i + 1}/${pending.length}] ${terminalText(p.toolName)}`)}  call ${terminalText(p.id)}  due in ${until(p.deadline)}\n` +
+              `${terminalText(p.description, { multiline: true })}\n\n` +
+              `Arguments:\n${terminalText(JSON.stringify(p.args, null, 2), { multiline: true })}\n`,
           );
           const offered = p.allowedDecisions.filter((d) => KEYS[d]);
           const choices = offered
@@ -119,7 +124,7 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
               decided = true;
             } catch (err) {
               if (!(err instanceof DecisionRefusedError)) throw err;
-              process.stdout.write(`${style.red(`Refused (${err.code}):`)} ${err.message}\n`);
+              process.stdout.write(`${style.red(`Refused (${err.code}):`)} ${terminalText(err.message, { multiline: true })}\n`);
               if (err.code === 'already_decided' || err.code === 'run_closed') decided = true;
             }
           }

@@ -8,6 +8,7 @@ import type { RunState } from '../../../schemas/run-state.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { checkAgentServed } from '../../served-agent.js';
 import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
+import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
 export function parseJson(value: string): Record<string, unknown> {
@@ -67,7 +68,8 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
       // Any other agent is the workers' to know: their first task on the run says, and a typo exits non-zero.
       if (!Object.hasOwn(known, opts.agent)) await checkAgentServed(hitl.temporal, started.workflowId, opts.agent);
       if (opts.quiet && !ctx.out().json) return void process.stdout.write(`${started.workflowId}\n`);
-      print(ctx.out(), started, () => `Started ${style.bold(started.workflowId)}\nWatch it: hitl watch ${started.workflowId}`);
+      const id = terminalText(started.workflowId);
+      print(ctx.out(), started, () => `Started ${style.bold(id)}\nWatch it: hitl watch ${id}`);
     });
 
   program
@@ -90,12 +92,14 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
           : table(
               ['workflow id', 'agent', 'status', 'pending', 'next deadline', 'prompt'],
               runs.map((r) => [
-                r.workflowId,
-                r.agent,
-                r.problem ? style.red(`${r.status}, STUCK since ${r.problem.since} (${r.problem.kind.replace(/_/g, ' ')})`) : r.status,
+                terminalText(r.workflowId),
+                terminalText(r.agent),
+                r.problem
+                  ? style.red(`${terminalText(r.status)}, STUCK since ${r.problem.since} (${r.problem.kind.replace(/_/g, ' ')})`)
+                  : terminalText(r.status),
                 r.pendingCount || '',
                 r.nextDeadline ? until(r.nextDeadline) : '',
-                (r.prompt ?? '').slice(0, 60),
+                terminalText((r.prompt ?? '').slice(0, 60)),
               ]),
             ) +
             (runs.some((r) => r.problem) ? '\nA stuck run cannot take decisions: hitl show <workflow id> says why and what to do.' : ''),
@@ -133,23 +137,27 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     });
 };
 
+/** Every text of the run goes through terminalText: a prompt, the model's words or a name can hold escape sequences. */
 function describeRun(workflowId: string, s: RunState): string {
+  const t = terminalText;
   const lines = [
     ...(s.problem ? stuckNotice(s.problem) : []),
-    `${style.bold(workflowId)}  ${s.agent}  ${style.cyan(s.status)}  step ${s.step}${s.requestedBy ? `  requested by ${s.requestedBy}` : ''}`,
-    `Prompt: ${s.prompt}`,
+    `${style.bold(t(workflowId))}  ${t(s.agent)}  ${style.cyan(t(s.status))}  step ${s.step}${s.requestedBy ? `  requested by ${t(s.requestedBy)}` : ''}`,
+    `Prompt: ${t(s.prompt)}`,
   ];
   if (s.pending.length) {
     lines.push('', style.bold('Waiting for approval'));
     lines.push(pendingTable(s.pending));
   }
   lines.push('', style.bold('Transcript'));
+  const text = (content: string) => t(content, { multiline: true });
   for (const m of s.messages.slice(1)) {
     if (m.role === 'assistant') {
-      if (m.content) lines.push(`  assistant: ${m.content}`);
-      for (const call of m.tool_calls ?? []) lines.push(`  assistant → ${call.function.name}(${call.function.arguments}) [${call.id}]`);
-    } else if (m.role === 'tool') lines.push(`  tool [${m.tool_call_id}]: ${m.content}`);
-    else lines.push(`  ${m.role}: ${m.content}`);
+      if (m.content) lines.push(`  assistant: ${text(m.content)}`);
+      for (const call of m.tool_calls ?? [])
+        lines.push(`  assistant → ${t(call.function.name)}(${t(call.function.arguments)}) [${t(call.id)}]`);
+    } else if (m.role === 'tool') lines.push(`  tool [${t(m.tool_call_id)}]: ${text(m.content)}`);
+    else lines.push(`  ${m.role}: ${text(m.content)}`);
   }
   if (s.decisions.length) {
     lines.push('', style.bold('Decisions'));
@@ -162,14 +170,14 @@ function describeRun(workflowId: string, s: RunState): string {
           d.via,
           d.outcome,
           d.type ?? d.event,
-          d.id,
-          d.approver ?? d.decidedBy,
-          d.refusal?.message ?? d.message,
+          t(d.id),
+          t(d.approver ?? d.decidedBy),
+          t(d.refusal?.message ?? d.message),
         ]),
       ),
     );
   }
-  if (s.result) lines.push('', `${style.bold('Result')} (${s.result.status}): ${s.result.output}`);
-  if (s.error) lines.push('', `${style.red('Error')}: ${s.error}`);
+  if (s.result) lines.push('', `${style.bold('Result')} (${s.result.status}): ${text(s.result.output)}`);
+  if (s.error) lines.push('', `${style.red('Error')}: ${text(s.error)}`);
   return lines.join('\n');
 }

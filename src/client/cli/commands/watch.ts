@@ -6,46 +6,49 @@ import type { RunEvent, RunStreamItem } from '../../../schemas/run-event.js';
 import type { TokenEvent } from '../../../schemas/token-event.js';
 import { UsageError } from '../errors.js';
 import { style } from '../output.js';
+import { terminalText as t } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
+/** One line per event (text the model or a tool wrote keeps its lines); every text from the run goes through `t`. */
 export function describeEvent(event: RunEvent): string {
+  const text = (value: string) => t(value, { multiline: true });
   switch (event.type) {
     case 'status_changed':
-      return `status ${style.cyan(event.status)}`;
+      return `status ${style.cyan(t(event.status))}`;
     case 'step_started':
       return style.bold(`step ${event.step}`);
     case 'model_replied':
-      return event.content ? `model: ${event.content}` : '';
+      return event.content ? `model: ${text(event.content)}` : '';
     case 'tool_call_proposed':
-      return `model → ${event.toolName}(${event.arguments}) [${event.id}]`;
+      return `model → ${t(event.toolName)}(${t(event.arguments)}) [${t(event.id)}]`;
     case 'tool_call_gated':
-      return style.dim(`gated: ${event.toolName} [${event.id}] (${event.rule})`);
+      return style.dim(`gated: ${t(event.toolName)} [${t(event.id)}] (${t(event.rule)})`);
     case 'approval_requested':
       return style.yellow(
-        `waiting for approval: ${event.approval.toolName} [${event.approval.id}] (${event.approval.allowedDecisions.join(', ')})`,
+        `waiting for approval: ${t(event.approval.toolName)} [${t(event.approval.id)}] (${event.approval.allowedDecisions.join(', ')})`,
       );
     case 'approval_decided': {
       const { entry } = event;
-      const who = entry.approver ? ` by ${entry.approver}` : entry.decidedBy ? ` by ${entry.decidedBy}` : '';
+      const who = entry.approver ? ` by ${t(entry.approver)}` : entry.decidedBy ? ` by ${t(entry.decidedBy)}` : '';
       const quorum = entry.quorum ? ` (${entry.quorum.approvals} of ${entry.quorum.required} approvals)` : '';
-      return `decided: ${entry.type} ${entry.toolName} [${entry.id}]${who} via ${entry.via}${quorum}`;
+      return `decided: ${entry.type} ${t(entry.toolName)} [${t(entry.id)}]${who} via ${entry.via}${quorum}`;
     }
     case 'approval_noted':
-      return style.yellow(`${event.entry.event?.replaceAll('_', ' ')} [${event.entry.id}]: ${event.entry.message}`);
+      return style.yellow(`${event.entry.event?.replaceAll('_', ' ')} [${t(event.entry.id)}]: ${t(event.entry.message)}`);
     case 'approval_timed_out':
-      return style.yellow(`timed out: ${event.entry.toolName} [${event.entry.id}] (${event.entry.message ?? event.entry.type})`);
+      return style.yellow(`timed out: ${t(event.entry.toolName)} [${t(event.entry.id)}] (${t(event.entry.message) ?? event.entry.type})`);
     case 'decision_refused':
-      return style.red(`refused decision: ${event.entry.refusal?.message}`);
+      return style.red(`refused decision: ${t(event.entry.refusal?.message)}`);
     case 'tool_call_started':
-      return style.dim(`running ${event.toolName} [${event.id}]`);
+      return style.dim(`running ${t(event.toolName)} [${t(event.id)}]`);
     case 'tool_call_finished':
-      return `tool [${event.id}]: ${event.content}`;
+      return `tool [${t(event.id)}]: ${text(event.content)}`;
     case 'message_queued':
-      return `user: ${event.content}`;
+      return `user: ${text(event.content)}`;
     case 'run_finished':
-      return style.bold(`${event.status}: ${event.output}`);
+      return style.bold(`${event.status}: ${text(event.output)}`);
     case 'run_failed':
-      return style.bold(`${event.status}${event.error ? `: ${event.error}` : ''}`);
+      return style.bold(`${event.status}${event.error ? `: ${text(event.error)}` : ''}`);
   }
 }
 
@@ -83,7 +86,7 @@ export class WatchPrinter {
       this.write('model: ');
       current.open = true;
     }
-    this.write(token.text);
+    this.write(t(token.text, { multiline: true }));
   }
 
   /** The run has ended: close the text's line if it is open. */

@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../schemas/run-event.js';
+import { WatchPrinter, describeEvent } from './commands/watch.js';
+import { pendingTable } from './output.js';
+import { terminalText } from './terminal-text.js';
+
+/** What must never reach the terminal raw: C0, DEL, C1 and bidi controls; in multi-line text, all but newline and tab. */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
+const UNSAFE_MULTILINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const BIDI = [0x61c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+
+/** Text rich in controls: mostly C0, DEL, C1 and bidi code points, among any others. */
+const hostileText = fc
+  .array(
+    fc.oneof(
+      fc.integer({ min: 0, max: 0xa0 }),
+      fc.constantFrom(...BIDI),
+      fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
+    ),
+  )
+  .map((codes) => String.fromCodePoint(...codes));
+/** Without a single control: letters of any script, emoji, punctuation, backslashes. */
+const safeText = fc.string({ unit: 'binary' }).map((s) => s.replace(UNSAFE_ALL, ''));
+
+const stripOwnColours = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+describe('terminalText', () => {
+  it('shows escape sequences, carriage returns and bidi controls as visible escapes', () => {
+    expect(terminalText('9999\u001b[2K\rINNOCENT')).toBe('9999\\u001b[2K\\rINNOCENT');
+    expect(terminalText('\u001b]0;title\u0007')).toBe('\\u001b]0;title\\u0007');
+    expect(terminalText('refund \u202e001$')).toBe('refund \\u202e001$');
+    expect(terminalText('\u009b31m\u007f\u0000')).toBe('\\u009b31m\\u007f\\u0000');
+  });
+
+  it('shows newlines and tabs of a single-line field, and keeps them in multi-line text', () => {
+    expect(terminalText('line one\nline\ttwo')).toBe('line one⏎line\\ttwo');
+    expect(terminalText('line one\nline\ttwo\r\n', { multiline: true })).toBe('line one\nline\ttwo\\r\n');
+  });
+
+  it('leaves every other text alone', () => {
+    for (const s of ['Refund order 1234 in full', 'Zoë, Łódź, 東京, مرحبا, שלום', '🚀👩🏽‍💻', 'a\\u001b is only text', ''])
+      expect(terminalText(s)).toBe(s);
+    expect(terminalText(undefined)).toBeUndefined();
+  });
+
+  it('never lets a control through, but newline and tab in multi-line text (property)', () => {
+    fc.assert(
+      fc.property(hostileText, (s) => {
+        const line = terminalText(s);
+        expect(line).not.toMatch(UNSAFE);
+        // No C0 or DEL byte either once encoded (C1 code points are checked above: as bytes they are UTF-8 continuations).
+        expect([...Buffer.from(line)].some((b) => b < 0x20 || b === 0x7f)).toBe(false);
+        expect(terminalText(s, { multiline: true })).not.toMatch(UNSAFE_MULTILINE);
+        expect(terminalText(line)).toBe(line);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('changes nothing in text without controls (property)', () => {
+    fc.assert(
+      fc.property(safeText, (s) => {
+        expect(terminalText(s)).toBe(s);
+        expect(terminalText(s, { multiline: true })).toBe(s);
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(safeText, safeText, (a, b) => {
+        expect(terminalText(`${a}\n\t${b}`, { multiline: true })).toBe(`${a}\n\t${b}`);
+      }),
+    );
+  });
+});
+
+describe('CLI output of hostile text', () => {
+  const hostile = 'x\u001b[2K\r\u009bINNOCENT\u202e';
+
+  it('pending tables', () => {
+    const printed = pendingTable([
+      {
+        id: 'call-1',
+        toolName: `cancel_order${hostile}`,
+        args: { orderId: hostile },
+        allowedDecisions: ['approve'],
+        deadline: new Date(Date.now() + 3_600_000).toISOString(),
+        approvers: [hostile],
+        approvals: [{ approver: hostile }],
+        requiredApprovals: 2,
+      },
+    ]);
+    // The table's own lines and colours aside, nothing is left of the controls but their escapes.
+    expect(stripOwnColours(printed)).not.toMatch(UNSAFE_MULTILINE);
+    expect(printed).toContain('\\u009bINNOCENT\\u202e');
+  });
+
+  it('hitl watch: events and streamed text', () => {
+    const events: RunEvent[] = [
+      { type: 'model_replied', step: 1, content: `said ${hostile}\nand more` },
+      { type: 'tool_call_proposed', step: 1, id: hostile, toolName: hostile, arguments: `{"orderId":"${hostile}"}` },
+      { type: 'tool_call_finished', id: 'call-1', content: hostile },
+      { type: 'run_finished', status: 'Completed', output: hostile, steps: 1, usage: { promptTokens: 0, completionTokens: 0 } },
+    ];
+    for (const event of events) expect(stripOwnColours(describeEvent(event))).not.toMatch(UNSAFE_MULTILINE);
+    let out = '';
+    const printer = new WatchPrinter((chunk) => (out += chunk));
+    printer.print({ offset: 0, topic: 'tokens', token: { step: 1, attempt: 1, seq: 0, text: hostile } });
+    printer.finish();
+    expect(stripOwnColours(out)).toBe('model: x\\u001b[2K\\r\\u009bINNOCENT\\u202e\n');
+  });
+});
