@@ -63,10 +63,10 @@ describe('GET /api/runs/:id/events and Last-Event-ID', () => {
 
   it('refuses ids and offsets that are not decimal digits, with a typed 400', async () => {
     for (const lastEventId of ['0x1', '1e0', '-1', '1.5', 'abc', '9'.repeat(40)]) {
-      expect(await openedAt({ lastEventId }), lastEventId).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
+      expect(await openedAt({ lastEventId }), lastEventId).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
     }
     for (const from of ['0x1', '1e0', '-1']) {
-      expect(await openedAt({ query: `?from=${from}` }), from).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
+      expect(await openedAt({ query: `?from=${from}` }), from).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
     }
     expect(await openedAt({ lastEventId: String(end + 5) })).toMatchObject({ status: 400, body: { error: { code: 'invalid_offset' } } });
   });

@@ -56,7 +56,7 @@ export function handleApiError(err: unknown, c: Context) {
             ? 'rate_limited'
             : status === 415
               ? 'unsupported_media_type'
-              : 'bad_request';
+              : 'invalid_request';
     return errorResponse(c, status, code, err.message || 'Request refused.');
   }
   console.error('[api] unexpected error', err instanceof Error ? err.message : err);
