@@ -20,7 +20,7 @@ import { startTracing, stopTracing, tracingWorkerOptions } from './telemetry/tra
 import { installWorkerRuntime } from './telemetry/worker-runtime.js';
 import { createToolImplementations } from './tools/implementations/index.js';
 import { TolerantCodec } from './codec/tolerant-codec.js';
-import { PAYLOAD_CONVERTER_PATH, WORKFLOW_BUNDLER_OPTIONS, WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './workflow-bundle.js';
+import { bundleWorkflows } from './workflow-bundle.js';
 
 export interface HitlWorkerOptions {
   connection: NativeConnection;
@@ -87,25 +87,25 @@ export function limitHeapGrowth(percent: number): void {
  * A worker for the agent workflow. While tracing is on (src/telemetry/tracing.ts) it traces its activities and, when
  * it bundles the workflows itself, its workflows (a prebuilt bundle must be built with the tracing interceptors).
  */
-export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
+export async function createWorker(options: HitlWorkerOptions): Promise<Worker> {
   if (options.optimizeForSize) preferSmallHeaps();
   limitHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const { interceptors: tracing, sinks } = tracingWorkerOptions();
+  // Bundled here as the tests and the bench bundle, not by the SDK: given the bundle's payload converter by path, the
+  // SDK would also require it in this process, where a TypeScript file loads only under tsx.
+  const workflowBundle = options.workflowBundlePath
+    ? { codePath: options.workflowBundlePath }
+    : { code: (await bundleWorkflows({ workflowInterceptorModules: tracing?.workflowModules ?? [] })).code };
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    ...(options.workflowBundlePath
-      ? { workflowBundle: { codePath: options.workflowBundlePath } }
-      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: WORKFLOW_BUNDLER_OPTIONS }),
-    // A prebuilt bundle holds its workflow interceptors (bundleWorkflows); the SDK takes none from here for it.
-    interceptors: {
-      ...tracing,
-      workflowModules: options.workflowBundlePath ? [] : [...WORKFLOW_INTERCEPTOR_MODULES, ...(tracing?.workflowModules ?? [])],
-    },
+    workflowBundle,
+    // A bundle holds its workflow interceptors (bundleWorkflows); the SDK takes none from here for it.
+    interceptors: { ...tracing, workflowModules: [] },
     ...(sinks && { sinks }),
     activities: createActivities(options.deps),
-    dataConverter: workerDataConverter(options.dataConverter, !options.workflowBundlePath),
+    dataConverter: workerDataConverter(options.dataConverter),
     maxCachedWorkflows: options.maxCachedRuns ?? DEFAULT_MAX_CACHED_RUNS,
     // Cancellation reaches a tool through its heartbeats; don't let them be batched for long.
     maxHeartbeatThrottleInterval: '5s',
@@ -114,15 +114,13 @@ export function createWorker(options: HitlWorkerOptions): Promise<Worker> {
 }
 
 /**
- * What the worker decodes with: the clients' codecs, made tolerant (src/codec/tolerant-codec.ts), and, when it
- * bundles the workflows itself, the bundle's payload converter, which the SDK takes from here (a prebuilt bundle
- * holds it already: bundleWorkflows). Payloads are encoded as the clients encode them.
+ * What the worker decodes with: the clients' codecs, made tolerant (src/codec/tolerant-codec.ts). The workflows'
+ * payload converter is in their bundle (bundleWorkflows). Payloads are encoded as the clients encode them.
  */
-function workerDataConverter(converter: DataConverter | undefined, bundlesItself: boolean): DataConverter {
+function workerDataConverter(converter: DataConverter | undefined): DataConverter {
   return {
     ...converter,
     ...(converter?.payloadCodecs && { payloadCodecs: converter.payloadCodecs.map((codec) => new TolerantCodec(codec)) }),
-    ...(bundlesItself && { payloadConverterPath: PAYLOAD_CONVERTER_PATH }),
   };
 }
 

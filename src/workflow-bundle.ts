@@ -6,9 +6,9 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', impo
 
 /**
  * The workflow interceptors every agent bundle holds: the reading of history figures that continue-as-new decides
- * from (src/workflows/history-reading.ts). The worker adds them when it bundles; `bundleWorkflows` always does.
+ * from (src/workflows/history-reading.ts).
  */
-export const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/history-reading.ts', import.meta.url))];
+const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/history-reading.ts', import.meta.url))];
 
 /** The workflow interceptors of tracing (src/telemetry/tracing.ts): bundled only into a traced worker's workflows. */
 export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/tracing-interceptors.ts', import.meta.url))];
@@ -31,10 +31,9 @@ export const PRELOADED_MODULES = [
 
 /**
  * The payload converter workflow code decodes with: Temporal's default, except that a payload it cannot decode is
- * refused as input instead of failing the workflow task (src/codec/payload-converter.ts). Every agent bundle holds
- * it; a worker that bundles at start gets it through its data converter (src/worker.ts).
+ * refused as input instead of failing the workflow task (src/codec/payload-converter.ts). Every agent bundle holds it.
  */
-export const PAYLOAD_CONVERTER_PATH = fileURLToPath(new URL('./codec/payload-converter.ts', import.meta.url));
+const PAYLOAD_CONVERTER_PATH = fileURLToPath(new URL('./codec/payload-converter.ts', import.meta.url));
 
 type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 type Rule = { use?: { loader?: string; options?: { jsc?: { target?: string } } } };
@@ -70,11 +69,8 @@ function workflowWebpackConfig(config: WebpackConfig): WebpackConfig {
   return concatenateModules(compileForES2018(config));
 }
 
-/** What the worker bundles with when it bundles at start (WorkerOptions.bundlerOptions). */
-export const WORKFLOW_BUNDLER_OPTIONS = { preloadModules: PRELOADED_MODULES, webpackConfigHook: workflowWebpackConfig };
-
 /**
- * The production bundle. Tests may bundle another entry (`workflowsPath`, @default WORKFLOWS_PATH), preload more,
+ * The production bundle, which the worker builds at start unless it is given one (src/worker.ts). Tests may bundle another entry (`workflowsPath`, @default WORKFLOWS_PATH), preload more,
  * add interceptors (after ours), or change the webpack config further (`webpackConfigHook` runs after ours).
  */
 export function bundleWorkflows(options: Partial<BundleOptions> = {}) {
@@ -82,7 +78,7 @@ export function bundleWorkflows(options: Partial<BundleOptions> = {}) {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     payloadConverterPath: PAYLOAD_CONVERTER_PATH,
-    ...WORKFLOW_BUNDLER_OPTIONS,
+    preloadModules: PRELOADED_MODULES,
     ...rest,
     workflowInterceptorModules: [...WORKFLOW_INTERCEPTOR_MODULES, ...workflowInterceptorModules],
     webpackConfigHook: (config) => webpackConfigHook(workflowWebpackConfig(config)),
