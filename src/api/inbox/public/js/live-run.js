@@ -66,14 +66,16 @@ export function followRun(api, workflowId, from, { onItem, onEnd, onError }) {
 }
 
 /**
- * Whether a followed stream has stalled: the run had written, when it was last polled (its `streamOffset` then), items
- * the stream has still not brought (`next` is the offset the stream waits for). The stream brings an item well within
- * a poll's interval, so one that lags a whole interval hangs somewhere between the run and this page (a proxy that
- * keeps the connection open and passes nothing, a request that never got its answer). A run that writes nothing
- * while it waits is not lagged behind, whatever the connection's state.
+ * Whether a followed stream of an open run has stalled: since the last poll it has brought nothing (`next`, the offset
+ * it waits for, is still `nextAtLastPoll`), though the run had then written items it has not brought (its
+ * `streamOffset` then, `headAtLastPoll`). An open run's stream brings an item well within a poll's interval, so one
+ * that lags a whole interval hangs somewhere between the run and this page (a proxy that keeps the connection open and
+ * passes nothing, a request that never got its answer). A run that writes nothing while it waits is not lagged
+ * behind, whatever the connection's state; a stream still bringing items is not replaced; and a closed run's stream
+ * is left alone, since its rest is read from history, which can take longer (afterPoll gives it up in the end).
  */
-export function streamStalled(headAtLastPoll, next) {
-  return headAtLastPoll !== undefined && next < headAtLastPoll;
+export function streamStalled({ headAtLastPoll, nextAtLastPoll }, next) {
+  return headAtLastPoll !== undefined && next === nextAtLastPoll && next < headAtLastPoll;
 }
 
 /** The transcript as the run state gives it, before any event. */
@@ -176,14 +178,14 @@ export function useLiveRun(api, approval) {
       })
       .catch((error) => current && setState({ workflowId, error: describeRefusal(error) }));
     let closedPolls = 0;
-    let headAtLastPoll;
+    let lastPoll = {};
     const poll = setInterval(() => {
       api.run(workflowId).then(
         (run) => {
           closedPolls = OPEN.has(run.status) ? 0 : closedPolls + 1;
           if (closedPolls >= CLOSED_POLLS_BEFORE_GIVING_UP) stream?.stop();
-          else if (stream && streamStalled(headAtLastPoll, stream.next())) stream.reconnect();
-          headAtLastPoll = run.streamOffset;
+          else if (stream && closedPolls === 0 && streamStalled(lastPoll, stream.next())) stream.reconnect();
+          lastPoll = { headAtLastPoll: run.streamOffset, nextAtLastPoll: stream?.next() };
           update((s) => afterPoll(s, run, closedPolls));
         },
         () => {},
