@@ -4,7 +4,7 @@
  * Encoding is unchanged, so every client and SDK speaks to it as to the default.
  */
 import { defaultPayloadConverter, type Payload, type PayloadConverter } from '@temporalio/common';
-import { UNDECODABLE_ENCODING, undecodable } from '../contract/undecodable-payload.js';
+import { UNDECODABLE_ENCODING, decodeFailure, undecodable } from '../contract/undecodable-payload.js';
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -17,13 +17,14 @@ export class TolerantPayloadConverter implements PayloadConverter {
   }
 
   fromPayload<T>(payload: Payload, context?: Context, hint?: Hint): T {
-    const encoding = payload.metadata?.encoding ? decode(payload.metadata.encoding) : '(none)';
-    if (encoding === UNDECODABLE_ENCODING) return undecodable(decode(payload.data ?? new Uint8Array())) as T;
+    // A codec that could not decode the payload put its reason here (src/codec/tolerant-codec.ts).
+    if (payload.metadata?.encoding && decode(payload.metadata.encoding) === UNDECODABLE_ENCODING) {
+      return undecodable(decode(payload.data ?? new Uint8Array())) as T;
+    }
     try {
       return defaultPayloadConverter.fromPayload<T>(payload, context, hint as never);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      return undecodable(`encoding ${encoding}: ${message.slice(0, 200)}`) as T;
+      return undecodable(decodeFailure(payload, err)) as T;
     }
   }
 }

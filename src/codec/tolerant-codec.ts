@@ -6,7 +6,7 @@
  * the codecs as they are, and see a codec's error as it is.
  */
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { UNDECODABLE_ENCODING } from '../contract/undecodable-payload.js';
+import { UNDECODABLE_ENCODING, decodeFailure } from '../contract/undecodable-payload.js';
 
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -25,9 +25,7 @@ export class TolerantCodec implements PayloadCodec {
           const [decoded] = await this.codec.decode([payload]);
           return decoded!;
         } catch (err) {
-          const encoding = new TextDecoder().decode(payload.metadata?.encoding ?? new Uint8Array());
-          const reason = `encoding ${encoding || '(none)'}: ${err instanceof Error ? err.message : String(err)}`;
-          return { metadata: { encoding: text(UNDECODABLE_ENCODING) }, data: text(reason.slice(0, 300)) };
+          return { metadata: { encoding: text(UNDECODABLE_ENCODING) }, data: text(decodeFailure(payload, err)) };
         }
       }),
     );

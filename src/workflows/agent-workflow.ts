@@ -26,6 +26,7 @@ import {
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
+import { keysNotIn } from '../bounds/unknown-keys.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
@@ -65,6 +66,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
   try {
     const undecoded = undecodableReason(rawInput);
     if (undecoded !== undefined) throw new InvalidRunInputError(undecodableMessage('input', undecoded));
+    // A misspelled `aproval` or `maxStep` would otherwise be dropped, and the run go ahead without what was meant.
     const unknownKeys = takesPatch(PATCHES.strictStartInput) ? keysNotIn(rawInput, AgentWorkflowInput.shape) : [];
     if (unknownKeys.length) throw new InvalidRunInputError(unknownKeysMessage(unknownKeys));
     const parsed = AgentWorkflowInput.safeParse(rawInput);
@@ -100,15 +102,6 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
     if (!isCancellation(err)) await run.notifications.flush();
     throw failure;
   }
-}
-
-/**
- * Keys of a start input that the workflow does not take. A misspelled `aproval` or `maxStep` would otherwise be
- * dropped without a word, and the run would go ahead without the policy or the limit its caller meant.
- */
-function keysNotIn(raw: unknown, shape: object): string[] {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return [];
-  return Object.keys(raw).filter((key) => !Object.hasOwn(shape, key));
 }
 
 function unknownKeysMessage(keys: string[]): string {

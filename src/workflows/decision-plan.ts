@@ -4,6 +4,7 @@
  * the same inputs with the same words. It never throws: an input it cannot judge is refused.
  */
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
+import { keysNotIn } from '../bounds/unknown-keys.js';
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
 import { parseDecisionInput } from '../contract/seed-decisions.js';
@@ -15,7 +16,6 @@ import { classifyCall } from '../policy/classify-call.js';
 import { mayDecide, type Verdict } from '../policy/may-decide.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { ToolArgs } from '../schemas/tool-args.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import { decisionBinding } from '../signing/decision-claims.js';
 import { verifyDecisionToken, type VerifiedDecider } from '../signing/verify-decision.js';
@@ -130,7 +130,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
         : `The edited arguments for ${toolName} are invalid:\n${checked.message.split('\n').slice(1, -1).join('\n')}`;
     return new DecisionRefusedError(code, message);
   }
-  const dropped = ctx.refusesUnknownEditArgs ? droppedKeys(newArgs, checked.args) : [];
+  // An approver who wrote them meant something by them: the call must not run as if they had not been written.
+  const dropped = ctx.refusesUnknownEditArgs ? keysNotIn(newArgs, checked.args) : [];
   if (dropped.length) {
     return new DecisionRefusedError(
       'invalid_edit_args',
@@ -217,13 +218,4 @@ function authorityRefusal(
         `${approver} requested this run and may not ${type} its own ${label}; another approver must.`,
       );
   }
-}
-
-/**
- * Keys of an edit's arguments that the tool's schema dropped: an approver who wrote them meant something by them, and
- * the call must not run as if they had not been written.
- */
-function droppedKeys(sent: unknown, kept: ToolArgs): string[] {
-  if (!sent || typeof sent !== 'object' || Array.isArray(sent)) return [];
-  return Object.keys(sent).filter((key) => !Object.hasOwn(kept, key));
 }
