@@ -134,6 +134,11 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('u1', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'undecodable done' }],
         },
         {
+          match: 'more than one argument',
+          replies: [{ toolCalls: [call('x1', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'arguments done' }],
+        },
+        { match: 'a session sent more', replies: [{ content: 'session answered' }] },
+        {
           match: 'stray signals',
           replies: [{ toolCalls: [call('s1', 'write_file', { path: 's.txt', content: 's' })] }, { content: 'strays done' }],
         },
@@ -331,6 +336,77 @@ describe('payloads the worker cannot decode', () => {
     });
     const history = await h.temporal.client.workflow.getHandle(started.workflowId).fetchHistory();
     expect(history.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+  });
+});
+
+describe('more than one argument, nesting past the stack, junk query options', () => {
+  it('a decision with a second argument is refused whole, by signal and by update; so is one nested 700,000 deep', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Send more than one argument' });
+    const [refund] = await waitForPending(handle, 1);
+    const approve = { decisions: [{ id: refund!.id, type: 'approve' }], approver: 'alice', groups: ['finance'] };
+    const reject = { decisions: [{ id: refund!.id, type: 'reject', message: 'no' }], approver: 'alice', groups: ['finance'] };
+    // Taking the first and dropping the second would approve what its sender also meant to reject.
+    await refusedUnchanged(handle, 'signal', () => handle.signal('decision', approve, reject));
+    expect((await handle.query(runStateQuery)).decisions.at(-1)?.refusal).toMatchObject({
+      code: 'malformed',
+      message: expect.stringContaining('1 more argument came with it'),
+    });
+    await refusedUnchanged(handle, 'update', async () => {
+      await expect(handle.executeUpdate('decide', { args: [approve, reject] })).rejects.toMatchObject({
+        cause: { type: 'DecisionRefusedError', message: expect.stringContaining('is one argument') },
+      });
+      throw new Error('refused');
+    });
+    // Nested deeper than JSON.stringify can go, as raw JSON no Temporal client would build: refused as malformed,
+    // not lost to an internal error while it was audited.
+    const deepArrays = sendingOnly({
+      metadata: { encoding: text('json/plain') },
+      data: text(`${'['.repeat(700_000)}${']'.repeat(700_000)}`),
+    }).workflow.getHandle(handle.workflowId);
+    await refusedUnchanged(handle, 'signal', () => deepArrays.signal('decision', {}));
+    expect((await handle.query(runStateQuery)).decisions.at(-1)?.refusal?.code).toBe('malformed');
+    // Junk options of the runState query get words, not zod's raw list of issues.
+    for (const options of [{ messagesFrom: 'all' }, { messageFrom: 3 }]) {
+      tally.inputs++;
+      const junk = await handle.query(runStateQuery, options as never).catch((err: Error) => err);
+      expect(junk, JSON.stringify(options)).toBeInstanceOf(Error);
+      expect((junk as Error).message).toMatch(/^runState options: /);
+      expect((junk as Error).message).not.toContain('"code"');
+    }
+    await finishes(handle, 'arguments done');
+  });
+
+  it('a message or end with a second argument is refused whole; a start with one fails', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'A session sent more', session: {} });
+    await waitFor(async () => (await handle.query(runStateQuery)).status === 'AwaitingMessage', 60_000, 'the session waits');
+    const before = await handle.query(runStateQuery);
+    for (const name of ['message', 'end']) {
+      tally.inputs++;
+      await expect(handle.executeUpdate(name, { args: [{ content: 'first' }, { content: 'second' }] }), name).rejects.toMatchObject({
+        cause: { type: 'InvalidMessageError', message: expect.stringContaining('is one argument') },
+      });
+      tally.inputs++;
+      await handle.signal(name, { content: 'first' }, { content: 'second' });
+    }
+    await decide(handle, { decisions: [] }).catch(() => undefined);
+    const after = await assertViewable(handle);
+    const { streamOffset: _b, ...restBefore } = before;
+    const { streamOffset: _a, ...restAfter } = after;
+    expect(restAfter).toEqual(restBefore);
+    await handle.executeUpdate('end', { args: [{}] });
+    expect(await handle.result()).toMatchObject({ status: 'Ended' });
+
+    tally.inputs++;
+    const started = await h.temporal.client.workflow.start('agentWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: `two-argument-start-${Date.now()}`,
+      args: [{ agent: 'demo', prompt: 'never read' }, { approval: { tools: { write_file: true } } }],
+    });
+    const failed = await started.result().catch((err: unknown) => err);
+    expect((failed as WorkflowFailedError).cause).toMatchObject({
+      type: 'InvalidRunInputError',
+      message: expect.stringContaining('The start input is one argument'),
+    });
   });
 });
 

@@ -70,7 +70,8 @@ export const RunState = z.object({
  * Optional argument of the `runState` query: only what is new. `messagesFrom` counts all messages the run ever
  * held; `decisionsFrom` is the `seq` of the last audit entry already seen.
  */
-export const RunStateQueryOptions = z.object({
+/** Strict: a misspelled `messageFrom` would otherwise answer with everything, as if it had not been asked. */
+export const RunStateQueryOptions = z.strictObject({
   messagesFrom: z.number().int().min(0).optional(),
   decisionsFrom: z.number().int().min(0).optional(),
 });

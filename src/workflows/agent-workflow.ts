@@ -26,6 +26,7 @@ import {
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
+import { extraArgumentsMessage } from '../bounds/extra-arguments.js';
 import { keysNotIn } from '../bounds/unknown-keys.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
@@ -36,7 +37,7 @@ import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { carriedWithinChain } from './carry-origin.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
-import { planDecisions, type PlanContext, type SigningContext } from './decision-plan.js';
+import { planDecisions, type Plan, type PlanContext, type SigningContext } from './decision-plan.js';
 import { PATCHES, takePatchesAtStart, takesPatch } from './patches.js';
 import { openRunEvents } from './run-events.js';
 import { runPolicy } from './run-policy.js';
@@ -53,7 +54,7 @@ import { settleCall } from './tool-execution.js';
 import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 import { workflowNow } from './workflow-clock.js';
 
-export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentResult> {
+export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unknown[]): Promise<AgentResult> {
   // Before anything else, and before any local activity: see src/workflows/patches.ts.
   takePatchesAtStart();
   // The clock of the run's first task (a reset to a later task replays it): a request token is checked against it.
@@ -66,6 +67,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs): Promise<AgentR
   try {
     const undecoded = undecodableReason(rawInput);
     if (undecoded !== undefined) throw new InvalidRunInputError(undecodableMessage('input', undecoded));
+    const extraArguments = oneArgumentEach() ? extraArgumentsMessage('start input', extra) : undefined;
+    if (extraArguments) throw new InvalidRunInputError(extraArguments);
     // A misspelled `aproval` or `maxStep` would otherwise be dropped, and the run go ahead without what was meant.
     const unknownKeys = takesPatch(PATCHES.strictStartInput) ? keysNotIn(rawInput, AgentWorkflowInput.shape) : [];
     if (unknownKeys.length) throw new InvalidRunInputError(unknownKeysMessage(unknownKeys));
@@ -165,52 +168,76 @@ function registerHandlers(run: AgentRun): void {
   setHandler(pendingApprovalQuery, (id: string) => (typeof id === 'string' ? pendingCall(run, id) : undefined));
   setHandler(interruptQuery, () => langChainInterrupt(listedPending(run)));
   setHandler(interruptionsQuery, () => toolApprovalItems(listedPending(run), run.agent));
-  setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, RunStateQueryOptions.parse(options ?? {})));
+  setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, runStateOptions(options)));
   setHandler(toolsQuery, () => runTools(run));
 
   setHandler(
     decideUpdate,
-    (input: DecisionInputShape) => {
-      const plan = planDecisions(input, planContext(run));
+    (input: DecisionInputShape, ...extra: unknown[]) => {
+      const plan = planFor(run, input, extra);
       // The validator already checked this input against this same state; a failure here would be a bug.
       if (!plan.ok) throw plan.error.toFailure();
       return guarded(run, () => ({ applied: applyPlan(run, plan.decisions, 'update', plan.input) }));
     },
     {
-      validator: (input: DecisionInputShape) => {
-        const plan = planDecisions(input, planContext(run));
+      validator: (input: DecisionInputShape, ...extra: unknown[]) => {
+        const plan = planFor(run, input, extra);
         if (!plan.ok) throw plan.error.toFailure();
       },
     },
   );
-  setHandler(decisionSignal, (input: DecisionInputShape) => onSignal(run, 'decision', () => decideBySignal(run, input)));
+  setHandler(decisionSignal, (input: DecisionInputShape, ...extra: unknown[]) =>
+    onSignal(run, 'decision', () => decideBySignal(run, input, extra)),
+  );
 
-  setHandler(messageUpdate, (input) => guarded(run, () => ({ queued: queueMessage(run, input) })), {
-    validator: (input) => void checkMessage(run, input),
+  setHandler(messageUpdate, (input, ...extra: unknown[]) => guarded(run, () => ({ queued: queueMessage(run, input, extra) })), {
+    validator: (input, ...extra: unknown[]) => void checkMessage(run, input, extra),
   });
-  setHandler(messageSignal, (input) => onSignal(run, 'message', () => queueMessage(run, input)));
-  const end = (input: unknown) => {
-    checkEnd(run, input);
+  setHandler(messageSignal, (input, ...extra: unknown[]) => onSignal(run, 'message', () => queueMessage(run, input, extra)));
+  const end = (input: unknown, extra: unknown[]) => {
+    checkEnd(run, input, extra);
     run.session.requestEnd();
     return { ending: true as const };
   };
-  setHandler(endUpdate, (input) => guarded(run, () => end(input)), { validator: (input) => checkEnd(run, input) });
-  setHandler(endSignal, (input) => onSignal(run, 'end', () => end(input)));
+  setHandler(endUpdate, (input, ...extra: unknown[]) => guarded(run, () => end(input, extra)), {
+    validator: (input, ...extra: unknown[]) => checkEnd(run, input, extra),
+  });
+  setHandler(endSignal, (input, ...extra: unknown[]) => onSignal(run, 'end', () => end(input, extra)));
 
-  setHandler(childApprovalsSignal, (raw) => {
+  setHandler(childApprovalsSignal, (raw, ...extra: unknown[]) => {
     const checked = takesPatch(PATCHES.checkedChildReports);
     const report = acceptedReport(raw, workflowInfo().workflowId, checked);
-    if (!report || (checked && !run.children.isRunning(report.workflowId))) {
+    if (!report || (checked && !run.children.isRunning(report.workflowId)) || (extra.length && oneArgumentEach())) {
       return log.warn('ignored a sub-agent report that is malformed or not from a running sub-agent of this run');
     }
     if (run.children.take(report)) run.refresh();
   });
 }
 
-function decideBySignal(run: AgentRun, input: unknown): void {
-  const plan = planDecisions(input, planContext(run));
+function decideBySignal(run: AgentRun, input: unknown, extra: unknown[]): void {
+  const plan = planFor(run, input, extra);
   if (plan.ok) applyPlan(run, plan.decisions, 'signal', plan.input);
   else recordRefusal(run, plan.error, 'signal', input);
+}
+
+/** A decision's plan; one sent with more than its one argument is refused whole. */
+function planFor(run: AgentRun, input: unknown, extra: unknown[]): Plan {
+  const extraArguments = oneArgumentEach() ? extraArgumentsMessage('decision input', extra) : undefined;
+  if (extraArguments) return { ok: false, error: new DecisionRefusedError('malformed', extraArguments) };
+  return planDecisions(input, planContext(run));
+}
+
+const oneArgumentEach = () => takesPatch(PATCHES.oneArgumentEach);
+
+/** The runState query's options; junk is answered with zod's words for what is wrong, not its raw list of issues. */
+function runStateOptions(raw: unknown): RunStateQueryOptions {
+  const parsed = RunStateQueryOptions.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  throw ApplicationFailure.create({
+    type: 'InvalidQueryOptions',
+    message: `runState options: ${z.prettifyError(parsed.error)}`,
+    nonRetryable: true,
+  });
 }
 
 function planContext(run: AgentRun): PlanContext {

@@ -66,6 +66,8 @@ export const PATCHES = {
   editsKeepEveryArg: 'edits-keep-every-arg',
   /** A start input with a key the workflow does not take fails the run, instead of running without it. */
   strictStartInput: 'strict-start-input',
+  /** A signal, update or start that comes with more than its one argument is refused whole (extra-arguments.ts). */
+  oneArgumentEach: 'one-argument-each',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -101,18 +103,17 @@ const SET_2: readonly PatchId[] = [...SET_1, PATCHES.continueBeforeWaits];
 const SET_3: readonly PatchId[] = [...SET_2, PATCHES.continueBeforeBreakpoints];
 const SET_4: readonly PatchId[] = [...SET_3, PATCHES.continueBeforeReplyBreakpoints, PATCHES.carryFromOwnChain];
 const SET_5: readonly PatchId[] = [...SET_4, PATCHES.provenRequester];
+const SET_6: readonly PatchId[] = [
+  ...SET_5,
+  PATCHES.checkedChildReports,
+  PATCHES.tokensNeedSigners,
+  PATCHES.proposalsWaitForPeople,
+  PATCHES.editsKeepEveryArg,
+  PATCHES.strictStartInput,
+];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  {
-    id: 'patch-set-6',
-    patches: [
-      ...SET_5,
-      PATCHES.checkedChildReports,
-      PATCHES.tokensNeedSigners,
-      PATCHES.proposalsWaitForPeople,
-      PATCHES.editsKeepEveryArg,
-      PATCHES.strictStartInput,
-    ],
-  },
+  { id: 'patch-set-7', patches: [...SET_6, PATCHES.oneArgumentEach] },
+  { id: 'patch-set-6', patches: SET_6 },
   { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
   { id: 'patch-set-3', patches: SET_3 },

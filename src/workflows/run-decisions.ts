@@ -277,6 +277,7 @@ function safeStringify(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    // Nested past the stack, String() throws as JSON.stringify did: the refusal would be lost to an internal error.
+    return '(input that cannot be shown as JSON)';
   }
 }

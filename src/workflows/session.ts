@@ -7,10 +7,12 @@ import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { z } from 'zod';
 import { InvalidMessageError, SessionClosedError } from '../errors.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
+import { extraArgumentsMessage } from '../bounds/extra-arguments.js';
 import { durationToMs } from '../schemas/duration.js';
 import { EndInput, UserMessageInput } from '../schemas/session.js';
 import type { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, readyToHandOff } from './continue-as-new.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { workflowNow } from './workflow-clock.js';
 
 /** Why a message or `end` cannot be taken, or undefined when it can. */
@@ -24,10 +26,9 @@ function sessionClosedReason(run: AgentRun): string | undefined {
  * Checks a `message` input; throws (refusing it) a typed, non-retryable failure with a reason a caller can act on:
  * `SessionClosedError` (its message is the reason; clients name the run) or `InvalidMessageError`.
  */
-export function checkMessage(run: AgentRun, raw: unknown): UserMessageInput {
+export function checkMessage(run: AgentRun, raw: unknown, extra: unknown[] = []): UserMessageInput {
   refuseIfClosed(run);
-  const undecoded = undecodableReason(raw);
-  if (undecoded !== undefined) throw new InvalidMessageError(undecodableMessage('message', undecoded)).toFailure();
+  refuseBadPayload(raw, extra, 'message');
   const parsed = UserMessageInput.safeParse(raw);
   if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
   return parsed.data;
@@ -45,19 +46,26 @@ function refuseIfClosed(run: AgentRun): void {
   }
 }
 
+/** A payload the worker could not decode, or one sent with more arguments than its one. */
+function refuseBadPayload(raw: unknown, extra: unknown[], what: string): void {
+  const undecoded = undecodableReason(raw);
+  if (undecoded !== undefined) throw new InvalidMessageError(undecodableMessage(what, undecoded)).toFailure();
+  const extraArguments = takesPatch(PATCHES.oneArgumentEach) ? extraArgumentsMessage(what, extra) : undefined;
+  if (extraArguments) throw new InvalidMessageError(extraArguments).toFailure();
+}
+
 /** Takes a checked message for the next turn (refusing it as checkMessage does); how many now wait. */
-export function queueMessage(run: AgentRun, raw: unknown): number {
-  const { content } = checkMessage(run, raw);
+export function queueMessage(run: AgentRun, raw: unknown, extra: unknown[] = []): number {
+  const { content } = checkMessage(run, raw, extra);
   const queued = run.session.push(content);
   run.events.messageQueued(content, queued);
   return queued;
 }
 
 /** Checks an `end` input, refusing it as checkMessage does. */
-export function checkEnd(run: AgentRun, raw: unknown): void {
+export function checkEnd(run: AgentRun, raw: unknown, extra: unknown[] = []): void {
   refuseIfClosed(run);
-  const undecoded = undecodableReason(raw);
-  if (undecoded !== undefined) throw new InvalidMessageError(undecodableMessage('end request', undecoded)).toFailure();
+  refuseBadPayload(raw, extra, 'end request');
   const parsed = EndInput.safeParse(raw ?? {});
   if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
 }
