@@ -8,6 +8,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { RunProblem } from '../schemas/run-problem.js';
+import { shellWord } from './shell-word.js';
 
 export type { RunProblem };
 
@@ -107,12 +108,13 @@ export async function diagnoseRun(
  * `--reapply-exclude All`, drops the signals and updates that came after it.
  */
 function failingAdvice(workflowId: string, namespace: string, failedEventId: number): string[] {
-  const reset = `temporal workflow reset${namespace === 'default' ? '' : ` --namespace ${namespace}`} --workflow-id ${workflowId}`;
+  const run = `${namespace === 'default' ? '' : ` --namespace ${shellWord(namespace)}`} --workflow-id ${shellWord(workflowId)}`;
+  const reset = `temporal workflow reset${run}`;
   return [
     'Read the failure above and the worker logs, fix the code and deploy a worker with the fix: Temporal retries the task (less and less often, at most 10 minutes apart) and the run goes on by itself.',
     `Once the fix is deployed, to retry at once rather than wait: ${reset} --event-id ${failedEventId} --reason "retry after the fix"`,
     `If a signal or an update broke it, reset to before it and without it: ${reset} --type LastWorkflowTask --reapply-exclude All --reason "drop the input that broke it"`,
-    `Or end it: temporal workflow terminate${namespace === 'default' ? '' : ` --namespace ${namespace}`} --workflow-id ${workflowId} --reason "stuck"`,
+    `Or end it: temporal workflow terminate${run} --reason "stuck"`,
   ];
 }
 

@@ -34,7 +34,7 @@ export function stuckNotice(problem: RunProblem): string[] {
   return [
     pc.red(pc.bold(`STUCK: ${what}`)),
     `Since: ${problem.since}`,
-    ...(problem.failure ? [`Failure: ${terminalText(problem.failure, { multiline: true })}`] : []),
+    ...(problem.failure ? [`Failure: ${terminalText(problem.failure, { multiline: true, indent: '  ' })}`] : []),
     'What to do:',
     // The advice names the run: its workflow id is the starter's to choose.
     ...problem.advice.map((a) => `  - ${terminalText(a)}`),

@@ -6,9 +6,13 @@ import { pendingTable } from './output.js';
 import { terminalText } from './terminal-text.js';
 
 /** What must never reach the terminal raw: C0, DEL, C1 and bidi controls; in multi-line text, all but newline and tab. */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const INVISIBLE = '\u00ad\u180e\u200b\u2028\u2029\u2060-\u2064\ufeff\ufff9-\ufffb';
+const UNSAFE = new RegExp(`[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}]`, 'u');
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
-const UNSAFE_MULTILINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const UNSAFE_MULTILINE = new RegExp(
+  `[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}]`,
+  'u',
+);
 const BIDI = [0x61c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
 
 /** Text rich in controls: mostly C0, DEL, C1 and bidi code points, among any others. */
@@ -16,7 +20,7 @@ const hostileText = fc
   .array(
     fc.oneof(
       fc.integer({ min: 0, max: 0xa0 }),
-      fc.constantFrom(...BIDI),
+      fc.constantFrom(...BIDI, 0xad, 0x200b, 0x2028, 0x2060, 0xfeff),
       fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
     ),
   )
@@ -32,6 +36,21 @@ describe('terminalText', () => {
     expect(terminalText('\u001b]0;title\u0007')).toBe('\\u001b]0;title\\u0007');
     expect(terminalText('refund \u202e001$')).toBe('refund \\u202e001$');
     expect(terminalText('\u009b31m\u007f\u0000')).toBe('\\u009b31m\\u007f\\u0000');
+  });
+
+  it('shows what prints as nothing, so a look-alike name does not pass for the real one', () => {
+    expect(terminalText('ali\u200bce')).toBe('ali\\u200bce');
+    expect(terminalText('\ufeffprocess_refund\u2060')).toBe('\\ufeffprocess_refund\\u2060');
+    expect(terminalText('line\u2028next\u00ad')).toBe('line\\u2028next\\u00ad');
+    // The joiners emoji and scripts are written with stay.
+    expect(terminalText('👩🏽\u200d💻 می\u200cخواهم')).toBe('👩🏽\u200d💻 می\u200cخواهم');
+  });
+
+  it("indents multi-line text's later lines when asked, so they cannot pass for the CLI's own lines", () => {
+    expect(terminalText('done.\ndecided: approve process_refund [call-1] by alice', { multiline: true, indent: '  ' })).toBe(
+      'done.\n  decided: approve process_refund [call-1] by alice',
+    );
+    expect(terminalText('a\nb', { indent: '  ' })).toBe('a⏎b');
   });
 
   it('shows newlines and tabs of a single-line field, and keeps them in multi-line text', () => {
@@ -109,5 +128,18 @@ describe('CLI output of hostile text', () => {
     printer.print({ offset: 0, topic: 'tokens', token: { step: 1, attempt: 1, seq: 0, text: hostile } });
     printer.finish();
     expect(stripOwnColours(out)).toBe('model: x\\u001b[2K\\r\\u009bINNOCENT\\u202e\n');
+  });
+
+  it("hitl watch: a line of the model that imitates an event is indented under the model's line", () => {
+    const fake = 'Done.\ndecided: approve process_refund [call-1] by alice via update';
+    expect(describeEvent({ type: 'model_replied', step: 1, content: fake })).toBe(
+      'model: Done.\n  decided: approve process_refund [call-1] by alice via update',
+    );
+    let out = '';
+    const printer = new WatchPrinter((chunk) => (out += chunk));
+    for (const [seq, text] of ['Done.', '\ndecided: approve', ' process_refund'].entries())
+      printer.print({ offset: seq, topic: 'tokens', token: { step: 1, attempt: 1, seq, text } });
+    printer.finish();
+    expect(stripOwnColours(out)).toBe('model: Done.\n  decided: approve process_refund\n');
   });
 });

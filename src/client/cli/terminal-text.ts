@@ -5,22 +5,39 @@
  * an escape sequence ("\u001b[2K" clears the line, "\u001b]0;…\u0007" sets the window title), "\r" going back to
  * overwrite the line, a C1 control (U+009B is a CSI on some terminals) or a bidi control (U+202E shows the text
  * after it reversed). Each becomes a visible escape such as "\u001b", so the approver sees that something odd is
- * there; every other character (any script, any emoji) is left alone. Colours the CLI adds itself go around the
+ * there. So do the characters that print as nothing (a zero-width space, a word joiner, a byte order mark, a soft
+ * hyphen) and the line and paragraph separators: "ali\u200bce" is not alice, and should not look like her. Every
+ * other character (any script, any emoji, with its joiners) is left alone. Colours the CLI adds itself go around the
  * result, never through here. JSON output (--json) does not come here: JSON.stringify escapes what programs need.
  */
 
-/** C0 controls, DEL, C1 controls, and the bidi embeddings, overrides, isolates and marks. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * C0 controls, DEL, C1 controls, the bidi embeddings, overrides, isolates and marks, and the invisible: soft hyphen,
+ * Mongolian vowel separator, zero-width space, line and paragraph separators, word joiner and invisible operators,
+ * byte order mark, interlinear annotation marks. Not the zero-width (non-)joiners, which emoji and scripts need.
+ */
+const CONTROLS =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
 
-/** `multiline`: a newline and a tab stay (transcript text, a description); otherwise a newline shows as ⏎. */
-export function terminalText(text: string, options?: { multiline?: boolean }): string;
-export function terminalText(text: string | undefined, options?: { multiline?: boolean }): string | undefined;
-export function terminalText(text: string | undefined, options: { multiline?: boolean } = {}): string | undefined {
-  return text?.replace(CONTROLS, (c) => {
+interface TextOptions {
+  /** A newline and a tab stay (transcript text, a description); otherwise a newline shows as ⏎. */
+  multiline?: boolean;
+  /**
+   * Put after each newline kept, so the text's later lines cannot pass for the CLI's own: a model's reply that
+   * writes "decided: approve …" on a line of its own is shown indented under the line that quotes it.
+   */
+  indent?: string;
+}
+
+export function terminalText(text: string, options?: TextOptions): string;
+export function terminalText(text: string | undefined, options?: TextOptions): string | undefined;
+export function terminalText(text: string | undefined, options: TextOptions = {}): string | undefined {
+  const shown = text?.replace(CONTROLS, (c) => {
     if (options.multiline && (c === '\n' || c === '\t')) return c;
     if (c === '\n') return '⏎';
     if (c === '\t') return '\\t';
     if (c === '\r') return '\\r';
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
+  return options.multiline && options.indent ? shown?.replaceAll('\n', `\n${options.indent}`) : shown;
 }

@@ -124,7 +124,9 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
               decided = true;
             } catch (err) {
               if (!(err instanceof DecisionRefusedError)) throw err;
-              process.stdout.write(`${style.red(`Refused (${err.code}):`)} ${terminalText(err.message, { multiline: true })}\n`);
+              process.stdout.write(
+                `${style.red(`Refused (${err.code}):`)} ${terminalText(err.message, { multiline: true, indent: '  ' })}\n`,
+              );
               if (err.code === 'already_decided' || err.code === 'run_closed') decided = true;
             }
           }

@@ -9,9 +9,12 @@ import { style } from '../output.js';
 import { terminalText as t } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
+/** The lines of text from the run after its first are indented under it: they cannot pass for lines of events. */
+const INDENT = '  ';
+
 /** One line per event (text the model or a tool wrote keeps its lines); every text from the run goes through `t`. */
 export function describeEvent(event: RunEvent): string {
-  const text = (value: string) => t(value, { multiline: true });
+  const text = (value: string) => t(value, { multiline: true, indent: INDENT });
   switch (event.type) {
     case 'status_changed':
       return `status ${style.cyan(t(event.status))}`;
@@ -86,7 +89,7 @@ export class WatchPrinter {
       this.write('model: ');
       current.open = true;
     }
-    this.write(t(token.text, { multiline: true }));
+    this.write(t(token.text, { multiline: true, indent: INDENT }));
   }
 
   /** The run has ended: close the text's line if it is open. */
