@@ -98,7 +98,10 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     const proposalId = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1.2' });
     expect(await post(api, 'bob', `/api/approvals/${proposalId}/approve`, {})).toMatchObject({
       status: 403,
-      body: { error: { code: 'four_eyes' } },
+      // Bob did not request this run: the refusal says what he did.
+      body: {
+        error: { code: 'four_eyes', message: 'bob wrote execute_sql (call-1.2) by an edit and may not approve it; another approver must.' },
+      },
     });
     expect(await post(api, 'alice', `/api/approvals/${proposalId}/reject`, { reason: 'no raw SQL' })).toMatchObject({ status: 200 });
     expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'sql edit handled' });
@@ -135,7 +138,7 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     expect(await handle.result()).toMatchObject({ status: 'Completed' });
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234'").all()).toEqual([{ amount: 20000 }]);
     const [[, message]] = (await toolMessages(handle)) as [[string, string]];
-    expect(message).toMatch(/^\(A human reviewer by bob replaced this write_file call with process_refund, approved by alice: /);
+    expect(message).toMatch(/^\(A human reviewer, bob, replaced this write_file call with process_refund; alice approved it: /);
   });
 
   it('into a tool someone approved `always`: it still waits for its approvers, who never saw these arguments', async () => {

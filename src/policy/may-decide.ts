@@ -7,8 +7,10 @@
 export interface DecisionAuthority {
   /** Identities or groups allowed to decide; anyone when absent. */
   approvers?: readonly string[];
-  /** Who may not approve or edit (the requester, under four eyes). */
+  /** Who may not approve or edit (the requester, under four eyes; whoever wrote the call by an edit). */
   excludedApprovers?: readonly string[];
+  /** The approver who wrote the call by an edit of another, if one did. */
+  proposedBy?: { approver?: string };
   /** Approvals already counted toward a quorum. */
   approvals?: readonly { approver: string }[];
 }
@@ -18,8 +20,15 @@ export interface Decider {
   groups?: readonly string[];
 }
 
+/** `proposer`: a four-eyes refusal of the approver who wrote the call by an edit (not the run's requester). */
 export type Verdict =
-  { ok: true } | { ok: false; code: 'approver_required' | 'approver_not_allowed' | 'four_eyes' | 'already_approved'; reason: string };
+  | { ok: true }
+  | {
+      ok: false;
+      code: 'approver_required' | 'approver_not_allowed' | 'four_eyes' | 'already_approved';
+      reason: string;
+      proposer?: boolean;
+    };
 
 /**
  * @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them.
@@ -37,6 +46,8 @@ export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: bo
     if (who.approver === undefined && strictFourEyes)
       return { ok: false, code: 'approver_required', reason: 'falls under the four-eyes rule' };
     if (who.approver !== undefined && call.excludedApprovers.includes(who.approver)) {
+      if (call.proposedBy?.approver === who.approver)
+        return { ok: false, code: 'four_eyes', reason: `${who.approver} wrote this call by an edit`, proposer: true };
       return { ok: false, code: 'four_eyes', reason: `${who.approver} requested this run` };
     }
   }

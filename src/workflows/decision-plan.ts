@@ -215,7 +215,9 @@ function authorityRefusal(
     case 'four_eyes':
       return new DecisionRefusedError(
         'four_eyes',
-        `${approver} requested this run and may not ${type} its own ${label}; another approver must.`,
+        verdict.proposer
+          ? `${approver} wrote ${label} by an edit and may not ${type} it; another approver must.`
+          : `${approver} requested this run and may not ${type} its own ${label}; another approver must.`,
       );
   }
 }

@@ -39,10 +39,10 @@ export function proposedNote(
   proposal: { toolName: string; args: Record<string, unknown>; approver?: string },
   approvedBy?: string,
 ): string {
-  const by = proposal.approver ? ` by ${proposal.approver}` : '';
-  const approved = approvedBy ? `, approved by ${approvedBy}` : '';
+  const who = proposal.approver ? `A human reviewer, ${proposal.approver},` : 'A human reviewer';
+  const approved = approvedBy ? `; ${approvedBy} approved it` : '';
   const what = proposal.toolName === originalTool ? 'edited the arguments' : `replaced this ${originalTool} call with ${proposal.toolName}`;
-  return `(A human reviewer${by} ${what}${approved}: ${JSON.stringify(proposal.args)})`;
+  return `(${who} ${what}${approved}: ${JSON.stringify(proposal.args)})`;
 }
 
 export function toolErrorMessage(message: string): string {
