@@ -106,7 +106,8 @@ function runShell(code: string): Promise<{ code: number | null; stdout: string; 
 
 async function expectRuns(code: string, where: string): Promise<void> {
   const result = await runShell(code);
-  const report = `${where}\n--- code\n${code}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-4000)}`;
+  // npm start's own output too: the API logs there why a request failed (a stream's "Following the run failed").
+  const report = `${where}\n--- code\n${code}\n--- stdout\n${result.stdout.slice(-4000)}\n--- stderr\n${result.stderr.slice(-4000)}\n--- npm start\n${started.output().slice(-4000)}`;
   expect(result.code, report).toBe(0);
   expect(result.stdout, report).not.toMatch(/"error"\s*:\s*\{/);
 }
