@@ -72,6 +72,18 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'A batch of refunds on 1237',
+          replies: [
+            {
+              toolCalls: [
+                { id: 'big', name: 'process_refund', arguments: { orderId: '1237', amount: 12000 } },
+                { id: 'small', name: 'process_refund', arguments: { orderId: '1237', amount: 5 } },
+              ],
+            },
+            { content: 'batch handled' },
+          ],
+        },
+        {
           match: '/^Refund (\\d+) on (\\d+)/',
           replies: [
             { toolCalls: [{ id: 'r', name: 'process_refund', arguments: { orderId: '{{2}}', amount: 20000 } }] },
@@ -164,6 +176,37 @@ describe('drift caught by a precheck', () => {
       'precheck process_refund',
       'precheck process_refund',
     ]);
+  });
+
+  it('a call of a batch whose sibling changes the world while it is shown: what approvers saw agrees, or approval sends it back', async () => {
+    // The ungated 5 runs beside the gated 12000 while the gated one is prechecked and described (one activity slot).
+    const handle = await h.start({ agent: 'demo', prompt: 'A batch of refunds on 1237' });
+    const refundableIn = (description: string) => Number(/of the (\d+) still refundable/.exec(description)?.[1]);
+    let [shown] = await waitForPending(handle, 1);
+    // The world is looked at before the tool describes the call, so the sibling's change is in both, after both, or
+    // between them: then the description shows it and the world does not, and the approval catches it.
+    const order = (await activitySummaries(handle)).filter((s) => /^(precheck|describe) /.test(s));
+    expect(order.slice(0, 2)).toEqual(['precheck process_refund', 'describe process_refund']);
+    for (let approvals = 1; ; approvals++) {
+      expect(approvals, 'approvals until the refund ran').toBeLessThanOrEqual(3);
+      const agrees = refundableIn(shown!.description) === (shown!.world as { refundable: number }).refundable;
+      const id = shown!.id;
+      await decide(handle, { decisions: [{ id, type: 'approve' }], ...FINANCE });
+      await waitFor(
+        async () =>
+          (await handle.query(runStateQuery)).status === 'Completed' ||
+          ((await handle.query(pendingApprovalsQuery))[0]?.id !== undefined && (await handle.query(pendingApprovalsQuery))[0]?.id !== id),
+        30_000,
+        'the refund ran or came back',
+      );
+      const [again] = await handle.query(pendingApprovalsQuery);
+      // Two pictures never run: an approval given on them comes back with the world as it is now.
+      if (!agrees) expect(again?.repended, 'an approval on two pictures ran').toMatchObject({ reason: 'world_changed' });
+      if (!again) break;
+      shown = again;
+    }
+    expect(await handle.result()).toMatchObject({ output: 'batch handled' });
+    expect(h.shop.prepare("SELECT refunded FROM orders WHERE id = '1237'").get()).toEqual({ refunded: 12005 });
   });
 
   it('a precheck that fails before the run sends the call back to approvers', async () => {

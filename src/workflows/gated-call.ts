@@ -11,6 +11,7 @@ import { describeForApprovers, describedByTool } from './approval-description.js
 import { awaitDecision } from './approval-gate.js';
 import { reviewBeforeHumans, reviewsFirst, shadowReview } from './call-review.js';
 import { checkConsent, lapsed, lookAtWorld, prechecked, repend, StartMissed } from './consent.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { applyAlways, requestApproval, standingDecision } from './run-decisions.js';
 import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage } from './tool-messages.js';
 
@@ -68,9 +69,19 @@ async function decided(
 /**
  * Runs what comes before approvers see the call, then shows it (unless the reviewer or an `always` decision made
  * while this ran settled it). The call counts as running meanwhile, so the run does not continue as new.
+ *
+ * The precheck looks at the world before the tool describes the call (patch worldBeforeDescription): a sibling call
+ * of the same step may change the world meanwhile, and a change after the precheck is caught when the call is
+ * approved (consent.ts). Looked at after the description, the world could already hold the change the description
+ * did not show, and the approver saw two pictures that nothing would catch.
  */
 async function prepare(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   run.book.markRunning(record);
+  // Asked where each order asks it (for runs without patch sets it records a patch marker), and awaited only when
+  // there is a precheck: either way this call's commands would move among its siblings' on replay.
+  const lookFirst = takesPatch(PATCHES.worldBeforeDescription);
+  const look = () => lookAtWorld(run, record, record.toolName, record.args!);
+  const seenFirst = lookFirst && prechecked(run, record.toolName) ? await look() : undefined;
   const description = describedByTool(run.snapshot, record) ? await describeForApprovers(run, record) : record.gate!.description;
   const extras: AnnouncementExtras = {};
   if (reviewsFirst(record)) {
@@ -78,10 +89,8 @@ async function prepare(run: AgentRun, record: CallRecord, ownIds: boolean): Prom
     if (settled) return run.book.markWaiting(record);
     extras.review = outcome;
   }
-  if (prechecked(run, record.toolName)) {
-    const seen = await lookAtWorld(run, record, record.toolName, record.args!);
-    if (seen.ok) extras.world = seen.world;
-  }
+  const seen = !lookFirst && prechecked(run, record.toolName) ? await look() : seenFirst;
+  if (seen?.ok) extras.world = seen.world;
   run.book.markWaiting(record);
   const always = standingDecision(run, record);
   if (always) return applyAlways(run, record, always);

@@ -68,6 +68,8 @@ export const PATCHES = {
   strictStartInput: 'strict-start-input',
   /** A signal, update or start that comes with more than its one argument is refused whole (extra-arguments.ts). */
   oneArgumentEach: 'one-argument-each',
+  /** A prechecked call's precheck runs before its description, not after (gated-call.ts). */
+  worldBeforeDescription: 'world-before-description',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -112,7 +114,7 @@ const SET_6: readonly PatchId[] = [
   PATCHES.strictStartInput,
 ];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-7', patches: [...SET_6, PATCHES.oneArgumentEach] },
+  { id: 'patch-set-7', patches: [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription] },
   { id: 'patch-set-6', patches: SET_6 },
   { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
