@@ -339,8 +339,8 @@ describe('payloads the worker cannot decode', () => {
   });
 });
 
-describe('more than one argument, nesting past the stack, junk query options', () => {
-  it('a decision with a second argument is refused whole, by signal and by update; so is one nested 700,000 deep', async () => {
+describe("more than one argument, nesting past the stack, over Temporal's limits, junk query options", () => {
+  it('a decision with a second argument is refused whole, by signal and by update; so are one nested 700,000 deep and one of 3 MB', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Send more than one argument' });
     const [refund] = await waitForPending(handle, 1);
     const approve = { decisions: [{ id: refund!.id, type: 'approve' }], approver: 'alice', groups: ['finance'] };
@@ -365,6 +365,17 @@ describe('more than one argument, nesting past the stack, junk query options', (
     }).workflow.getHandle(handle.workflowId);
     await refusedUnchanged(handle, 'signal', () => deepArrays.signal('decision', {}));
     expect((await handle.query(runStateQuery)).decisions.at(-1)?.refusal?.code).toBe('malformed');
+    // 3 MB: the run refuses it for its size, and our client with the same words before it sends a byte (so even for a
+    // run that does not exist, which it would otherwise have asked about first).
+    const huge = { decisions: [{ id: refund!.id, type: 'edit' as const, args: { orderId: 'x'.repeat(3 * MB) } }] };
+    const tooLarge = { code: 'too_large', message: expect.stringMatching(/^The decision input is \d+ bytes; the limit is 262144\.$/) };
+    await refusedUnchanged(handle, 'update', () =>
+      decide(handle, huge as never).catch((err) => {
+        expect(err.cause).toMatchObject({ type: 'DecisionRefusedError', message: tooLarge.message });
+        throw err;
+      }),
+    );
+    await expect(hitl.decide('no-such-run', huge)).rejects.toMatchObject(tooLarge);
     // Junk options of the runState query get words, not zod's raw list of issues.
     for (const options of [{ messagesFrom: 'all' }, { messageFrom: 3 }]) {
       tally.inputs++;

@@ -1,14 +1,22 @@
 /**
  * Why a decision was not recorded, when the run itself could not say: it is stuck, its workflow task failed while
- * applying the decision, or it has finished (and had perhaps decided that call already).
+ * applying the decision, or it has finished (and had perhaps decided that call already). Or why it was not sent:
+ * too large for any run.
  */
 import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
+import { decisionInputTooLarge } from '../contract/decision-size.js';
 import { runStateQuery } from '../contract/messages.js';
 import { DecisionRefusedError, RunNotFoundError } from '../errors.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { RunProblem } from '../schemas/run-problem.js';
 import { lastTaskFailureMessage } from './run-health.js';
 import { problemHeadline } from './stuck-view.js';
+
+/** Refused before it is sent, with the words the run would use (src/contract/decision-size.ts says why). */
+export function refuseIfTooLarge(input: DecideInput): void {
+  const tooLarge = decisionInputTooLarge(input);
+  if (tooLarge) throw new DecisionRefusedError('too_large', tooLarge);
+}
 
 export function stuckRefusal(workflowId: string, problem: RunProblem): DecisionRefusedError {
   return new DecisionRefusedError(

@@ -27,7 +27,7 @@ import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from './approval-id.js';
 import { diagnoseRun, PollerLookup, type HealthOptions, type RunProblem } from './run-health.js';
 import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
-import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, stuckRefusal } from './decision-refusals.js';
+import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
 import { stuckView, withProblems } from './stuck-view.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
@@ -174,12 +174,13 @@ export class HitlClient {
   }
 
   /**
-   * Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. A
-   * stuck run is refused up front (run_stuck): no worker could validate the update, so it would only wait. So is a
-   * decision whose workflow task fails while applying it: Temporal then drops the update, and the run waits as
-   * it did before.
+   * Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. Refused
+   * up front: an input too large for any run (too_large), and a stuck run (run_stuck; no worker could validate the
+   * update, so it would only wait). So is a decision whose workflow task fails while applying it: Temporal then drops
+   * the update, and the run waits as it did before.
    */
   async decide(workflowId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
+    refuseIfTooLarge(input);
     const handle = this.temporal.workflow.getHandle(workflowId);
     const problem = await this.diagnose(workflowId).catch((err) => {
       if (err instanceof RunNotFoundError) throw err;

@@ -6,6 +6,7 @@
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
 import { keysNotIn } from '../bounds/unknown-keys.js';
 import { utf8Length } from '../bounds/truncate.js';
+import { decisionInputTooLarge } from '../contract/decision-size.js';
 import { LIMITS } from '../contract/limits.js';
 import { parseDecisionInput } from '../contract/seed-decisions.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
@@ -41,10 +42,8 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   const undecoded = undecodableReason(raw);
   if (undecoded !== undefined) return refuse('malformed', undecodableMessage('decision input', undecoded));
   if (jsonDepthExceeds(raw)) return refuse('malformed', 'Malformed decision input: it nests deeper than 64 levels.');
-  const bytes = utf8Length(JSON.stringify(raw) ?? '');
-  if (bytes > LIMITS.decisionInputBytes) {
-    return refuse('too_large', `The decision input is ${bytes} bytes; the limit is ${LIMITS.decisionInputBytes}.`);
-  }
+  const tooLarge = decisionInputTooLarge(raw);
+  if (tooLarge) return refuse('too_large', tooLarge);
   // The seeds' shapes (LangChain's resume, LangGraph's HumanResponse) become ours before anything else is checked.
   const parsed = parseDecisionInput(raw);
   if (!parsed.ok) return refuse(parsed.code, parsed.message);
