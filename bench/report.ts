@@ -555,9 +555,14 @@ ratio toward 2×, cheapest first:
    be shared: zod keeps global state per process, and the SDK freezes shared modules. In a V8 CPU profile of the
    agent worker process (\`BENCH_CPU_PROFILE_DIR=DIR npm run bench -- --quick\`, 2026-11-24, not part of these
    results; the profiler slows everything), about four fifths of creating a run's context was zod building schemas: that is the fixed cost of every new or rebuilt run,
-   the evicted decision's largest. Validating at the edges (client, HTTP API, the \`resolveAgent\` local activity)
-   with plain checks in the workflow would remove it; a cached decision would gain much less (its task's zod work is
-   one parse of the decision).
+   the evicted decision's largest. Two ways around it were tried by hand on 2026-11-27 (replaying one recorded
+   29-event history 150 times in one replay worker, not part of these results): preloading zod alone, shared by all
+   runs, changed nothing (34.3 against 34.9 ms per replay), since the cost is our modules building their schemas, not
+   zod's own module; preloading our schema modules as well failed every run, because zod 4.6 computes some schema
+   properties on first read and writes them onto the schema (\`installLazyProp\`), which the SDK's freeze of shared
+   modules forbids. Validating at the edges (client, HTTP API, the \`resolveAgent\` local activity) with plain
+   checks in the workflow would remove it; a cached decision would gain much less (its task's zod work is one parse
+   of the decision).
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 
