@@ -22,7 +22,7 @@ export function exitWithError(err: unknown, json: boolean): never {
   const code = err instanceof HitlError ? err.code : err instanceof UsageError ? 'usage' : 'error';
   const message = err instanceof Error ? err.message : String(err);
   // A message may name what came from outside (a tool, an approver, a run's id): printed for people, it is made safe.
-  const human = terminalText(message, { multiline: true });
+  const human = terminalText(message, { multiline: true, indent: '  ' });
   if (json) process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
   else if (err instanceof DecisionRefusedError) process.stderr.write(`${style.red(`Refused (${err.code}):`)} ${human}\n`);
   else process.stderr.write(`${style.red('Error:')} ${human}\n`);

@@ -34,7 +34,8 @@ export function stuckNotice(problem: RunProblem): string[] {
   return [
     pc.red(pc.bold(`STUCK: ${what}`)),
     `Since: ${problem.since}`,
-    ...(problem.failure ? [`Failure: ${terminalText(problem.failure, { multiline: true, indent: '  ' })}`] : []),
+    // Deeper than the advice's "  - ": a failure's later lines cannot pass for advice.
+    ...(problem.failure ? [`Failure: ${terminalText(problem.failure, { multiline: true, indent: '    │ ' })}`] : []),
     'What to do:',
     // The advice names the run: its workflow id is the starter's to choose.
     ...problem.advice.map((a) => `  - ${terminalText(a)}`),

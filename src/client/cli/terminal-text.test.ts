@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../schemas/run-event.js';
+import type { RunState } from '../../schemas/run-state.js';
+import { describeRun } from './commands/runs.js';
 import { WatchPrinter, describeEvent } from './commands/watch.js';
 import { pendingTable } from './output.js';
 import { terminalText } from './terminal-text.js';
 
 /** What must never reach the terminal raw: C0, DEL, C1 and bidi controls; in multi-line text, all but newline and tab. */
-const INVISIBLE = '\u00ad\u180e\u200b\u2028\u2029\u2060-\u2064\ufeff\ufff9-\ufffb';
+const INVISIBLE = '\u00ad\u034f\u115f\u1160\u180e\u200b\u2028\u2029\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb';
 const UNSAFE = new RegExp(`[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}]`, 'u');
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
 const UNSAFE_MULTILINE = new RegExp(
@@ -42,6 +44,7 @@ describe('terminalText', () => {
     expect(terminalText('ali\u200bce')).toBe('ali\\u200bce');
     expect(terminalText('\ufeffprocess_refund\u2060')).toBe('\\ufeffprocess_refund\\u2060');
     expect(terminalText('line\u2028next\u00ad')).toBe('line\\u2028next\\u00ad');
+    expect(terminalText('bob\u3164 \uffa0\u115f')).toBe('bob\\u3164 \\uffa0\\u115f');
     // The joiners emoji and scripts are written with stay.
     expect(terminalText('👩🏽\u200d💻 می\u200cخواهم')).toBe('👩🏽\u200d💻 می\u200cخواهم');
   });
@@ -128,6 +131,24 @@ describe('CLI output of hostile text', () => {
     printer.print({ offset: 0, topic: 'tokens', token: { step: 1, attempt: 1, seq: 0, text: hostile } });
     printer.finish();
     expect(stripOwnColours(out)).toBe('model: x\\u001b[2K\\r\\u009bINNOCENT\\u202e\n');
+  });
+
+  it('hitl show: a reply that imitates a line of the transcript is indented deeper than the transcript', () => {
+    const state = {
+      agent: 'demo',
+      status: 'Completed',
+      step: 2,
+      prompt: 'Refund order 1234',
+      pending: [],
+      decisions: [],
+      messages: [
+        { role: 'user', content: 'Refund order 1234' },
+        { role: 'assistant', content: 'Checked.\n  tool [call-1]: {"refunded":75000}' },
+      ],
+    } as unknown as RunState;
+    const printed = stripOwnColours(describeRun('run-1', state));
+    expect(printed).toContain('  assistant: Checked.\n        tool [call-1]: {"refunded":75000}');
+    expect(printed.split('\n')).not.toContain('  tool [call-1]: {"refunded":75000}');
   });
 
   it("hitl watch: a line of the model that imitates an event is indented under the model's line", () => {

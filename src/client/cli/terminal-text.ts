@@ -13,11 +13,13 @@
 
 /**
  * C0 controls, DEL, C1 controls, the bidi embeddings, overrides, isolates and marks, and the invisible: soft hyphen,
- * Mongolian vowel separator, zero-width space, line and paragraph separators, word joiner and invisible operators,
- * byte order mark, interlinear annotation marks. Not the zero-width (non-)joiners, which emoji and scripts need.
+ * combining grapheme joiner, Hangul fillers (blank look-alikes), Mongolian vowel separator, zero-width space, line and
+ * paragraph separators, word joiner and invisible operators, the deprecated format characters, byte order mark,
+ * interlinear annotation marks. Not the zero-width (non-)joiners and variation selectors, which emoji and scripts
+ * need, nor the tag characters (U+E0000 on), which flag emoji need.
  */
 const CONTROLS =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]/g;
 
 interface TextOptions {
   /** A newline and a tab stay (transcript text, a description); otherwise a newline shows as ⏎. */

@@ -81,10 +81,11 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
         const pending = await hitl.pending(workflowId);
         if (pending.length === 0) process.stdout.write('Nothing is waiting for a decision.\n');
         for (const [i, p] of pending.entries()) {
-          // The description is written from the model's arguments: it may keep its lines, not its escape sequences.
+          // The description is written from the model's arguments: it may keep its lines, not its escape sequences, and
+          // its later lines are indented, so it cannot write an "Arguments:" of its own above the real ones.
           process.stdout.write(
             `\n${style.bold(`[${i + 1}/${pending.length}] ${terminalText(p.toolName)}`)}  call ${terminalText(p.id)}  due in ${until(p.deadline)}\n` +
-              `${terminalText(p.description, { multiline: true })}\n\n` +
+              `${terminalText(p.description, { multiline: true, indent: '  ' })}\n\n` +
               `Arguments:\n${terminalText(JSON.stringify(p.args, null, 2), { multiline: true })}\n`,
           );
           const offered = p.allowedDecisions.filter((d) => KEYS[d]);

@@ -7,6 +7,7 @@ import { RUN_STATUSES } from '../../../contract/run-status.js';
 import type { RunState } from '../../../schemas/run-state.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { checkAgentServed } from '../../served-agent.js';
+import { shellWord } from '../../shell-word.js';
 import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
@@ -69,7 +70,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
       if (!Object.hasOwn(known, opts.agent)) await checkAgentServed(hitl.temporal, started.workflowId, opts.agent);
       if (opts.quiet && !ctx.out().json) return void process.stdout.write(`${started.workflowId}\n`);
       const id = terminalText(started.workflowId);
-      print(ctx.out(), started, () => `Started ${style.bold(id)}\nWatch it: hitl watch ${id}`);
+      print(ctx.out(), started, () => `Started ${style.bold(id)}\nWatch it: hitl watch ${terminalText(shellWord(started.workflowId))}`);
     });
 
   program
@@ -138,7 +139,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
 };
 
 /** Every text of the run goes through terminalText: a prompt, the model's words or a name can hold escape sequences. */
-function describeRun(workflowId: string, s: RunState): string {
+export function describeRun(workflowId: string, s: RunState): string {
   const t = terminalText;
   const lines = [
     ...(s.problem ? stuckNotice(s.problem) : []),
@@ -150,7 +151,8 @@ function describeRun(workflowId: string, s: RunState): string {
     lines.push(pendingTable(s.pending));
   }
   lines.push('', style.bold('Transcript'));
-  const text = (content: string) => t(content, { multiline: true });
+  // Deeper than the transcript's own two spaces: a reply's later lines cannot pass for a line of the transcript.
+  const text = (content: string) => t(content, { multiline: true, indent: '      ' });
   for (const m of s.messages.slice(1)) {
     if (m.role === 'assistant') {
       if (m.content) lines.push(`  assistant: ${text(m.content)}`);
