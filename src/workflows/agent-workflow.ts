@@ -27,6 +27,7 @@ import {
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { extraArgumentsMessage } from '../bounds/extra-arguments.js';
+import { truncateBytes } from '../bounds/truncate.js';
 import { keysNotIn } from '../bounds/unknown-keys.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
@@ -235,7 +236,7 @@ function runStateOptions(raw: unknown): RunStateQueryOptions {
   if (parsed.success) return parsed.data;
   throw ApplicationFailure.create({
     type: 'InvalidQueryOptions',
-    message: `runState options: ${z.prettifyError(parsed.error)}`,
+    message: `runState options: ${truncateBytes(z.prettifyError(parsed.error), 2000)}`,
     nonRetryable: true,
   });
 }

@@ -77,8 +77,8 @@ async function decided(
  */
 async function prepare(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
   run.book.markRunning(record);
-  // Asked where each order asks it (for runs without patch sets it records a patch marker), and awaited only when
-  // there is a precheck: either way this call's commands would move among its siblings' on replay.
+  // `prechecked` is asked where each order asks it (for runs from before patch sets it records a patch marker), and
+  // awaited only when there is a precheck: either way, this call's commands would move among its siblings' on replay.
   const lookFirst = takesPatch(PATCHES.worldBeforeDescription);
   const look = () => lookAtWorld(run, record, record.toolName, record.args!);
   const seenFirst = lookFirst && prechecked(run, record.toolName) ? await look() : undefined;
