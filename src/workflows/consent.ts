@@ -71,16 +71,9 @@ export async function checkConsent(
 ): Promise<{ stale?: Stale; startWithinMs?: number }> {
   if (resolution.kind !== 'approve' && resolution.kind !== 'edit') return {};
   const shown = record.pending;
-  // A call whose precheck failed when it was shown has no world its approvers saw, and may not run on one they did
-  // not see: it waits again, with the world as it is now (patch unseenWorldWaits; before it, it ran unchecked).
-  const unseen = shown?.world === undefined && takesPatch(PATCHES.unseenWorldWaits);
-  if (shown && (shown.world !== undefined || unseen) && prechecked(run, shown.toolName)) {
+  if (shown && shown.world !== undefined && prechecked(run, shown.toolName)) {
     const now = await lookAtWorld(run, record, shown.toolName, shown.args);
     if (!now.ok) return { stale: { reason: 'precheck_failed', message: `The precheck of ${shown.toolName} failed: ${now.error}` } };
-    if (shown.world === undefined) {
-      const message = `No approver saw what ${shown.toolName} depends on: its precheck had failed when the call was shown.`;
-      return { stale: { reason: 'world_changed', message, world: now.world } };
-    }
     if (!deepEqual(now.world, shown.world)) {
       return {
         stale: { reason: 'world_changed', message: `What ${shown.toolName} depends on changed since it was approved.`, world: now.world },

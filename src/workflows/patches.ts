@@ -70,8 +70,6 @@ export const PATCHES = {
   oneArgumentEach: 'one-argument-each',
   /** A prechecked call's precheck runs before its description, not after (gated-call.ts). */
   worldBeforeDescription: 'world-before-description',
-  /** A prechecked call shown without a world (its precheck failed) waits again when approved (consent.ts). */
-  unseenWorldWaits: 'unseen-world-waits',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -116,7 +114,7 @@ const SET_6: readonly PatchId[] = [
   PATCHES.strictStartInput,
 ];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-7', patches: [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription, PATCHES.unseenWorldWaits] },
+  { id: 'patch-set-7', patches: [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription] },
   { id: 'patch-set-6', patches: SET_6 },
   { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
