@@ -26,7 +26,6 @@ import {
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
-import { extraArgumentsMessage } from '../bounds/extra-arguments.js';
 import { truncateBytes } from '../bounds/truncate.js';
 import { keysNotIn } from '../bounds/unknown-keys.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
@@ -40,6 +39,7 @@ import { carriedWithinChain } from './carry-origin.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
 import { planDecisions, type Plan, type PlanContext, type SigningContext } from './decision-plan.js';
 import { PATCHES, takePatchesAtStart, takesPatch } from './patches.js';
+import { extraArgumentsRefusal } from './one-argument.js';
 import { openRunEvents } from './run-events.js';
 import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
@@ -68,7 +68,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
   try {
     const undecoded = undecodableReason(rawInput);
     if (undecoded !== undefined) throw new InvalidRunInputError(undecodableMessage('input', undecoded));
-    const extraArguments = oneArgumentEach() ? extraArgumentsMessage('start input', extra) : undefined;
+    const extraArguments = extraArgumentsRefusal('start input', extra);
     if (extraArguments) throw new InvalidRunInputError(extraArguments);
     // A misspelled `aproval` or `maxStep` would otherwise be dropped, and the run go ahead without what was meant.
     const unknownKeys = takesPatch(PATCHES.strictStartInput) ? keysNotIn(rawInput, AgentWorkflowInput.shape) : [];
@@ -208,7 +208,7 @@ function registerHandlers(run: AgentRun): void {
   setHandler(childApprovalsSignal, (raw, ...extra: unknown[]) => {
     const checked = takesPatch(PATCHES.checkedChildReports);
     const report = acceptedReport(raw, workflowInfo().workflowId, checked);
-    if (!report || (checked && !run.children.isRunning(report.workflowId)) || (extra.length && oneArgumentEach())) {
+    if (!report || (checked && !run.children.isRunning(report.workflowId)) || extraArgumentsRefusal('report', extra)) {
       return log.warn('ignored a sub-agent report that is malformed or not from a running sub-agent of this run');
     }
     if (run.children.take(report)) run.refresh();
@@ -223,12 +223,10 @@ function decideBySignal(run: AgentRun, input: unknown, extra: unknown[]): void {
 
 /** A decision's plan; one sent with more than its one argument is refused whole. */
 function planFor(run: AgentRun, input: unknown, extra: unknown[]): Plan {
-  const extraArguments = oneArgumentEach() ? extraArgumentsMessage('decision input', extra) : undefined;
+  const extraArguments = extraArgumentsRefusal('decision input', extra);
   if (extraArguments) return { ok: false, error: new DecisionRefusedError('malformed', extraArguments) };
   return planDecisions(input, planContext(run));
 }
-
-const oneArgumentEach = () => takesPatch(PATCHES.oneArgumentEach);
 
 /** The runState query's options; junk is answered with zod's words for what is wrong, not its raw list of issues. */
 function runStateOptions(raw: unknown): RunStateQueryOptions {

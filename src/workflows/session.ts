@@ -7,12 +7,11 @@ import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { z } from 'zod';
 import { InvalidMessageError, SessionClosedError } from '../errors.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
-import { extraArgumentsMessage } from '../bounds/extra-arguments.js';
 import { durationToMs } from '../schemas/duration.js';
 import { EndInput, UserMessageInput } from '../schemas/session.js';
 import type { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, readyToHandOff } from './continue-as-new.js';
-import { PATCHES, takesPatch } from './patches.js';
+import { extraArgumentsRefusal } from './one-argument.js';
 import { workflowNow } from './workflow-clock.js';
 
 /** Why a message or `end` cannot be taken, or undefined when it can. */
@@ -50,7 +49,7 @@ function refuseIfClosed(run: AgentRun): void {
 function refuseBadPayload(raw: unknown, extra: unknown[], what: string): void {
   const undecoded = undecodableReason(raw);
   if (undecoded !== undefined) throw new InvalidMessageError(undecodableMessage(what, undecoded)).toFailure();
-  const extraArguments = takesPatch(PATCHES.oneArgumentEach) ? extraArgumentsMessage(what, extra) : undefined;
+  const extraArguments = extraArgumentsRefusal(what, extra);
   if (extraArguments) throw new InvalidMessageError(extraArguments).toFailure();
 }
 
