@@ -30,6 +30,12 @@ let release: () => void = () => {};
 const held = new Promise<void>((resolve) => (release = resolve));
 /** How often the process_refund precheck ran for order 1235 (it fails from the second time on). */
 let flakyPrechecks = 0;
+/** How often it ran for order 1236 (its first three attempts fail: the call is shown without a world). */
+let latePrechecks = 0;
+/** The first precheck of a refund of 43210 (a proposal's) waits until the test lets it go. */
+let seeProposal: () => void = () => {};
+const proposalSeen = new Promise<void>((resolve) => (seeProposal = resolve));
+let proposalPrechecks = 0;
 
 function wrapTools(tools: Record<string, ToolImplementation>): Record<string, ToolImplementation> {
   const cancel = tools.cancel_order!;
@@ -39,8 +45,11 @@ function wrapTools(tools: Record<string, ToolImplementation>): Record<string, To
     cancel_order: { ...cancel, run: async (args, ctx) => (await held, cancel.run(args, ctx)) },
     process_refund: {
       ...refund,
-      precheck: (args, ctx) => {
-        if ((args as { orderId: string }).orderId === '1235' && ++flakyPrechecks > 1) throw new Error('the order service is down');
+      precheck: async (args, ctx) => {
+        const { orderId, amount } = args as { orderId: string; amount: number };
+        if (orderId === '1235' && ++flakyPrechecks > 1) throw new Error('the order service is down');
+        if (orderId === '1236' && ++latePrechecks <= 3) throw new Error('the order service is starting');
+        if (amount === 43210 && ++proposalPrechecks === 1) await proposalSeen;
         return refund.precheck!(args, ctx);
       },
     },
@@ -84,6 +93,13 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'Write a note',
+          replies: [
+            { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'note.txt', content: 'x' } }] },
+            { content: 'note handled' },
+          ],
+        },
+        {
           match: '/^Refund (\\d+) on (\\d+)/',
           replies: [
             { toolCalls: [{ id: 'r', name: 'process_refund', arguments: { orderId: '{{2}}', amount: 20000 } }] },
@@ -97,6 +113,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   release();
+  seeProposal();
   await api?.close();
   await h?.close();
 });
@@ -220,5 +237,49 @@ describe('drift caught by a precheck', () => {
     expect(again!.repended!.message).toContain('the order service is down');
     await decide(handle, { decisions: [{ id: 'call-1.2', type: 'reject', message: 'later' }], ...FINANCE });
     expect(await handle.result()).toMatchObject({ output: 'refund handled' });
+  });
+
+  it('a call shown without a world (its precheck failed then) does not run on one nobody saw: it waits again with it', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Refund 20000 on 1236' });
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown!.world).toBeUndefined();
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE });
+    const [again] = await pendingAgain(handle, 'call-1.2');
+    expect(again).toMatchObject({
+      world: { orderId: '1236', status: 'shipped', refundable: 8000 },
+      repended: { reason: 'world_changed', previousId: 'call-1', message: expect.stringContaining('No approver saw what process_refund') },
+    });
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'reject', message: 'shipped already' }], ...FINANCE });
+    expect(await handle.result()).toMatchObject({ output: 'refund handled' });
+    expect(h.shop.prepare("SELECT refunded FROM orders WHERE id = '1236'").get()).toEqual({ refunded: 0 });
+  });
+
+  it('a call proposed by an edit is approved before its world is looked at: it waits again, with the world', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Write a note' });
+    const [write] = await waitForPending(handle, 1);
+    // bob may decide the write, not refunds: his edit into one waits for finance, and its precheck is held.
+    const args = { orderId: '1234', amount: 43210 };
+    await decide(handle, {
+      decisions: [{ id: write!.id, type: 'edit', name: 'process_refund', args }],
+      approver: 'bob',
+      groups: ['support'],
+    });
+    const [proposal] = await pendingAgain(handle, 'call-1.2');
+    expect(proposal).toMatchObject({ toolName: 'process_refund', args, proposedBy: { approver: 'bob' } });
+    expect(proposal!.world).toBeUndefined();
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], ...FINANCE });
+    seeProposal();
+
+    const [again] = await pendingAgain(handle, 'call-1.3');
+    expect(again).toMatchObject({
+      toolName: 'process_refund',
+      args,
+      world: { orderId: '1234', refundable: expect.any(Number) },
+      repended: { reason: 'world_changed', previousId: 'call-1.2', approvedBy: 'fiona' },
+    });
+    expect(again!.repended!.message).toBe('No approver saw what process_refund depends on: it was not known when the call was shown.');
+    await decide(handle, { decisions: [{ id: 'call-1.3', type: 'reject', message: 'not now' }], ...FINANCE });
+    expect(await handle.result()).toMatchObject({ output: 'note handled' });
+    expect(h.shop.prepare('SELECT amount FROM refunds WHERE amount = 43210').all()).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
-import { runStateQuery } from '../src/contract/messages.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import type { Decision } from '../src/schemas/decision.js';
 import type { PublicJwk } from '../src/signing/jwk.js';
 import { signedDecision, type DecisionSigner } from '../src/signing/sign-decision.js';
@@ -127,8 +127,16 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     ).toMatchObject({
       applied: [{ proposedAs: 'call-1.2' }],
     });
+    // Shown at once; what the refund depends on is looked at while it waits, and approvers decide on that.
+    await waitFor(async () => (await handle.query(pendingApprovalsQuery))[0]?.world !== undefined, 30_000, "the proposal's world");
     const [proposal] = await waitForPending(handle, 1);
-    expect(proposal).toMatchObject({ id: 'call-1.2', toolName: 'process_refund', approvers: ['finance'], args: refund });
+    expect(proposal).toMatchObject({
+      id: 'call-1.2',
+      toolName: 'process_refund',
+      approvers: ['finance'],
+      args: refund,
+      world: { orderId: '1234', status: 'open', refundable: 75000 },
+    });
     expect(
       await refusalOf(decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], approver: 'bob', groups: ['support'] })),
     ).toMatchObject({

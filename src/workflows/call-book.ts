@@ -112,6 +112,11 @@ export class CallBook {
     if (pending.approvers) pending.approvers = [...new Set([...pending.approvers, ...step.approvers])];
   }
 
+  /** What the call's tool sees of the world, looked at after the call was shown (a proposal). In place. */
+  sawWorld(record: CallRecord, world: unknown): void {
+    record.pending!.world = world;
+  }
+
   /** What the reviewer made of the call (it reviews a call once, across continue-as-new too). */
   reviewed(record: CallRecord, outcome: ReviewOutcome): void {
     record.review = outcome;

@@ -61,6 +61,39 @@ export async function lookAtWorld(
 }
 
 /**
+ * A call an approver proposed by an edit into a prechecked tool is shown before its world is known: the edit is
+ * applied in the decision's handler, which cannot wait for an activity. Its world is looked at while the call waits
+ * (seeProposedWorld), and added to what approvers see (patch unseenWorldWaits). Asked without awaiting anything, so
+ * that runs which need no look keep the order of their commands.
+ */
+export function proposedWorldUnseen(run: AgentRun, record: CallRecord): boolean {
+  const announced = record.pending;
+  return (
+    !!announced?.proposedBy &&
+    announced.world === undefined &&
+    !record.resolution &&
+    takesPatch(PATCHES.unseenWorldWaits) &&
+    prechecked(run, announced.toolName)
+  );
+}
+
+/**
+ * Looks at a proposed call's world and shows it. The call counts as running meanwhile, so the run does not continue
+ * as new. An approval given before the world is there sends the call back to its approvers (checkConsent).
+ */
+export async function seeProposedWorld(run: AgentRun, record: CallRecord): Promise<void> {
+  const announced = record.pending!;
+  run.book.markRunning(record);
+  const seen = await lookAtWorld(run, record, announced.toolName, announced.args);
+  run.book.markWaiting(record);
+  if (!seen.ok) log.warn('could not look at the world of a proposed call', { toolName: announced.toolName, error: seen.error });
+  else if (record.pending === announced && !record.resolution) {
+    run.book.sawWorld(record, seen.world);
+    run.refresh();
+  }
+}
+
+/**
  * Whether an approved call may still run: the world is as its approvers saw it and the approval has not lapsed.
  * `startWithinMs`: what is left of the approval, for the tool's schedule-to-start timeout.
  */
@@ -71,9 +104,17 @@ export async function checkConsent(
 ): Promise<{ stale?: Stale; startWithinMs?: number }> {
   if (resolution.kind !== 'approve' && resolution.kind !== 'edit') return {};
   const shown = record.pending;
-  if (shown && shown.world !== undefined && prechecked(run, shown.toolName)) {
+  // A call shown without a world (its precheck failed then, or it was approved before the world of a proposal was
+  // looked at) may not run on one its approvers did not see: it waits again, with the world as it is now (patch
+  // unseenWorldWaits; before it, it ran unchecked).
+  const unseen = shown?.world === undefined && takesPatch(PATCHES.unseenWorldWaits);
+  if (shown && (shown.world !== undefined || unseen) && prechecked(run, shown.toolName)) {
     const now = await lookAtWorld(run, record, shown.toolName, shown.args);
     if (!now.ok) return { stale: { reason: 'precheck_failed', message: `The precheck of ${shown.toolName} failed: ${now.error}` } };
+    if (shown.world === undefined) {
+      const message = `No approver saw what ${shown.toolName} depends on: it was not known when the call was shown.`;
+      return { stale: { reason: 'world_changed', message, world: now.world } };
+    }
     if (!deepEqual(now.world, shown.world)) {
       return {
         stale: { reason: 'world_changed', message: `What ${shown.toolName} depends on changed since it was approved.`, world: now.world },

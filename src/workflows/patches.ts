@@ -70,6 +70,11 @@ export const PATCHES = {
   oneArgumentEach: 'one-argument-each',
   /** A prechecked call's precheck runs before its description, not after (gated-call.ts). */
   worldBeforeDescription: 'world-before-description',
+  /**
+   * A prechecked call shown without a world (its precheck failed, or it was proposed by an edit) waits again when
+   * approved, and a proposed call's world is looked at while it waits (consent.ts).
+   */
+  unseenWorldWaits: 'unseen-world-waits',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -113,8 +118,10 @@ const SET_6: readonly PatchId[] = [
   PATCHES.editsKeepEveryArg,
   PATCHES.strictStartInput,
 ];
+const SET_7: readonly PatchId[] = [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-7', patches: [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription] },
+  { id: 'patch-set-8', patches: [...SET_7, PATCHES.unseenWorldWaits] },
+  { id: 'patch-set-7', patches: SET_7 },
   { id: 'patch-set-6', patches: SET_6 },
   { id: 'patch-set-5', patches: SET_5 },
   { id: 'patch-set-4', patches: SET_4 },
