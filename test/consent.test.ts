@@ -278,6 +278,7 @@ describe('drift caught by a precheck', () => {
       repended: { reason: 'world_changed', previousId: 'call-1.2', approvedBy: 'fiona' },
     });
     expect(again!.repended!.message).toBe('No approver saw what process_refund depends on: it was not known when the call was shown.');
+    expect(again!.description).toContain('Refund 43210 of the');
     await decide(handle, { decisions: [{ id: 'call-1.3', type: 'reject', message: 'not now' }], ...FINANCE });
     expect(await handle.result()).toMatchObject({ output: 'note handled' });
     expect(h.shop.prepare('SELECT amount FROM refunds WHERE amount = 43210').all()).toEqual([]);

@@ -127,7 +127,7 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     ).toMatchObject({
       applied: [{ proposedAs: 'call-1.2' }],
     });
-    // Shown at once; what the refund depends on is looked at while it waits, and approvers decide on that.
+    // Shown at once; what the refund depends on, and the tool's description, are looked up while it waits.
     await waitFor(async () => (await handle.query(pendingApprovalsQuery))[0]?.world !== undefined, 30_000, "the proposal's world");
     const [proposal] = await waitForPending(handle, 1);
     expect(proposal).toMatchObject({
@@ -137,6 +137,8 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
       args: refund,
       world: { orderId: '1234', status: 'open', refundable: 75000 },
     });
+    // The tool describes a proposal as it describes the model's calls.
+    expect(proposal!.description).toContain('Refund 20000 of the 75000 still refundable on order 1234');
     expect(
       await refusalOf(decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], approver: 'bob', groups: ['support'] })),
     ).toMatchObject({

@@ -12,25 +12,29 @@ import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
 import { PATCHES, takesPatch } from './patches.js';
 
-/** Whether this gated call waits for its tool's own description before it is announced to approvers. */
-export function describedByTool(snapshot: AgentSnapshot, record: CallRecord): boolean {
+/**
+ * Whether this gated call waits for its tool's own description before it is announced to approvers. `toolName`:
+ * the tool asked for, when it is not the model's (a call an approver proposed by an edit).
+ */
+export function describedByTool(snapshot: AgentSnapshot, record: CallRecord, toolName = record.toolName): boolean {
   // Which tools describe themselves is recorded when the run starts (runs from before that record: the code's).
-  const describes = snapshot.describedTools
-    ? snapshot.describedTools.includes(record.toolName)
-    : toolSpecs[record.toolName]?.describe === true;
+  const describes = snapshot.describedTools ? snapshot.describedTools.includes(toolName) : toolSpecs[toolName]?.describe === true;
   return describes && !record.gate?.descriptionFromPolicy && takesPatch(PATCHES.toolDescriptions);
 }
 
 /** The tool's sentence after the policy's prefix; the default text if the tool cannot say (approvers must never wait on it). */
-export async function describeForApprovers(run: AgentRun, record: CallRecord): Promise<string> {
+export async function describeForApprovers(
+  run: AgentRun,
+  record: CallRecord,
+  call: { toolName: string; args: Record<string, unknown> } = { toolName: record.toolName, args: record.args! },
+): Promise<string> {
   try {
-    const text = await activities.describeCall.executeWithOptions(
-      { ...ACTIVITY_OPTIONS.describe, summary: `describe ${record.toolName}` },
-      [{ agent: run.agent, name: record.toolName, args: record.args!, toolCallId: record.id, context: run.input.context }],
-    );
+    const text = await activities.describeCall.executeWithOptions({ ...ACTIVITY_OPTIONS.describe, summary: `describe ${call.toolName}` }, [
+      { agent: run.agent, name: call.toolName, args: call.args, toolCallId: record.id, context: run.input.context },
+    ]);
     if (typeof text === 'string' && text) return `${run.policy.descriptionPrefix}: ${text.slice(0, 4000)}`;
   } catch (err) {
-    log.warn('could not describe a call for approvers', { toolName: record.toolName, error: String(err) });
+    log.warn('could not describe a call for approvers', { toolName: call.toolName, error: String(err) });
   }
   return record.gate!.description;
 }

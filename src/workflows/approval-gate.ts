@@ -1,26 +1,26 @@
 /**
  * A gated call waits on its own for a decision or its deadline, under a named durable timer; reminders go out
  * before the deadline and the approver ladder is climbed (src/workflows/escalation.ts) while it still waits. A call
- * announced again (an edit proposed into another tool) waits anew, under the new announcement's deadline, once the
- * world of a prechecked tool has been looked at for it.
+ * announced again (an edit proposed into another tool) waits anew, under the new announcement's deadline, once what
+ * approvers see of it has been looked up (src/workflows/proposal-preparation.ts).
  */
 import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
 import type { CallRecord, Resolution } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
-import { proposedWorldUnseen, seeProposedWorld } from './consent.js';
 import { startEscalations } from './escalation.js';
+import { prepareProposal, proposalUnprepared } from './proposal-preparation.js';
 import { timeOut } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
 export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<Resolution> {
-  // The announcement whose world was looked at: once each, so a precheck that fails is not retried in a loop.
-  let looked: PendingApproval | undefined;
+  // The proposal prepared last: each once, so a precheck that fails is not retried in a loop.
+  let prepared: PendingApproval | undefined;
   for (;;) {
     if (record.resolution) return record.resolution;
-    if (record.pending !== looked && proposedWorldUnseen(run, record)) {
-      looked = record.pending;
-      await seeProposedWorld(run, record);
+    if (record.pending !== prepared && proposalUnprepared(run, record)) {
+      prepared = record.pending;
+      await prepareProposal(run, record);
       continue;
     }
     const announced = record.pending!;

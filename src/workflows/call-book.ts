@@ -112,9 +112,9 @@ export class CallBook {
     if (pending.approvers) pending.approvers = [...new Set([...pending.approvers, ...step.approvers])];
   }
 
-  /** What the call's tool sees of the world, looked at after the call was shown (a proposal). In place. */
-  sawWorld(record: CallRecord, world: unknown): void {
-    record.pending!.world = world;
+  /** What was looked up for a call after it was shown (a proposal): its world, its tool's description. In place. */
+  lookedUp(record: CallRecord, found: Partial<Pick<PendingApproval, 'world' | 'description'>>): void {
+    Object.assign(record.pending!, found);
   }
 
   /** What the reviewer made of the call (it reviews a call once, across continue-as-new too). */

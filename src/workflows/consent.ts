@@ -61,39 +61,6 @@ export async function lookAtWorld(
 }
 
 /**
- * A call an approver proposed by an edit into a prechecked tool is shown before its world is known: the edit is
- * applied in the decision's handler, which cannot wait for an activity. Its world is looked at while the call waits
- * (seeProposedWorld), and added to what approvers see (patch unseenWorldWaits). Asked without awaiting anything, so
- * that runs which need no look keep the order of their commands.
- */
-export function proposedWorldUnseen(run: AgentRun, record: CallRecord): boolean {
-  const announced = record.pending;
-  return (
-    !!announced?.proposedBy &&
-    announced.world === undefined &&
-    !record.resolution &&
-    takesPatch(PATCHES.unseenWorldWaits) &&
-    prechecked(run, announced.toolName)
-  );
-}
-
-/**
- * Looks at a proposed call's world and shows it. The call counts as running meanwhile, so the run does not continue
- * as new. An approval given before the world is there sends the call back to its approvers (checkConsent).
- */
-export async function seeProposedWorld(run: AgentRun, record: CallRecord): Promise<void> {
-  const announced = record.pending!;
-  run.book.markRunning(record);
-  const seen = await lookAtWorld(run, record, announced.toolName, announced.args);
-  run.book.markWaiting(record);
-  if (!seen.ok) log.warn('could not look at the world of a proposed call', { toolName: announced.toolName, error: seen.error });
-  else if (record.pending === announced && !record.resolution) {
-    run.book.sawWorld(record, seen.world);
-    run.refresh();
-  }
-}
-
-/**
  * Whether an approved call may still run: the world is as its approvers saw it and the approval has not lapsed.
  * `startWithinMs`: what is left of the approval, for the tool's schedule-to-start timeout.
  */
@@ -148,7 +115,11 @@ export async function repend(run: AgentRun, record: CallRecord, stale: Stale, ow
     if (now.ok) world = now.world;
     else log.warn('could not look at the world for a call that waits again', { toolName, error: now.error });
   }
-  const description = !record.proposal && describedByTool(run.snapshot, record) ? await describeForApprovers(run, record) : undefined;
+  // A proposal's tool describes it too from patch unseenWorldWaits on (proposal-preparation.ts); before, only the model's calls.
+  const describes = record.proposal
+    ? takesPatch(PATCHES.unseenWorldWaits) && describedByTool(run.snapshot, record, toolName)
+    : describedByTool(run.snapshot, record);
+  const description = describes ? await describeForApprovers(run, record, { toolName, args }) : undefined;
   const previousId = before?.id ?? record.id;
   announce(run, record, description ?? before?.description ?? record.gate!.description, ownIds, workflowNow(), {
     ...(record.review && record.review.verdict !== 'approve' && { review: record.review }),
