@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import { DecisionRefusedError } from '../../../errors.js';
 import type { DecisionType } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
-import { style, until } from '../output.js';
+import { reviewText } from '../review-text.js';
+import { style } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
@@ -81,13 +82,7 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
         const pending = await hitl.pending(workflowId);
         if (pending.length === 0) process.stdout.write('Nothing is waiting for a decision.\n');
         for (const [i, p] of pending.entries()) {
-          // The description is written from the model's arguments: it may keep its lines, not its escape sequences, and
-          // its later lines are indented, so it cannot write an "Arguments:" of its own above the real ones.
-          process.stdout.write(
-            `\n${style.bold(`[${i + 1}/${pending.length}] ${terminalText(p.toolName)}`)}  call ${terminalText(p.id)}  due in ${until(p.deadline)}\n` +
-              `${terminalText(p.description, { multiline: true, indent: '  ' })}\n\n` +
-              `Arguments:\n${terminalText(JSON.stringify(p.args, null, 2), { multiline: true })}\n`,
-          );
+          process.stdout.write(reviewText(p, { index: i + 1, of: pending.length }));
           const offered = p.allowedDecisions.filter((d) => KEYS[d]);
           const choices = offered
             .map((d) => `${KEYS[d]}=${d}`)

@@ -1,0 +1,32 @@
+/**
+ * What `hitl review` shows of a pending call before it asks for a decision: what the call is, who proposed it, why
+ * it is shown again, and the world its tool looked at. An approver at a terminal decides on the same facts as one
+ * in the inbox; the world is what the run checks again before the tool runs. Everything from outside goes through
+ * terminalText, and its later lines are indented, so none of it can pass for the CLI's own headings.
+ */
+import type { PendingApproval } from '../../schemas/pending-approval.js';
+import { style, until } from './output.js';
+import { terminalText } from './terminal-text.js';
+
+const json = (value: unknown) => terminalText(JSON.stringify(value ?? null, null, 2), { multiline: true, indent: '  ' });
+
+export function reviewText(p: PendingApproval, position: { index: number; of: number }): string {
+  const lines = [
+    `${style.bold(`[${position.index}/${position.of}] ${terminalText(p.toolName)}`)}  call ${terminalText(p.id)}  due in ${until(p.deadline)}`,
+    terminalText(p.description, { multiline: true, indent: '  ' }),
+  ];
+  if (p.proposedBy) {
+    const who = p.proposedBy.approver ? terminalText(p.proposedBy.approver) : 'An approver';
+    lines.push(`Proposed by ${who}, by an edit of ${terminalText(p.proposedBy.toolName)} (${terminalText(p.proposedBy.callId)}).`);
+  }
+  if (p.repended) {
+    const approved = p.repended.approvedBy ? `, approved by ${terminalText(p.repended.approvedBy)}` : '';
+    lines.push(
+      `Shown again (was ${terminalText(p.repended.previousId)}${approved}): ${terminalText(p.repended.message, { multiline: true, indent: '  ' })}`,
+    );
+  }
+  lines.push('', `Arguments:\n${terminalText(JSON.stringify(p.args, null, 2), { multiline: true })}`);
+  if (p.repended?.worldBefore !== undefined) lines.push(`What it depended on when it was approved:\n  ${json(p.repended.worldBefore)}`);
+  if (p.world !== undefined) lines.push(`What it depends on (looked at again before it runs):\n  ${json(p.world)}`);
+  return `\n${lines.join('\n')}\n`;
+}
