@@ -16,6 +16,10 @@ import { waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
 import { launchBrowser, screenshot, type Browser } from './helpers/browser.js';
 
+/** "Refund of " and a reversed "0001" (reads "1000"), then "IGNORE" in invisible tag characters; a flag stays whole. */
+const TAGS = [...'IGNORE'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+const SCOTLAND = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+const HIDDEN_CONTENT = `Refund of \u202e0001\u202c ${SCOTLAND}${TAGS}`;
 const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
 const agent = defineAgent({ ...demoAgent, name: 'inboxdemo' });
 /** A team whose cancellations need two approvers from finance. */
@@ -104,6 +108,13 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('tw', 'write_file', { path: 'team.txt', content: 't' })] }, { content: 'written' }],
         },
         { match: 'team cancel', replies: [{ toolCalls: [call('tc', 'cancel_order', { orderId: '1237' })] }, { content: 'canceled' }] },
+        {
+          match: 'team hidden',
+          replies: [
+            { toolCalls: [call('th', 'write_file', { path: 'hidden.txt', content: HIDDEN_CONTENT })] },
+            { content: 'hidden written' },
+          ],
+        },
         {
           match: 'inbox cancel',
           replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cancel handled' }],
@@ -400,6 +411,32 @@ describe('bulk decisions and quorum in the inbox', () => {
       [['reject', 'alice', 'Not this week']],
       [['reject', 'bob', 'bob was first']],
     ]);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('hidden characters in the inbox', () => {
+  it('shows bidi controls and tag characters as escapes, keeps a flag, and an unchanged edit sends the arguments as they are', async () => {
+    const runId = await startRun('team hidden \u200bcharacters', 'inboxteam');
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
+    await page.goto(`${api.url}/?agent=inboxteam`);
+    await item(id).click();
+    const detail = page.locator('.detail');
+    const shown = await detail.locator('.args').innerText();
+    expect(shown).toContain(`Refund of \\u202e0001\\u202c ${SCOTLAND}\\udb40\\udc49\\udb40\\udc47`);
+    expect(shown).not.toMatch(/[\u202e\u202c]|[\u{E0041}-\u{E005A}]/u);
+    await expect.poll(() => detail.locator('.prompt blockquote').innerText()).toBe('team hidden \\u200bcharacters');
+    await expect.poll(() => detail.locator('.transcript').innerText()).toContain('\\udb40\\udc49');
+    expect(await detail.innerText()).not.toMatch(/[\u200b\u202e]/);
+
+    await page.getByRole('button', { name: 'Edit…' }).click();
+    const editor = page.getByLabel(/Arguments as JSON/);
+    expect(await editor.inputValue()).toContain('\\u202e0001');
+    await page.getByRole('button', { name: 'Send edited arguments' }).click();
+    await item(id).waitFor({ state: 'detached' });
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
+    const run = (await request('alice', 'GET', `/api/runs/${runId}`)).body;
+    expect(run.decisions).toMatchObject([{ type: 'edit', argsAfter: { path: 'hidden.txt', content: HIDDEN_CONTENT } }]);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -14,6 +14,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { ApiApp } from '../api-env.js';
 
 const PUBLIC_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'public');
+/** The rule of which characters are shown as escapes, shared with the CLI: the page loads the file itself. */
+const HIDDEN_CHARACTERS = fileURLToPath(new URL('../../contract/hidden-characters.js', import.meta.url));
 
 /** The packages the import map in index.html points into. */
 const BROWSER_PACKAGES = ['preact', 'htm', '@highlightjs/cdn-assets', '@cfworker/json-schema', 'diff', 'eventsource-parser'];
@@ -58,6 +60,7 @@ export function inboxRoutes(app: ApiApp): void {
 
   const noCache = (_path: string, c: { header: (name: string, value: string) => void }) => c.header('Cache-Control', 'no-cache');
   app.use('/assets/*', serveStatic({ root: PUBLIC_DIR, rewriteRequestPath: (p) => p.slice('/assets'.length), onFound: noCache }));
+  app.get('/shared/hidden-characters.js', serveStatic({ path: HIDDEN_CHARACTERS, onFound: noCache }));
   for (const name of BROWSER_PACKAGES) {
     const prefix = `/vendor/${name}`;
     app.use(`${prefix}/*`, serveStatic({ root: packageDir(name), rewriteRequestPath: (p) => p.slice(prefix.length), onFound: noCache }));

@@ -13,6 +13,7 @@ const refund: PendingApproval = {
   deadline: '2099-11-30T12:00:00.000Z',
   step: 1,
   onTimeout: 'reject',
+  rule: 'tools.process_refund.when: amount gt 10000',
 };
 const at = { index: 1, of: 2 };
 // The CLI's own headings, which text from outside must never produce at the start of a line.

@@ -9,10 +9,13 @@ import { terminalText } from './terminal-text.js';
 
 /** What must never reach the terminal raw: C0, DEL, C1 and bidi controls; in multi-line text, all but newline and tab. */
 const INVISIBLE = '\u00ad\u034f\u115f\u1160\u180e\u200b\u2028\u2029\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb';
-const UNSAFE = new RegExp(`[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}]`, 'u');
+/** Tag characters (hidden text, outside a flag), and a variation selector right after another (hidden bytes). */
+const SELECTORS = '\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}';
+const SMUGGLED = `\u{E0000}-\u{E007F}]|(?<=[${SELECTORS}])[${SELECTORS}`;
+const UNSAFE = new RegExp(`[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}${SMUGGLED}]`, 'u');
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
 const UNSAFE_MULTILINE = new RegExp(
-  `[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}]`,
+  `[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}${SMUGGLED}]`,
   'u',
 );
 const BIDI = [0x61c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
@@ -22,13 +25,17 @@ const hostileText = fc
   .array(
     fc.oneof(
       fc.integer({ min: 0, max: 0xa0 }),
-      fc.constantFrom(...BIDI, 0xad, 0x200b, 0x2028, 0x2060, 0xfeff),
+      fc.constantFrom(...BIDI, 0xad, 0x200b, 0x2028, 0x2060, 0xfeff, 0xe0041, 0xe007f, 0xfe0f, 0xfe0e, 0xe0100),
       fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
     ),
   )
   .map((codes) => String.fromCodePoint(...codes));
 /** Without a single control: letters of any script, emoji, punctuation, backslashes. */
-const safeText = fc.string({ unit: 'binary' }).map((s) => s.replace(UNSAFE_ALL, ''));
+const safeText = fc.string({ unit: 'binary' }).map((s) => {
+  // Until nothing is left to take: taking one character out may put two variation selectors side by side.
+  for (let before = ''; before !== s;) [before, s] = [s, s.replace(UNSAFE_ALL, '')];
+  return s;
+});
 
 const stripOwnColours = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
@@ -47,6 +54,18 @@ describe('terminalText', () => {
     expect(terminalText('bob\u3164 \uffa0\u115f')).toBe('bob\\u3164 \\uffa0\\u115f');
     // The joiners emoji and scripts are written with stay.
     expect(terminalText('👩🏽\u200d💻 می\u200cخواهم')).toBe('👩🏽\u200d💻 می\u200cخواهم');
+  });
+
+  it('shows text hidden in tag characters or a run of variation selectors, and keeps flags and emoji whole', () => {
+    // "IGNORE" in tag characters: invisible on screen, read by the next model that gets this email.
+    const tags = [...'IGNORE'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    expect(terminalText(`Thanks!${tags}`)).toBe(
+      'Thanks!\\udb40\\udc49\\udb40\\udc47\\udb40\\udc4e\\udb40\\udc4f\\udb40\\udc52\\udb40\\udc45',
+    );
+    const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+    expect(terminalText(`Go ${scotland}!`)).toBe(`Go ${scotland}!`);
+    expect(terminalText('\u{E007F}')).toBe('\\udb40\\udc7f');
+    expect(terminalText('❤\uFE0F ok\uFE0F\uFE0E\u{E0100}')).toBe('❤\uFE0F ok\uFE0F\\ufe0e\\udb40\\udd00');
   });
 
   it("indents multi-line text's later lines when asked, so they cannot pass for the CLI's own lines", () => {

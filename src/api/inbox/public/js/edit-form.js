@@ -3,8 +3,10 @@ import { diffLines } from 'diff';
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { checkEditedArgs } from './edit-check.js';
+import { visibleJson } from './visible-text.js';
 
-const pretty = (value) => JSON.stringify(value, null, 2);
+// Hidden characters as JSON escapes: the approver sees them, and the text parses to the arguments as they are.
+const pretty = visibleJson;
 
 export function ArgsDiff({ before, after }) {
   const parts = useMemo(() => diffLines(before, after), [before, after]);

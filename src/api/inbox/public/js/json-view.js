@@ -6,6 +6,7 @@ import hljs from 'highlight.js/core';
 import json from 'highlight.js/json';
 import { html } from 'htm/preact';
 import { useMemo } from 'preact/hooks';
+import { visibleJson } from './visible-text.js';
 
 hljs.registerLanguage('json', json);
 
@@ -19,7 +20,7 @@ function HighlightedJson({ text }) {
 }
 
 function JsonValue({ value }) {
-  const text = JSON.stringify(value, null, 2) ?? 'undefined';
+  const text = visibleJson(value);
   const long = text.length > FOLD_OVER_CHARS || text.split('\n').length > FOLD_OVER_LINES;
   if (!long) return html`<${HighlightedJson} text=${text} />`;
   return html`<details class="fold">
