@@ -47,4 +47,15 @@ describe('hitl watch output', () => {
     expect(printed([token(0, 1, 1, 0, 'Half'), event(1, { type: 'run_failed', status: 'Canceled' })])).toBe('model: Half\nCanceled\n');
     expect(printed([token(0, 1, 1, 0, 'Cut off')])).toBe('model: Cut off\n');
   });
+
+  it('indents the later lines of streamed text, and a reply that ends in a newline leaves no indented blank line', () => {
+    expect(
+      printed([
+        token(0, 1, 1, 0, 'First line\n'),
+        token(1, 1, 1, 1, 'second line\n'),
+        event(2, { type: 'model_replied', step: 1, content: 'First line\nsecond line\n' }),
+        event(3, { type: 'step_started', step: 2 }),
+      ]),
+    ).toBe('model: First line\n  second line\nstep 2\n');
+  });
 });

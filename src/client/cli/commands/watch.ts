@@ -60,8 +60,12 @@ export function describeEvent(event: RunEvent): string {
  * wrote is marked as dropped. When a step's reply arrives, its text was already printed (unless it was not streamed).
  */
 export class WatchPrinter {
-  /** The step and attempt whose text is being printed, and whether the line is still open. */
-  private text?: { step: number; attempt: number; open: boolean };
+  /**
+   * The step and attempt whose text is being printed, whether the line is still open, and whether the text printed
+   * so far ended in a newline not yet written: it is written, indented, only if more text follows, so a reply that
+   * ends in a newline leaves no indented blank line behind.
+   */
+  private text?: { step: number; attempt: number; open: boolean; newlineHeld?: boolean };
 
   constructor(private readonly write: (chunk: string) => void) {}
 
@@ -89,7 +93,11 @@ export class WatchPrinter {
       this.write('model: ');
       current.open = true;
     }
-    this.write(t(token.text, { multiline: true, indent: INDENT }));
+    const open = this.text!;
+    let text = `${open.newlineHeld ? '\n' : ''}${t(token.text, { multiline: true })}`;
+    open.newlineHeld = text.endsWith('\n');
+    if (open.newlineHeld) text = text.slice(0, -1);
+    this.write(text.replaceAll('\n', `\n${INDENT}`));
   }
 
   /** The run has ended: close the text's line if it is open. */
@@ -101,6 +109,7 @@ export class WatchPrinter {
     if (!this.text?.open) return;
     this.write('\n');
     this.text.open = false;
+    this.text.newlineHeld = false;
   }
 }
 
