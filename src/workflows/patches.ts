@@ -71,8 +71,9 @@ export const PATCHES = {
   /** A prechecked call's precheck runs before its description, not after (gated-call.ts). */
   worldBeforeDescription: 'world-before-description',
   /**
-   * A prechecked call shown without a world (its precheck failed, or it was proposed by an edit) waits again when
-   * approved, and a proposed call's world is looked at while it waits (consent.ts).
+   * A prechecked call shown without a world (its precheck failed, or it was approved before a proposal's world came)
+   * waits again when approved (consent.ts); a call proposed by an edit gets its world and its tool's description
+   * while it waits (proposal-preparation.ts).
    */
   unseenWorldWaits: 'unseen-world-waits',
 } as const;
