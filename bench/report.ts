@@ -560,7 +560,11 @@ ratio toward 2×, cheapest first:
    runs, changed nothing (34.3 against 34.9 ms per replay), since the cost is our modules building their schemas, not
    zod's own module; preloading our schema modules as well failed every run, because zod 4.6 computes some schema
    properties on first read and writes them onto the schema (\`installLazyProp\`), which the SDK's freeze of shared
-   modules forbids. Validating at the edges (client, HTTP API, the \`resolveAgent\` local activity) with plain
+   modules forbids. Two more on 2026-11-27: zod without its generated parsers (\`jitless\`) changed nothing (36.6
+   against 37.7 ms); and a profile of a bundle whose modules were not concatenated spread the modules' start over
+   about forty of them, the largest (\`condition.ts\`) 8%, much of it the first schema of each kind in a run
+   installing that kind's methods, which every run pays however few schemas it builds: building our schemas only
+   when first used would save a part of the fixed cost, not most of it. Validating at the edges (client, HTTP API, the \`resolveAgent\` local activity) with plain
    checks in the workflow would remove it; a cached decision would gain much less (its task's zod work is one parse
    of the decision).
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
