@@ -4,6 +4,7 @@
  * (the workflow sandbox has its own `Error`): it checks a brand registered with `Symbol.for` and the name.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { REFUSAL_CODES, type RefusalCode } from './contract/refusal-codes.js';
 import type { StoreRefusalCode } from './contract/store.js';
 
 const BRAND = Symbol.for('temporal-hitl-agent.error');
@@ -35,31 +36,6 @@ export abstract class HitlError extends Error {
     });
   }
 }
-
-export const REFUSAL_CODES = [
-  'malformed',
-  'empty',
-  'too_large',
-  'mixed_ids',
-  'duplicate_id',
-  'unknown_call',
-  'already_decided',
-  'decision_not_allowed',
-  'unknown_tool',
-  'invalid_edit_args',
-  'args_hash_mismatch',
-  'batch_count_mismatch',
-  'nothing_pending',
-  'approver_required',
-  'approver_not_allowed',
-  'four_eyes',
-  'already_approved',
-  'run_closed',
-  'run_stuck',
-  'token_refused',
-  'internal',
-] as const;
-export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 /** A decision input the run refuses; nothing about the run changes. */
 export class DecisionRefusedError extends HitlError {

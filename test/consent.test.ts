@@ -11,7 +11,7 @@ import { encodeApprovalId } from '../src/client/approval-id.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import type { ToolImplementation } from '../src/tools/implement-tool.js';
 import { startTestApi } from './helpers/api.js';
-import { decide, toolMessages, waitForPending } from './helpers/decisions.js';
+import { decide, refusalOf, toolMessages, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { activitySummaries, waitFor } from './helpers/history.js';
 
@@ -32,7 +32,7 @@ const held = new Promise<void>((resolve) => (release = resolve));
 let flakyPrechecks = 0;
 /** How often it ran for order 1236 (its first three attempts fail: the call is shown without a world). */
 let latePrechecks = 0;
-/** The first precheck of a refund of 43210 (a proposal's) waits until the test lets it go. */
+/** The first precheck of a refund of 12345 (a proposal's) waits until the test lets it go. */
 let seeProposal: () => void = () => {};
 const proposalSeen = new Promise<void>((resolve) => (seeProposal = resolve));
 let proposalPrechecks = 0;
@@ -49,7 +49,7 @@ function wrapTools(tools: Record<string, ToolImplementation>): Record<string, To
         const { orderId, amount } = args as { orderId: string; amount: number };
         if (orderId === '1235' && ++flakyPrechecks > 1) throw new Error('the order service is down');
         if (orderId === '1236' && ++latePrechecks <= 3) throw new Error('the order service is starting');
-        if (amount === 43210 && ++proposalPrechecks === 1) await proposalSeen;
+        if (amount === 12345 && ++proposalPrechecks === 1) await proposalSeen;
         return refund.precheck!(args, ctx);
       },
     },
@@ -254,33 +254,78 @@ describe('drift caught by a precheck', () => {
     expect(h.shop.prepare("SELECT refunded FROM orders WHERE id = '1236'").get()).toEqual({ refunded: 0 });
   });
 
-  it('a call proposed by an edit is approved before its world is looked at: it waits again, with the world', async () => {
+  it('a call proposed by an edit is shown while its world is looked up: approving it then is refused, and once it is there it runs', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Write a note' });
     const [write] = await waitForPending(handle, 1);
     // bob may decide the write, not refunds: his edit into one waits for finance, and its precheck is held.
-    const args = { orderId: '1234', amount: 43210 };
+    const args = { orderId: '1234', amount: 12345 };
     await decide(handle, {
       decisions: [{ id: write!.id, type: 'edit', name: 'process_refund', args }],
       approver: 'bob',
       groups: ['support'],
     });
     const [proposal] = await pendingAgain(handle, 'call-1.2');
-    expect(proposal).toMatchObject({ toolName: 'process_refund', args, proposedBy: { approver: 'bob' } });
+    expect(proposal).toMatchObject({ toolName: 'process_refund', args, proposedBy: { approver: 'bob' }, preparing: true });
     expect(proposal!.world).toBeUndefined();
-    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], ...FINANCE });
+    const before = await handle.query(runStateQuery);
+    expect(await refusalOf(decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], ...FINANCE }))).toEqual({
+      code: 'not_ready',
+      message:
+        'process_refund (call-1.2) is being prepared for approvers: what its tool depends on is looked up first. Decide again in a moment.',
+    });
+    expect(await handle.query(runStateQuery)).toEqual(before);
     seeProposal();
 
-    const [again] = await pendingAgain(handle, 'call-1.3');
+    await waitFor(async () => (await handle.query(pendingApprovalsQuery))[0]?.world !== undefined, 30_000, "the proposal's world");
+    const [ready] = await handle.query(pendingApprovalsQuery);
+    expect(ready).toMatchObject({ id: 'call-1.2', world: { orderId: '1234', refundable: expect.any(Number) } });
+    expect(ready).not.toHaveProperty('preparing');
+    expect(ready!.description).toContain('Refund 12345 of the');
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], ...FINANCE });
+    expect(await handle.result()).toMatchObject({ output: 'note handled' });
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234' AND amount = 12345").all()).toEqual([{ amount: 12345 }]);
+  });
+
+  it('an edit into another order waits again with that order, for its editor too; an edit of the amount alone runs at once', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Refund 20000 on 1237' });
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown!.world).toMatchObject({ orderId: '1237' });
+    const elsewhere = { orderId: '1238', amount: 100 };
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'edit', args: elsewhere }], ...FINANCE });
+    const [again] = await pendingAgain(handle, 'call-1.2');
     expect(again).toMatchObject({
       toolName: 'process_refund',
-      args,
-      world: { orderId: '1234', refundable: expect.any(Number) },
-      repended: { reason: 'world_changed', previousId: 'call-1.2', approvedBy: 'fiona' },
+      args: elsewhere,
+      world: { orderId: '1238' },
+      repended: {
+        reason: 'world_changed',
+        previousId: 'call-1',
+        approvedBy: 'fiona',
+        message: 'No approver saw what process_refund depends on for the edited arguments.',
+        worldBefore: { orderId: '1237' },
+      },
     });
-    expect(again!.repended!.message).toBe('No approver saw what process_refund depends on: it was not known when the call was shown.');
-    expect(again!.description).toContain('Refund 43210 of the');
-    await decide(handle, { decisions: [{ id: 'call-1.3', type: 'reject', message: 'not now' }], ...FINANCE });
-    expect(await handle.result()).toMatchObject({ output: 'note handled' });
-    expect(h.shop.prepare('SELECT amount FROM refunds WHERE amount = 43210').all()).toEqual([]);
+    expect(again!.excludedApprovers ?? []).not.toContain('fiona');
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], ...FINANCE });
+    expect(await handle.result()).toMatchObject({ output: 'refund handled' });
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1238'").all()).toEqual([{ amount: 100 }]);
+
+    const same = await h.start({ agent: 'demo', prompt: 'Refund 20000 on 1234' });
+    await waitForPending(same, 1);
+    await decide(same, { decisions: [{ id: 'call-1', type: 'edit', args: { orderId: '1234', amount: 101 } }], ...FINANCE });
+    expect(await same.result()).toMatchObject({ output: 'refund handled' });
+    expect((await same.query(runStateQuery)).decisions.map((d) => d.event ?? d.type)).toEqual(['edit']);
+  });
+
+  it('an edit into a tool that looks at nothing runs, though the world of the call it replaces has changed', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Refund 20000 on 1234' });
+    await waitForPending(handle, 1);
+    h.shop.prepare("UPDATE orders SET refunded = refunded + 1 WHERE id = '1234'").run();
+    const email = { to: 'ada@example.com', subject: 'About your order', body: 'We will be in touch.' };
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'edit', name: 'send_email', args: email }], ...FINANCE });
+    expect(await handle.result()).toMatchObject({ output: 'refund handled' });
+    const [[, message]] = (await toolMessages(handle)) as [[string, string]];
+    expect(message).toContain('send_email');
+    expect((await handle.query(runStateQuery)).decisions.map((d) => d.event ?? d.type)).toEqual(['edit']);
   });
 });

@@ -1,12 +1,12 @@
 /** Every error leaves the API as `{error: {code, message}}` with a fitting status, never with a stack trace. */
 import type { Context } from 'hono';
+import type { RefusalCode } from '../contract/refusal-codes.js';
 import { HTTPException } from 'hono/http-exception';
 import {
   ApprovalNotFoundError,
   DecisionRefusedError,
   InvalidMessageError,
   InvalidRunInputError,
-  type RefusalCode,
   RunNotFoundError,
   SessionClosedError,
   StreamOffsetError,
@@ -18,6 +18,7 @@ type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
 const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   already_decided: 409,
   already_approved: 409,
+  not_ready: 409,
   args_hash_mismatch: 409,
   run_closed: 409,
   run_stuck: 409,

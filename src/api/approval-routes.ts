@@ -69,7 +69,7 @@ export function toApprovalView(
     ...(approval.proposedBy && { proposedBy: approval.proposedBy }),
     ...(approval.breakpoint && { breakpoint: approval.breakpoint }),
     sessionId: approval.workflowId,
-    ...pick(approval, ['requiredApprovals', 'approvals', 'review', 'escalations', 'validFor', 'world', 'repended']),
+    ...pick(approval, ['requiredApprovals', 'approvals', 'review', 'escalations', 'validFor', 'world', 'preparing', 'repended']),
     canDecide: canDecide(approval, identity),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
     ...(approval.problem && { problem: approval.problem }),

@@ -37,6 +37,7 @@ export const ApprovalView = PendingApproval.pick({
   escalations: true,
   validFor: true,
   world: true,
+  preparing: true,
   repended: true,
 }).extend({
   /** Global approval id (URL-safe). */

@@ -57,6 +57,11 @@ export const PendingApproval = z.object({
   validFor: z.string().optional(),
   /** What the tool's precheck saw of the world when the call was shown: the tool runs only if it still holds. */
   world: z.unknown().optional(),
+  /**
+   * The call was proposed by an edit and its world, or its tool's description, is still being looked up: a decision
+   * that would run it is refused (`not_ready`) until they are here, a moment later.
+   */
+  preparing: z.literal(true).optional(),
   /** The call had been approved and waits again: why, and what changed. */
   repended: z
     .object({

@@ -7,8 +7,11 @@ import type { AgentRun } from './agent-run.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { workflowNow } from './workflow-clock.js';
 
-/** What the announcement carries besides the gate's settings: the reviewer's reasoning, the world, why it waits again. */
-export type AnnouncementExtras = Pick<PendingApproval, 'review' | 'world' | 'repended'>;
+/**
+ * What the announcement carries besides the gate's settings: the reviewer's reasoning, the world, why it waits again,
+ * whether it is still being prepared.
+ */
+export type AnnouncementExtras = Pick<PendingApproval, 'review' | 'world' | 'repended' | 'preparing'>;
 
 export function announce(
   run: AgentRun,
@@ -57,4 +60,10 @@ function whoDecides(gate: GateSettings, at: number): Partial<PendingApproval> {
     }),
     ...(gate.validForMs !== undefined && { validFor: ms(gate.validForMs) }),
   };
+}
+
+/** A call now waits for a decision: approvers' webhooks and watchers are told. */
+export function requestApproval(run: AgentRun, approval: PendingApproval): void {
+  run.notifications.send('approval.requested', approval);
+  run.events.approvalRequested(approval);
 }

@@ -14,12 +14,9 @@ import { timeOut } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
 export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<Resolution> {
-  // The proposal prepared last: each once, so a precheck that fails is not retried in a loop.
-  let prepared: PendingApproval | undefined;
   for (;;) {
     if (record.resolution) return record.resolution;
-    if (record.pending !== prepared && proposalUnprepared(run, record)) {
-      prepared = record.pending;
+    if (proposalUnprepared(record)) {
       await prepareProposal(run, record);
       continue;
     }

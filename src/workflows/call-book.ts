@@ -112,9 +112,14 @@ export class CallBook {
     if (pending.approvers) pending.approvers = [...new Set([...pending.approvers, ...step.approvers])];
   }
 
-  /** What was looked up for a call after it was shown (a proposal): its world, its tool's description. In place. */
+  /**
+   * What was looked up for a call after it was shown (a proposal): its world, its tool's description. In place: no
+   * decision that would run it was taken meanwhile (`preparing`), so nothing decided refers to the call without them.
+   */
   lookedUp(record: CallRecord, found: Partial<Pick<PendingApproval, 'world' | 'description'>>): void {
-    Object.assign(record.pending!, found);
+    const pending = record.pending!;
+    Object.assign(pending, found);
+    delete pending.preparing;
   }
 
   /** What the reviewer made of the call (it reviews a call once, across continue-as-new too). */

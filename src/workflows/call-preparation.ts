@@ -6,7 +6,7 @@ import type { CallRecord } from '../schemas/call-record.js';
 import type { AgentRun } from './agent-run.js';
 import { describedByTool } from './approval-description.js';
 import { reviewsFirst } from './call-review.js';
-import { prechecked } from './consent.js';
+import { prechecked } from './world.js';
 
 export function preparedFirst(run: AgentRun, record: CallRecord): boolean {
   // In this order: runs recorded before reviewers and prechecks existed evaluate only the first.

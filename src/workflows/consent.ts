@@ -5,22 +5,19 @@
  * just before it runs; if the world changed, or the precheck cannot say, the call waits again. Either way the call
  * is announced anew under `<id>.<n>`, and approvers see why and what changed.
  */
-import { isCancellation, log } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import deepEqual from 'fast-deep-equal';
 import ms from 'ms';
-import { truncateBytes, utf8Length } from '../bounds/truncate.js';
-import type { CallRecord, Resolution } from '../schemas/call-record.js';
-import type { RependReason } from '../schemas/pending-approval.js';
-import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
+import { classifyCall } from '../policy/classify-call.js';
+import type { CallRecord, GateSettings, Resolution } from '../schemas/call-record.js';
+import type { PendingApproval, RependReason } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
-import { announce } from './announce.js';
+import { announce, requestApproval } from './announce.js';
 import { describeForApprovers, describedByTool } from './approval-description.js';
+import { mcpToolOf } from './mcp-tools.js';
 import { PATCHES, takesPatch } from './patches.js';
-import { requestApproval } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
-
-/** A precheck's view of the world larger than this is treated as a failed precheck (it travels in every view). */
-const WORLD_BYTES = 8 * 1024;
+import { lookAtWorld, prechecked } from './world.js';
 
 /** The tool's activity did not start within what was left of the approval's validity. */
 export class StartMissed {
@@ -32,33 +29,11 @@ export interface Stale {
   message: string;
   /** What the precheck sees now (world_changed). */
   world?: unknown;
+  /** The call as an approver edited it: it waits instead of the one shown. */
+  edited?: EditedCall;
 }
 
-/** The tool looks at the world before its calls are shown and before they run (recorded when the run started). */
-export function prechecked(run: AgentRun, toolName: string): boolean {
-  return run.snapshot.precheckedTools?.includes(toolName) === true && takesPatch(PATCHES.whoDecides);
-}
-
-/** The tool's view of the world for these arguments, or why it could not say. */
-export async function lookAtWorld(
-  run: AgentRun,
-  record: CallRecord,
-  toolName: string,
-  args: Record<string, unknown>,
-): Promise<{ ok: true; world: unknown } | { ok: false; error: string }> {
-  try {
-    const world = await activities.precheckCall.executeWithOptions({ ...ACTIVITY_OPTIONS.precheck, summary: `precheck ${toolName}` }, [
-      { agent: run.agent, name: toolName, args, toolCallId: record.id, context: run.input.context },
-    ]);
-    const bytes = utf8Length(JSON.stringify(world ?? null));
-    if (bytes > WORLD_BYTES) return { ok: false, error: `the precheck's answer is ${bytes} bytes; the limit is ${WORLD_BYTES}` };
-    return { ok: true, world: world ?? null };
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const cause = (err as { cause?: Error }).cause?.message ?? String(err);
-    return { ok: false, error: truncateBytes(cause, 1000) };
-  }
-}
+type EditedCall = { toolName: string; args: Record<string, unknown> };
 
 /**
  * Whether an approved call may still run: the world is as its approvers saw it and the approval has not lapsed.
@@ -71,17 +46,12 @@ export async function checkConsent(
 ): Promise<{ stale?: Stale; startWithinMs?: number }> {
   if (resolution.kind !== 'approve' && resolution.kind !== 'edit') return {};
   const shown = record.pending;
-  // A call shown without a world (its precheck failed then, or it was approved before the world of a proposal was
-  // looked at) may not run on one its approvers did not see: it waits again, with the world as it is now (patch
-  // unseenWorldWaits; before it, it ran unchecked).
-  const unseen = shown?.world === undefined && takesPatch(PATCHES.unseenWorldWaits);
-  if (shown && (shown.world !== undefined || unseen) && prechecked(run, shown.toolName)) {
+  if (shown && takesPatch(PATCHES.unseenWorldWaits)) {
+    const stale = await worldAsSeen(run, record, shown, resolution);
+    if (stale) return { stale };
+  } else if (shown && shown.world !== undefined && prechecked(run, shown.toolName)) {
     const now = await lookAtWorld(run, record, shown.toolName, shown.args);
     if (!now.ok) return { stale: { reason: 'precheck_failed', message: `The precheck of ${shown.toolName} failed: ${now.error}` } };
-    if (shown.world === undefined) {
-      const message = `No approver saw what ${shown.toolName} depends on: it was not known when the call was shown.`;
-      return { stale: { reason: 'world_changed', message, world: now.world } };
-    }
     if (!deepEqual(now.world, shown.world)) {
       return {
         stale: { reason: 'world_changed', message: `What ${shown.toolName} depends on changed since it was approved.`, world: now.world },
@@ -91,6 +61,27 @@ export async function checkConsent(
   if (resolution.validUntil === undefined) return {};
   const left = resolution.validUntil - workflowNow();
   return left > 0 ? { startWithinMs: left } : { stale: lapsed(record) };
+}
+
+/**
+ * What runs (the call as shown, or as an approver edited it) runs only on the world its approvers saw (patch
+ * unseenWorldWaits). Before it, only the call as shown was checked, and only if it had a world: a call shown without
+ * one ran unchecked, and an edit ran on the world of the arguments it replaced.
+ */
+async function worldAsSeen(run: AgentRun, record: CallRecord, shown: PendingApproval, resolution: Resolution): Promise<Stale | undefined> {
+  const edited = resolution.kind === 'edit' ? { toolName: resolution.toolName, args: resolution.args } : undefined;
+  const runs = edited ?? shown;
+  if (!prechecked(run, runs.toolName)) return undefined;
+  const now = await lookAtWorld(run, record, runs.toolName, runs.args);
+  if (!now.ok) return { reason: 'precheck_failed', message: `The precheck of ${runs.toolName} failed: ${now.error}`, edited };
+  if (shown.world !== undefined && shown.toolName === runs.toolName && deepEqual(now.world, shown.world)) return undefined;
+  const message =
+    shown.world === undefined
+      ? `No approver saw what ${runs.toolName} depends on: it was not known when the call was shown.`
+      : edited
+        ? `No approver saw what ${runs.toolName} depends on for the edited arguments.`
+        : `What ${runs.toolName} depends on changed since it was approved.`;
+  return { reason: 'world_changed', message, world: now.world, edited };
 }
 
 export function lapsed(record: CallRecord): Stale {
@@ -107,8 +98,11 @@ export async function repend(run: AgentRun, record: CallRecord, stale: Stale, ow
   const before = record.pending;
   const resolution = record.resolution!;
   const approvedBy = resolution.kind === 'timeout' ? undefined : resolution.approver;
-  const toolName = before?.toolName ?? record.toolName;
-  const args = before?.args ?? record.args!;
+  // An edit that must wait becomes the call its approvers decide: written by a person, like a proposal, but one its
+  // editor may approve, having had the authority to make it.
+  if (stale.edited) run.book.propose(record, stale.edited, gateOfEdit(run, record, stale.edited));
+  const toolName = stale.edited?.toolName ?? before?.toolName ?? record.toolName;
+  const args = stale.edited?.args ?? before?.args ?? record.args!;
   let world = stale.world;
   if (world === undefined && prechecked(run, toolName)) {
     const now = await lookAtWorld(run, record, toolName, args);
@@ -145,4 +139,11 @@ export async function repend(run: AgentRun, record: CallRecord, stale: Stale, ow
   );
   requestApproval(run, record.pending!);
   run.refresh();
+}
+
+/** Who decides an edited call that waits again: its tool's policy, if it gates it; else the call's own gate. */
+function gateOfEdit(run: AgentRun, record: CallRecord, edited: EditedCall): GateSettings {
+  const facts = { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent, callId: record.id };
+  const target = classifyCall(run.policy, edited.toolName, edited.args, facts, mcpToolOf(run.snapshot, edited.toolName)?.annotations);
+  return target.gated ? target.settings : record.gate!;
 }

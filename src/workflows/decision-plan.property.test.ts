@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_CODES } from '../errors.js';
+import { REFUSAL_CODES } from '../contract/refusal-codes.js';
 import { argsHash } from '../policy/args-hash.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';

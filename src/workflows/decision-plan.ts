@@ -92,6 +92,12 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const token = signed && { token: { id: signed.tokenId, expiresAt: signed.expiresAt } };
   const checks = call.checks ?? 1;
   const runsTheTool = decision.type === 'approve' || decision.type === 'edit';
+  if (call.preparing && runsTheTool) {
+    return new DecisionRefusedError(
+      'not_ready',
+      `${label} is being prepared for approvers: what its tool depends on is looked up first. Decide again in a moment.`,
+    );
+  }
   const verdict = mayDecide(call, who, runsTheTool, checks >= 2);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
   const quorum = countApproval(decision, call, approver, label);

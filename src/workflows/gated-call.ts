@@ -6,13 +6,14 @@
 import type { CallRecord, Resolution } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { AgentRun } from './agent-run.js';
-import { announce, type AnnouncementExtras } from './announce.js';
+import { announce, requestApproval, type AnnouncementExtras } from './announce.js';
 import { describeForApprovers, describedByTool } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
 import { reviewBeforeHumans, reviewsFirst, shadowReview } from './call-review.js';
-import { checkConsent, lapsed, lookAtWorld, prechecked, repend, StartMissed } from './consent.js';
+import { checkConsent, lapsed, repend, StartMissed } from './consent.js';
 import { PATCHES, takesPatch } from './patches.js';
-import { applyAlways, requestApproval, standingDecision } from './run-decisions.js';
+import { applyAlways, standingDecision } from './run-decisions.js';
+import { lookAtWorld, prechecked } from './world.js';
 import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage } from './tool-messages.js';
 
 /** Runs a tool for the call; `startWithinMs` bounds how long its activity may wait to start (StartMissed after). */

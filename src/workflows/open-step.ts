@@ -9,11 +9,11 @@ import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import type { AgentRun } from './agent-run.js';
-import { announce } from './announce.js';
+import { announce, requestApproval } from './announce.js';
 import { preparedFirst } from './call-preparation.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { droppedCallsNote, type Intake } from './reply-intake.js';
-import { applyAlways, requestApproval, standingDecision } from './run-decisions.js';
+import { applyAlways, standingDecision } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
 export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {

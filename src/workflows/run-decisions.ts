@@ -13,13 +13,13 @@ import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { CallRecord, GateSettings, Resolution } from '../schemas/call-record.js';
 import type { AlwaysDecision } from '../schemas/carried-state.js';
 import type { AppliedDecision, DecideInput } from '../schemas/decision.js';
-import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ReviewOutcome } from '../schemas/review.js';
 import type { AgentRun } from './agent-run.js';
-import { announce } from './announce.js';
+import { announce, requestApproval } from './announce.js';
 import { auditArgs } from './audit-log.js';
 import type { PlannedDecision } from './decision-plan.js';
 import { PATCHES, takesPatch } from './patches.js';
+import { preparedBeforeDeciding } from './proposal-preparation.js';
 import { ownerCallId } from './sub-agent-mirror.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -136,7 +136,9 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
   const proposal = planned.proposal!;
   run.book.markDecided(before.id, { type: 'edit', ...(planned.approver && { approver: planned.approver }) });
   run.book.propose(record, { toolName: planned.toolName, args: planned.args, approver: planned.approver }, proposal.gate);
-  announce(run, record, proposal.gate.description, true);
+  // Looked up before anyone may run it, while the call waits (proposal-preparation.ts); approvers are told then.
+  const preparing = preparedBeforeDeciding(run, record, planned.toolName);
+  announce(run, record, proposal.gate.description, true, undefined, preparing ? { preparing } : {});
   const entry = run.audit.append({
     via,
     outcome: 'applied',
@@ -151,13 +153,7 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
     ...(planned.decision.message !== undefined && { message: planned.decision.message }),
   });
   run.events.decided(entry);
-  requestApproval(run, record.pending!);
-}
-
-/** A call now waits for a decision: approvers' webhooks and watchers are told. */
-export function requestApproval(run: AgentRun, approval: PendingApproval): void {
-  run.notifications.send('approval.requested', approval);
-  run.events.approvalRequested(approval);
+  if (!preparing) requestApproval(run, record.pending!);
 }
 
 /**

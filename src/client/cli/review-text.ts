@@ -19,6 +19,7 @@ export function reviewText(p: PendingApproval, position: { index: number; of: nu
     const who = p.proposedBy.approver ? terminalText(p.proposedBy.approver) : 'An approver';
     lines.push(`Proposed by ${who}, by an edit of ${terminalText(p.proposedBy.toolName)} (${terminalText(p.proposedBy.callId)}).`);
   }
+  if (p.preparing) lines.push('Still being prepared: what its tool depends on is looked up first; decide in a moment.');
   if (p.repended) {
     const approved = p.repended.approvedBy ? `, approved by ${terminalText(p.repended.approvedBy)}` : '';
     lines.push(

@@ -3,6 +3,7 @@
 const BY_CODE = {
   already_decided: 'Someone already decided this call, so your decision was not applied.',
   already_approved: 'You have already approved this call; it waits for other approvers.',
+  not_ready: 'What this call depends on is still being looked up. Look at it again and decide in a moment.',
   run_closed: 'This run has already ended; there is nothing left to decide.',
   run_stuck: 'This run is stuck, so your decision was not recorded. What to do is shown below.',
   args_hash_mismatch: 'The arguments changed since you loaded them. Look at the new arguments and decide again.',

@@ -18,6 +18,7 @@ const AGAIN = {
   world_changed: 'What the tool depends on changed after it was approved',
   precheck_failed: 'The tool could not check the world before running',
 };
+const UNSEEN = 'No approver had seen what the tool depends on';
 
 function Quorum({ approval }) {
   const approvals = approval.approvals ?? [];
@@ -44,6 +45,9 @@ function Ladder({ escalations }) {
 /** @param {{approval: any}} props */
 export function WhoDecides({ approval }) {
   const { review, escalations, repended, world } = approval;
+  // What changed shows as a difference; a world no approver had seen has none, and the run's words say why.
+  const drifted = repended?.reason === 'world_changed' && repended.worldBefore !== undefined;
+  const unseen = repended?.reason === 'world_changed' && !drifted;
   const parts = [
     approval.requiredApprovals && html`<${Quorum} approval=${approval} />`,
     review &&
@@ -58,12 +62,14 @@ export function WhoDecides({ approval }) {
     repended &&
       html`<div class="again" role="note">
         <p>
-          <strong>${AGAIN[repended.reason] ?? repended.reason}</strong
-          >${repended.approvedBy ? ` (approved by ${repended.approvedBy})` : ''}.
-          ${repended.reason === 'world_changed' ? '' : `${repended.message} `}It waits for a new decision.
+          <strong>${unseen ? UNSEEN : (AGAIN[repended.reason] ?? repended.reason)}</strong
+          >${repended.approvedBy ? ` (approved by ${repended.approvedBy})` : ''}. ${drifted ? '' : `${repended.message} `}It waits for a new
+          decision.
         </p>
         ${repended.worldBefore !== undefined && html`<${ArgsDiff} before=${pretty(repended.worldBefore)} after=${pretty(world)} />`}
       </div>`,
+    approval.preparing &&
+      html`<p class="preparing" role="status">What the tool depends on is being looked up; you can decide in a moment.</p>`,
     world !== undefined &&
       !repended?.worldBefore &&
       html`<div class="world">

@@ -1,0 +1,26 @@
+/** Why a decision was refused: the `code` of a DecisionRefusedError (src/errors.ts), the same on every channel. */
+export const REFUSAL_CODES = [
+  'malformed',
+  'empty',
+  'too_large',
+  'mixed_ids',
+  'duplicate_id',
+  'unknown_call',
+  'already_decided',
+  'decision_not_allowed',
+  'unknown_tool',
+  'invalid_edit_args',
+  'args_hash_mismatch',
+  'batch_count_mismatch',
+  'nothing_pending',
+  'approver_required',
+  'approver_not_allowed',
+  'four_eyes',
+  'already_approved',
+  'not_ready',
+  'run_closed',
+  'run_stuck',
+  'token_refused',
+  'internal',
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
