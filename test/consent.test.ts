@@ -254,7 +254,7 @@ describe('drift caught by a precheck', () => {
     expect(h.shop.prepare("SELECT refunded FROM orders WHERE id = '1236'").get()).toEqual({ refunded: 0 });
   });
 
-  it('a call proposed by an edit is shown while its world is looked up: approving it then is refused, and once it is there it runs', async () => {
+  it('a call proposed by an edit is shown while its world is looked up: approving it then is refused, and once it is there it can run', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Write a note' });
     const [write] = await waitForPending(handle, 1);
     // bob may decide the write, not refunds: his edit into one waits for finance, and its precheck is held.
@@ -281,9 +281,17 @@ describe('drift caught by a precheck', () => {
     expect(ready).toMatchObject({ id: 'call-1.2', world: { orderId: '1234', refundable: expect.any(Number) } });
     expect(ready).not.toHaveProperty('preparing');
     expect(ready!.description).toContain('Refund 12345 of the');
-    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'approve' }], ...FINANCE });
+    // Finance edits the amount: the same order's world, which it saw, so the refund runs at once.
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'edit', args: { ...args, amount: 12346 } }], ...FINANCE });
     expect(await handle.result()).toMatchObject({ output: 'note handled' });
-    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234' AND amount = 12345").all()).toEqual([{ amount: 12345 }]);
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234' AND amount BETWEEN 12345 AND 12346").all()).toEqual([
+      { amount: 12346 },
+    ]);
+    const { decisions } = await handle.query(runStateQuery);
+    expect(decisions.map((d) => [d.id, d.outcome, d.type, d.toolName, d.toolNameAfter])).toEqual([
+      ['call-1', 'applied', 'edit', 'write_file', 'process_refund'],
+      ['call-1.2', 'applied', 'edit', 'process_refund', undefined],
+    ]);
   });
 
   it('an edit into another order waits again with that order, for its editor too; an edit of the amount alone runs at once', async () => {

@@ -13,7 +13,7 @@ import type { PolicyOutcome } from '../schemas/run-state.js';
 const KEEP_DECIDED = 2000;
 /** How the policy classified recent calls, for reviewers. */
 const KEEP_OUTCOMES = 500;
-const OWN_ID = /^call-(\d+)(?:\.\d+)?$/;
+const OWN_ID = /^call-(\d+)(?:\.(\d+))?$/;
 
 export class CallBook {
   #calls: CallRecord[] = [];
@@ -161,7 +161,11 @@ export class CallBook {
     const known = this.#decided.get(id);
     if (known) return known;
     const own = OWN_ID.exec(id);
-    return own && Number(own[1]) <= this.#lastCallNumber && !this.byPendingId(id) ? { type: 'settled' } : undefined;
+    if (!own || Number(own[1]) > this.#lastCallNumber || this.byPendingId(id)) return undefined;
+    // `<id>.<n>` of a call still in the book was settled only if the call was announced that often: a decision sent
+    // for a proposal's id before the edit that makes it arrived names no call yet.
+    const record = own[2] ? this.#calls.find((c) => c.id === `call-${own[1]}`) : undefined;
+    return record && (record.announcements ?? 1) < Number(own[2]) ? undefined : { type: 'settled' };
   }
 
   /** No tool or sub-agent is running and no decided call is about to start one: safe to continue as new. */

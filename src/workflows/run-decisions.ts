@@ -239,19 +239,21 @@ export function settle(
   // Automatic decisions name their decider apart from people: `reviewer:<name>`.
   const decidedBy = via === 'reviewer' ? approver : undefined;
   const id = record.pending?.id ?? record.id;
+  // What was decided: the call as shown (a proposal shows another tool than the model's).
+  const toolName = record.pending?.toolName ?? record.toolName;
   run.book.markDecided(id, { type, ...(approver && { approver }) });
   const entry = run.audit.append({
     via,
     outcome: 'applied',
     type,
     id,
-    toolName: record.pending?.toolName ?? record.toolName,
+    toolName,
     ...(decidedBy ? { decidedBy } : approver && { approver }),
     ...(extra.review && { review: extra.review }),
     ...(extra.quorum && { quorum: extra.quorum }),
     argsBefore: auditArgs(record.pending?.args ?? record.args),
     ...(resolution.kind === 'edit' && { argsAfter: auditArgs(resolution.args) }),
-    ...(resolution.kind === 'edit' && resolution.toolName !== record.toolName && { toolNameAfter: resolution.toolName }),
+    ...(resolution.kind === 'edit' && resolution.toolName !== toolName && { toolNameAfter: resolution.toolName }),
     ...(extra.message !== undefined && { message: extra.message }),
     ...(extra.always && { always: true }),
   });
