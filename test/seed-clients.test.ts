@@ -82,6 +82,7 @@ beforeAll(async () => {
         { match: 'arc reject both', replies: [{ toolCalls: [call('a2', 'cancel_order', { orderId: '1236' })] }, { content: 'arc 2' }] },
         { match: 'arc approve modified', replies: [{ toolCalls: [write('a3', 'arc.txt', 'model')] }, { content: 'arc 3' }] },
         { match: 'arc approve bare', replies: [{ toolCalls: [write('a4', 'arc-bare.txt', 'as asked')] }, { content: 'arc 4' }] },
+        { match: 'arc approve empty', replies: [{ toolCalls: [write('a5', 'arc-empty.txt', 'as asked')] }, { content: 'arc 5' }] },
         {
           match: 'http seed shapes',
           replies: [{ toolCalls: [write('w1', 'http-1.txt', '1'), write('w2', 'http-2.txt', '2')] }, { content: 'http done' }],
@@ -348,7 +349,7 @@ describe('Arc Reactor approval REST (curl-style HTTP)', () => {
     expect((await curl('POST', `/api/approvals/${id}/reject?reasn=x`)).status).toBe(400);
   });
 
-  it('approves with modifiedArguments (an edit), and approves with no body at all', async () => {
+  it('approves with modifiedArguments (an edit), and approves with no body at all, or an empty one', async () => {
     const { handle, id } = await startForArc('arc approve modified');
     const answer = await curl('POST', `/api/approvals/${id}/approve`, '{"modifiedArguments":{"path":"arc.txt","content":"modified"}}');
     expect(answer).toMatchObject({ status: 200, body: { applied: [{ type: 'edit' }] } });
@@ -362,6 +363,15 @@ describe('Arc Reactor approval REST (curl-style HTTP)', () => {
     });
     await finished(bare.handle, 'arc 4');
     expect(workspaceFile('arc-bare.txt')).toBe('as asked');
+
+    // Labelled JSON but empty, as many HTTP clients send a POST without a body: no body too.
+    const empty = await startForArc('arc approve empty');
+    expect(await curl('POST', `/api/approvals/${empty.id}/approve`, '')).toMatchObject({
+      status: 200,
+      body: { applied: [{ type: 'approve' }] },
+    });
+    await finished(empty.handle, 'arc 5');
+    expect(workspaceFile('arc-empty.txt')).toBe('as asked');
   });
 });
 
