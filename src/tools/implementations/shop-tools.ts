@@ -47,7 +47,7 @@ export function shopTools(db: ShopDb) {
         }),
       ({ orderId }) => {
         const order = describeOrder(db, orderId);
-        return order ? `Cancel order ${orderId} of ${order}.` : `Cancel order ${orderId}, which does not exist.`;
+        return order ? `Cancel order ${orderId} of ${order}.` : `Cancel order ${JSON.stringify(orderId)}, which does not exist.`;
       },
     ),
 
@@ -64,7 +64,8 @@ export function shopTools(db: ShopDb) {
         }),
       ({ orderId, amount }) => {
         const order = describeOrder(db, orderId);
-        if (!order) return `Refund ${amount} on order ${orderId}, which does not exist.`;
+        // Quoted: an id the model made up could otherwise read as a real order's description ("1234 of Ada …").
+        if (!order) return `Refund ${amount} on order ${JSON.stringify(orderId)}, which does not exist.`;
         const { amount: paid, refunded } = findOrder(db, orderId);
         return `Refund ${amount} of the ${paid - refunded} still refundable on order ${orderId} of ${order}.`;
       },
