@@ -421,6 +421,46 @@ describe("more than one argument, nesting past the stack, over Temporal's limits
   });
 });
 
+describe('__proto__ keys', () => {
+  it('a decision, a start or an HTTP body holding one is refused whole, never read without it', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Send more than one argument, by proto' });
+    const [refund] = await waitForPending(handle, 1);
+    // As JSON holds it: an own key, which a copy key by key (a zod record) would turn into the args' prototype, so the
+    // amount it holds would be read as sent while the key itself vanished.
+    const edit = JSON.parse(
+      `{"decisions": [{"id": "${refund!.id}", "type": "edit", "args": {"orderId": "1234", "__proto__": {"amount": 1}}}], "approver": "alice", "groups": ["finance"]}`,
+    );
+    const refusal = 'The decision input has a key named __proto__ (at decisions[0].args.__proto__)';
+    await refusedUnchanged(handle, 'update', () =>
+      decide(handle, edit).catch((err) => {
+        expect(err.cause).toMatchObject({ type: 'DecisionRefusedError', message: expect.stringContaining(refusal) });
+        throw err;
+      }),
+    );
+    await refusedUnchanged(handle, 'signal', () => handle.signal('decision', edit));
+    expect((await handle.query(runStateQuery)).decisions.at(-1)?.refusal).toMatchObject({
+      code: 'malformed',
+      message: expect.stringContaining(refusal),
+    });
+    await decide(handle, { decisions: [{ id: refund!.id, type: 'reject', message: 'no' }], approver: 'alice', groups: ['finance'] });
+    await finishes(handle, 'arguments done');
+
+    tally.inputs++;
+    const started = await h.start(JSON.parse('{"agent": "demo", "prompt": "never read", "context": {"__proto__": {"tier": "gold"}}}'));
+    const failed = await started.result().catch((err: unknown) => err);
+    expect((failed as WorkflowFailedError).cause).toMatchObject({
+      type: 'InvalidRunInputError',
+      message: expect.stringContaining('The start input has a key named __proto__ (at context.__proto__)'),
+    });
+    tally.inputs++;
+    const viaHttp = await http('POST', '/api/runs', '{"agent": "demo", "prompt": "x", "context": {"__proto__": {}}}', {
+      'content-type': 'application/json',
+    });
+    expect(viaHttp.status).toBe(400);
+    expect(await viaHttp.json()).toMatchObject({ error: { code: 'invalid_request', message: expect.stringContaining('__proto__') } });
+  });
+});
+
 describe('policy patterns', () => {
   it("a pattern that backtracks for ever in JavaScript is decided at once against the model's arguments", async () => {
     tally.inputs++;

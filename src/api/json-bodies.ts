@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../bounds/json-depth.js';
+import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { errorResponse } from './api-errors.js';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -31,6 +32,8 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
   if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) {
     return errorResponse(c, 400, 'invalid_request', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
+  const protoKey = protoKeyRefusal('body', value);
+  if (protoKey) return errorResponse(c, 400, 'invalid_request', protoKey);
   if (meantAsJson) c.req.raw.headers.set('content-type', 'application/json');
   return next();
 };

@@ -25,9 +25,7 @@ import {
   toolsQuery,
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
-import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { truncateBytes } from '../bounds/truncate.js';
-import { keysNotIn } from '../bounds/unknown-keys.js';
 import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
@@ -40,6 +38,7 @@ import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from '.
 import { planDecisions, type Plan, type PlanContext, type SigningContext } from './decision-plan.js';
 import { PATCHES, takePatchesAtStart, takesPatch } from './patches.js';
 import { extraArgumentsRefusal } from './one-argument.js';
+import { startInputRefusal } from './start-input-refusal.js';
 import { openRunEvents } from './run-events.js';
 import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
@@ -66,13 +65,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
   const run = new AgentRun(openRunEvents(carryFromChain ? rawCarry?.stream : undefined));
   registerHandlers(run);
   try {
-    const undecoded = undecodableReason(rawInput);
-    if (undecoded !== undefined) throw new InvalidRunInputError(undecodableMessage('input', undecoded));
-    const extraArguments = extraArgumentsRefusal('start input', extra);
-    if (extraArguments) throw new InvalidRunInputError(extraArguments);
-    // A misspelled `aproval` or `maxStep` would otherwise be dropped, and the run go ahead without what was meant.
-    const unknownKeys = takesPatch(PATCHES.strictStartInput) ? keysNotIn(rawInput, AgentWorkflowInput.shape) : [];
-    if (unknownKeys.length) throw new InvalidRunInputError(unknownKeysMessage(unknownKeys));
+    const refused = startInputRefusal(rawInput, extra);
+    if (refused) throw new InvalidRunInputError(refused);
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
@@ -106,10 +100,6 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
     if (!isCancellation(err)) await run.notifications.flush();
     throw failure;
   }
-}
-
-function unknownKeysMessage(keys: string[]): string {
-  return `unknown ${keys.length === 1 ? 'key' : 'keys'} ${keys.map((k) => JSON.stringify(k.slice(0, 100))).join(', ')} (misspelled?)`;
 }
 
 async function finished(run: AgentRun, result: AgentResult): Promise<AgentResult> {
@@ -254,6 +244,7 @@ function planContext(run: AgentRun): PlanContext {
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
     refusesUncheckedTokens: takesPatch(PATCHES.tokensNeedSigners),
     refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
+    refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
   };
 }
 

@@ -33,6 +33,8 @@ export interface PlanContext {
   refusesUncheckedTokens?: boolean;
   /** An edit's arguments its tool does not take are refused rather than dropped (runs since patch set 6). */
   refusesUnknownEditArgs?: boolean;
+  /** A decision input holding a `__proto__` key is refused as malformed (src/bounds/proto-keys.ts). */
+  refusesProtoKeys?: boolean;
 }
 
 export interface SigningContext {

@@ -4,6 +4,7 @@
  * the same inputs with the same words. It never throws: an input it cannot judge is refused.
  */
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
+import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { keysNotIn } from '../bounds/unknown-keys.js';
 import { utf8Length } from '../bounds/truncate.js';
 import { decisionInputTooLarge } from '../contract/decision-size.js';
@@ -44,6 +45,8 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   if (jsonDepthExceeds(raw)) return refuse('malformed', 'Malformed decision input: it nests deeper than 64 levels.');
   const tooLarge = decisionInputTooLarge(raw);
   if (tooLarge) return refuse('too_large', tooLarge);
+  const protoKey = ctx.refusesProtoKeys ? protoKeyRefusal('decision input', raw) : undefined;
+  if (protoKey) return refuse('malformed', protoKey);
   // The seeds' shapes (LangChain's resume, LangGraph's HumanResponse) become ours before anything else is checked.
   const parsed = parseDecisionInput(raw);
   if (!parsed.ok) return refuse(parsed.code, parsed.message);

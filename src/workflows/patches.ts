@@ -76,6 +76,8 @@ export const PATCHES = {
    * while it waits (proposal-preparation.ts).
    */
   unseenWorldWaits: 'unseen-world-waits',
+  /** A start input or a decision holding a `__proto__` key is refused whole (src/bounds/proto-keys.ts). */
+  protoKeysRefused: 'proto-keys-refused',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -121,7 +123,7 @@ const SET_6: readonly PatchId[] = [
 ];
 const SET_7: readonly PatchId[] = [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-8', patches: [...SET_7, PATCHES.unseenWorldWaits] },
+  { id: 'patch-set-8', patches: [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused] },
   { id: 'patch-set-7', patches: SET_7 },
   { id: 'patch-set-6', patches: SET_6 },
   { id: 'patch-set-5', patches: SET_5 },

@@ -1,0 +1,31 @@
+/**
+ * A key named `__proto__` in JSON from outside. JSON.parse keeps it as an ordinary key, but any code that copies the
+ * value key by key (zod's records among it) sets the copy's prototype with it instead: the key vanishes, and what it
+ * held is inherited by the copy, where a later schema reads it as if it had been sent. Such input is refused whole,
+ * never read one way here and another there.
+ */
+export function protoKeyPath(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [current, at] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (Array.isArray(current)) {
+      current.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      const path = at ? `${at}.${key}` : key;
+      if (key === '__proto__') return path;
+      stack.push([(current as Record<string, unknown>)[key], path]);
+    }
+  }
+  return undefined;
+}
+
+/** Why `what` is refused, if it holds such a key. Call only on values bounded in depth and size. */
+export function protoKeyRefusal(what: string, value: unknown): string | undefined {
+  const at = protoKeyPath(value);
+  return at === undefined
+    ? undefined
+    : `The ${what} has a key named __proto__ (at ${at}), which JSON readers do not all read the same way; nothing was taken.`;
+}
