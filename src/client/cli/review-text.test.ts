@@ -40,6 +40,9 @@ describe('hitl review shows what approvers decide on', () => {
     );
     expect(text).toContain('Proposed by bob, by an edit of send_email (call-1).');
     expect(text).not.toContain('Still being prepared');
+    expect(reviewText({ ...refund, proposedBy: { callId: 'call-1', toolName: 'process_refund' } }, at)).toContain(
+      'Written by an edit of process_refund (call-1).',
+    );
     expect(reviewText({ ...refund, preparing: true }, at)).toContain('Still being prepared: what its tool depends on is looked up first');
     expect(text).toContain(
       'What it depends on (looked at again before it runs):\n  {\n    "orderId": "1234",\n    "refundable": 75000\n  }',

@@ -16,8 +16,11 @@ export function reviewText(p: PendingApproval, position: { index: number; of: nu
     terminalText(p.description, { multiline: true, indent: '  ' }),
   ];
   if (p.proposedBy) {
-    const who = p.proposedBy.approver ? terminalText(p.proposedBy.approver) : 'An approver';
-    lines.push(`Proposed by ${who}, by an edit of ${terminalText(p.proposedBy.toolName)} (${terminalText(p.proposedBy.callId)}).`);
+    const of = `${terminalText(p.proposedBy.toolName)} (${terminalText(p.proposedBy.callId)})`;
+    // Without an approver: an edit that waits again for a world nobody saw (`repended` says whose).
+    lines.push(
+      p.proposedBy.approver ? `Proposed by ${terminalText(p.proposedBy.approver)}, by an edit of ${of}.` : `Written by an edit of ${of}.`,
+    );
   }
   if (p.preparing) lines.push('Still being prepared: what its tool depends on is looked up first; decide in a moment.');
   if (p.repended) {
