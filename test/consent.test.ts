@@ -25,9 +25,11 @@ const consentAgent = defineAgent({
 const TOKENS = { 'fiona-consent-token-0123456': { approver: 'fiona', groups: ['finance'] } };
 const FINANCE = { approver: 'fiona', groups: ['finance'] };
 
-/** The sibling cancel_order holds its activity slot until the test lets it go. */
+/** The sibling cancel_order holds its activity slot until the test lets it go (order 1237: the second test's). */
 let release: () => void = () => {};
 const held = new Promise<void>((resolve) => (release = resolve));
+let releaseSecond: () => void = () => {};
+const heldSecond = new Promise<void>((resolve) => (releaseSecond = resolve));
 /** How often the process_refund precheck ran for order 1235 (it fails from the second time on). */
 let flakyPrechecks = 0;
 /** How often it ran for order 1236 (its first three attempts fail: the call is shown without a world). */
@@ -42,7 +44,10 @@ function wrapTools(tools: Record<string, ToolImplementation>): Record<string, To
   const refund = tools.process_refund!;
   return {
     ...tools,
-    cancel_order: { ...cancel, run: async (args, ctx) => (await held, cancel.run(args, ctx)) },
+    cancel_order: {
+      ...cancel,
+      run: async (args, ctx) => (await ((args as { orderId: string }).orderId === '1237' ? heldSecond : held), cancel.run(args, ctx)),
+    },
     process_refund: {
       ...refund,
       precheck: async (args, ctx) => {
@@ -93,6 +98,18 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'Cancel 1237 and write',
+          replies: [
+            {
+              toolCalls: [
+                { id: 'cancel', name: 'cancel_order', arguments: { orderId: '1237' } },
+                { id: 'write', name: 'write_file', arguments: { path: 'consent-2.txt', content: 'x' } },
+              ],
+            },
+            { content: 'both done again' },
+          ],
+        },
+        {
           match: 'Write a note',
           replies: [
             { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'note.txt', content: 'x' } }] },
@@ -113,6 +130,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   release();
+  releaseSecond();
   seeProposal();
   await api?.close();
   await h?.close();
@@ -155,6 +173,19 @@ describe('consent that expires', () => {
       ['call-2', 'consent_expired', undefined, 'call-2.2'],
       ['call-2.2', 'approve', 'bob', undefined],
     ]);
+  });
+
+  it('an edit whose approval lapsed waits again as the edit, not as the call it replaced', async () => {
+    const handle = await h.start({ agent: 'consent', prompt: 'Cancel 1237 and write' });
+    const [write] = await waitForPending(handle, 1);
+    const edited = { path: 'consent-edited.txt', content: 'y' };
+    await decide(handle, { decisions: [{ id: write!.id, type: 'edit', args: edited }], approver: 'ann' });
+    const [again] = await pendingAgain(handle, `${write!.id}.2`);
+    expect(again).toMatchObject({ toolName: 'write_file', args: edited, repended: { reason: 'consent_expired', approvedBy: 'ann' } });
+    releaseSecond();
+    await decide(handle, { decisions: [{ id: again!.id, type: 'approve' }], approver: 'bob' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'both done again' });
+    expect((await toolMessages(handle))[1]![1]).toContain('Wrote 1 bytes to consent-edited.txt.');
   });
 });
 

@@ -364,9 +364,9 @@ describe('Arc Reactor approval REST (curl-style HTTP)', () => {
     await finished(bare.handle, 'arc 4');
     expect(workspaceFile('arc-bare.txt')).toBe('as asked');
 
-    // Labelled JSON but empty, as many HTTP clients send a POST without a body: no body too.
+    // Labelled JSON but only a line break, as some HTTP clients send a POST without a body: no body too.
     const empty = await startForArc('arc approve empty');
-    expect(await curl('POST', `/api/approvals/${empty.id}/approve`, '')).toMatchObject({
+    expect(await curl('POST', `/api/approvals/${empty.id}/approve`, '\r\n')).toMatchObject({
       status: 200,
       body: { applied: [{ type: 'approve' }] },
     });

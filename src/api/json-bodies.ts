@@ -15,10 +15,13 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
   if (!WITH_BODY.has(c.req.method)) return next();
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.raw.clone().text();
-  // An empty body labelled as JSON (what many clients send for a POST without one) is no body: routes that take none
-  // (approve, reject) take it, and the others say a body is required.
+  // An empty body (or only white space), labelled as JSON or not, is no body: what many clients send for a POST without
+  // one. Routes that take none (approve, reject) take it, and the others say a body is required.
   if (text.trim() === '') {
-    c.req.raw.headers.delete('content-type');
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete('content-type');
+    headers.delete('content-length');
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers });
     return next();
   }
   // What curl -d sends, labelled or not, is meant as JSON; any other type (multipart, XML) is refused by the route (415).

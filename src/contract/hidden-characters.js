@@ -5,25 +5,27 @@
  * step; `/shared/hidden-characters.js`, src/api/inbox/inbox-routes.ts).
  *
  * - C0 controls, DEL and C1 controls: a terminal runs them ("\u001b[2K" clears the line, U+009B is a CSI on some).
- * - Bidi embeddings, overrides, isolates and marks: U+202E shows the text after it reversed, so "0001" reads "1000".
- * - What prints as nothing: soft hyphen, combining grapheme joiner, Hangul fillers (blank look-alikes), Mongolian
- *   vowel separator, zero-width space, line and paragraph separators, word joiner and invisible operators, the
- *   deprecated format characters, byte order mark, interlinear annotation marks: "ali\u200bce" is not alice.
- * - Tag characters (U+E0000 to U+E007F), which can carry a whole hidden text (instructions for the next model that
- *   reads an email), except in the one sequence that needs them: a subdivision flag (U+1F3F4, tag letters or digits,
- *   cancel tag), which is kept whole.
- * - A variation selector right after another: one selects a glyph (emoji need U+FE0F), a run of them carries hidden
- *   bytes.
- *
- * Left alone: any script, any emoji with its joiners, the zero-width (non-)joiners that scripts need.
+ * - Unicode's default-ignorable characters, which print as nothing: bidi controls (U+202E shows "0001" as "1000"),
+ *   zero-width characters ("ali\u200bce" is not alice), fillers, format controls, and the tag characters, which can
+ *   carry a whole hidden text for the next model that reads it. Also the line and paragraph separators, the braille
+ *   blank and the interlinear annotation marks, which are not default-ignorable but hide or break lines as well.
+ * - Except what written text needs, kept as it is: the zero-width joiner and non-joiner (emoji, Indic and Arabic
+ *   scripts), the three subdivision flags (U+1F3F4, tag letters, cancel tag), and one variation selector right after
+ *   a character that takes it: emoji presentation after an emoji or a keycap's digit, an ideographic variant after a
+ *   CJK ideograph, a standardized variant after a math symbol, a CJK ideograph or a Myanmar letter, a Mongolian
+ *   variant after a Mongolian letter. A selector anywhere else (after a Latin letter, after another selector) can
+ *   only carry hidden bytes.
  */
-const FLAG = '\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,6}\u{E007F}';
-const SELECTORS = '\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}';
-const HIDDEN =
-  '[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u2028\u2029\u202a-\u202e' +
-  '\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{E0000}-\u{E007F}]' +
-  `|(?<=[${SELECTORS}])[${SELECTORS}]`;
-const PATTERN = `(${FLAG})|${HIDDEN}`;
+const tags = (text) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+const FLAG = `\u{1F3F4}(?:${['gbeng', 'gbsct', 'gbwls'].map(tags).join('|')})\u{E007F}`;
+const SELECTOR_IN_PLACE = [
+  '(?<=[\\p{Extended_Pictographic}#*0-9])[\uFE0E\uFE0F]',
+  '(?<=\\p{Unified_Ideograph})[\u{E0100}-\u{E01EF}\uFE00-\uFE0D]',
+  '(?<=[\\p{Sm}\u1000-\u109F])[\uFE00-\uFE0D]',
+  '(?<=[\u1820-\u18AF])[\u180B-\u180D\u180F]',
+].join('|');
+const HIDDEN = '[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|(?![\u200c\u200d])\\p{Default_Ignorable_Code_Point}';
+const PATTERN = `(${FLAG}|${SELECTOR_IN_PLACE})|${HIDDEN}`;
 
 /**
  * A hidden character as the escape a reader can see, one `\uXXXX` per UTF-16 unit (`\u202e`; a tag character is
@@ -34,9 +36,9 @@ export function codePointEscape(c) {
 }
 
 /**
- * The text with each hidden character replaced by `show(c)` (its escape by default); a subdivision flag stays whole.
+ * The text with each hidden character replaced by `show(c)` (its escape by default); what written text needs stays.
  * In JSON text the default escapes are JSON's own: the revealed text parses to the same value.
  */
 export function revealHidden(text, show = codePointEscape) {
-  return text.replace(new RegExp(PATTERN, 'gu'), (c, flag) => flag ?? show(c));
+  return text.replace(new RegExp(PATTERN, 'gu'), (c, kept) => kept ?? show(c));
 }

@@ -26,6 +26,8 @@ describe('CallBook.decidedEarlier', () => {
     expect(b.decidedEarlier('call-4.3')).toEqual({ type: 'settled' });
     expect(b.decidedEarlier('call-6')).toBeUndefined();
     expect(b.decidedEarlier('call_abc')).toBeUndefined();
+    // Ids we never write, however close: no leading zeros, no first announcement numbered.
+    for (const id of ['call-04', 'call-4.1', 'call-4.0', 'call-4.02', 'call-0']) expect(b.decidedEarlier(id), id).toBeUndefined();
   });
 
   it('does not call settled an announcement of a call in the book that never was: a proposal whose edit has not arrived', () => {

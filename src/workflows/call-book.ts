@@ -13,7 +13,8 @@ import type { PolicyOutcome } from '../schemas/run-state.js';
 const KEEP_DECIDED = 2000;
 /** How the policy classified recent calls, for reviewers. */
 const KEEP_OUTCOMES = 500;
-const OWN_ID = /^call-(\d+)(?:\.(\d+))?$/;
+/** Our ids as we write them: `call-<n>`, and `call-<n>.<m>` from the second announcement on. */
+const OWN_ID = /^call-([1-9]\d*)(?:\.([2-9]|[1-9]\d+))?$/;
 
 export class CallBook {
   #calls: CallRecord[] = [];

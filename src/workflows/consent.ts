@@ -86,10 +86,17 @@ async function worldAsSeen(run: AgentRun, record: CallRecord, shown: PendingAppr
 
 export function lapsed(record: CallRecord): Stale {
   const validFor = record.gate?.validForMs;
-  const toolName = record.pending?.toolName ?? record.toolName;
+  const resolution = record.resolution;
+  // An edit whose approval lapsed waits again as the edit, not as the call it replaced (patch unseenWorldWaits).
+  const edited =
+    resolution?.kind === 'edit' && takesPatch(PATCHES.unseenWorldWaits)
+      ? { toolName: resolution.toolName, args: resolution.args }
+      : undefined;
+  const toolName = edited?.toolName ?? record.pending?.toolName ?? record.toolName;
   return {
     reason: 'consent_expired',
     message: `${toolName} had not started within ${validFor ? ms(validFor, { long: true }) : 'its validity'} of its approval.`,
+    edited,
   };
 }
 

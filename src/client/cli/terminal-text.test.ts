@@ -7,17 +7,28 @@ import { WatchPrinter, describeEvent } from './commands/watch.js';
 import { pendingTable } from './output.js';
 import { terminalText } from './terminal-text.js';
 
-/** What must never reach the terminal raw: C0, DEL, C1 and bidi controls; in multi-line text, all but newline and tab. */
-const INVISIBLE = '\u00ad\u034f\u115f\u1160\u180e\u200b\u2028\u2029\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb';
-/** Tag characters (hidden text, outside a flag), and a variation selector right after another (hidden bytes). */
-const SELECTORS = '\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}';
-const SMUGGLED = `\u{E0000}-\u{E007F}]|(?<=[${SELECTORS}])[${SELECTORS}`;
-const UNSAFE = new RegExp(`[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}${SMUGGLED}]`, 'u');
-const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
-const UNSAFE_MULTILINE = new RegExp(
-  `[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069${INVISIBLE}${SMUGGLED}]`,
-  'u',
-);
+/**
+ * What must never reach the terminal raw: C0, DEL and C1 controls, the line breakers, and Unicode's default-ignorable
+ * characters but the joiners; in multi-line text, newline and tab may. Written apart from the rule under test: a
+ * variation selector may stay only right after a character that is not a selector, a Latin letter or a space, and a
+ * tag character only inside one of the three subdivision flags.
+ */
+const RAW = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|(?![\u200c\u200d])\p{Default_Ignorable_Code_Point}/u;
+const SELECTOR = /[\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}]/u;
+const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+const FLAGS = ['gbeng', 'gbsct', 'gbwls'].map((code) => `\u{1F3F4}${tags(code)}\u{E007F}`);
+
+/** The hidden characters left in printed text that the rule should have shown. */
+function hiddenLeft(printed: string, multiline = false): string[] {
+  const points = [...FLAGS.reduce((text, flag) => text.replaceAll(flag, ''), printed)];
+  return points.filter((c, i) => {
+    if (multiline && (c === '\n' || c === '\t')) return false;
+    if (!RAW.test(c)) return false;
+    const before = points[i - 1];
+    return !(SELECTOR.test(c) && before !== undefined && !SELECTOR.test(before) && !/[A-Za-z\s]/.test(before));
+  });
+}
+const RAW_ALL = new RegExp(RAW.source, 'gu');
 const BIDI = [0x61c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
 
 /** Text rich in controls: mostly C0, DEL, C1 and bidi code points, among any others. */
@@ -25,17 +36,29 @@ const hostileText = fc
   .array(
     fc.oneof(
       fc.integer({ min: 0, max: 0xa0 }),
-      fc.constantFrom(...BIDI, 0xad, 0x200b, 0x2028, 0x2060, 0xfeff, 0xe0041, 0xe007f, 0xfe0f, 0xfe0e, 0xe0100),
+      fc.constantFrom(
+        ...BIDI,
+        0xad,
+        0x200b,
+        0x2028,
+        0x2060,
+        0xfeff,
+        0xe0041,
+        0xe007f,
+        0xfe0f,
+        0xfe0e,
+        0xe0100,
+        0x1d173,
+        0x2800,
+        0x2764,
+        0x61,
+      ),
       fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff),
     ),
   )
   .map((codes) => String.fromCodePoint(...codes));
-/** Without a single control: letters of any script, emoji, punctuation, backslashes. */
-const safeText = fc.string({ unit: 'binary' }).map((s) => {
-  // Until nothing is left to take: taking one character out may put two variation selectors side by side.
-  for (let before = ''; before !== s;) [before, s] = [s, s.replace(UNSAFE_ALL, '')];
-  return s;
-});
+/** Without a single control or default-ignorable character: letters of any script, emoji, punctuation, backslashes. */
+const safeText = fc.string({ unit: 'binary' }).map((s) => s.replace(RAW_ALL, ''));
 
 const stripOwnColours = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
@@ -56,16 +79,27 @@ describe('terminalText', () => {
     expect(terminalText('👩🏽\u200d💻 می\u200cخواهم')).toBe('👩🏽\u200d💻 می\u200cخواهم');
   });
 
-  it('shows text hidden in tag characters or a run of variation selectors, and keeps flags and emoji whole', () => {
+  it('shows text hidden in tag characters or variation selectors, and keeps flags, emoji and variants whole', () => {
     // "IGNORE" in tag characters: invisible on screen, read by the next model that gets this email.
-    const tags = [...'IGNORE'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
-    expect(terminalText(`Thanks!${tags}`)).toBe(
+    expect(terminalText(`Thanks!${tags('IGNORE')}`)).toBe(
       'Thanks!\\udb40\\udc49\\udb40\\udc47\\udb40\\udc4e\\udb40\\udc4f\\udb40\\udc52\\udb40\\udc45',
     );
-    const scotland = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
+    const scotland = `\u{1F3F4}${tags('gbsct')}\u{E007F}`;
     expect(terminalText(`Go ${scotland}!`)).toBe(`Go ${scotland}!`);
+    // A black flag does not make any tags a flag: only the three subdivision flags are.
+    expect(terminalText(`\u{1F3F4}${tags('ignore')}\u{E007F}`)).toBe(
+      '\u{1F3F4}\\udb40\\udc69\\udb40\\udc67\\udb40\\udc6e\\udb40\\udc6f\\udb40\\udc72\\udb40\\udc65\\udb40\\udc7f',
+    );
     expect(terminalText('\u{E007F}')).toBe('\\udb40\\udc7f');
-    expect(terminalText('❤\uFE0F ok\uFE0F\uFE0E\u{E0100}')).toBe('❤\uFE0F ok\uFE0F\\ufe0e\\udb40\\udd00');
+    // One selector per letter carries a byte each; after an emoji, a keycap digit, an ideograph or a math sign, one is a glyph.
+    expect(terminalText('h\uFE01e\u{E0150}l\uFE0Dl\u{E0101}o')).toBe('h\\ufe01e\\udb40\\udd50l\\ufe0dl\\udb40\\udd01o');
+    expect(terminalText('❤\uFE0F ok\uFE0F\uFE0E\u{E0100}')).toBe('❤\uFE0F ok\\ufe0f\\ufe0e\\udb40\\udd00');
+    expect(terminalText('❤\uFE0F\uFE0F')).toBe('❤\uFE0F\\ufe0f');
+    for (const kept of ['1\uFE0F\u20E3', '葛\u{E0100}', '≤\uFE00', '☺\uFE0E']) expect(terminalText(kept)).toBe(kept);
+  });
+
+  it('shows the other characters that print as nothing', () => {
+    expect(terminalText('ali\u{1D173}ce \u2800 \u17B4 \u{1BCA0}')).toBe('ali\\ud834\\udd73ce \\u2800 \\u17b4 \\ud82f\\udca0');
   });
 
   it("indents multi-line text's later lines when asked, so they cannot pass for the CLI's own lines", () => {
@@ -90,10 +124,10 @@ describe('terminalText', () => {
     fc.assert(
       fc.property(hostileText, (s) => {
         const line = terminalText(s);
-        expect(line).not.toMatch(UNSAFE);
+        expect(hiddenLeft(line)).toEqual([]);
         // No C0 or DEL byte either once encoded (C1 code points are checked above: as bytes they are UTF-8 continuations).
         expect([...Buffer.from(line)].some((b) => b < 0x20 || b === 0x7f)).toBe(false);
-        expect(terminalText(s, { multiline: true })).not.toMatch(UNSAFE_MULTILINE);
+        expect(hiddenLeft(terminalText(s, { multiline: true }), true)).toEqual([]);
         expect(terminalText(line)).toBe(line);
       }),
       { numRuns: 500 },
@@ -133,7 +167,7 @@ describe('CLI output of hostile text', () => {
       },
     ]);
     // The table's own lines and colours aside, nothing is left of the controls but their escapes.
-    expect(stripOwnColours(printed)).not.toMatch(UNSAFE_MULTILINE);
+    expect(hiddenLeft(stripOwnColours(printed), true)).toEqual([]);
     expect(printed).toContain('\\u009bINNOCENT\\u202e');
   });
 
@@ -144,7 +178,7 @@ describe('CLI output of hostile text', () => {
       { type: 'tool_call_finished', id: 'call-1', content: hostile },
       { type: 'run_finished', status: 'Completed', output: hostile, steps: 1, usage: { promptTokens: 0, completionTokens: 0 } },
     ];
-    for (const event of events) expect(stripOwnColours(describeEvent(event))).not.toMatch(UNSAFE_MULTILINE);
+    for (const event of events) expect(hiddenLeft(stripOwnColours(describeEvent(event)), true)).toEqual([]);
     let out = '';
     const printer = new WatchPrinter((chunk) => (out += chunk));
     printer.print({ offset: 0, topic: 'tokens', token: { step: 1, attempt: 1, seq: 0, text: hostile } });
