@@ -4,6 +4,8 @@
  * refused in the page and then sent, the keyboard, a 409 in plain words, live updates, bulk decisions and partial
  * approvals. Screenshots go to test-results/ (inbox.png, inbox-phone.png, inbox-who-decides.png).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
@@ -20,6 +22,8 @@ import { launchBrowser, screenshot, type Browser } from './helpers/browser.js';
 const TAGS = [...'IGNORE'].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 const SCOTLAND = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}';
 const HIDDEN_CONTENT = `Refund of \u202e0001\u202c ${SCOTLAND}${TAGS}`;
+/** Over the 8 KiB that lists show of a call's arguments: they list a preview. */
+const BIG_CONTENT = `${'All refunds of the quarter, one by one. '.repeat(250)}THE END`;
 const LONG_REPORT = '# Refunds this quarter\n\n' + 'Order 1234 was refunded in part after a late delivery. '.repeat(12);
 const agent = defineAgent({ ...demoAgent, name: 'inboxdemo' });
 /** A team whose cancellations need two approvers from finance. */
@@ -108,6 +112,10 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('tw', 'write_file', { path: 'team.txt', content: 't' })] }, { content: 'written' }],
         },
         { match: 'team cancel', replies: [{ toolCalls: [call('tc', 'cancel_order', { orderId: '1237' })] }, { content: 'canceled' }] },
+        {
+          match: 'team big',
+          replies: [{ toolCalls: [call('tb', 'write_file', { path: 'big.txt', content: BIG_CONTENT })] }, { content: 'big written' }],
+        },
         {
           match: 'team hidden',
           replies: [
@@ -437,6 +445,32 @@ describe('hidden characters in the inbox', () => {
     await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
     const run = (await request('alice', 'GET', `/api/runs/${runId}`)).body;
     expect(run.decisions).toMatchObject([{ type: 'edit', argsAfter: { path: 'hidden.txt', content: HIDDEN_CONTENT } }]);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('large arguments in the inbox', () => {
+  it("shows the call whole, not the list's preview, and edits and approves it whole", async () => {
+    const runId = await startRun('team big', 'inboxteam');
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
+    await waitFor(
+      async () => (await request('alice', 'GET', '/api/approvals?agent=inboxteam')).body.find((a: any) => a.id === id)?.argumentsTruncated,
+      20_000,
+      'listed as a preview',
+    );
+    await page.goto(`${api.url}/?agent=inboxteam`);
+    await item(id).click();
+    const content = page.locator('.detail .arg', { has: page.locator('dt', { hasText: 'content' }) });
+    await expect
+      .poll(() => content.locator('summary .size').innerText())
+      .toBe(`${(BIG_CONTENT.length + 2).toLocaleString('en-US')} characters, show all`);
+    await page.getByRole('button', { name: 'Edit…' }).click();
+    expect(await page.getByLabel(/Arguments as JSON/).inputValue()).toContain('THE END');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await item(id).waitFor({ state: 'detached' });
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
+    expect(readFileSync(path.join(h.dataDir, 'workspace', 'big.txt'), 'utf8')).toBe(BIG_CONTENT);
     expect(pageErrors).toEqual([]);
   });
 });

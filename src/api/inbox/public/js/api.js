@@ -74,6 +74,8 @@ export function createApi(token) {
     runTools: (workflowId) => call('GET', `api/tools?run=${encodeURIComponent(workflowId)}`),
     /** @param {{agent?: string, tool?: string}} filters */
     approvals: (filters) => call('GET', `api/approvals${query(filters)}`),
+    /** One pending call with its arguments whole (lists cut large ones to a preview). */
+    approvalWhole: (id) => call('GET', `api/approvals/${encodeURIComponent(id)}`),
     run: (workflowId) => call('GET', `api/runs/${encodeURIComponent(workflowId)}`),
     events,
     approve: (id, body) => call('POST', approval(id, 'approve'), body),

@@ -67,6 +67,14 @@ export function Inbox({ token, identity, onSignOut }) {
     );
   }, [api, selectedRun]);
   const runState = useLiveRun(api, selected ?? followed?.approval);
+  // Lists cut large arguments to a preview: the call shown is fetched whole, and nothing is decided on the preview.
+  const [whole, setWhole] = useState(undefined);
+  const cutId = selected?.argumentsTruncated ? selected.id : undefined;
+  useEffect(() => {
+    if (cutId) api.approvalWhole(cutId).then(setWhole, () => {});
+  }, [api, cutId]);
+  const shown =
+    selected && whole?.id === selected.id ? { ...selected, arguments: whole.arguments, argumentsTruncated: undefined } : selected;
 
   useEffect(() => {
     if (listing.error?.status === 401) onSignOut('Your token is no longer accepted. Sign in again.');
@@ -191,7 +199,7 @@ export function Inbox({ token, identity, onSignOut }) {
   };
   // Keys do what the buttons do, and only when the buttons are there: never on a stuck run, nor before it is checked.
   const decidable = Boolean(runState.run && !runState.run.problem) || Boolean(runState.error);
-  const allows = (type) => decidable && selected?.canDecide && selected.allowedDecisions.includes(type);
+  const allows = (type) => decidable && !shown?.argumentsTruncated && selected?.canDecide && selected.allowedDecisions.includes(type);
   useShortcuts({
     j: () => move(1),
     k: () => move(-1),
@@ -246,7 +254,7 @@ export function Inbox({ token, identity, onSignOut }) {
         selected
           ? html`<${ApprovalDetail}
               key=${selected.id}
-              approval=${selected}
+              approval=${shown}
               runState=${runState}
               panel=${{
                 identity,
@@ -255,7 +263,7 @@ export function Inbox({ token, identity, onSignOut }) {
                 onMode: setMode,
                 always,
                 onAlways: setAlways,
-                busy: sending,
+                busy: sending || Boolean(shown.argumentsTruncated),
                 refusal,
                 onDecide: (type, body) => decide(selected, type, body),
               }}
