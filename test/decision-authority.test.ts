@@ -43,6 +43,7 @@ beforeAll(async () => {
         { match: 'edit into sql', replies: [CANCEL, { content: 'sql edit handled' }] },
         { match: 'edit into a refund', replies: [WRITE, { content: 'refund edit handled' }] },
         { match: 'edit into nowhere', replies: [WRITE, { content: 'nowhere handled' }] },
+        { match: 'withdrawn edit', replies: [WRITE, { content: 'withdrawn handled' }] },
         {
           match: 'always, then an edit',
           replies: [
@@ -149,6 +150,28 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1234'").all()).toEqual([{ amount: 20000 }]);
     const [[, message]] = (await toolMessages(handle)) as [[string, string]];
     expect(message).toMatch(/^\(A human reviewer, bob, replaced this write_file call with process_refund; alice approved it: /);
+  });
+
+  it('its proposer may withdraw it by a reject; an answer for the tool is still for its approvers', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'A withdrawn edit' });
+    const [write] = await waitForPending(handle, 1);
+    const bob = { approver: 'bob', groups: ['support'] };
+    await decide(handle, {
+      decisions: [{ id: write!.id, type: 'edit', name: 'process_refund', args: { orderId: '1237', amount: 12000 } }],
+      ...bob,
+    });
+    await waitFor(async () => (await handle.query(pendingApprovalsQuery))[0]?.world !== undefined, 30_000, "the proposal's world");
+    expect(await refusalOf(decide(handle, { decisions: [{ id: 'call-1.2', type: 'respond', message: 'done' }], ...bob }))).toMatchObject({
+      code: 'approver_not_allowed',
+    });
+    await decide(handle, { decisions: [{ id: 'call-1.2', type: 'reject', message: 'my mistake' }], ...bob });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'withdrawn handled' });
+    const { decisions } = await handle.query(runStateQuery);
+    expect(decisions.map((d) => [d.id, d.type, d.approver, d.message])).toEqual([
+      ['call-1', 'edit', 'bob', undefined],
+      ['call-1.2', 'reject', 'bob', 'my mistake'],
+    ]);
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1237'").all()).toEqual([]);
   });
 
   it('into a tool someone approved `always`: it still waits for its approvers, who never saw these arguments', async () => {

@@ -245,6 +245,7 @@ function planContext(run: AgentRun): PlanContext {
     refusesUncheckedTokens: takesPatch(PATCHES.tokensNeedSigners),
     refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
     refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
+    proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
   };
 }
 

@@ -35,6 +35,8 @@ export interface PlanContext {
   refusesUnknownEditArgs?: boolean;
   /** A decision input holding a `__proto__` key is refused as malformed (src/bounds/proto-keys.ts). */
   refusesProtoKeys?: boolean;
+  /** Whoever proposed a call by an edit may reject it (withdraw it), whatever its approvers. */
+  proposersMayWithdraw?: boolean;
 }
 
 export interface SigningContext {

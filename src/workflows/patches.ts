@@ -78,6 +78,8 @@ export const PATCHES = {
   unseenWorldWaits: 'unseen-world-waits',
   /** A start input or a decision holding a `__proto__` key is refused whole (src/bounds/proto-keys.ts). */
   protoKeysRefused: 'proto-keys-refused',
+  /** Whoever proposed a call by an edit may reject it, as they could the call it replaced (decision-plan.ts). */
+  proposersMayWithdraw: 'proposers-may-withdraw',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -123,7 +125,7 @@ const SET_6: readonly PatchId[] = [
 ];
 const SET_7: readonly PatchId[] = [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-8', patches: [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused] },
+  { id: 'patch-set-8', patches: [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused, PATCHES.proposersMayWithdraw] },
   { id: 'patch-set-7', patches: SET_7 },
   { id: 'patch-set-6', patches: SET_6 },
   { id: 'patch-set-5', patches: SET_5 },
