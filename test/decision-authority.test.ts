@@ -164,6 +164,10 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     expect(await refusalOf(decide(handle, { decisions: [{ id: 'call-1.2', type: 'respond', message: 'done' }], ...bob }))).toMatchObject({
       code: 'approver_not_allowed',
     });
+    // Not with `always`: that would reject every later refund of the run, which bob may not decide.
+    expect(
+      await refusalOf(decide(handle, { decisions: [{ id: 'call-1.2', type: 'reject', message: 'no refunds', always: true }], ...bob })),
+    ).toMatchObject({ code: 'approver_not_allowed' });
     await decide(handle, { decisions: [{ id: 'call-1.2', type: 'reject', message: 'my mistake' }], ...bob });
     expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'withdrawn handled' });
     const { decisions } = await handle.query(runStateQuery);

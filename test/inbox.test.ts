@@ -459,6 +459,9 @@ describe('large arguments in the inbox', () => {
       'listed as a preview',
     );
     await page.goto(`${api.url}/?agent=inboxteam`);
+    await item(id).waitFor();
+    // Never decided in bulk, on the list's preview: no checkbox.
+    expect(await page.locator(`li:has(.approval-item[data-approval-id="${id}"]) input.check`).count()).toBe(0);
     await item(id).click();
     const content = page.locator('.detail .arg', { has: page.locator('dt', { hasText: 'content' }) });
     await expect

@@ -101,9 +101,14 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
       `${label} is being prepared for approvers: what its tool depends on is looked up first. Decide again in a moment.`,
     );
   }
-  // Whoever proposed the call by an edit may withdraw it, as they could have rejected the call it replaced.
+  // Whoever proposed the call by an edit may withdraw it, as they could have rejected the call it replaced; not with
+  // `always`, which would reject every later call of a tool they may not decide.
   const withdrawn =
-    ctx.proposersMayWithdraw && decision.type === 'reject' && approver !== undefined && call.proposedBy?.approver === approver;
+    ctx.proposersMayWithdraw &&
+    decision.type === 'reject' &&
+    !decision.always &&
+    approver !== undefined &&
+    call.proposedBy?.approver === approver;
   const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, runsTheTool, checks >= 2);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
   const quorum = countApproval(decision, call, approver, label);

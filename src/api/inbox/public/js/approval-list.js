@@ -24,7 +24,8 @@ export function ApprovalList({ approvals, selectedId, onSelect, loading, checked
       (approval) =>
         html`<li key=${approval.id} class="approval-row">
           ${
-            approval.canDecide
+            // A call too large for the list is decided on its own, once it is shown whole (inbox.js).
+            approval.canDecide && !approval.argumentsTruncated
               ? html`<input
                   type="checkbox"
                   class="check"

@@ -50,7 +50,7 @@ export function Inbox({ token, identity, onSignOut }) {
 
   const listing = usePolling(() => api.approvals(filters), POLL_MS, [api, filters.agent, filters.tool]);
   const approvals = useMemo(() => (listing.data ?? []).filter((a) => !decidedHere.has(a.id)), [listing.data, decidedHere]);
-  const checkedApprovals = approvals.filter((a) => checked.has(a.id) && a.canDecide);
+  const checkedApprovals = approvals.filter((a) => checked.has(a.id) && a.canDecide && !a.argumentsTruncated);
   const selected = approvals.find((a) => a.id === selectedId);
   const agents = useMemo(
     () => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(),
