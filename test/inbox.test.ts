@@ -111,6 +111,10 @@ beforeAll(async () => {
           match: 'team write',
           replies: [{ toolCalls: [call('tw', 'write_file', { path: 'team.txt', content: 't' })] }, { content: 'written' }],
         },
+        {
+          match: 'team write proposed',
+          replies: [{ toolCalls: [call('tp', 'write_file', { path: 'proposed.txt', content: 'p' })] }, { content: 'proposed handled' }],
+        },
         { match: 'team cancel', replies: [{ toolCalls: [call('tc', 'cancel_order', { orderId: '1237' })] }, { content: 'canceled' }] },
         {
           match: 'team big',
@@ -445,6 +449,22 @@ describe('hidden characters in the inbox', () => {
     await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
     const run = (await request('alice', 'GET', `/api/runs/${runId}`)).body;
     expect(run.decisions).toMatchObject([{ type: 'edit', argsAfter: { path: 'hidden.txt', content: HIDDEN_CONTENT } }]);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('a proposal in the inbox', () => {
+  it('says who proposed it, by an edit of which call', async () => {
+    const runId = await startRun('team write proposed', 'inboxteam');
+    await waitFor(async () => (await request('bob', 'GET', `/api/runs/${runId}`)).body.pending?.length === 1, 20_000, 'the write');
+    const edit = { decisions: [{ id: 'call-1', type: 'edit', name: 'cancel_order', args: { orderId: '1238' } }] };
+    expect((await request('bob', 'POST', `/api/runs/${runId}/decisions`, edit)).status).toBe(200);
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1.2' });
+    await page.goto(`${api.url}/?agent=inboxteam`);
+    await item(id).click();
+    await expect
+      .poll(() => page.locator('.who-decides .proposed').innerText())
+      .toBe('Proposed by bob by an edit of write_file (call-1): the model asked for that call, not this one.');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -11,17 +11,20 @@
  *   blank and the interlinear annotation marks, which are not default-ignorable but hide or break lines as well.
  * - Except what written text needs, kept as it is: the zero-width joiner and non-joiner (emoji, Indic and Arabic
  *   scripts), the three subdivision flags (U+1F3F4, tag letters, cancel tag), and one variation selector right after
- *   a character that takes it: emoji presentation after an emoji or a keycap's digit, an ideographic variant after a
- *   CJK ideograph, a standardized variant after a math symbol, a CJK ideograph or a Myanmar letter, a Mongolian
- *   variant after a Mongolian letter. A selector anywhere else (after a Latin letter, after another selector) can
+ *   a character that takes it: emoji presentation after an emoji or in a keycap, an ideographic variant after a CJK
+ *   ideograph, a standardized variant after a math symbol beyond ASCII, a CJK ideograph or a Myanmar letter, a
+ *   Mongolian variant after a Mongolian letter. A selector anywhere else (after a Latin letter, after another selector) can
  *   only carry hidden bytes.
  */
 const tags = (text) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 const FLAG = `\u{1F3F4}(?:${['gbeng', 'gbsct', 'gbwls'].map(tags).join('|')})\u{E007F}`;
 const SELECTOR_IN_PLACE = [
-  '(?<=[\\p{Extended_Pictographic}#*0-9])[\uFE0E\uFE0F]',
+  '(?<=\\p{Extended_Pictographic})[\uFE0E\uFE0F]',
+  // A keycap: a digit, # or *, the emoji selector, the combining keycap.
+  '(?<=[#*0-9])\uFE0F(?=\u20E3)',
   '(?<=\\p{Unified_Ideograph})[\u{E0100}-\u{E01EF}\uFE00-\uFE0D]',
-  '(?<=[\\p{Sm}\u1000-\u109F])[\uFE00-\uFE0D]',
+  // Math signs beyond ASCII (≤, ∩): `=` or `<` never take a variant.
+  '(?<=(?![\u0000-\u007f])\\p{Sm}|[\u1000-\u109F])[\uFE00-\uFE0D]',
   '(?<=[\u1820-\u18AF])[\u180B-\u180D\u180F]',
 ].join('|');
 const HIDDEN = '[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|(?![\u200c\u200d])\\p{Default_Ignorable_Code_Point}';

@@ -96,6 +96,8 @@ describe('terminalText', () => {
     expect(terminalText('❤\uFE0F ok\uFE0F\uFE0E\u{E0100}')).toBe('❤\uFE0F ok\\ufe0f\\ufe0e\\udb40\\udd00');
     expect(terminalText('❤\uFE0F\uFE0F')).toBe('❤\uFE0F\\ufe0f');
     for (const kept of ['1\uFE0F\u20E3', '葛\u{E0100}', '≤\uFE00', '☺\uFE0E']) expect(terminalText(kept)).toBe(kept);
+    // ASCII takes none: not `=` (a math sign), not a digit outside a keycap.
+    expect(terminalText('a=\uFE05 1\uFE0F')).toBe('a=\\ufe05 1\\ufe0f');
   });
 
   it('shows the other characters that print as nothing', () => {

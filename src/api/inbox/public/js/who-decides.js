@@ -48,7 +48,13 @@ export function WhoDecides({ approval }) {
   // What changed shows as a difference; a world no approver had seen has none, and the run's words say why.
   const drifted = repended?.reason === 'world_changed' && repended.worldBefore !== undefined;
   const unseen = repended?.reason === 'world_changed' && !drifted;
+  const proposer = approval.proposedBy?.approver ? html`Proposed by <strong>${approval.proposedBy.approver}</strong>` : 'Written';
   const parts = [
+    approval.proposedBy &&
+      html`<p class="proposed">
+        ${proposer} by an edit of <code>${approval.proposedBy.toolName}</code> (${approval.proposedBy.callId}): the model asked for that
+        call, not this one.
+      </p>`,
     approval.requiredApprovals && html`<${Quorum} approval=${approval} />`,
     review &&
       html`<p class="review">
