@@ -5,8 +5,8 @@
  */
 import { html } from 'htm/preact';
 import { ArgsDiff } from './edit-form.js';
+import { visibleJson as pretty } from './visible-text.js';
 
-const pretty = (value) => JSON.stringify(value, null, 2) ?? 'null';
 const when = (iso) => new Date(iso).toLocaleString();
 
 const REVIEW = {
