@@ -7,7 +7,7 @@
  *   npm run bench:evicted              # each size's full sample count
  *   options: --samples N (pairs per size)  --out DIR
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   };
   try {
     const evicted = await measureEvicted(ctx as unknown as BenchContext, args.samples ? Number(args.samples) : undefined);
+    mkdirSync(outDir, { recursive: true });
     const machine = machineDetails((await ensureTemporalCli(() => {})).path, 'sqlite-file');
     const command = ['npm run bench:evicted', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
     writeFileSync(
