@@ -84,8 +84,8 @@ async function moveTo(id: string) {
   }
 }
 
-async function signIn(who: Who) {
-  await page.goto(`${api.url}/?agent=inboxdemo`);
+async function signIn(who: Who, agentName = 'inboxdemo') {
+  await page.goto(`${api.url}/?agent=${agentName}`);
   await page.getByLabel('API token').fill(tokenOf(who));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.locator('.identity').waitFor();
@@ -440,6 +440,11 @@ describe('hidden characters in the inbox', () => {
     await expect.poll(() => detail.locator('.prompt blockquote').innerText()).toBe('team hidden \\u200bcharacters');
     await expect.poll(() => detail.locator('.transcript').innerText()).toContain('\\udb40\\udc49');
     expect(await detail.innerText()).not.toMatch(/[\u200b\u202e]/);
+    // A shared link's filter shows what it holds, hidden characters included.
+    await page.goto(`${api.url}/?agent=inbox\u202eteam`);
+    await expect.poll(() => page.getByLabel('Agent', { exact: true }).inputValue()).toBe('inbox\\u202eteam');
+    await page.goto(`${api.url}/?agent=inboxteam`);
+    await item(id).click();
 
     await page.getByRole('button', { name: 'Edit…' }).click();
     const editor = page.getByLabel(/Arguments as JSON/);
@@ -454,17 +459,42 @@ describe('hidden characters in the inbox', () => {
 });
 
 describe('a proposal in the inbox', () => {
+  let runId = '';
+  let id = '';
   it('says who proposed it, by an edit of which call', async () => {
-    const runId = await startRun('team write proposed', 'inboxteam');
+    runId = await startRun('team write proposed', 'inboxteam');
     await waitFor(async () => (await request('bob', 'GET', `/api/runs/${runId}`)).body.pending?.length === 1, 20_000, 'the write');
     const edit = { decisions: [{ id: 'call-1', type: 'edit', name: 'cancel_order', args: { orderId: '1238' } }] };
     expect((await request('bob', 'POST', `/api/runs/${runId}/decisions`, edit)).status).toBe(200);
-    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1.2' });
+    id = encodeApprovalId({ workflowId: runId, callId: 'call-1.2' });
     await page.goto(`${api.url}/?agent=inboxteam`);
     await item(id).click();
     await expect
       .poll(() => page.locator('.who-decides .proposed').innerText())
       .toBe('Proposed by bob by an edit of write_file (call-1): the model asked for that call, not this one.');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('lets its proposer withdraw it, though he may not decide it', async () => {
+    expect((await request('bob', 'GET', `/api/approvals/${id}`)).body).toMatchObject({ canDecide: false, canWithdraw: true });
+    expect((await request('alice', 'GET', `/api/approvals/${id}`)).body).not.toHaveProperty('canWithdraw');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn('bob', 'inboxteam');
+    await item(id).click();
+    await expect.poll(() => page.locator('.view-only').innerText()).toContain('Only finance may decide this call');
+    await expect.poll(decisionButtons).toEqual(['Withdraw…']);
+    await page.keyboard.press('r');
+    await page.getByLabel('Reason (the agent is told)').fill('I meant to cancel another order.');
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await item(id).waitFor({ state: 'detached' });
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
+    const run = (await request('alice', 'GET', `/api/runs/${runId}`)).body;
+    expect(run.decisions.filter((d: any) => d.outcome === 'applied')).toMatchObject([
+      { type: 'edit', approver: 'bob' },
+      { type: 'reject', approver: 'bob', message: 'I meant to cancel another order.' },
+    ]);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn('alice', 'inboxteam');
     expect(pageErrors).toEqual([]);
   });
 });
@@ -482,7 +512,22 @@ describe('large arguments in the inbox', () => {
     await item(id).waitFor();
     // Never decided in bulk, on the list's preview: no checkbox.
     expect(await page.locator(`li:has(.approval-item[data-approval-id="${id}"]) input.check`).count()).toBe(0);
+    // A whole fetch that fails is said, the call stays undecidable, and the page tries again.
+    const whole = `**/api/approvals/${id}`;
+    await page.route(whole, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'unavailable', message: 'restarting' } }),
+      }),
+    );
     await item(id).click();
+    const failure = page.locator('.decide .refusal');
+    await expect.poll(() => failure.innerText()).toContain('loading it whole failed. Trying again.');
+    expect(await failure.innerText()).toContain('HTTP 503: restarting');
+    expect(await page.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await page.unroute(whole);
+    await expect.poll(() => failure.count(), { timeout: 10_000 }).toBe(0);
     const content = page.locator('.detail .arg', { has: page.locator('dt', { hasText: 'content' }) });
     await expect
       .poll(() => content.locator('summary .size').innerText())

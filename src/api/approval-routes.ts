@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../contract/decision-actions.js';
 import { ApprovalNotFoundError } from '../errors.js';
-import { mayDecide } from '../policy/may-decide.js';
+import { mayDecide, mayWithdraw } from '../policy/may-decide.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from '../client/approval-id.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
@@ -42,6 +42,11 @@ export function canDecide(approval: WaitingApproval, identity: Identity): boolea
   return mayDecide(approval, identity, true).ok;
 }
 
+/** Whether the caller, who may not decide the call, may still withdraw it: they proposed it (the planner's rule). */
+function canWithdraw(approval: WaitingApproval, identity: Identity): boolean {
+  return !canDecide(approval, identity) && approval.allowedDecisions.includes('reject') && mayWithdraw(approval, identity);
+}
+
 export function toApprovalView(
   approval: WaitingApproval,
   identity: Identity,
@@ -71,6 +76,7 @@ export function toApprovalView(
     sessionId: approval.workflowId,
     ...pick(approval, ['requiredApprovals', 'approvals', 'review', 'escalations', 'validFor', 'world', 'preparing', 'repended']),
     canDecide: canDecide(approval, identity),
+    ...(canWithdraw(approval, identity) && { canWithdraw: true }),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
     ...(approval.problem && { problem: approval.problem }),
   };

@@ -55,6 +55,8 @@ export const ApprovalView = PendingApproval.pick({
   requestedBy: z.string().optional(),
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
   canDecide: z.boolean(),
+  /** The caller may not decide it, but proposed it by an edit: a reject (without `always`) withdraws it. */
+  canWithdraw: z.boolean().optional(),
   temporalUiUrl: z.string(),
   /** `GET /api/approvals/{id}` only: the run is stuck, so the call cannot be decided until it is unstuck. */
   problem: RunProblem.optional(),

@@ -15,7 +15,7 @@ import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { NO_FACTS } from '../policy/call-facts.js';
 import { classifyCall } from '../policy/classify-call.js';
-import { mayDecide, type Verdict } from '../policy/may-decide.js';
+import { mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
@@ -101,14 +101,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
       `${label} is being prepared for approvers: what its tool depends on is looked up first. Decide again in a moment.`,
     );
   }
-  // Whoever proposed the call by an edit may withdraw it, as they could have rejected the call it replaced; not with
-  // `always`, which would reject every later call of a tool they may not decide.
-  const withdrawn =
-    ctx.proposersMayWithdraw &&
-    decision.type === 'reject' &&
-    !decision.always &&
-    approver !== undefined &&
-    call.proposedBy?.approver === approver;
+  const withdrawn = ctx.proposersMayWithdraw && decision.type === 'reject' && !decision.always && mayWithdraw(call, who);
   const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, runsTheTool, checks >= 2);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
   const quorum = countApproval(decision, call, approver, label);

@@ -20,6 +20,37 @@ function whyViewOnly(approval, identity) {
   return 'You may not decide this call.';
 }
 
+/** What the proposer of a call may still do about it: withdraw it (a reject, which the agent is told). */
+function Withdrawal({ mode, onMode, busy, onDecide, argsHash }) {
+  return html`<p>You proposed this call, so you may withdraw it.</p>
+    <div class="buttons" role="group" aria-label="Decisions">
+      <button
+        type="button"
+        class="danger-outline"
+        aria-keyshortcuts="r"
+        aria-expanded=${mode === 'withdraw'}
+        disabled=${busy}
+        onClick=${() => onMode(mode === 'withdraw' ? null : 'withdraw')}
+      >
+        Withdraw…
+      </button>
+    </div>
+    ${
+      mode === 'withdraw' &&
+      html`<${TextForm}
+        id="withdraw-reason"
+        title="Withdraw your proposal"
+        label="Reason (the agent is told)"
+        tone="danger"
+        hint="The call will not run; the agent reads your reason and carries on."
+        submitLabel="Withdraw"
+        busy=${busy}
+        onSubmit=${(reason) => onDecide('reject', { reason, argsHash })}
+        onCancel=${() => onMode(null)}
+      />`
+    }`;
+}
+
 /**
  * @param {{approval: any, identity: {approver: string, groups: string[]}, schema?: object, mode: string | null,
  *   onMode: (mode: string | null) => void, always: boolean, onAlways: (always: boolean) => void, busy: boolean,
@@ -33,7 +64,8 @@ export function DecisionPanel({ approval, identity, schema, mode, onMode, always
     <h3 id="decide-title">Your decision</h3>
     ${
       !approval.canDecide
-        ? html`<p class="view-only">${whyViewOnly(approval, identity)}</p>`
+        ? html`<p class="view-only">${whyViewOnly(approval, identity)}</p>
+            ${approval.canWithdraw && html`<${Withdrawal} mode=${mode} onMode=${onMode} busy=${busy} onDecide=${onDecide} argsHash=${argsHash} />`}`
         : html`
             <div class="buttons" role="group" aria-label="Decisions">
               ${

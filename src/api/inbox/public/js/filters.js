@@ -1,5 +1,6 @@
 /** Narrow the queue to one agent and/or one tool; the choice lives in the URL so it can be bookmarked and shared. */
 import { html } from 'htm/preact';
+import { visibleText } from './visible-text.js';
 
 export function filtersFromUrl() {
   const query = new URLSearchParams(location.search);
@@ -22,7 +23,7 @@ export function Filters({ filters, onChange, agents, tools }) {
         list="agent-options"
         placeholder="All agents"
         autocomplete="off"
-        value=${filters.agent}
+        value=${visibleText(filters.agent)}
         onChange=${(event) => onChange({ ...filters, agent: event.currentTarget.value.trim() })}
       />
       <datalist id="agent-options">${agents.map((agent) => html`<option value=${agent}></option>`)}</datalist>

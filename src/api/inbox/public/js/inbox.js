@@ -68,13 +68,38 @@ export function Inbox({ token, identity, onSignOut }) {
   }, [api, selectedRun]);
   const runState = useLiveRun(api, selected ?? followed?.approval);
   // Lists cut large arguments to a preview: the call shown is fetched whole, and nothing is decided on the preview.
+  // A fetch that fails is said, and tried again: until it succeeds, the call cannot be decided here.
   const [whole, setWhole] = useState(undefined);
   const cutId = selected?.argumentsTruncated ? selected.id : undefined;
   useEffect(() => {
-    if (cutId) api.approvalWhole(cutId).then(setWhole, () => {});
+    if (!cutId) return;
+    let stopped = false;
+    let retry;
+    const load = () =>
+      api.approvalWhole(cutId).then(
+        (call) => !stopped && setWhole(call),
+        (error) => {
+          if (stopped) return;
+          setWhole({ id: cutId, failed: error });
+          retry = setTimeout(load, POLL_MS);
+        },
+      );
+    load();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+    };
   }, [api, cutId]);
   const shown =
-    selected && whole?.id === selected.id ? { ...selected, arguments: whole.arguments, argumentsTruncated: undefined } : selected;
+    selected && whole?.id === selected.id && !whole.failed
+      ? { ...selected, arguments: whole.arguments, argumentsTruncated: undefined }
+      : selected;
+  const wholeFailure = shown?.argumentsTruncated &&
+    whole?.id === shown.id &&
+    whole.failed && {
+      headline: 'Only a preview of these arguments is here, so this call cannot be decided yet: loading it whole failed. Trying again.',
+      detail: `${whole.failed.status ? `HTTP ${whole.failed.status}: ` : ''}${whole.failed.message}`,
+    };
 
   useEffect(() => {
     if (listing.error?.status === 401) onSignOut('Your token is no longer accepted. Sign in again.');
@@ -200,12 +225,13 @@ export function Inbox({ token, identity, onSignOut }) {
   // Keys do what the buttons do, and only when the buttons are there: never on a stuck run, nor before it is checked.
   const decidable = Boolean(runState.run && !runState.run.problem) || Boolean(runState.error);
   const allows = (type) => decidable && !shown?.argumentsTruncated && selected?.canDecide && selected.allowedDecisions.includes(type);
+  const withdrawable = decidable && !shown?.argumentsTruncated && selected?.canWithdraw;
   useShortcuts({
     j: () => move(1),
     k: () => move(-1),
     a: () => allows('approve') && decide(selected, 'approve', { argsHash: selected.argsHash, ...(always && { always: true }) }),
     e: () => allows('edit') && setMode('edit'),
-    r: () => allows('reject') && setMode('reject'),
+    r: () => (allows('reject') ? setMode('reject') : withdrawable && setMode('withdraw')),
     Escape: () => setMode(null),
   });
 
@@ -264,7 +290,7 @@ export function Inbox({ token, identity, onSignOut }) {
                 always,
                 onAlways: setAlways,
                 busy: sending || Boolean(shown.argumentsTruncated),
-                refusal,
+                refusal: refusal ?? wholeFailure,
                 onDecide: (type, body) => decide(selected, type, body),
               }}
             />`
