@@ -566,8 +566,8 @@ ratio toward 2×, cheapest first:
    installing that kind's methods, which every run pays however few schemas it builds: building our schemas only
    when first used would save a part of the fixed cost, not most of it. Validating at the edges (client, HTTP API, the \`resolveAgent\` local activity) with plain
    checks in the workflow would remove it; a cached decision would gain much less (its task's zod work is one parse
-   of the decision). Later that day, by hand again (not part of these results), a replay worker replayed the history
-   of section 6's default row (a run continued as new after 140 steps: 9 events, 100 KB) 400 times, at 39 to 50 ms
+   of the decision). Later that day, by hand again (not part of these results), a replay worker replayed a history
+   made as section 6's default row is (a run continued as new after 140 steps: 9 events, 100 KB) 400 times, at 39 to 50 ms
    per replay. By CPU profile, each replay spent about 13 ms instantiating the bundle's modules, which build 1,518
    zod schemas (agent-options 118, store 94, decision 90, call-record 87, and so on; the signing, store, stream and
    seed-view modules together about 440, which deciding an approval rarely needs), about 5 ms validating the start
