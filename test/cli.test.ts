@@ -57,6 +57,10 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'cli refund',
+          replies: [{ toolCalls: [call('f1', 'process_refund', { orderId: '1234', amount: 20000 })] }, { content: 'refunded' }],
+        },
+        {
           // Text that would rewrite an approver's terminal if printed raw; JSON.stringify leaves C1 and bidi controls.
           match: 'cli hostile',
           replies: [{ toolCalls: [call('h1', 'write_file', { path: 'h.txt', content: 'x\u009b\u202eINNOCENT' })] }, { content: 'done' }],
@@ -140,6 +144,16 @@ describe('hitl', { timeout: 240_000 }, () => {
       ['call-2', 'edit', null],
       ['call-4', 'respond', 'fay'],
     ]);
+  });
+
+  it('says that an approved call whose tool looks at the world first runs only if that is still as shown', async () => {
+    const id = await startRun('cli refund of 20000', 1);
+    expect(await hitl(['approve', id, 'call-1', '--as', 'fay', '--group', 'finance'])).toMatchObject({
+      code: 0,
+      stdout:
+        '✓ approve process_refund (call-1) by fay: it runs if what it depends on is still as shown; otherwise it waits again (`hitl pending`)\n',
+    });
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', id])).stdout).status === 'Completed', 60_000);
   });
 
   it('watch replays a finished run from its stream, one line per event', async () => {

@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
 import { readEnvConfig } from '../../../config.js';
 import { isClosed } from '../../../contract/run-status.js';
-import type { DecideResult, Decision } from '../../../schemas/decision.js';
+import type { AppliedDecision, DecideResult, Decision } from '../../../schemas/decision.js';
+import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
@@ -26,17 +27,36 @@ function decisionOptions(command: Command): Command {
     .option('--args-hash <hash>', 'refuse if the arguments are not the ones you saw');
 }
 
-function report(ctx: CliContext, result: DecideResult): void {
+function report(ctx: CliContext, result: DecideResult, shown: PendingApproval[]): void {
   print(ctx.out(), result, () =>
     result.applied
       .map(
         (a) =>
           `${style.green('✓')} ${a.type} ${terminalText(a.toolName)} (${terminalText(a.id)})${a.approver ? ` by ${terminalText(a.approver)}` : ''}` +
           `${a.proposedAs ? `: now waits for that tool's approvers as call ${terminalText(a.proposedAs)}` : ''}` +
-          `${a.quorum && a.quorum.approvals < a.quorum.required ? `: ${a.quorum.approvals} of ${a.quorum.required} approvals, it waits for the rest` : ''}`,
+          `${a.quorum && a.quorum.approvals < a.quorum.required ? `: ${a.quorum.approvals} of ${a.quorum.required} approvals, it waits for the rest` : ''}` +
+          checkedBeforeItRuns(
+            a,
+            shown.find((p) => p.id === a.id),
+          ),
       )
       .join('\n'),
   );
+}
+
+/**
+ * The run answers an approval or an edit before it looks at the call's world again (src/workflows/consent.ts): a
+ * call whose world changed, or whose approval lapsed before its tool started, waits again after the ✓. Said for the
+ * calls where that can happen, as the call was shown.
+ */
+function checkedBeforeItRuns(applied: AppliedDecision, call: PendingApproval | undefined): string {
+  const runs = (applied.type === 'approve' || applied.type === 'edit') && !applied.proposedAs;
+  if (!call || !runs || (applied.quorum && applied.quorum.approvals < applied.quorum.required)) return '';
+  const conditions = [
+    ...(call.world !== undefined ? ['what it depends on is still as shown'] : []),
+    ...(call.validFor ? [`its tool starts within ${call.validFor}`] : []),
+  ];
+  return conditions.length ? `: it runs if ${conditions.join(' and ')}; otherwise it waits again (\`hitl pending\`)` : '';
 }
 
 /** Every decision command: its options become a Decision through the one mapping the HTTP API uses too. */
@@ -46,8 +66,10 @@ function decideAction(ctx: CliContext, action: DecisionAction, options: (opts: R
     if ('invalid' in decision) throw new UsageError(decision.invalid);
     const hitl = await ctx.hitl();
     const who = { approver: opts.as as string | undefined, groups: opts.group as string[] | undefined };
-    const signed = await signIfKeyHeld(hitl, workflowId, { ...decision, id: callId }, who);
-    report(ctx, await hitl.decideOne(workflowId, signed, who));
+    // The call as it waits, before the decision: what the run checks again before it runs, and what a token signs.
+    const shown = await hitl.pending(workflowId).catch(() => []);
+    const signed = await signIfKeyHeld(workflowId, { ...decision, id: callId }, who, shown);
+    report(ctx, await hitl.decideOne(workflowId, signed, who), shown);
   };
 }
 
@@ -56,15 +78,14 @@ function decideAction(ctx: CliContext, action: DecisionAction, options: (opts: R
  * that verify signed decisions: the key's holder vouches for the identity, as the HTTP API does for its callers.
  */
 async function signIfKeyHeld(
-  hitl: HitlClient,
   workflowId: string,
   decision: Decision & { id: string },
   who: { approver?: string; groups?: string[] },
+  pending: PendingApproval[],
 ): Promise<Decision> {
   const signer = decisionSignerFromConfig(readEnvConfig());
   if (!signer) return decision;
   if (!who.approver) throw new UsageError('A signed decision needs the approver it is signed for: add --as <approver>.');
-  const pending = decision.argsHash ? [] : await hitl.pending(workflowId).catch(() => []);
   const argsHash = decision.argsHash ?? pending.find((p) => p.id === decision.id)?.argsHash;
   // Not a pending call (the run ended, or no such id): it goes unsigned, and is refused for what it is.
   if (argsHash === undefined) return decision;
