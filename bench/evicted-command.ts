@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli } from '../src/dev/temporal-cli.js';
 import { startModelServer } from '../src/model-server/server.js';
 import { bundleWorkflows } from '../src/workflow-bundle.js';
@@ -34,12 +35,17 @@ async function main(): Promise<void> {
   const model = await startModelServer({ script: benchScript(49) });
   const agentBundlePath = path.join(tmpDir, 'agent-workflows.js');
   writeFileSync(agentBundlePath, (await bundleWorkflows({ logger: quietLogger })).code);
+  const floorBundlePath = path.join(tmpDir, 'floor-workflows.js');
+  writeFileSync(
+    floorBundlePath,
+    (await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor', 'workflows.ts'), logger: quietLogger })).code,
+  );
   // The scenario starts its own server, client and worker; it needs the model, the bundle and a place for its files.
   const ctx = {
     namespace: 'default',
     model,
     agentBundlePath,
-    floorBundlePath: '',
+    floorBundlePath,
     tmpDir,
     serverDbFile: path.join(tmpDir, 'unused.db'),
     log,

@@ -67,6 +67,18 @@ ${ms(noUpserts.sentToToolStartP50Ms!)} ms against the floor's ${ms(noUpserts.flo
   }`;
 }
 
+function floorRow(f: NonNullable<BenchResults['evicted']['floor']>): string[] {
+  return [
+    `floor: a bare workflow waiting for an update (${n(f.events)} events)`,
+    n(f.bytes),
+    `${ms(f.cached.sentToToolStart.p50)} / ${ms(f.cached.sentToToolStart.p99)}`,
+    `${ms(f.evicted.sentToToolStart.p50)} / ${ms(f.evicted.sentToToolStart.p99)}`,
+    `${x(f.ratioP50)} / ${x(f.ratioP99)}`,
+    ms(f.replayCostMsP50),
+    `${ms(f.cached.sentToReturned.p50)} / ${ms(f.evicted.sentToReturned.p50)}`,
+  ];
+}
+
 export function evictedSection(e: BenchResults['evicted']): string {
   const config = Object.entries(e.serverDynamicConfig)
     .map(([k, v]) => `\`${k}=${v}\``)
@@ -94,26 +106,38 @@ ${table(
     'replay cost p50',
     'update answered (cached / evicted) p50',
   ],
-  e.sizes.map((s) => [
-    s.continued
-      ? `${n(s.events)} events, continued as new before waiting after ${s.automaticSteps} steps (the default)`
-      : `${n(s.events)} events (${s.automaticSteps} steps${s.paddingSignals ? ` + ${s.paddingSignals} signals` : ''})`,
-    n(s.bytes),
-    `${ms(s.cached.sentToToolStart.p50)} / ${ms(s.cached.sentToToolStart.p99)}`,
-    `${ms(s.evicted.sentToToolStart.p50)} / ${ms(s.evicted.sentToToolStart.p99)}`,
-    `${x(s.ratioP50)} / ${x(s.ratioP99)}`,
-    ms(s.replayCostMsP50),
-    `${ms(s.cached.sentToReturned.p50)} / ${ms(s.evicted.sentToReturned.p50)}`,
-  ]),
+  e.sizes
+    .map((s) => [
+      s.continued
+        ? `${n(s.events)} events, continued as new before waiting after ${s.automaticSteps} steps (the default)`
+        : `${n(s.events)} events (${s.automaticSteps} steps${s.paddingSignals ? ` + ${s.paddingSignals} signals` : ''})`,
+      n(s.bytes),
+      `${ms(s.cached.sentToToolStart.p50)} / ${ms(s.cached.sentToToolStart.p99)}`,
+      `${ms(s.evicted.sentToToolStart.p50)} / ${ms(s.evicted.sentToToolStart.p99)}`,
+      `${x(s.ratioP50)} / ${x(s.ratioP99)}`,
+      ms(s.replayCostMsP50),
+      `${ms(s.cached.sentToReturned.p50)} / ${ms(s.evicted.sentToReturned.p50)}`,
+    ])
+    .concat(e.floor ? [floorRow(e.floor)] : []),
 )}
 
-${e.failures
-  .map(
-    (f) => `**At ${n(f.events)} events the measurement failed:** ${f.error}
+${
+  e.floor
+    ? `The last row is the floor: the bare workflow of section 1 (no validation, search attributes or transcript), ${e.floor.samples} pairs
+decided the same way by the same worker process with the same two-run cache, after our sizes. Rebuilding it costs
+${ms(e.floor.replayCostMsP50)} ms at p50 (${x(e.floor.ratioP50)} its cached decision): that much of a rebuilt run's cost is the SDK's and the
+server's, and the rest of ours is our workflow's: a larger history to fetch and decode, and its own start ("Not done
+yet" under Findings).
+
+`
+    : ''
+}${e.failures
+    .map(
+      (f) => `**At ${n(f.events)} events the measurement failed:** ${f.error}
 
 `,
-  )
-  .join('')}The span is decision sent → approved tool starts. "Replay cost" is evicted minus cached at p50: the full history
+    )
+    .join('')}The span is decision sent → approved tool starts. "Replay cost" is evicted minus cached at p50: the full history
 fetch, its decoding and the replay of every workflow task in it.`;
 }
 

@@ -423,7 +423,7 @@ function findings(
 - **History**: ${h.perAutomaticStep.events} events per automatic step against a target of 10${
     e.regular ? ` (${e.regular.eventsPerAutomaticStep} with the tool as a regular activity)` : ''
   }: the model call's activity (3 events), the workflow task after it (3) and the local tool's marker (1).
-- **Evicted runs**: ${r.evicted.sizes.map((s) => `${x(s.ratioP50)} a cached run at ${s.events.toLocaleString('en-US')} events (${ms(s.replayCostMsP50)} ms of replay)`).join(', ')}, against a target of 2× at 1,000 events.
+- **Evicted runs**: ${r.evicted.sizes.map((s) => `${x(s.ratioP50)} a cached run at ${s.events.toLocaleString('en-US')} events (${ms(s.replayCostMsP50)} ms of replay)`).join(', ')}, against a target of 2× at 1,000 events.${r.evicted.floor ? ` The bare floor workflow, decided the same way: ${x(r.evicted.floor.ratioP50)} (${ms(r.evicted.floor.replayCostMsP50)} ms of replay), so most of our replay cost is our own workflow's start.` : ''}
 - **Against the peer**, resume-to-tool is ${x(r.peer.ratios.resumeToToolP50)} LangGraph's at p50: missed, by design (below). Against
   \`@temporalio/openai-agents\`' pattern on the same server it is ${x(r.openaiAgentsPeer.ratios.sentToToolStartP50)} at p50, with ${x(r.openaiAgentsPeer.ratios.historyEvents)} its history events per approval.${
     r.streaming

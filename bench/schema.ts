@@ -97,6 +97,19 @@ export const EvictedResults = z.strictObject({
       replayCostMsP50: z.number(),
     }),
   ),
+  /** The bare floor workflow decided the same way (bench/scenarios/evicted-floor.ts); absent from runs before it. */
+  floor: z
+    .strictObject({
+      samples: z.number().int().positive(),
+      events: z.number().int().positive(),
+      bytes,
+      cached: z.strictObject({ sentToToolStart: LatencyStats, sentToReturned: LatencyStats }),
+      evicted: z.strictObject({ sentToToolStart: LatencyStats, sentToReturned: LatencyStats }),
+      ratioP50: positiveRatio,
+      ratioP99: positiveRatio,
+      replayCostMsP50: z.number(),
+    })
+    .optional(),
 });
 
 /** What streaming one run's model text adds to its history, against the same run without streaming. */

@@ -28,6 +28,7 @@ import type { AgentWorkflowInput } from '../../src/schemas/agent-workflow-input.
 import { BENCH_AGENT, EVICTED_STEPS, evictedPrompt, PROMPTS } from '../bench-agent.js';
 import { connectClient, startWorkerChild, uniqueName, waitUntil, type BenchContext, type WorkerChild } from '../context.js';
 import { markNow, type ActivityMark } from '../ipc.js';
+import { FLOOR_EVICTED_SAMPLES, measureFloorEvicted, type FloorEvicted } from './evicted-floor.js';
 import { ratio, round, summarize, type Stats } from '../stats.js';
 
 /**
@@ -85,6 +86,8 @@ export interface EvictedResult {
   failures: { events: number; error: string }[];
   serverDynamicConfig: Record<string, number>;
   sizes: EvictedSize[];
+  /** The bare floor workflow, decided the same way (bench/scenarios/evicted-floor.ts). */
+  floor?: FloorEvicted;
 }
 
 /** `samples` pairs per size; each size's `fullSamples` when undefined. */
@@ -105,7 +108,7 @@ export async function measureEvicted(
   const { connection, client } = await connectClient(server);
   const other: BenchContext = { ...ctx, address: server.address, server, connection, client };
   const worker = await startWorkerChild(other, {
-    floor: false,
+    floor: true,
     record: true,
     overrides: { maxCachedWorkflows: 2, maxConcurrentWorkflowTaskExecutions: 2 },
   });
@@ -130,7 +133,10 @@ export async function measureEvicted(
         },
       );
     }
-    return { serverDynamicConfig: EVICTED_SERVER_CONFIG, sizes: measured, failures };
+    const floorPairs = samples ?? FLOOR_EVICTED_SAMPLES;
+    ctx.log(`  evicted runs: the bare floor workflow, ${floorPairs} cached/evicted pairs`);
+    const floor = await measureFloorEvicted(other, worker, floorPairs);
+    return { serverDynamicConfig: EVICTED_SERVER_CONFIG, sizes: measured, failures, floor };
   } finally {
     await worker.stop();
     await connection.close().catch(() => {});
