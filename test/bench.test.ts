@@ -64,6 +64,7 @@ describe('npm run bench -- --quick', () => {
     expect(results.decisionLatency.openaiAgents.sentToToolStart.n).toBe(results.settings.latencySamples);
     expect(results.openaiAgentsPeer.history.runs).toBe(2);
     expect(results.evicted.sizes[0]!.evicted.sentToToolStart.n).toBe(results.evicted.sizes[0]!.samples);
+    expect(results.evicted.floor?.evicted.sentToToolStart.n).toBe(results.evicted.floor?.samples);
     expect(results.streaming?.tokenToSubscriberMs.n).toBeGreaterThan(0);
     expect(results.streaming?.history.streamingWithOneSubscriber.acceptedPolls).toBeGreaterThan(0);
 
@@ -71,6 +72,7 @@ describe('npm run bench -- --quick', () => {
     expect(report).toContain('npm run bench -- --quick');
     expect(report).toContain('## Targets');
     expect(report).toContain('## 8. Streaming: what watching costs');
+    expect(report).toContain('| floor: a bare workflow waiting for an update (4 events) |');
     expect(existsSync(path.join(outDir, 'results.json.tmp'))).toBe(false);
   });
 });
