@@ -58,9 +58,10 @@ export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: bo
 }
 
 /**
- * Whoever proposed the call by an edit may withdraw it, by a reject without `always`, as they could have rejected the
- * call it replaced; `always` would reject every later call of a tool they may not decide. The planner (from patch set
- * 8) and the approval views (which offer the withdrawal) share this rule.
+ * Whether `who` proposed the call by an edit, and so may withdraw it, as they could have rejected the call it
+ * replaced. A withdrawal is a reject without `always` (which would reject every later call of a tool they may not
+ * decide); the callers check that. The planner (from patch set 8) and the approval views, which offer the
+ * withdrawal, share this rule.
  */
 export function mayWithdraw(call: DecisionAuthority, who: Decider): boolean {
   return who.approver !== undefined && call.proposedBy?.approver === who.approver;
