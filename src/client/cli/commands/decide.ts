@@ -5,13 +5,14 @@ import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
 import { readEnvConfig } from '../../../config.js';
 import { isClosed } from '../../../contract/run-status.js';
-import type { AppliedDecision, DecideResult, Decision } from '../../../schemas/decision.js';
+import type { DecideResult, Decision } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
+import { appliedLine } from '../applied-text.js';
 import { UsageError } from '../errors.js';
-import { pendingTable, print, stuckNotice, style, table, until, whoDecidesCell } from '../output.js';
+import { pendingTable, print, stuckNotice, table, until, whoDecidesCell } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliContext, RegisterCommand } from './context.js';
 import { parseJson } from './runs.js';
@@ -30,33 +31,14 @@ function decisionOptions(command: Command): Command {
 function report(ctx: CliContext, result: DecideResult, shown: PendingApproval[]): void {
   print(ctx.out(), result, () =>
     result.applied
-      .map(
-        (a) =>
-          `${style.green('✓')} ${a.type} ${terminalText(a.toolName)} (${terminalText(a.id)})${a.approver ? ` by ${terminalText(a.approver)}` : ''}` +
-          `${a.proposedAs ? `: now waits for that tool's approvers as call ${terminalText(a.proposedAs)}` : ''}` +
-          `${a.quorum && a.quorum.approvals < a.quorum.required ? `: ${a.quorum.approvals} of ${a.quorum.required} approvals, it waits for the rest` : ''}` +
-          checkedBeforeItRuns(
-            a,
-            shown.find((p) => p.id === a.id),
-          ),
+      .map((a) =>
+        appliedLine(
+          a,
+          shown.find((p) => p.id === a.id),
+        ),
       )
       .join('\n'),
   );
-}
-
-/**
- * The run answers an approval or an edit before it looks at the call's world again (src/workflows/consent.ts): a
- * call whose world changed, or whose approval lapsed before its tool started, waits again after the ✓. Said for the
- * calls where that can happen, as the call was shown.
- */
-function checkedBeforeItRuns(applied: AppliedDecision, call: PendingApproval | undefined): string {
-  const runs = (applied.type === 'approve' || applied.type === 'edit') && !applied.proposedAs;
-  if (!call || !runs || (applied.quorum && applied.quorum.approvals < applied.quorum.required)) return '';
-  const conditions = [
-    ...(call.world !== undefined ? ['what it depends on is still as shown'] : []),
-    ...(call.validFor ? [`its tool starts within ${call.validFor}`] : []),
-  ];
-  return conditions.length ? `: it runs if ${conditions.join(' and ')}; otherwise it waits again (\`hitl pending\`)` : '';
 }
 
 /** Every decision command: its options become a Decision through the one mapping the HTTP API uses too. */

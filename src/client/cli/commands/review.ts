@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { DecisionRefusedError } from '../../../errors.js';
-import type { DecisionType } from '../../../schemas/decision.js';
+import type { DecideResult, DecisionType } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
+import { appliedLine } from '../applied-text.js';
 import { reviewText } from '../review-text.js';
 import { style } from '../output.js';
 import { terminalText } from '../terminal-text.js';
@@ -99,24 +100,25 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
               continue;
             }
             try {
-              if (type === 'approve') await hitl.approve(workflowId, p.id, { ...who, argsHash: p.argsHash });
+              let result: DecideResult;
+              if (type === 'approve') result = await hitl.approve(workflowId, p.id, { ...who, argsHash: p.argsHash });
               else if (type === 'reject')
-                await hitl.reject(workflowId, p.id, {
+                result = await hitl.reject(workflowId, p.id, {
                   ...who,
                   argsHash: p.argsHash,
                   message: (await input.ask('Reason (told to the model): ')) || undefined,
                 });
               else if (type === 'respond')
-                await hitl.respond(workflowId, p.id, (await input.ask('Response (the tool result): ')) ?? '', {
+                result = await hitl.respond(workflowId, p.id, (await input.ask('Response (the tool result): ')) ?? '', {
                   ...who,
                   argsHash: p.argsHash,
                 });
               else {
                 const args = await editArgs(p, input.ask);
                 if (!args) continue;
-                await hitl.edit(workflowId, p.id, { ...who, argsHash: p.argsHash, args });
+                result = await hitl.edit(workflowId, p.id, { ...who, argsHash: p.argsHash, args });
               }
-              process.stdout.write(`${style.green('✓')} ${type}\n`);
+              process.stdout.write(`${result.applied.map((a) => appliedLine(a, p)).join('\n')}\n`);
               decided = true;
             } catch (err) {
               if (!(err instanceof DecisionRefusedError)) throw err;
