@@ -13,6 +13,7 @@ import { useShortcuts } from './keyboard.js';
 import { usePolling } from './polling.js';
 import { describeRefusal } from './refusals.js';
 import { useLiveRun } from './live-run.js';
+import { useWholeCall } from './whole-call.js';
 import { RunContext } from './run-context.js';
 
 const POLL_MS = 2000;
@@ -67,39 +68,7 @@ export function Inbox({ token, identity, onSignOut }) {
     );
   }, [api, selectedRun]);
   const runState = useLiveRun(api, selected ?? followed?.approval);
-  // Lists cut large arguments to a preview: the call shown is fetched whole, and nothing is decided on the preview.
-  // A fetch that fails is said, and tried again: until it succeeds, the call cannot be decided here.
-  const [whole, setWhole] = useState(undefined);
-  const cutId = selected?.argumentsTruncated ? selected.id : undefined;
-  useEffect(() => {
-    if (!cutId) return;
-    let stopped = false;
-    let retry;
-    const load = () =>
-      api.approvalWhole(cutId).then(
-        (call) => !stopped && setWhole(call),
-        (error) => {
-          if (stopped) return;
-          setWhole({ id: cutId, failed: error });
-          retry = setTimeout(load, POLL_MS);
-        },
-      );
-    load();
-    return () => {
-      stopped = true;
-      clearTimeout(retry);
-    };
-  }, [api, cutId]);
-  const shown =
-    selected && whole?.id === selected.id && !whole.failed
-      ? { ...selected, arguments: whole.arguments, argumentsTruncated: undefined }
-      : selected;
-  const wholeFailure = shown?.argumentsTruncated &&
-    whole?.id === shown.id &&
-    whole.failed && {
-      headline: 'Only a preview of these arguments is here, so this call cannot be decided yet: loading it whole failed. Trying again.',
-      detail: `${whole.failed.status ? `HTTP ${whole.failed.status}: ` : ''}${whole.failed.message}`,
-    };
+  const { shown, failure: wholeFailure } = useWholeCall(api, selected);
 
   useEffect(() => {
     if (listing.error?.status === 401) onSignOut('Your token is no longer accepted. Sign in again.');
