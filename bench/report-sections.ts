@@ -67,9 +67,13 @@ ${ms(noUpserts.sentToToolStartP50Ms!)} ms against the floor's ${ms(noUpserts.flo
   }`;
 }
 
-function floorRow(f: NonNullable<BenchResults['evicted']['floor']>): string[] {
+type Spans = Record<'sentToToolStart' | 'sentToReturned', { p50: number; p99: number }>;
+type EvictedFigures = { bytes: number; cached: Spans; evicted: Spans; ratioP50: number; ratioP99: number; replayCostMsP50: number };
+
+/** One row of section 6's table: a size of ours or the floor, under `label`. */
+function evictedRow(label: string, f: EvictedFigures): string[] {
   return [
-    `floor: a bare workflow waiting for an update (${n(f.events)} events)`,
+    label,
     n(f.bytes),
     `${ms(f.cached.sentToToolStart.p50)} / ${ms(f.cached.sentToToolStart.p99)}`,
     `${ms(f.evicted.sentToToolStart.p50)} / ${ms(f.evicted.sentToToolStart.p99)}`,
@@ -107,18 +111,15 @@ ${table(
     'update answered (cached / evicted) p50',
   ],
   e.sizes
-    .map((s) => [
-      s.continued
-        ? `${n(s.events)} events, continued as new before waiting after ${s.automaticSteps} steps (the default)`
-        : `${n(s.events)} events (${s.automaticSteps} steps${s.paddingSignals ? ` + ${s.paddingSignals} signals` : ''})`,
-      n(s.bytes),
-      `${ms(s.cached.sentToToolStart.p50)} / ${ms(s.cached.sentToToolStart.p99)}`,
-      `${ms(s.evicted.sentToToolStart.p50)} / ${ms(s.evicted.sentToToolStart.p99)}`,
-      `${x(s.ratioP50)} / ${x(s.ratioP99)}`,
-      ms(s.replayCostMsP50),
-      `${ms(s.cached.sentToReturned.p50)} / ${ms(s.evicted.sentToReturned.p50)}`,
-    ])
-    .concat(e.floor ? [floorRow(e.floor)] : []),
+    .map((s) =>
+      evictedRow(
+        s.continued
+          ? `${n(s.events)} events, continued as new before waiting after ${s.automaticSteps} steps (the default)`
+          : `${n(s.events)} events (${s.automaticSteps} steps${s.paddingSignals ? ` + ${s.paddingSignals} signals` : ''})`,
+        s,
+      ),
+    )
+    .concat(e.floor ? [evictedRow(`floor: a bare workflow waiting for an update (${n(e.floor.events)} events)`, e.floor)] : []),
 )}
 
 ${
