@@ -26,7 +26,7 @@ function checkedBeforeItRuns(applied: AppliedDecision, call: PendingApproval | u
   if (!call || !runs || waitsForMore(applied)) return '';
   const conditions = [
     ...(call.world !== undefined ? ['what it depends on is still as shown'] : []),
-    ...(call.validFor ? [`its tool starts within ${call.validFor}`] : []),
+    ...(call.validFor ? [`its tool starts within ${terminalText(call.validFor)}`] : []),
   ];
   return conditions.length ? `: it runs if ${conditions.join(' and ')}; otherwise it waits again (\`hitl pending\`)` : '';
 }
