@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm run test:cluster`: the approval-gate tests, the reliability suite and the two-worker fault and density test
- * against a real Temporal cluster on PostgreSQL (test/setup/cluster-setup.ts) instead of the dev server. CI runs
- * it after `npm test` (.ci/run); it needs PostgreSQL's server programs and builds the Temporal server once.
+ * `npm run test:cluster`: the approval-gate tests, the reliability suite, the two-worker fault and density test and
+ * `npm run bench:cluster-density` at a small size, against a real Temporal cluster on PostgreSQL
+ * (test/setup/cluster-setup.ts) instead of the dev server. CI runs it after `npm test` (.ci/run); it needs
+ * PostgreSQL's server programs and builds the Temporal server once.
  */
 export default defineConfig({
   test: {

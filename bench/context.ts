@@ -48,7 +48,7 @@ export interface BenchContext extends ChildEnv {
   log(line: string): void;
 }
 
-export async function connectClient(server: DevServer): Promise<{ connection: Connection; client: Client }> {
+export async function connectClient(server: Pick<DevServer, 'address' | 'namespace'>): Promise<{ connection: Connection; client: Client }> {
   const connection = await connectTemporalClient(devServerTarget(server.address, server.namespace), { waitMs: 30_000 });
   return { connection, client: new Client({ connection, namespace: server.namespace }) };
 }

@@ -3,7 +3,7 @@
  * inputs. Pure arithmetic over results.json, so RESULTS.md can be re-rendered (`--render-only`) when the model's
  * wording changes without measuring again.
  */
-import type { BenchResults } from './schema.js';
+import type { BenchResults, ClusterDensityResults } from './schema.js';
 import { round } from './stats.js';
 
 export const PAUSED = 1_000_000;
@@ -41,7 +41,11 @@ interface Row {
 const f = (v: number, digits = 0) => round(v, digits).toLocaleString('en-US');
 const GB = 1e9;
 
-export function projection(r: BenchResults) {
+/**
+ * @param cluster `npm run bench:cluster-density`'s results (bench/cluster-density.json), when there are any: a run of
+ *   its own, whose PostgreSQL bytes and server CPU per paused run are inputs beside this run's.
+ */
+export function projection(r: BenchResults, cluster?: ClusterDensityResults) {
   const gated = r.history.gatedRunUpdate;
   const actions = BILLED_EVENT_TYPES.reduce((n, t) => n + (gated.eventTypes[t] ?? 0), 0);
   const long = r.evicted.sizes.find((s) => s.events >= 1000 && s.events < 2000 && !s.continued);
@@ -49,6 +53,11 @@ export function projection(r: BenchResults) {
   const serverCpuPerApprovalMs = r.density.cpu.serverMsPerPause + r.density.cpu.serverMsPerDecision;
   const perCached = r.density.worker.perCachedRunBytes;
   const evictedReplayMs = long?.replayCostMsP50 ?? 0;
+  const clusterSource = cluster
+    ? `bench/CLUSTER-DENSITY.md: ${f(cluster.density.runs)} runs paused on a Temporal cluster on PostgreSQL (a run of its own, ${cluster.startedAt.slice(0, 10)})`
+    : '';
+  const clusterCpuMs = cluster ? cluster.density.cpu.serverMsPerPause + cluster.density.cpu.serverMsPerDecision : 0;
+  const postgresGB = cluster ? (PAUSED * cluster.storage.perPausedRunBytes) / GB : 0;
 
   // Storage: every paused run's history so far (the whole one-approval run: an upper bound for a paused one).
   const storageGB = (PAUSED * gated.bytes) / GB;
@@ -108,11 +117,30 @@ export function projection(r: BenchResults) {
       source: 'evicted runs, p50 evicted − cached (wall time)',
     },
     { name: 'worker RSS per cached run', value: `${f(perCached / 1024, 0)} KiB`, source: 'section 3' },
+    ...(cluster
+      ? [
+          {
+            name: 'PostgreSQL bytes per paused run',
+            value: f(cluster.storage.perPausedRunBytes),
+            source: `${clusterSource}: both databases, history and visibility, with their indexes`,
+          },
+          { name: 'server CPU per approval, ms (Temporal server + PostgreSQL)', value: f(clusterCpuMs, 1), source: clusterSource },
+        ]
+      : []),
   ];
   const outputs: { name: string; value: string; how: string }[] = [
     { name: 'server storage for the paused runs', value: `${f(storageGB, 1)} GB`, how: `${f(PAUSED)} × ${f(gated.bytes)} bytes` },
     ...(long
       ? [{ name: '… if each had 140 steps behind it', value: `${f(storageLongGB, 0)} GB`, how: `${f(PAUSED)} × ${f(long.bytes)} bytes` }]
+      : []),
+    ...(cluster
+      ? [
+          {
+            name: '… on PostgreSQL, as stored',
+            value: `${f(postgresGB, 1)} GB`,
+            how: `${f(PAUSED)} × ${f(cluster.storage.perPausedRunBytes)} bytes`,
+          },
+        ]
       : []),
     { name: 'approvals per month', value: f(approvalsPerMonth), how: `${DECISIONS_PER_SECOND}/s × 30 days` },
     { name: 'actions per month', value: f(actionsPerMonth), how: `approvals × ${actions}` },
@@ -123,6 +151,15 @@ export function projection(r: BenchResults) {
       value: f(replayCoresLong, 1),
       how: `${DECISIONS_PER_SECOND}/s × ${f(evictedReplayMs)} ms (wall time: an upper bound on its CPU)`,
     },
+    ...(cluster
+      ? [
+          {
+            name: 'server CPU (Temporal server + PostgreSQL), cores busy',
+            value: f((DECISIONS_PER_SECOND * clusterCpuMs) / 1000, 1),
+            how: `${DECISIONS_PER_SECOND}/s × ${f(clusterCpuMs, 1)} ms`,
+          },
+        ]
+      : []),
     {
       name: 'runs that must be cached (in flight)',
       value: f(inFlight),
@@ -136,6 +173,9 @@ export function projection(r: BenchResults) {
     { name: 'memory to keep all paused runs cached instead', value: `${f(allCachedGB, 0)} GB`, how: `${f(PAUSED)} × RSS per cached run` },
   ];
   const bill = usdPerMonth;
-  const dominant = `**Which input dominates.** Money: actions per approval (${actions}) × the price, $${f(bill)} a month at this rate, against ${f(storageGB, 1)} GB of history and about ${f(Math.ceil(workerCores + replayCoresLong))} busy worker cores. Of those actions, ${gated.eventTypes.UpsertWorkflowSearchAttributes ?? 0} are search-attribute upserts, ${gated.eventTypes.WorkflowPropertiesModified ?? 0} memo upserts and ${gated.eventTypes.MarkerRecorded ?? 0} markers. In the recorded histories (test/histories/), half the upserts and most markers come from our patches, not from the inbox's views: each \`patched()\` a new run passes records a marker and upserts \`TemporalChangeVersion\`, so deprecating the patches once no run from before them is open is the cheapest cut in the bill; the views' own upserts (status, pending tools, count, deadline, the pending memo) are already sent only when they change. The floor's approval would bill 4 (start, tool, next call, the decision). Worker fleet: CPU per decision, and on long runs the replay of evicted histories (${f(evictedReplayMs)} ms per 1,000-event run), not memory: a paused run needs none once evicted, and caching all of them would take ${f(allCachedGB, 0)} GB.`;
+  const storage = cluster
+    ? `${f(storageGB, 1)} GB of history (${f(postgresGB, 1)} GB as PostgreSQL stores it, with mutable state, timers, visibility rows and indexes)`
+    : `${f(storageGB, 1)} GB of history`;
+  const dominant = `**Which input dominates.** Money: actions per approval (${actions}) × the price, $${f(bill)} a month at this rate, against ${storage} and about ${f(Math.ceil(workerCores + replayCoresLong))} busy worker cores. Of those actions, ${gated.eventTypes.UpsertWorkflowSearchAttributes ?? 0} are search-attribute upserts, ${gated.eventTypes.WorkflowPropertiesModified ?? 0} memo upserts and ${gated.eventTypes.MarkerRecorded ?? 0} markers. Two of them are the run's patch-set marker and the \`TemporalChangeVersion\` upsert the SDK sends with it (one of each per run since patch sets, src/workflows/patches.ts), which retiring the patches once no run from before them is open would save; one marker is the local activity that resolves the agent. The rest keep the inbox's views current (status, pending tools, count and deadline at start, pause, decision and end; the prompt and the pending calls in the memo), each sent only when it changes. The floor's approval would bill 4 (start, tool, next call, the decision). Worker fleet: CPU per decision, and on long runs the replay of evicted histories (${f(evictedReplayMs)} ms per 1,000-event run), not memory: a paused run needs none once evicted, and caching all of them would take ${f(allCachedGB, 0)} GB.`;
   return { decisionsPerSecond: DECISIONS_PER_SECOND, inputs, outputs, dominant };
 }

@@ -1,11 +1,14 @@
-/** RESULTS.md sections for the decision's task, evicted runs, the second peer, streaming and the internet-scale projection. */
+/** RESULTS.md sections for density, the decision's task, evicted runs, the second peer, streaming and the internet-scale projection. */
 import { projection } from './projection.js';
-import type { BenchResults } from './schema.js';
+import type { BenchResults, ClusterDensityResults } from './schema.js';
 import { round } from './stats.js';
 
 const ms = (v: number) => `${round(v, 1)}`;
 const x = (v: number) => `${round(v, 2)}×`;
 const n = (v: number, digits = 0) => round(v, digits).toLocaleString('en-US');
+const mib = (bytes: number) => `${round(bytes / 2 ** 20, bytes < 100 * 2 ** 20 ? 1 : 0)} MiB`;
+const kib = (bytes: number) => `${round(bytes / 1024, 1)} KiB`;
+const pct = (v: number) => `${round(v * 100, 2)}%`;
 
 /** A Markdown table (prettier aligns it when RESULTS.md is formatted). */
 export function table(header: string[], rows: (string | number)[][]): string {
@@ -178,10 +181,10 @@ A signal returns as soon as the server stored it, an update only after a worker 
 answer" is not comparable between the two; the tool-start span is.`;
 }
 
-export function projectionSection(r: BenchResults): string {
-  const p = projection(r);
+export function projectionSection(r: BenchResults, cluster?: ClusterDensityResults): string {
+  const p = projection(r, cluster);
   return `What 1,000,000 approvals paused at once, decided at ${n(p.decisionsPerSecond)} per second, would take, from this run's
-measurements. Arithmetic on measured inputs, not a measurement; every input is listed.
+measurements${cluster ? ', and the storage and server CPU of the cluster run (section 3)' : ''}. Arithmetic on measured inputs, not a measurement; every input is listed.
 
 ${table(
   ['input', 'value', 'from'],
@@ -194,4 +197,69 @@ ${table(
 )}
 
 ${p.dominant}`;
+}
+
+/** How the density table names the server: the dev server of `npm run bench`, or a cluster (bench/cluster-density.ts). */
+export interface DensityServer {
+  /** The process whose RSS is shown. */
+  name: string;
+  /** Whose CPU the server's share counts. */
+  cpu: string;
+  /** What the storage row measures. */
+  storage: string;
+}
+
+/** Section 3's table, and the cluster density run's. */
+export function densityTable(den: BenchResults['density'], server: DensityServer): string {
+  return table(
+    ['', ''],
+    [
+      [
+        'paused',
+        `${den.paused.toLocaleString('en-US')} of ${den.runs.toLocaleString('en-US')} in ${den.pauseSeconds} s (starts took ${den.startSeconds} s)`,
+      ],
+      [
+        'worker RSS, before → all paused (peak)',
+        `${mib(den.worker.baselineRssBytes)} → **${mib(den.worker.pausedRssBytes)}** (${mib(den.worker.peakRssBytes)})`,
+      ],
+      ['worker processes that died and were replaced', `${den.worker.restarts}`],
+      ['worker RSS per paused run', kib(den.worker.perPausedRunBytes)],
+      [
+        'runs in the workflow cache (max)',
+        `${den.worker.cachedWorkflows.toLocaleString('en-US')} (${den.worker.maxCachedWorkflows.toLocaleString('en-US')}: \`createWorker\`'s bound, \`HITL_WORKER_MAX_CACHED_RUNS\`)`,
+      ],
+      ['worker RSS per cached run', kib(den.worker.perCachedRunBytes)],
+      [
+        `${server.name} RSS, before → all paused (peak)`,
+        `${mib(den.devServer.baselineRssBytes)} → ${mib(den.devServer.pausedRssBytes)} (${mib(den.devServer.peakRssBytes)})`,
+      ],
+      ...(den.devServer.dbFileBytes !== undefined ? [[server.storage, mib(den.devServer.dbFileBytes)]] : []),
+      [`CPU per run to pause (worker / ${server.cpu})`, `${den.cpu.workerMsPerPause} / ${den.cpu.serverMsPerPause} ms`],
+      [
+        'drain: decisions accepted',
+        `${den.drain.decisionsPerSecond} per second (${den.drain.decideRetries} retried with the same update id after the server timed out waiting)`,
+      ],
+      ['drain: runs completed', `${den.drain.completionsPerSecond} per second (${den.drain.seconds} s in all)`],
+      [`CPU per decision to completion (worker / ${server.cpu})`, `${den.cpu.workerMsPerDecision} / ${den.cpu.serverMsPerDecision} ms`],
+      ...(den.rebuilds
+        ? [
+            [
+              'workflow tasks that rebuilt their run from history, per run (pausing / deciding)',
+              `${den.rebuilds.perPausedRun} / ${den.rebuilds.perDecidedRun} (of ${den.rebuilds.drainTasksPerRun} tasks per decided run)`,
+            ],
+          ]
+        : []),
+      ['completion', `**${pct(den.completion)}** (${den.completed.toLocaleString('en-US')} completed)`],
+    ],
+  );
+}
+
+/** Section 3's paragraph on the same scenario on a Temporal cluster on PostgreSQL (bench/CLUSTER-DENSITY.md). */
+export function clusterDensityParagraph(c: ClusterDensityResults): string {
+  const den = c.density;
+  return `**On a Temporal cluster on PostgreSQL** (\`npm run bench:cluster-density\`, a run of its own on ${c.startedAt.slice(0, 10)}:
+[CLUSTER-DENSITY.md](CLUSTER-DENSITY.md)), ${den.runs.toLocaleString('en-US')} runs paused at once took the worker to
+${mib(den.worker.pausedRssBytes)} (peak ${mib(den.worker.peakRssBytes)}), and ${pct(den.completion)} completed. PostgreSQL stored
+${kib(c.storage.perPausedRunBytes)} per paused run (history, mutable state, timers, visibility rows, indexes), and the Temporal
+server with PostgreSQL used ${den.cpu.serverMsPerPause} ms of CPU per run to pause and ${den.cpu.serverMsPerDecision} ms per decision.`;
 }

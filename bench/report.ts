@@ -1,7 +1,15 @@
 /** Renders RESULTS.md from the results: every number comes from results.json, the prose states the method. */
-import type { BenchResults, Experiment, LatencySeries } from './schema.js';
+import type { BenchResults, ClusterDensityResults, Experiment, LatencySeries } from './schema.js';
 import { round } from './stats.js';
-import { decisionTaskSection, evictedSection, openaiAgentsSection, projectionSection, table } from './report-sections.js';
+import {
+  clusterDensityParagraph,
+  decisionTaskSection,
+  densityTable,
+  evictedSection,
+  openaiAgentsSection,
+  projectionSection,
+  table,
+} from './report-sections.js';
 
 const mib = (bytes: number) => `${round(bytes / 2 ** 20, bytes < 100 * 2 ** 20 ? 1 : 0)} MiB`;
 const kib = (bytes: number) => `${round(bytes / 1024, 1)} KiB`;
@@ -34,7 +42,8 @@ function experimentSection(e: Experiment): string {
   ].join('\n');
 }
 
-export function renderReport(r: BenchResults): string {
+/** @param cluster `npm run bench:cluster-density`'s results, when bench/ has them: section 3 and the projection cite them. */
+export function renderReport(r: BenchResults, cluster?: ClusterDensityResults): string {
   const d = r.decisionLatency;
   const h = r.history;
   const p = r.peer;
@@ -176,48 +185,8 @@ ${den.runs.toLocaleString('en-US')} runs started (${den.drain.concurrency} start
 \`createWorker\` gives; each calls the model once and pauses on a gated \`write_file\`. Then every run is
 approved by update (${den.drain.concurrency} in flight) and awaited.
 
-${table(
-  ['', ''],
-  [
-    [
-      'paused',
-      `${den.paused.toLocaleString('en-US')} of ${den.runs.toLocaleString('en-US')} in ${den.pauseSeconds} s (starts took ${den.startSeconds} s)`,
-    ],
-    [
-      'worker RSS, before → all paused (peak)',
-      `${mib(den.worker.baselineRssBytes)} → **${mib(den.worker.pausedRssBytes)}** (${mib(den.worker.peakRssBytes)})`,
-    ],
-    ['worker processes that died and were replaced', `${den.worker.restarts}`],
-    ['worker RSS per paused run', kib(den.worker.perPausedRunBytes)],
-    [
-      'runs in the workflow cache (max)',
-      `${den.worker.cachedWorkflows.toLocaleString('en-US')} (${den.worker.maxCachedWorkflows.toLocaleString('en-US')}: \`createWorker\`'s bound, \`HITL_WORKER_MAX_CACHED_RUNS\`)`,
-    ],
-    ['worker RSS per cached run', kib(den.worker.perCachedRunBytes)],
-    [
-      'dev server RSS, before → all paused (peak)',
-      `${mib(den.devServer.baselineRssBytes)} → ${mib(den.devServer.pausedRssBytes)} (${mib(den.devServer.peakRssBytes)})`,
-    ],
-    ...(den.devServer.dbFileBytes !== undefined ? [['dev server SQLite file (all runs so far)', mib(den.devServer.dbFileBytes)]] : []),
-    ['CPU per run to pause (worker / server)', `${den.cpu.workerMsPerPause} / ${den.cpu.serverMsPerPause} ms`],
-    [
-      'drain: decisions accepted',
-      `${den.drain.decisionsPerSecond} per second (${den.drain.decideRetries} retried with the same update id after the server timed out waiting)`,
-    ],
-    ['drain: runs completed', `${den.drain.completionsPerSecond} per second (${den.drain.seconds} s in all)`],
-    ['CPU per decision to completion (worker / server)', `${den.cpu.workerMsPerDecision} / ${den.cpu.serverMsPerDecision} ms`],
-    ...(den.rebuilds
-      ? [
-          [
-            'workflow tasks that rebuilt their run from history, per run (pausing / deciding)',
-            `${den.rebuilds.perPausedRun} / ${den.rebuilds.perDecidedRun} (of ${den.rebuilds.drainTasksPerRun} tasks per decided run)`,
-          ],
-        ]
-      : []),
-    ['completion', `**${pct(den.completion)}** (${den.completed.toLocaleString('en-US')} completed)`],
-  ],
-)}
-
+${densityTable(den, { name: 'dev server', cpu: 'server', storage: 'dev server SQLite file (all runs so far)' })}
+${cluster ? `\n${clusterDensityParagraph(cluster)}\n` : ''}
 ## 4. History cost
 
 Events and bytes (the server's \`historySizeBytes\`, what its limits apply to) of runs made above, against a run
@@ -327,7 +296,7 @@ ${streamingSection(r)}
 
 ## 9. Internet scale, on paper
 
-${projectionSection(r)}
+${projectionSection(r, cluster)}
 
 ## 10. Profiling experiments
 ${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'s \`overrides\`; the all-regular-activities and no-visibility-upserts variants each swap one module of the real agent workflow in a bench-only bundle (bench/experiments/).\n\n${r.experiments.map(experimentSection).join('\n\n')}` : '\nNot run in this mode (`--experiments` to add them).'}

@@ -9,7 +9,7 @@
  *            --experiment NAME (only that one; repeatable)  --small-heaps
  *            --render-only (RESULTS.md again from results.json)
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,7 @@ import { quietLogger, runExperiments } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
 import { machineDetails } from './machine.js';
 import { renderReport } from './report.js';
-import { BenchResults, type LatencySeries, type Target } from './schema.js';
+import { BenchResults, ClusterDensityResults, type LatencySeries, type Target } from './schema.js';
 import { measureContinueAsNew } from './scenarios/continue-as-new.js';
 import { measureDensity } from './scenarios/density.js';
 import { EVICTED_SIZES, measureEvicted } from './scenarios/evicted.js';
@@ -300,7 +300,7 @@ async function main(): Promise<void> {
     const jsonFile = path.join(outDir, 'results.json');
     writeFileSync(`${jsonFile}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
     renameSync(`${jsonFile}.tmp`, jsonFile);
-    writeFileSync(path.join(outDir, 'RESULTS.md'), renderReport(results));
+    writeFileSync(path.join(outDir, 'RESULTS.md'), renderReport(results, clusterResults()));
     log(
       `done in ${results.durationSeconds}s: ${path.relative(process.cwd(), jsonFile)}, ${path.relative(process.cwd(), path.join(outDir, 'RESULTS.md'))}`,
     );
@@ -317,9 +317,15 @@ async function main(): Promise<void> {
   }
 }
 
+/** `npm run bench:cluster-density`'s results beside ours, when there are any: RESULTS.md cites them. */
+function clusterResults(): ClusterDensityResults | undefined {
+  const file = path.join(outDir, 'cluster-density.json');
+  return existsSync(file) ? ClusterDensityResults.parse(JSON.parse(readFileSync(file, 'utf8'))) : undefined;
+}
+
 function renderOnly(): void {
   const results = BenchResults.parse(JSON.parse(readFileSync(path.join(outDir, 'results.json'), 'utf8')));
-  writeFileSync(path.join(outDir, 'RESULTS.md'), renderReport(results));
+  writeFileSync(path.join(outDir, 'RESULTS.md'), renderReport(results, clusterResults()));
   log(
     `re-rendered ${path.relative(process.cwd(), path.join(outDir, 'RESULTS.md'))} from results.json (${results.command}, ${results.startedAt})`,
   );

@@ -157,8 +157,8 @@ export const BenchResults = z.strictObject({
     temporalCli: z.string(),
     temporalSdk: z.string(),
     langgraph: z.string(),
-    /** Where the dev server keeps its state for the run. */
-    serverStorage: z.enum(['sqlite-file', 'memory']),
+    /** Where the server keeps its state for the run: the dev server's file or memory, or a cluster's PostgreSQL. */
+    serverStorage: z.enum(['sqlite-file', 'memory', 'postgresql']),
     /** The dev server's dynamic config (src/dev/server-dynamic-config.ts); absent in runs from before it was recorded. */
     serverDynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   }),
@@ -323,6 +323,30 @@ export const BenchResults = z.strictObject({
 });
 
 export type BenchResults = z.infer<typeof BenchResults>;
+
+/**
+ * `npm run bench:cluster-density` (bench/cluster-density.ts): the density scenario on a Temporal cluster on
+ * PostgreSQL, a run of its own. In `density`, `devServer` holds the Temporal server process's RSS, and the server's
+ * CPU counts PostgreSQL's processes too.
+ */
+export const ClusterDensityResults = z.strictObject({
+  command: z.string(),
+  startedAt: z.iso.datetime(),
+  durationSeconds: z.number().positive(),
+  machine: BenchResults.shape.machine,
+  temporalServer: z.string(),
+  /** `pg_database_size` of the history and visibility databases. */
+  storage: z.strictObject({
+    emptyBytes: bytes,
+    pausedBytes: bytes,
+    drainedBytes: bytes,
+    perPausedRunBytes: z.number().int(),
+    perCompletedRunBytes: z.number().int(),
+  }),
+  density: BenchResults.shape.density,
+});
+
+export type ClusterDensityResults = z.infer<typeof ClusterDensityResults>;
 export type LatencySeries = z.infer<typeof LatencySeries>;
 export type DecisionTask = z.infer<typeof DecisionTask>;
 export type Experiment = z.infer<typeof Experiment>;

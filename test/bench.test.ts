@@ -3,30 +3,18 @@
  * Checks that the results have the documented shape and that every paused run completed; the numbers themselves
  * are the benchmark's business. It runs alone, after the other suites (see vitest.config.ts).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BenchResults } from '../bench/schema.js';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/dev/server-dynamic-config.js';
+import { runNpmScript } from './helpers/npm-script.js';
 
 const outDir = mkdtempSync(path.join(tmpdir(), 'hitl-bench-test-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-function runBench(): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'bench', '--', '--quick', '--out', outDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-20_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
-  });
-}
+const runBench = () => runNpmScript('bench', ['--quick', '--out', outDir]);
 
 describe('npm run bench -- --quick', () => {
   it('writes results.json of the documented shape and RESULTS.md, with every paused run completed', { timeout: 600_000 }, async () => {

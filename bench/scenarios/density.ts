@@ -51,6 +51,12 @@ async function retryWhenOverloaded(call: () => Promise<void>, onRetry: () => voi
   }
 }
 
+/** The dev server's SQLite file with its write-ahead log, when it keeps one. */
+function sqliteFileBytes(file: string | undefined): (() => Promise<number>) | undefined {
+  if (!file) return undefined;
+  return async () => ['', '-wal', '-shm'].reduce((n, suffix) => n + (existsSync(file + suffix) ? statSync(file + suffix).size : 0), 0);
+}
+
 function approveRun(handle: WorkflowHandle, onRetry: () => void): Promise<void> {
   return retryWhenOverloaded(async () => {
     try {
@@ -73,6 +79,13 @@ export async function measureDensity(
     heapGrowthPercent?: number;
     label?: string;
     worker?: WorkerChild;
+    /**
+     * CPU milliseconds the server has used so far. @default the dev server process's. A cluster on PostgreSQL
+     * counts its database's processes too (bench/cluster-density.ts).
+     */
+    serverCpuMs?: () => number;
+    /** Bytes the server stores, read once all runs are paused. @default the dev server's SQLite file, when it has one. */
+    storageBytes?: () => Promise<number>;
   },
 ): Promise<BenchResults['density']> {
   const { runs, concurrency } = options;
@@ -88,6 +101,7 @@ export async function measureDensity(
   let worker = options.worker ?? (await startWorkerChild(ctx, workerOptions));
   const taskQueue = worker.taskQueue;
   const serverPid = ctx.server.pid!;
+  const serverCpuMs = options.serverCpuMs ?? (() => cpuMsOf(serverPid));
 
   // Replace the worker process if it dies; CPU of dead processes is carried over.
   let stopping = false;
@@ -143,7 +157,7 @@ export async function measureDensity(
     [peakRss, peakServerRss] = [baseline.rss, serverBaseline];
 
     const startLimit = pLimit(concurrency);
-    const cpu0 = { worker: workerCpu(), server: cpuMsOf(serverPid) };
+    const cpu0 = { worker: workerCpu(), server: serverCpuMs() };
     const tasks0 = await worker.request<CacheTasks>('cacheTasks');
     const t0 = Date.now();
     const ids = Array.from({ length: runs }, (_, i) => `${tag}-${i}`);
@@ -207,7 +221,7 @@ export async function measureDensity(
       await sleep(1000);
     }
     const pauseSeconds = (Date.now() - t0) / 1000;
-    const cpu1 = { worker: workerCpu(), server: cpuMsOf(serverPid) };
+    const cpu1 = { worker: workerCpu(), server: serverCpuMs() };
     const tasks1 = await worker.request<CacheTasks>('cacheTasks');
     log(`${paused} runs paused in ${round(pauseSeconds, 1)}s (started in ${round(startSeconds, 1)}s)`);
     await sleep(2000);
@@ -216,14 +230,9 @@ export async function measureDensity(
     const cache = await worker.request<{ cached: number; max: number; heapLimit: number; heapGrowthPercent: number }>('cache');
     log(
       `worker RSS ${mib(baseline.rss)} → ${mib(pausedMemory.rss)} MiB (peak ${mib(peakRss)}), ${cache.cached} cached of max ${cache.max}; ` +
-        `dev server RSS ${mib(serverBaseline)} → ${mib(serverPaused)} MiB`,
+        `server RSS ${mib(serverBaseline)} → ${mib(serverPaused)} MiB`,
     );
-    const dbFileBytes = ctx.serverDbFile
-      ? ['', '-wal', '-shm'].reduce(
-          (n, suffix) => n + (existsSync(ctx.serverDbFile + suffix) ? statSync(ctx.serverDbFile + suffix).size : 0),
-          0,
-        )
-      : undefined;
+    const dbFileBytes = await (options.storageBytes ?? sqliteFileBytes(ctx.serverDbFile))?.();
 
     // Decide every run, `concurrency` updates in flight; each run's result awaited as soon as it is decided.
     const decideLimit = pLimit(concurrency);
@@ -267,7 +276,7 @@ export async function measureDensity(
       }
       await sleep(200);
     }
-    const cpu2 = { worker: workerCpu(), server: cpuMsOf(serverPid) };
+    const cpu2 = { worker: workerCpu(), server: serverCpuMs() };
     const tasks2 = await worker.request<CacheTasks>('cacheTasks');
     const decideSeconds = Math.max(0.001, (lastDecided - d0) / 1000);
     const drainSeconds = Math.max(0.001, (lastCompleted - d0) / 1000);
