@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
@@ -28,6 +29,14 @@ const TOKENS = {
 };
 const CANCEL = { toolCalls: [call('c', 'cancel_order', { orderId: '1237' })] };
 const WRITE = { toolCalls: [call('w', 'write_file', { path: 'note.txt', content: 'x' })] };
+
+// Silence approves this agent's refunds: a call nobody decides within 5 s runs.
+const patient = defineAgent({
+  name: 'patient',
+  instructions: 'You are a support agent.',
+  tools: ['write_file', 'process_refund'],
+  approval: { tools: { write_file: true, process_refund: { approvers: ['finance'], timeout: '5s', onTimeout: 'approve' } } },
+});
 
 let h: Harness;
 let api: Listening;
@@ -53,10 +62,12 @@ beforeAll(async () => {
           ],
         },
         { match: 'edit into a read', replies: [WRITE, { content: 'read edit handled' }] },
+        { match: 'wait out a proposal', replies: [WRITE, { content: 'waited out' }] },
         { match: 'signed', replies: [CANCEL, { content: 'signed handled' }] },
       ],
     },
     signedDecisions: { trust: trustOf([oldKey.key.publicJwk]), requiredByDefault: false },
+    agents: { patient },
   });
   api = await startTestApi(h, { tokens: TOKENS });
   signedApi = await startTestApi(h, { tokens: TOKENS, signer: oldKey });
@@ -176,6 +187,30 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
       ['call-1.2', 'reject', 'bob', 'my mistake'],
     ]);
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1237'").all()).toEqual([]);
+  });
+
+  it('into a tool whose deadline approves: the proposal times out unrun, since nobody who may approve it did', async () => {
+    const handle = await h.start({ agent: 'patient', prompt: 'Please wait out a proposal' });
+    const [write] = await waitForPending(handle, 1);
+    const refund = { orderId: '1238', amount: 300 };
+    await decide(handle, {
+      decisions: [{ id: write!.id, type: 'edit', name: 'process_refund', args: refund }],
+      approver: 'bob',
+      groups: ['support'],
+    });
+    // The model's refunds would run once 5 s pass undecided; bob's waits for finance, and times out if none comes.
+    const [proposal] = await waitForPending(handle, 1);
+    expect(proposal).toMatchObject({ id: 'call-1.2', toolName: 'process_refund', onTimeout: 'reject', proposedBy: { approver: 'bob' } });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'waited out' });
+    expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1238'").all()).toEqual([]);
+    const { decisions } = await handle.query(runStateQuery);
+    expect(decisions.map((d) => [d.id, d.type, d.toolName, d.approver])).toEqual([
+      ['call-1', 'edit', 'write_file', 'bob'],
+      ['call-1.2', 'timeout', 'process_refund', undefined],
+    ]);
+    expect(await toolMessages(handle)).toEqual([
+      ['w', 'No decision arrived within 5 seconds: the approval timed out and process_refund did not run.'],
+    ]);
   });
 
   it('into a tool someone approved `always`: it still waits for its approvers, who never saw these arguments', async () => {

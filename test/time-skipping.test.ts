@@ -82,6 +82,7 @@ beforeAll(async () => {
         { match: 'nobody answers', replies: [refund, { content: 'gave up waiting' }] },
         { match: 'answered on day two', replies: [refund, { content: 'refunded' }] },
         { match: 'escalate me', replies: [refund, { content: 'refunded by a manager' }] },
+        { match: 'escalate an edit', replies: [refund, { content: 'edited by a manager' }] },
       ],
     },
   });
@@ -213,6 +214,24 @@ describe('escalation tiers with time skipping', () => {
       const types = notified.filter((e) => e.workflowId === handle.workflowId).map((e) => e.type);
       expect(types).toEqual(expect.arrayContaining(['approval.requested', 'approval.escalated', 'approval.decided']));
       expect(notified.find((e) => e.type === 'approval.escalated')!.approval.approvers).toEqual(['finance', 'managers']);
+    });
+  });
+
+  it('lets a manager it reached edit the refund too, as finance may', async () => {
+    await withWorker('escalation', async () => {
+      const handle = await start('escalation', 'escalate an edit', 'escalating');
+      await untilPending(handle);
+      await env.sleep('5 hours');
+      const edit = { id: 'call-1', type: 'edit' as const, args: { orderId: '1234', amount: 40000 } };
+      await handle.signal(decisionSignal, { decisions: [edit], approver: 'mia', groups: ['managers'] });
+      expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'edited by a manager' });
+      const { decisions, messages } = await handle.query(runStateQuery);
+      expect(decisions.map((d) => [d.outcome, d.type ?? d.event, d.approver])).toEqual([
+        ['noted', 'escalated', undefined],
+        ['applied', 'edit', 'mia'],
+      ]);
+      const result = messages.find((m) => m.role === 'tool')!.content as string;
+      expect(result).toMatch(/^\(A human reviewer edited the arguments before it ran: \{"orderId":"1234","amount":40000\}\)/);
     });
   });
 });

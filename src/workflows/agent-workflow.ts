@@ -246,6 +246,8 @@ function planContext(run: AgentRun): PlanContext {
     refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
     refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
+    deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
+    escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
   };
 }
 

@@ -3,25 +3,9 @@ import { argsHash } from '../policy/args-hash.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { ApprovalPolicy } from '../schemas/approval-policy.js';
 import { toolSpecs } from '../tools/registry.js';
+import { pendingApproval as pending } from '../../test/helpers/pending-approval.js';
 import { NOW, newSigner, token, trustOf } from '../../test/helpers/signing.js';
 import { planDecisions, type PlanContext } from './decision-plan.js';
-
-function pending(id: string, toolName: string, args: Record<string, unknown>, extra: Partial<PendingApproval> = {}): PendingApproval {
-  return {
-    id,
-    toolName,
-    args,
-    argsHash: argsHash(args),
-    description: '',
-    allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
-    requestedAt: '2026-01-01T00:00:00.000Z',
-    deadline: '2026-01-08T00:00:00.000Z',
-    step: 1,
-    onTimeout: 'reject',
-    rule: 'test',
-    ...extra,
-  };
-}
 
 const ctx: PlanContext = {
   pending: [

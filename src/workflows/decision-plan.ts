@@ -16,6 +16,7 @@ import { argsHash } from '../policy/args-hash.js';
 import { NO_FACTS } from '../policy/call-facts.js';
 import { classifyCall } from '../policy/classify-call.js';
 import { mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
+import type { GateSettings } from '../schemas/call-record.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
@@ -172,13 +173,25 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
     // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
     const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
-    return direct ? planned : { ...planned, proposal: { gate: target.settings } };
+    return direct ? planned : { ...planned, proposal: { gate: proposalGate(target.settings, ctx) } };
   }
   if (target.settings.approvers) {
-    const refused = mayDecide({ approvers: target.settings.approvers }, who, false);
+    // Within its tool an edit keeps the call's gate, and so the tiers its ladder reached (escalation.ts), who may
+    // approve it as it is: they may edit it too (runs since patch set 9).
+    const reached = ctx.escalatedMayEdit && toolName === call.toolName ? (call.approvers ?? []) : [];
+    const refused = mayDecide({ approvers: [...new Set([...target.settings.approvers, ...reached])] }, who, false);
     if (!refused.ok) return authorityRefusal(refused, approver, decision.type, `the edited call (${toolName})`);
   }
   return planned;
+}
+
+/**
+ * The gate a proposal waits under: its tool's, except that its deadline never approves it. Silence may consent to
+ * the model's calls where the policy says so, but arguments a person wrote, who may not approve them, wait for
+ * someone who may (as a standing `always` approval does not settle them either: run-decisions.ts).
+ */
+function proposalGate(gate: GateSettings, ctx: PlanContext): GateSettings {
+  return ctx.deadlinesApproveNoProposal && gate.onTimeout === 'approve' ? { ...gate, onTimeout: 'reject' } : gate;
 }
 
 /**

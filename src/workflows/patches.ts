@@ -80,6 +80,13 @@ export const PATCHES = {
   protoKeysRefused: 'proto-keys-refused',
   /** Whoever proposed a call by an edit may reject it, as they could the call it replaced (decision-plan.ts). */
   proposersMayWithdraw: 'proposers-may-withdraw',
+  /**
+   * A call proposed by an edit is never approved by its deadline: under `onTimeout: 'approve'` it times out instead
+   * (decision-plan.ts), as an `always` approval does not settle it either.
+   */
+  deadlinesApproveNoProposal: 'deadlines-approve-no-proposal',
+  /** Approvers an escalation reached may edit the call within its tool, not only approve it (decision-plan.ts). */
+  escalatedMayEdit: 'escalated-approvers-may-edit',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -124,8 +131,10 @@ const SET_6: readonly PatchId[] = [
   PATCHES.strictStartInput,
 ];
 const SET_7: readonly PatchId[] = [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription];
+const SET_8: readonly PatchId[] = [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused, PATCHES.proposersMayWithdraw];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-8', patches: [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused, PATCHES.proposersMayWithdraw] },
+  { id: 'patch-set-9', patches: [...SET_8, PATCHES.deadlinesApproveNoProposal, PATCHES.escalatedMayEdit] },
+  { id: 'patch-set-8', patches: SET_8 },
   { id: 'patch-set-7', patches: SET_7 },
   { id: 'patch-set-6', patches: SET_6 },
   { id: 'patch-set-5', patches: SET_5 },
