@@ -16,6 +16,7 @@ import { announce, requestApproval } from './announce.js';
 import { describeForApprovers, describedByTool } from './approval-description.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { PATCHES, takesPatch } from './patches.js';
+import { proposalGate } from './proposal-gate.js';
 import { workflowNow } from './workflow-clock.js';
 import { lookAtWorld, prechecked } from './world.js';
 
@@ -148,9 +149,12 @@ export async function repend(run: AgentRun, record: CallRecord, stale: Stale, ow
   run.refresh();
 }
 
-/** Who decides an edited call that waits again: its tool's policy, if it gates it; else the call's own gate. */
+/**
+ * Who decides an edited call that waits again: its tool's policy, if it gates it; else the call's own gate. A person
+ * wrote it, so its deadline does not approve it (proposal-gate.ts).
+ */
 function gateOfEdit(run: AgentRun, record: CallRecord, edited: EditedCall): GateSettings {
   const facts = { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent, callId: record.id };
   const target = classifyCall(run.policy, edited.toolName, edited.args, facts, mcpToolOf(run.snapshot, edited.toolName)?.annotations);
-  return target.gated ? target.settings : record.gate!;
+  return proposalGate(target.gated ? target.settings : record.gate!, takesPatch(PATCHES.deadlinesApproveNoProposal));
 }

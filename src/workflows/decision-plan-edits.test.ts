@@ -38,7 +38,13 @@ describe('planDecisions, for edits (patch set 9)', () => {
   });
 
   it('lets approvers an escalation reached edit the call within its tool (patch set 9), not into another', () => {
-    const refund = pending('r', 'process_refund', { orderId: '1', amount: 20000 }, { checks: 4, approvers: ['finance', 'managers'] });
+    const ladder = [{ at: '2026-01-01T04:00:00.000Z', approvers: ['managers'], reached: true }];
+    const refund = pending(
+      'r',
+      'process_refund',
+      { orderId: '1', amount: 20000 },
+      { checks: 4, approvers: ['finance', 'managers'], escalations: ladder },
+    );
     const escalated: PlanContext = {
       ...ctx,
       pending: [refund],
@@ -63,5 +69,30 @@ describe('planDecisions, for edits (patch set 9)', () => {
     const intoCancel = { id: 'r', type: 'edit', name: 'cancel_order', args: { orderId: '1' } };
     const plan = planDecisions({ decisions: [intoCancel], ...mia }, { ...escalated, escalatedMayEdit: true });
     expect(plan.ok && plan.decisions[0]!.proposal?.gate.approvers).toEqual(['finance']);
+  });
+
+  it('counts only tiers the edited call’s own ladder has: an approver the call got elsewhere may not edit it', () => {
+    // A call that waits again under another tool's gate (consent.ts) can list that gate's approvers (support) and
+    // reached tiers: neither makes support an approver of refunds.
+    const borrowed = [{ at: '2026-01-01T04:00:00.000Z', approvers: ['support-leads'], reached: true }];
+    const refund = pending(
+      'r',
+      'process_refund',
+      { orderId: '1', amount: 20000 },
+      { checks: 4, approvers: ['support', 'support-leads'], escalations: borrowed },
+    );
+    const context: PlanContext = {
+      ...ctx,
+      pending: [refund],
+      policy: ApprovalPolicy.parse({
+        tools: { process_refund: { approvers: ['finance'], escalate: [{ after: '4h', approvers: ['managers'] }] } },
+      }),
+      escalatedMayEdit: true,
+    };
+    const edit = { decisions: [{ id: 'r', type: 'edit', args: { orderId: '1', amount: 15000 } }] };
+    for (const groups of [['support'], ['support-leads']]) {
+      const plan = planDecisions({ ...edit, approver: 'sue', groups }, context);
+      expect(!plan.ok && plan.error.code).toBe('approver_not_allowed');
+    }
   });
 });

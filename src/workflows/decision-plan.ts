@@ -26,6 +26,7 @@ import type { PlanContext, PlannedDecision, SigningContext } from './decision-co
 import { checkMatch } from './decision-match.js';
 import { planBreakpoint } from './breakpoint-plan.js';
 import { countApproval } from './decision-quorum.js';
+import { proposalGate } from './proposal-gate.js';
 
 export type { PlanContext, PlannedDecision, SigningContext };
 
@@ -173,12 +174,12 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
     // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
     const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
-    return direct ? planned : { ...planned, proposal: { gate: proposalGate(target.settings, ctx) } };
+    return direct ? planned : { ...planned, proposal: { gate: proposalGate(target.settings, ctx.deadlinesApproveNoProposal === true) } };
   }
   if (target.settings.approvers) {
-    // Within its tool an edit keeps the call's gate, and so the tiers its ladder reached (escalation.ts), who may
-    // approve it as it is: they may edit it too (runs since patch set 9).
-    const reached = ctx.escalatedMayEdit && toolName === call.toolName ? (call.approvers ?? []) : [];
+    // Tiers of the call's ladder that it reached (escalation.ts) may approve it as it is; within its tool they may
+    // edit it too, where the edited call's own gate has the same tiers (runs since patch set 9).
+    const reached = ctx.escalatedMayEdit && toolName === call.toolName ? reachedTiers(call, target.settings) : [];
     const refused = mayDecide({ approvers: [...new Set([...target.settings.approvers, ...reached])] }, who, false);
     if (!refused.ok) return authorityRefusal(refused, approver, decision.type, `the edited call (${toolName})`);
   }
@@ -186,13 +187,17 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
 }
 
 /**
- * The gate a proposal waits under: its tool's, except that its deadline never approves it. Silence may consent to
- * the model's calls where the policy says so, but arguments a person wrote, who may not approve them, wait for
- * someone who may (as a standing `always` approval does not settle them either: run-decisions.ts).
+ * The approvers of the escalation tiers the call has reached, each counted only if `gate`'s ladder has the same tier
+ * at the same place: a call that waits again under another tool's gate (consent.ts) lends no tier to this one.
  */
-function proposalGate(gate: GateSettings, ctx: PlanContext): GateSettings {
-  return ctx.deadlinesApproveNoProposal && gate.onTimeout === 'approve' ? { ...gate, onTimeout: 'reject' } : gate;
+function reachedTiers(call: PendingApproval, gate: GateSettings): string[] {
+  const ladder = gate.escalate ?? [];
+  return (call.escalations ?? []).flatMap((tier, i) =>
+    tier.reached && ladder[i] && sameMembers(ladder[i].approvers, tier.approvers) ? tier.approvers : [],
+  );
 }
+
+const sameMembers = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /**
  * The decision's token, verified against exactly this decision, when the run requires one or the decision carries

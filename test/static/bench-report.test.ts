@@ -22,7 +22,7 @@ describe('bench/RESULTS.md', () => {
     const withCluster = renderReport(results, cluster);
     expect(withCluster).toContain('**On a Temporal cluster on PostgreSQL**');
     expect(withCluster).toContain(`| PostgreSQL bytes per paused run | ${perPaused} |`);
-    expect(withCluster).toMatch(/\| … on PostgreSQL, as stored \| [\d.,]+ GB \| 1,000,000 × /);
+    expect(withCluster).toMatch(/\| … as PostgreSQL stores them \(one approval each\) \| [\d.,]+ GB \| 1,000,000 × /);
     const alone = renderReport(results);
     expect(alone).not.toContain('PostgreSQL');
     expect(alone).toContain('| server storage for the paused runs |');
