@@ -48,10 +48,14 @@ const started = Date.now();
 const log = (line: string) =>
   process.stderr.write(`[cluster-density ${((Date.now() - started) / 1000).toFixed(0).padStart(5)}s] ${line}\n`);
 
-/** The PostgreSQL server process (postmaster.pid's first line) and every process it forked: its backends and helpers. */
-function postgresPids(postgres: PostgresHandle): number[] {
-  const postmaster = Number(readFileSync(path.join(postgres.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = readdirSync('/proc')
+/** The PostgreSQL server process: postmaster.pid's first line. */
+function postmasterPid(postgres: PostgresHandle): number {
+  return Number(readFileSync(path.join(postgres.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+/** The processes the PostgreSQL server forked that are still running: its backends, autovacuum workers, helpers. */
+function liveChildren(postmaster: number): number[] {
+  return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
@@ -62,25 +66,24 @@ function postgresPids(postgres: PostgresHandle): number[] {
       }
     })
     .map(Number);
-  return [postmaster, ...children];
 }
 
 /**
- * CPU of processes that may end between samples, counted so it never goes back: a process's last sample stays in
- * the sum after it exits. Temporal keeps its PostgreSQL connections open, so few backends come and go.
+ * CPU the Temporal server and PostgreSQL have used so far: the server's process, PostgreSQL's server process with
+ * the children it has reaped (an autovacuum worker or a backend that ended), and its children still running.
  */
-function cumulativeCpu(pids: () => number[]): () => number {
-  const last = new Map<number, number>();
-  return () => {
-    for (const pid of pids()) {
+function serverCpu(temporalPid: number, postgres: PostgresHandle): () => number {
+  const postmaster = postmasterPid(postgres);
+  return () =>
+    cpuMsOf(temporalPid) +
+    cpuMsOf(postmaster, { reapedChildren: true }) +
+    liveChildren(postmaster).reduce((ms, pid) => {
       try {
-        last.set(pid, cpuMsOf(pid));
+        return ms + cpuMsOf(pid);
       } catch {
-        // Exited: its last sample counts.
+        return ms; // Exited since it was listed: its time counts from the next sample on, as a reaped child's.
       }
-    }
-    return [...last.values()].reduce((a, b) => a + b, 0);
-  };
+    }, 0);
 }
 
 /** pg_database_size of the history and visibility databases deploy/temporal-setup.sh creates. */
@@ -132,8 +135,7 @@ async function main(): Promise<void> {
   const ctx = { ...env, server: { pid: cluster.pid }, connection, client, tmpDir, log } as unknown as BenchContext;
   try {
     const emptyBytes = postgresBytes(cluster.postgres);
-    const temporalPid = cluster.pid;
-    const serverCpuMs = cumulativeCpu(() => [temporalPid, ...postgresPids(cluster.postgres)]);
+    const serverCpuMs = serverCpu(cluster.pid, cluster.postgres);
     const worker = await startWorkerChild(env, { floor: false, record: false });
     log(`${runs} runs paused at once on one worker process, then decided (${concurrency} at a time)`);
     const density = await measureDensity(ctx, {
@@ -143,7 +145,8 @@ async function main(): Promise<void> {
       serverCpuMs,
       storageBytes: async () => postgresBytes(cluster.postgres),
     });
-    const pausedBytes = density.devServer.dbFileBytes ?? 0;
+    const pausedBytes = density.devServer.dbFileBytes;
+    if (pausedBytes === undefined) throw new Error("the density scenario did not read PostgreSQL's bytes");
     const drainedBytes = postgresBytes(cluster.postgres);
     const command = ['npm run bench:cluster-density', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
     const results = ClusterDensityResults.parse({

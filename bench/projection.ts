@@ -124,23 +124,31 @@ export function projection(r: BenchResults, cluster?: ClusterDensityResults) {
             value: f(cluster.storage.perPausedRunBytes),
             source: `${clusterSource}: both databases, history and visibility, with their indexes`,
           },
-          { name: 'server CPU per approval, ms (Temporal server + PostgreSQL)', value: f(clusterCpuMs, 1), source: clusterSource },
+          {
+            name: 'server CPU per approval, ms (Temporal server + PostgreSQL)',
+            value: f(clusterCpuMs, 1),
+            source: `${clusterSource}${
+              cluster.density.rebuilds
+                ? `; its decisions include ${cluster.density.rebuilds.perDecidedRun} rebuilds of the run per decision, as the worker's do`
+                : ''
+            }`,
+          },
         ]
       : []),
   ];
   const outputs: { name: string; value: string; how: string }[] = [
     { name: 'server storage for the paused runs', value: `${f(storageGB, 1)} GB`, how: `${f(PAUSED)} × ${f(gated.bytes)} bytes` },
-    ...(long
-      ? [{ name: '… if each had 140 steps behind it', value: `${f(storageLongGB, 0)} GB`, how: `${f(PAUSED)} × ${f(long.bytes)} bytes` }]
-      : []),
     ...(cluster
       ? [
           {
-            name: '… on PostgreSQL, as stored',
+            name: '… as PostgreSQL stores them (one approval each)',
             value: `${f(postgresGB, 1)} GB`,
             how: `${f(PAUSED)} × ${f(cluster.storage.perPausedRunBytes)} bytes`,
           },
         ]
+      : []),
+    ...(long
+      ? [{ name: '… if each had 140 steps behind it', value: `${f(storageLongGB, 0)} GB`, how: `${f(PAUSED)} × ${f(long.bytes)} bytes` }]
       : []),
     { name: 'approvals per month', value: f(approvalsPerMonth), how: `${DECISIONS_PER_SECOND}/s × 30 days` },
     { name: 'actions per month', value: f(actionsPerMonth), how: `approvals × ${actions}` },

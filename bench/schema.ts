@@ -326,8 +326,8 @@ export type BenchResults = z.infer<typeof BenchResults>;
 
 /**
  * `npm run bench:cluster-density` (bench/cluster-density.ts): the density scenario on a Temporal cluster on
- * PostgreSQL, a run of its own. In `density`, `devServer` holds the Temporal server process's RSS, and the server's
- * CPU counts PostgreSQL's processes too.
+ * PostgreSQL, a run of its own. In `density`, `devServer` holds the Temporal server process's RSS and, as
+ * `dbFileBytes`, PostgreSQL's bytes with every run paused; the server's CPU counts PostgreSQL's processes too.
  */
 export const ClusterDensityResults = z.strictObject({
   command: z.string(),
