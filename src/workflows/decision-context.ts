@@ -37,9 +37,9 @@ export interface PlanContext {
   refusesProtoKeys?: boolean;
   /** Whoever proposed a call by an edit may reject it (withdraw it), whatever its approvers. */
   proposersMayWithdraw?: boolean;
-  /** A proposal's deadline never approves it: `onTimeout: 'approve'` becomes `'reject'` for it (runs since patch set 9). */
+  /** A proposal's deadline never approves it: `onTimeout: 'approve'` becomes `'reject'` (proposal-gate.ts; since patch set 9). */
   deadlinesApproveNoProposal?: boolean;
-  /** Approvers an escalation reached may edit the call within its tool, as they may approve it (runs since patch set 9). */
+  /** Tiers an escalation reached may edit the call within its tool, as they may approve it (runs since patch set 9). */
   escalatedMayEdit?: boolean;
 }
 

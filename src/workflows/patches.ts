@@ -81,8 +81,8 @@ export const PATCHES = {
   /** Whoever proposed a call by an edit may reject it, as they could the call it replaced (decision-plan.ts). */
   proposersMayWithdraw: 'proposers-may-withdraw',
   /**
-   * A call proposed by an edit is never approved by its deadline: under `onTimeout: 'approve'` it times out instead
-   * (decision-plan.ts), as an `always` approval does not settle it either.
+   * A call a person wrote (proposed by an edit, or an edit that waits again) is never approved by its deadline: under
+   * `onTimeout: 'approve'` it times out instead (proposal-gate.ts), as an `always` approval does not settle it either.
    */
   deadlinesApproveNoProposal: 'deadlines-approve-no-proposal',
   /** Approvers an escalation reached may edit the call within its tool, not only approve it (decision-plan.ts). */
