@@ -23,7 +23,7 @@ import { benchScript } from './bench-agent.js';
 import { runCommand } from './command.js';
 import { connectClient, startWorkerChild, type BenchContext } from './context.js';
 import { quietLogger } from './experiments.js';
-import { BENCH_DIR, cpuMsOf } from './ipc.js';
+import { BENCH_DIR, cpuMsOf, parentPidOf } from './ipc.js';
 import { machineDetails } from './machine.js';
 import { densityTable } from './report-sections.js';
 import { measureDensity } from './scenarios/density.js';
@@ -59,8 +59,7 @@ function liveChildren(postmaster: number): number[] {
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        return parentPidOf(Number(pid)) === postmaster;
       } catch {
         return false; // Exited while we looked.
       }

@@ -148,16 +148,25 @@ export function rssOf(pid: number): number {
 
 let clockTicks: number | undefined;
 
+/** `/proc/<pid>/stat` from field 3 (state) on: the command name before it may contain spaces. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The parent of a process (field 4 of `/proc/<pid>/stat`). */
+export function parentPidOf(pid: number): number {
+  return Number(statFields(pid)[1]);
+}
+
 /**
  * CPU time (user + system) a process has used so far, in milliseconds (`/proc/<pid>/stat`, clock-tick resolution).
  * `reapedChildren`: plus that of its children that have exited and been waited for (a server that forks workers).
  */
 export function cpuMsOf(pid: number, options: { reapedChildren?: boolean } = {}): number {
   clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may contain spaces) start at index 2 (state); utime and stime are 14 and
-  // 15, cutime and cstime (waited-for children) 16 and 17.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, cutime and cstime (waited-for children) 16 and 17.
+  const fields = statFields(pid);
   const ticks = [11, 12, ...(options.reapedChildren ? [13, 14] : [])].reduce((n, i) => n + Number(fields[i]), 0);
   return (ticks * 1000) / clockTicks;
 }
