@@ -16,17 +16,18 @@ export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./wo
 /**
  * The SDK runs every workflow in one reusable V8 context, but each run gets its own instance of every module the
  * bundle imports, except these: they are evaluated once, frozen and shared by all runs. Only the globals the sandbox
- * lacks and the stateless curves of the signature checks (preloaded-crypto.ts) are preloaded. zod is not, although
- * sharing it would cut the memory per cached run by a third (memory-per-cached-run, bench/RESULTS.md): zod keeps
- * global state, which is per process in Node and so must be per run here. Shared, its config (z.config, locales),
- * its global registry (.meta ids) and changes to its prototypes would pass from one run to the next; frozen, its
- * checks that reset a shared regex throw (z.email() and most string formats) and z.config() throws.
- * test/zod-in-workflow-sandbox.property.test.ts holds every zod feature in the sandbox to plain Node's behaviour,
- * run after run.
+ * lacks, the stateless curves of the signature checks (preloaded-crypto.ts) and the cache of schemas built once per
+ * worker (schemas/built-once.ts) are preloaded. zod itself is not: zod keeps global state, which is per process in
+ * Node and so must be per run here. Shared, its config (z.config, locales), its global registry (.meta ids) and
+ * changes to its prototypes would pass from one run to the next; frozen, its checks that reset a shared regex throw
+ * (z.email() and most string formats) and z.config() throws. Our schemas are shared without being frozen
+ * (built-once.ts says how and why that is safe). test/zod-in-workflow-sandbox.property.test.ts holds every zod
+ * feature in the sandbox to plain Node's behaviour, run after run.
  */
 export const PRELOADED_MODULES = [
   fileURLToPath(new URL('./workflows/sandbox-globals.ts', import.meta.url)),
   fileURLToPath(new URL('./workflows/preloaded-crypto.ts', import.meta.url)),
+  fileURLToPath(new URL('./schemas/built-once.ts', import.meta.url)),
 ];
 
 /**

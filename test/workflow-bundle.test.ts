@@ -1,7 +1,8 @@
 /**
  * The bundle every worker runs (built by bundleWorkflows in the global setup) preloads the globals the sandbox
- * lacks, and only those: zod stays a module of each run (src/workflow-bundle.ts says why), in the one build of zod
- * the workflows import. test/zod-in-workflow-sandbox.property.test.ts shows what both mean at run time.
+ * lacks and the cache of schemas built once per worker, neither of which pulls in zod: zod stays a module of each
+ * run (src/workflow-bundle.ts says why), in the one build of zod the workflows import.
+ * test/zod-in-workflow-sandbox.property.test.ts and test/built-once.test.ts show what that means at run time.
  *
  * It also holds exactly one copy of each Temporal SDK package. `@temporalio/workflow-streams` pins its SDK
  * dependencies at an older exact version; without the `overrides` in package.json npm nests those copies under
@@ -37,6 +38,13 @@ describe('workflow bundle', () => {
     const globalsModule = code.slice(code.indexOf('/***/ "./src/workflows/sandbox-globals.ts"'));
     const globalsImports = globalsModule.slice(0, globalsModule.indexOf('/***/ }')).match(/__webpack_require__\(\/\*! [^*]+\*\//g);
     expect(globalsImports).toEqual(['__webpack_require__(/*! base-64 */']);
+  });
+
+  it('preloads the schema cache, which imports nothing, so zod is not preloaded with it', () => {
+    const preload = code.slice(code.indexOf('function preloadModules() {'), code.indexOf('exports.importWorkflows'));
+    expect(preload).toContain('./src/schemas/built-once.ts');
+    const cacheModule = code.slice(code.indexOf('/***/ "./src/schemas/built-once.ts"'));
+    expect(cacheModule.slice(0, cacheModule.indexOf('/***/ }'))).not.toContain('__webpack_require__(/*!');
   });
 
   it('registers the interceptor that reads history figures for continue-as-new', () => {

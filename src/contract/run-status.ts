@@ -4,6 +4,7 @@
  * reports about an execution.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 
 export const RUN_STATUSES = [
   'Running',
@@ -18,7 +19,7 @@ export const RUN_STATUSES = [
   'Terminated',
   'TimedOut',
 ] as const;
-export const RunStatus = z.enum(RUN_STATUSES);
+export const RunStatus = builtOnce('contract/run-status.RunStatus', () => z.enum(RUN_STATUSES));
 export type RunStatus = z.infer<typeof RunStatus>;
 
 /**
@@ -26,7 +27,7 @@ export type RunStatus = z.infer<typeof RunStatus>;
  * stopped (by an afterModel hook, or a human rejecting a breakpoint before the model).
  */
 export const RUN_OUTCOMES = ['Completed', 'MaxSteps', 'Ended', 'Stopped'] as const satisfies readonly RunStatus[];
-export const RunOutcome = z.enum(RUN_OUTCOMES);
+export const RunOutcome = builtOnce('contract/run-status.RunOutcome', () => z.enum(RUN_OUTCOMES));
 export type RunOutcome = z.infer<typeof RunOutcome>;
 
 export const OPEN_STATUSES: ReadonlySet<RunStatus> = new Set(['Running', 'AwaitingApproval', 'AwaitingMessage']);

@@ -13,6 +13,7 @@
  * A decision token binds the normalized decision: sign what the shape becomes here (README, "Clients written for other frameworks").
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { argsHash } from '../policy/args-hash.js';
 import { DecideInput, Decision } from '../schemas/decision.js';
 import { ToolArgs } from '../schemas/tool-args.js';
@@ -24,21 +25,27 @@ export const ACCEPTED_SHAPES =
   '"args": null | "text" | {"action", "args"}}, alone or in a list (one per pending call, in order).';
 
 /** LangChain's edit: the whole new action. */
-export const EditedAction = z.strictObject({ name: z.string().min(1).max(128), args: ToolArgs });
+export const EditedAction = builtOnce('contract/seed-decisions.EditedAction', () =>
+  z.strictObject({ name: z.string().min(1).max(128), args: ToolArgs }),
+);
 
 /** LangGraph's ActionRequest: a tool and its arguments. */
-export const ActionRequest = z.strictObject({ action: z.string().min(1).max(128), args: ToolArgs });
+export const ActionRequest = builtOnce('contract/seed-decisions.ActionRequest', () =>
+  z.strictObject({ action: z.string().min(1).max(128), args: ToolArgs }),
+);
 
 /** Our fields a HumanResponse may carry too: which call, who, and a token for the decision it becomes. */
 const ours = { id: Decision.shape.id, approver: Decision.shape.approver, token: Decision.shape.token };
 
 /** LangGraph's HumanResponse (with our optional `id`, `approver` and `token`). */
-export const HumanResponse = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('accept'), args: z.union([z.null(), ActionRequest]).optional(), ...ours }),
-  z.strictObject({ type: z.literal('ignore'), args: z.null().optional(), ...ours }),
-  z.strictObject({ type: z.literal('response'), args: z.string(), ...ours }),
-  z.strictObject({ type: z.literal('edit'), args: ActionRequest, ...ours }),
-]);
+export const HumanResponse = builtOnce('contract/seed-decisions.HumanResponse', () =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('accept'), args: z.union([z.null(), ActionRequest]).optional(), ...ours }),
+    z.strictObject({ type: z.literal('ignore'), args: z.null().optional(), ...ours }),
+    z.strictObject({ type: z.literal('response'), args: z.string(), ...ours }),
+    z.strictObject({ type: z.literal('edit'), args: ActionRequest, ...ours }),
+  ]),
+);
 export type HumanResponse = z.infer<typeof HumanResponse>;
 
 /** Any shape the `decide` update, the `decision` signal and `POST /api/runs/{id}/decisions` take. */

@@ -3,18 +3,21 @@
  * is sent back to the model with a reason (or stops the run), like a LangGraph `post_model_hook` guardrail.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import type { AfterModelVerdictInput } from '../schemas/agent-options.js';
 import { named, type AfterModelInput } from './hook-types.js';
 
-export const BlockPhrasesOptions = z.strictObject({
-  phrases: z.array(z.string().min(1).max(200)).min(1).max(200),
-  /** What a match does. @default 'retry' */
-  action: z.enum(['retry', 'stop']).default('retry'),
-  /** Told to the model with a retry; `{{phrase}}` is the phrase found. @default a sentence naming the phrase */
-  reason: z.string().min(1).max(2000).optional(),
-  /** @default false */
-  caseSensitive: z.boolean().default(false),
-});
+export const BlockPhrasesOptions = builtOnce('hooks/block-phrases.BlockPhrasesOptions', () =>
+  z.strictObject({
+    phrases: z.array(z.string().min(1).max(200)).min(1).max(200),
+    /** What a match does. @default 'retry' */
+    action: z.enum(['retry', 'stop']).default('retry'),
+    /** Told to the model with a retry; `{{phrase}}` is the phrase found. @default a sentence naming the phrase */
+    reason: z.string().min(1).max(2000).optional(),
+    /** @default false */
+    caseSensitive: z.boolean().default(false),
+  }),
+);
 
 export const blockPhrases = named(BlockPhrasesOptions, (input: AfterModelInput, options): AfterModelVerdictInput => {
   const fold = (text: string) => (options.caseSensitive ? text : text.toLowerCase());

@@ -4,25 +4,30 @@
  * yours here.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { ModelChoice } from '../schemas/agent-options.js';
 import { named, type ModelSelector, type SelectorInput } from './hook-types.js';
 
-const BySizeOptions = z.strictObject({
-  /** A call whose transcript holds at least this many messages, or bytes, goes to `large`. */
-  atLeast: z.strictObject({ messages: z.number().int().min(1).optional(), bytes: z.number().int().min(1).optional() }),
-  large: ModelChoice,
-  /** @default the agent's model */
-  small: ModelChoice.optional(),
-});
+const BySizeOptions = builtOnce('hooks/model-selectors.BySizeOptions', () =>
+  z.strictObject({
+    /** A call whose transcript holds at least this many messages, or bytes, goes to `large`. */
+    atLeast: z.strictObject({ messages: z.number().int().min(1).optional(), bytes: z.number().int().min(1).optional() }),
+    large: ModelChoice,
+    /** @default the agent's model */
+    small: ModelChoice.optional(),
+  }),
+);
 
-const ByContextOptions = z.strictObject({
-  /** A top-level key of the run's context, e.g. `tier`. */
-  key: z.string().min(1),
-  /** The context value (as text) to the model for it. */
-  models: z.record(z.string(), ModelChoice),
-  /** @default the agent's model */
-  fallback: ModelChoice.optional(),
-});
+const ByContextOptions = builtOnce('hooks/model-selectors.ByContextOptions', () =>
+  z.strictObject({
+    /** A top-level key of the run's context, e.g. `tier`. */
+    key: z.string().min(1),
+    /** The context value (as text) to the model for it. */
+    models: z.record(z.string(), ModelChoice),
+    /** @default the agent's model */
+    fallback: ModelChoice.optional(),
+  }),
+);
 
 export const modelSelectors: Readonly<Record<string, ModelSelector>> = {
   /** A larger model once the conversation grows: `{atLeast: {messages: 40}, large: {model: 'gpt-4.1'}}`. */

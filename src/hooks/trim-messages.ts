@@ -6,15 +6,18 @@
  * bound on size, not the model's exact tokenizer.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 import { named, type BeforeModelInput } from './hook-types.js';
 
-export const TrimOptions = z.strictObject({
-  /** Estimated tokens the model may be sent. */
-  maxTokens: z.number().int().min(16),
-  /** Keep the first user message (the task) however old. @default true */
-  keepFirstUser: z.boolean().default(true),
-});
+export const TrimOptions = builtOnce('hooks/trim-messages.TrimOptions', () =>
+  z.strictObject({
+    /** Estimated tokens the model may be sent. */
+    maxTokens: z.number().int().min(16),
+    /** Keep the first user message (the task) however old. @default true */
+    keepFirstUser: z.boolean().default(true),
+  }),
+);
 
 /** Approximate tokens of one message: characters / 4, plus 3 for the message itself. */
 export function approximateTokens(message: ChatMessage): number {

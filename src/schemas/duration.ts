@@ -1,5 +1,6 @@
 import ms from 'ms';
 import { z } from 'zod';
+import { builtOnce } from './built-once.js';
 
 /** Parses `'3d'`, `'90s'`, `'2 hours'` (the `ms` format Temporal uses) into milliseconds; numbers are milliseconds. */
 export function durationToMs(duration: string | number): number {
@@ -11,14 +12,16 @@ export function durationToMs(duration: string | number): number {
 }
 
 /** A positive duration like `'3d'`. */
-export const Duration = z.string().refine(
-  (value) => {
-    try {
-      durationToMs(value);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: "expected a positive duration like '30s', '2h' or '3d'" },
+export const Duration = builtOnce('schemas/duration.Duration', () =>
+  z.string().refine(
+    (value) => {
+      try {
+        durationToMs(value);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: "expected a positive duration like '30s', '2h' or '3d'" },
+  ),
 );

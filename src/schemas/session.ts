@@ -1,22 +1,27 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once.js';
 import { LIMITS } from '../contract/limits.js';
 import { Duration } from './duration.js';
 
 /** A run that stays open after the model answers, waiting durably for the next user message. */
-export const SessionOptions = z.strictObject({
-  /** The run ends (status `ended`) after this long without a message. */
-  idleTimeout: Duration.default('7d'),
-});
+export const SessionOptions = builtOnce('schemas/session.SessionOptions', () =>
+  z.strictObject({
+    /** The run ends (status `ended`) after this long without a message. */
+    idleTimeout: Duration.default('7d'),
+  }),
+);
 
 /** Payload of the `message` signal and update. */
-export const UserMessageInput = z.strictObject({
-  content: z.string().min(1).max(LIMITS.promptChars),
-  /** Who sends it, for the transcript's audit; not shown to the model. */
-  from: z.string().min(1).max(200).optional(),
-});
+export const UserMessageInput = builtOnce('schemas/session.UserMessageInput', () =>
+  z.strictObject({
+    content: z.string().min(1).max(LIMITS.promptChars),
+    /** Who sends it, for the transcript's audit; not shown to the model. */
+    from: z.string().min(1).max(200).optional(),
+  }),
+);
 
 /** Payload of the `end` signal and update. */
-export const EndInput = z.strictObject({ reason: z.string().max(2000).optional() });
+export const EndInput = builtOnce('schemas/session.EndInput', () => z.strictObject({ reason: z.string().max(2000).optional() }));
 
 export type SessionOptions = z.infer<typeof SessionOptions>;
 export type UserMessageInput = z.infer<typeof UserMessageInput>;

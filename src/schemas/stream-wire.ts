@@ -5,6 +5,7 @@
  * own events.
  */
 import { z } from 'zod';
+import { builtOnce } from './built-once.js';
 import { TOKEN_TEXT_MAX_CHARS } from './token-event.js';
 
 export const STREAM_TOPICS = { tokens: 'tokens', events: 'events' } as const;
@@ -15,29 +16,35 @@ export const MAX_ITEM_DATA_CHARS = Math.ceil(((TOKEN_TEXT_MAX_CHARS * 6 + 512) *
 /** Publishes carry one item per batch interval; a signal's worth is a handful. @default 64 */
 export const MAX_ITEMS_PER_PUBLISH = 64;
 
-export const StreamPublishInput = z.object({
-  items: z
-    .array(z.object({ topic: z.literal(STREAM_TOPICS.tokens), data: z.string().min(1).max(MAX_ITEM_DATA_CHARS) }))
-    .min(1)
-    .max(MAX_ITEMS_PER_PUBLISH),
-  /** Empty: no deduplication (the library's rule). */
-  publisher_id: z.string().max(64),
-  sequence: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-});
+export const StreamPublishInput = builtOnce('schemas/stream-wire.StreamPublishInput', () =>
+  z.object({
+    items: z
+      .array(z.object({ topic: z.literal(STREAM_TOPICS.tokens), data: z.string().min(1).max(MAX_ITEM_DATA_CHARS) }))
+      .min(1)
+      .max(MAX_ITEMS_PER_PUBLISH),
+    /** Empty: no deduplication (the library's rule). */
+    publisher_id: z.string().max(64),
+    sequence: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
+);
 
-export const StreamPollInput = z.object({
-  /** Empty: every topic. */
-  topics: z.array(z.enum([STREAM_TOPICS.tokens, STREAM_TOPICS.events])).max(2),
-  from_offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-});
+export const StreamPollInput = builtOnce('schemas/stream-wire.StreamPollInput', () =>
+  z.object({
+    /** Empty: every topic. */
+    topics: z.array(z.enum([STREAM_TOPICS.tokens, STREAM_TOPICS.events])).max(2),
+    from_offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
+);
 
 /** The stream's state carried across continue-as-new (the library's `WorkflowStreamState`). */
-export const StreamState = z.object({
-  log: z.array(z.object({ topic: z.string(), data: z.string(), offset: z.number() })),
-  base_offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  publisher_sequences: z.record(z.string(), z.number()),
-  publisher_last_seen: z.record(z.string(), z.number()),
-});
+export const StreamState = builtOnce('schemas/stream-wire.StreamState', () =>
+  z.object({
+    log: z.array(z.object({ topic: z.string(), data: z.string(), offset: z.number() })),
+    base_offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    publisher_sequences: z.record(z.string(), z.number()),
+    publisher_last_seen: z.record(z.string(), z.number()),
+  }),
+);
 
 export type StreamPublishInput = z.infer<typeof StreamPublishInput>;
 export type StreamPollInput = z.infer<typeof StreamPollInput>;

@@ -4,6 +4,7 @@
  * One schema for the claims; the binding is what the workflow computes from the decision it received and compares.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { canonicalSha256 } from '../policy/args-hash.js';
 import { DecisionType, type Decision } from '../schemas/decision.js';
 
@@ -14,39 +15,45 @@ export const MAX_SUBJECT_LENGTH = 200;
 export const MAX_GROUPS = 50;
 
 /** Seconds since the epoch (RFC 7519 NumericDate). */
-const NumericDate = z.int().nonnegative();
+const NumericDate = builtOnce('signing/decision-claims.NumericDate', () => z.int().nonnegative());
 
 /** The decision a token is good for, and nothing else. */
-export const DecisionBinding = z.strictObject({
-  workflowId: z.string().min(1),
-  callId: z.string().min(1),
-  /** `argsHash` of the pending call's arguments: the ones the approver saw. */
-  argsHash: z.string().min(1),
-  type: DecisionType,
-  /** decisionContentHash of the decision: the edit's arguments and target, the message, `always`. */
-  contentHash: z.string().min(1),
-});
+export const DecisionBinding = builtOnce('signing/decision-claims.DecisionBinding', () =>
+  z.strictObject({
+    workflowId: z.string().min(1),
+    callId: z.string().min(1),
+    /** `argsHash` of the pending call's arguments: the ones the approver saw. */
+    argsHash: z.string().min(1),
+    type: DecisionType,
+    /** decisionContentHash of the decision: the edit's arguments and target, the message, `always`. */
+    contentHash: z.string().min(1),
+  }),
+);
 export type DecisionBinding = z.infer<typeof DecisionBinding>;
 
 /** Registered claims (RFC 7519 §4.1) as decision tokens and OpenID Connect ID tokens both carry them. */
-export const RegisteredClaims = z.looseObject({
-  iss: z.string().min(1),
-  sub: z.string().min(1).max(MAX_SUBJECT_LENGTH),
-  aud: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  iat: NumericDate,
-  exp: NumericDate,
-  nbf: NumericDate.optional(),
-  jti: z.string().min(1).max(200).optional(),
-});
+export const RegisteredClaims = builtOnce('signing/decision-claims.RegisteredClaims', () =>
+  z.looseObject({
+    iss: z.string().min(1),
+    sub: z.string().min(1).max(MAX_SUBJECT_LENGTH),
+    aud: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    iat: NumericDate,
+    exp: NumericDate,
+    nbf: NumericDate.optional(),
+    jti: z.string().min(1).max(200).optional(),
+  }),
+);
 
-export const Groups = z.array(z.string().min(1).max(MAX_SUBJECT_LENGTH)).max(MAX_GROUPS);
+export const Groups = builtOnce('signing/decision-claims.Groups', () => z.array(z.string().min(1).max(MAX_SUBJECT_LENGTH)).max(MAX_GROUPS));
 
 /** The claims of a decision token this project's signer (the API, `hitl sign`) mints. */
-export const DecisionClaims = RegisteredClaims.extend({
-  jti: z.string().min(1).max(200),
-  groups: Groups.default([]),
-  decision: DecisionBinding,
-});
+export const DecisionClaims = builtOnce('signing/decision-claims.DecisionClaims', () =>
+  RegisteredClaims.extend({
+    jti: z.string().min(1).max(200),
+    groups: Groups.default([]),
+    decision: DecisionBinding,
+  }),
+);
 export type DecisionClaims = z.infer<typeof DecisionClaims>;
 
 /**

@@ -7,6 +7,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
 import type { PublicKey as RsaPublicKey } from 'micro-rsa-dsa-dh/rsa.js';
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { decodeSegment, segmentToBigInt } from './encoding.js';
 
 /** The smallest RSA modulus accepted (NIST SP 800-131A). */
@@ -14,38 +15,48 @@ export const MIN_RSA_BITS = 2048;
 /** Keys in one set: room for rotation (current, next, retiring) and a provider's handful. */
 export const MAX_KEYS_PER_SET = 50;
 
-const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be unpadded base64url');
+const base64url = builtOnce('signing/jwk.base64url', () => z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be unpadded base64url'));
 
 /** Members every key shares. `alg`, when a key names one, must be the key type's own (see verify-signature.ts). */
-const keyMembers = {
+const keyMembers = builtOnce('signing/jwk.keyMembers', () => ({
   kid: z.string().min(1).max(200),
   use: z.literal('sig').optional(),
   alg: z.string().optional(),
   key_ops: z.array(z.string()).optional(),
-};
+}));
 
 // Loose: providers add members (x5c, x5t, n's certificate chain); they are kept and ignored.
-export const Ed25519PublicJwk = z.looseObject({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: base64url, ...keyMembers });
-export const P256PublicJwk = z.looseObject({ kty: z.literal('EC'), crv: z.literal('P-256'), x: base64url, y: base64url, ...keyMembers });
-export const RsaPublicJwk = z.looseObject({ kty: z.literal('RSA'), n: base64url, e: base64url, ...keyMembers });
+export const Ed25519PublicJwk = builtOnce('signing/jwk.Ed25519PublicJwk', () =>
+  z.looseObject({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: base64url, ...keyMembers }),
+);
+export const P256PublicJwk = builtOnce('signing/jwk.P256PublicJwk', () =>
+  z.looseObject({ kty: z.literal('EC'), crv: z.literal('P-256'), x: base64url, y: base64url, ...keyMembers }),
+);
+export const RsaPublicJwk = builtOnce('signing/jwk.RsaPublicJwk', () =>
+  z.looseObject({ kty: z.literal('RSA'), n: base64url, e: base64url, ...keyMembers }),
+);
 
 /** Members that belong to private keys: a trusted key set holding one is a leaked secret, not a public key. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
-export const PublicJwk = z.discriminatedUnion('kty', [Ed25519PublicJwk, P256PublicJwk, RsaPublicJwk]).superRefine((jwk, ctx) => {
-  const secret = PRIVATE_MEMBERS.find((member) => member in jwk);
-  if (secret) ctx.addIssue({ code: 'custom', message: `key ${jwk.kid} holds private member "${secret}": publish public keys only` });
-  const problem = keyMaterialProblem(jwk);
-  if (problem) ctx.addIssue({ code: 'custom', message: `key ${jwk.kid}: ${problem}` });
-});
+export const PublicJwk = builtOnce('signing/jwk.PublicJwk', () =>
+  z.discriminatedUnion('kty', [Ed25519PublicJwk, P256PublicJwk, RsaPublicJwk]).superRefine((jwk, ctx) => {
+    const secret = PRIVATE_MEMBERS.find((member) => member in jwk);
+    if (secret) ctx.addIssue({ code: 'custom', message: `key ${jwk.kid} holds private member "${secret}": publish public keys only` });
+    const problem = keyMaterialProblem(jwk);
+    if (problem) ctx.addIssue({ code: 'custom', message: `key ${jwk.kid}: ${problem}` });
+  }),
+);
 
-export const Jwks = z.object({ keys: z.array(PublicJwk).min(1).max(MAX_KEYS_PER_SET) }).superRefine(({ keys }, ctx) => {
-  const seen = new Set<string>();
-  for (const { kid } of keys) {
-    if (seen.has(kid)) ctx.addIssue({ code: 'custom', message: `key id ${kid} appears twice; key ids must be unique` });
-    seen.add(kid);
-  }
-});
+export const Jwks = builtOnce('signing/jwk.Jwks', () =>
+  z.object({ keys: z.array(PublicJwk).min(1).max(MAX_KEYS_PER_SET) }).superRefine(({ keys }, ctx) => {
+    const seen = new Set<string>();
+    for (const { kid } of keys) {
+      if (seen.has(kid)) ctx.addIssue({ code: 'custom', message: `key id ${kid} appears twice; key ids must be unique` });
+      seen.add(kid);
+    }
+  }),
+);
 
 export type PublicJwk = z.infer<typeof PublicJwk>;
 export type Jwks = z.infer<typeof Jwks>;

@@ -4,6 +4,7 @@
  * deterministic, for the workflow sandbox; signing lives in sign-decision.ts, outside it.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { decodeJsonSegment, decodeSegment, signingInput } from './encoding.js';
 import type { PublicJwk } from './jwk.js';
 import { refuse, type TokenRefusal } from './token-refusal.js';
@@ -16,11 +17,13 @@ import { isVerifyAlgorithm, keyFitsAlgorithm, verifySignature, type VerifyAlgori
 export const MAX_TOKEN_LENGTH = 16_384;
 
 /** `crit` is refused by omission (the looseObject keeps it, readCompactJws rejects it): no extension is understood. */
-export const JwsHeader = z.looseObject({
-  alg: z.string().min(1),
-  kid: z.string().min(1).max(200),
-  typ: z.string().optional(),
-});
+export const JwsHeader = builtOnce('signing/jws.JwsHeader', () =>
+  z.looseObject({
+    alg: z.string().min(1),
+    kid: z.string().min(1).max(200),
+    typ: z.string().optional(),
+  }),
+);
 export type JwsHeader = z.infer<typeof JwsHeader>;
 
 export interface CompactJws {

@@ -4,6 +4,7 @@
  * its `requestedBy` only from such a token, since four eyes and `requestedBy` conditions read it.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { canonicalSha256 } from '../policy/args-hash.js';
 import { RegisteredClaims } from './decision-claims.js';
 
@@ -11,19 +12,23 @@ import { RegisteredClaims } from './decision-claims.js';
 export const REQUEST_TOKEN_TYPE = 'hitl-request+jwt';
 
 /** The start a token is good for, and nothing else. */
-export const RequestBinding = z.strictObject({
-  workflowId: z.string().min(1),
-  agent: z.string().min(1),
-  /** requestPromptHash of the prompt. */
-  promptHash: z.string().min(1),
-});
+export const RequestBinding = builtOnce('signing/request-claims.RequestBinding', () =>
+  z.strictObject({
+    workflowId: z.string().min(1),
+    agent: z.string().min(1),
+    /** requestPromptHash of the prompt. */
+    promptHash: z.string().min(1),
+  }),
+);
 export type RequestBinding = z.infer<typeof RequestBinding>;
 
 /** The claims of a request token this project's signer (the API, `hitl start`, `hitl sign-request`) mints. */
-export const RequestClaims = RegisteredClaims.extend({
-  jti: z.string().min(1).max(200),
-  request: RequestBinding,
-});
+export const RequestClaims = builtOnce('signing/request-claims.RequestClaims', () =>
+  RegisteredClaims.extend({
+    jti: z.string().min(1).max(200),
+    request: RequestBinding,
+  }),
+);
 export type RequestClaims = z.infer<typeof RequestClaims>;
 
 export function requestPromptHash(prompt: string): string {

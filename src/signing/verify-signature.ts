@@ -8,11 +8,12 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
 import { PKCS1_SHA256 } from 'micro-rsa-dsa-dh/rsa.js';
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { ed25519PublicKey, p256PublicKey, rsaPublicKey, type PublicJwk } from './jwk.js';
 
 /** `EdDSA` (RFC 8037) and its fully specified name `Ed25519` (RFC 9864) both mean Ed25519. */
 export const VERIFY_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'RS256'] as const;
-export const VerifyAlgorithm = z.enum(VERIFY_ALGORITHMS);
+export const VerifyAlgorithm = builtOnce('signing/verify-signature.VerifyAlgorithm', () => z.enum(VERIFY_ALGORITHMS));
 export type VerifyAlgorithm = z.infer<typeof VerifyAlgorithm>;
 
 /** The key type each algorithm needs: a key of another type never verifies, whatever the header claims. */

@@ -4,6 +4,7 @@
  * the run with a ModelHookError naming the hook: a bug in a hook must be loud, never a silent change of course.
  */
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { ModelHookError } from '../errors.js';
 import { afterModelHooks, beforeModelHooks } from '../hooks/model-hooks.js';
 import type { AfterModelInput, BeforeModelInput, Named } from '../hooks/hook-types.js';
@@ -12,7 +13,7 @@ import { ChatMessage } from '../schemas/chat-message.js';
 import type { RunModelHookInput } from '../activities/model-hook.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 
-const HookMessages = z.array(ChatMessage).min(1).max(100_000);
+const HookMessages = builtOnce('workflows/model-hooks.HookMessages', () => z.array(ChatMessage).min(1).max(100_000));
 
 /** What the model sees instead of the transcript; the transcript itself does not change. */
 export async function beforeModel(use: ModelHookUse, input: BeforeModelInput): Promise<ChatMessage[]> {

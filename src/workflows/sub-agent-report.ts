@@ -8,17 +8,20 @@
  */
 import { defineSignal } from '@temporalio/workflow';
 import { z } from 'zod';
+import { builtOnce } from '../schemas/built-once.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 
-export const ChildApprovals = z.object({
-  workflowId: z.string().min(1).max(1000),
-  seq: z.number().int().nonnegative(),
-  pending: z.array(z.preprocess(renamedOwner, PendingApproval)).max(1000),
-  /** The sub-agent's tools: what an edit of its calls may turn into. */
-  tools: z.array(z.string()).max(500),
-  /** Calls it received a decision for (taken or refused) since its previous report. */
-  answered: z.array(z.string()).max(10_000).optional(),
-});
+export const ChildApprovals = builtOnce('workflows/sub-agent-report.ChildApprovals', () =>
+  z.object({
+    workflowId: z.string().min(1).max(1000),
+    seq: z.number().int().nonnegative(),
+    pending: z.array(z.preprocess(renamedOwner, PendingApproval)).max(1000),
+    /** The sub-agent's tools: what an edit of its calls may turn into. */
+    tools: z.array(z.string()).max(500),
+    /** Calls it received a decision for (taken or refused) since its previous report. */
+    answered: z.array(z.string()).max(10_000).optional(),
+  }),
+);
 export type ChildApprovals = z.infer<typeof ChildApprovals>;
 
 /** Reports from sub-agents on code from before the rename named a call's owner `workflowId`. */

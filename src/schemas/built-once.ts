@@ -1,0 +1,37 @@
+/**
+ * Schemas built once per worker instead of once per run. The SDK runs every workflow in one reusable V8 context, but
+ * evaluates each module of the bundle anew for every run, and for every rebuild of an evicted run from history; our
+ * zod schema constructions were most of that work (bench/RESULTS.md, "Deciding a run evicted from the worker's
+ * cache"). This module is preloaded (PRELOADED_MODULES in src/workflow-bundle.ts), so one instance of it serves
+ * every run of the worker: the first run to evaluate a schema module builds its schemas, and every later run gets
+ * the same ones.
+ *
+ * Why that is safe: a schema is immutable configuration; what zod caches in it (compiled parsers, lazily computed
+ * internals) is a pure function of the schema, the same whichever run fills it in, and a parse keeps its state in
+ * its own context, not in the schema. So a run behaves the same, and a replay decides the same, whether it built the
+ * schemas or found them. Builders must stay pure: no per-run state, no clock, no randomness (the determinism check
+ * holds them to that like all workflow code), and a refinement they hold must not keep state of its own.
+ *
+ * Two consequences. A shared schema's metadata (`.describe()`, `.meta()`) sits in the global registry of the run
+ * that built it, which zod keeps per run here: the schema's own `.description` finds it, another run's
+ * `z.toJSONSchema` would not. Workflow code reads no schema metadata (tool definitions become JSON Schema in the
+ * model activity). And the first run's module instances stay alive as long as the worker, since its schemas' checks
+ * are its functions: one run's modules, however many runs follow.
+ *
+ * Why not preload the schema modules themselves: the SDK deep-freezes what a preloaded module exports, and a frozen
+ * zod schema throws the first time it fills in a lazy internal. The cache below is reachable from no export, so it
+ * is not frozen: the SDK freezes the function, not what it closes over.
+ *
+ * Outside workflows (the API, the CLI) this is a module-level cache in one process, the same as a module constant.
+ * test/static/built-once.test.ts holds the keys unique and every top-level schema of the workflows' modules built
+ * here; test/built-once.test.ts shows the sharing on a real worker.
+ */
+const built = new Map<string, unknown>();
+
+/** The value `build` returns the first time `key` is asked for in this worker (or process). Keys are unique per definition. */
+export function builtOnce<T>(key: string, build: () => T): T {
+  if (built.has(key)) return built.get(key) as T;
+  const value = build();
+  built.set(key, value);
+  return value;
+}
