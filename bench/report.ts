@@ -16,6 +16,16 @@ const kib = (bytes: number) => `${round(bytes / 1024, 1)} KiB`;
 const ms = (v: number | undefined) => (v === undefined ? '–' : `${round(v, 1)}`);
 const x = (v: number | null) => (v === null ? '–' : `${round(v, 2)}×`);
 const pct = (v: number) => `${round(v * 100, 2)}%`;
+/** The evicted target's row, when its ratio is near enough to 2× that another run could judge it the other way. */
+function closeToTheLine(r: BenchResults): string {
+  const judged = r.evicted.sizes.find((s) => s.continued);
+  if (!judged || Math.abs(judged.ratioP50 - 2) > 0.25) return '';
+  return `
+- The evicted target's verdict sits close to its line: ${x(judged.ratioP50)} at p50 (${x(judged.ratioP99)} at p99) against 2×,
+  from ${judged.samples} pairs. \`npm run bench:evicted\` measures the same scenario alone (bench/EVICTED.md): a second
+  sample of it, from another run.`;
+}
+
 const verdict = (met: boolean | null) => (met === null ? 'not measured at this size' : met ? '**met**' : '**missed**');
 
 function latencyRows(label: string, s: LatencySeries): (string | number)[][] {
@@ -463,8 +473,8 @@ and memo that let lists and the Temporal UI find what waits, and the cancelled d
     noUpserts
       ? ` Without the upserts (experiment visibility-upserts-off) the same span was ${x(noUpserts.toolStartRatioP50 ?? null)} the floor at p50: they are the largest
 single part of the gap, and we keep them, because a waiting run that lists cannot find is not waiting for anyone. What
-remains is the task's own work: the decision checked against the policy with zod schemas built for this run, its audit
-entry, the stream's events and the approval metrics.`
+remains is the task's own work: the decision checked against the policy (by schemas built once per worker,
+src/schemas/built-once.ts), its audit entry, the stream's events and the approval metrics.`
       : ''
   }
 
@@ -476,11 +486,13 @@ worker resume any run and survive any process dying; no option of ours removes i
 
 **Memory per cached run.** ${
     e.footprint
-      ? `The bare floor workflow costs ${e.footprint.floorKiBPerRun} KiB per cached run and the floor plus two of our zod schemas ${e.footprint.floorWithZodKiBPerRun} KiB:
-every run gets its own instance of the modules the bundle imports, and zod is large. The agent workflow costs
-${e.footprint.agentKiBPerRun} KiB per cached run. Preloading zod once per worker and sharing it would cost ${e.footprint.agentZodSharedKiBPerRun ?? '?'} KiB in the same
-experiment, but zod keeps global state that must be per run and the SDK freezes what runs share, which breaks zod
-(src/workflow-bundle.ts), so each run has its own zod. Runs paused per second: floor ${e.footprint.floorPausedPerSecond}, agent ${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodSharedPausedPerSecond ?? '?'} with zod shared).`
+      ? `The bare floor workflow costs ${e.footprint.floorKiBPerRun} KiB per cached run. Every run gets its own instance of the modules the
+bundle imports: the floor plus the two of our schemas the agent parses (its input and a decision), in a bundle that
+does not preload our schema cache, so each run builds them, costs ${e.footprint.floorWithZodKiBPerRun} KiB. The agent workflow, whose schemas are built
+once per worker (src/schemas/built-once.ts), costs ${e.footprint.agentKiBPerRun} KiB per cached run. Preloading zod's own module as well would cost
+${e.footprint.agentZodSharedKiBPerRun ?? '?'} KiB in the same experiment, but zod keeps global state that must be per run and the SDK freezes what runs
+share, which breaks zod (src/workflow-bundle.ts), so each run keeps its own zod module. Runs paused per second: floor
+${e.footprint.floorPausedPerSecond}, agent ${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodSharedPausedPerSecond ?? '?'} with zod shared).`
       : 'Measured by the memory-per-cached-run experiment in the full run.'
   } The bounded cache makes this a cap on the worker's memory rather than a cost per paused run.
 
@@ -497,8 +509,8 @@ experiment, but zod keeps global state that must be per run and the SDK freezes 
 
 A worker evicts a paused run from its cache; the decision then waits for the whole history to be fetched and
 replayed, one activation per workflow task in it. The replay cost above grows with the workflow tasks in the
-history, plus a fixed cost per run (a fresh workflow context: the bundle's modules instantiated again, our zod
-schemas included). A V8 CPU profile of the worker during this scenario (\`BENCH_CPU_PROFILE_DIR=DIR\`, a quick run
+history, plus a fixed cost per run (a fresh workflow context: the bundle's modules instantiated again, though not
+our schemas, which are built once per worker). A V8 CPU profile of the worker during this scenario (\`BENCH_CPU_PROFILE_DIR=DIR\`, a quick run
 on 2026-11-23, not part of these results; the profiler slows everything) put about 40% of the workflow thread's
 time inside activations in the SDK's promise hook, which captures and source-maps a stack trace for every promise
 a workflow creates (for the \`__stack_trace\` query; the TypeScript SDK installs it unconditionally). The rest,
@@ -506,10 +518,11 @@ by what the issue asked to look at: search-attribute and memo upserts (\`refresh
 conversion (\`toPayload\`/\`fromPayload\`, the transcript going into every model call) about 2%, zod parsing
 (decisions, tool arguments) about 3%, instantiating the bundle's modules for each new run about 2%, transcript
 copies under 1%; the padding's refusals (typed errors, whose stacks the sandbox formats) took more than a real run
-would spend. No cheap, safe win was left in our code: the largest share is the SDK's, and our lever on it is the
-number of workflow tasks and promises a step makes. In money the visibility upserts matter more than in CPU: they
-are half the billable actions of an approval (section 9). What would bring the 1,000-event
-ratio toward 2×, cheapest first:
+would spend. That profile predates building our schemas once per worker (Not done yet, 1), which about halved a
+rebuilt run's start; of what it found, the largest share is the SDK's, and our lever on it is the number of workflow
+tasks and promises a step makes. In money the visibility upserts matter more than in CPU: they
+are half the billable actions of an approval (section 9). What would cut the cost of deciding an evicted run
+further, cheapest first:
 
 1. **Bound the history that a decision replays**: continue as new at a lower event count (the \`continueAsNew.maxEvents\`
    option, for example 500), so no paused run holds more than that; the 100-event row is the cost then.
@@ -520,32 +533,19 @@ ratio toward 2×, cheapest first:
 
   out.push(`### Not done yet
 
-1. **Keep zod out of the sandbox**: every run builds its own zod and its own copy of our schema modules. Neither can
-   be shared: zod keeps global state per process, and the SDK freezes shared modules. In a V8 CPU profile of the
-   agent worker process (\`BENCH_CPU_PROFILE_DIR=DIR npm run bench -- --quick\`, 2026-11-24, not part of these
-   results; the profiler slows everything), about four fifths of creating a run's context was zod building schemas: that is the fixed cost of every new or rebuilt run,
-   the evicted decision's largest. Two ways around it were tried by hand on 2026-11-27 (replaying one recorded
-   29-event history 150 times in one replay worker, not part of these results): preloading zod alone, shared by all
-   runs, changed nothing (34.3 against 34.9 ms per replay), since the cost is our modules building their schemas, not
-   zod's own module; preloading our schema modules as well failed every run, because zod 4.6 computes some schema
-   properties on first read and writes them onto the schema (\`installLazyProp\`), which the SDK's freeze of shared
-   modules forbids. Two more on 2026-11-27: zod without its generated parsers (\`jitless\`) changed nothing (36.6
-   against 37.7 ms); and a profile of a bundle whose modules were not concatenated spread the modules' start over
-   about forty of them, the largest (\`condition.ts\`) 8%, much of it the first schema of each kind in a run
-   installing that kind's methods, which every run pays however few schemas it builds: building our schemas only
-   when first used would save a part of the fixed cost, not most of it. Validating at the edges (client, HTTP API, the \`resolveAgent\` local activity) with plain
-   checks in the workflow would remove it; a cached decision would gain much less (its task's zod work is one parse
-   of the decision). Later that day, by hand again (not part of these results), a replay worker replayed a history
-   made as section 6's default row is (a run continued as new after 140 steps: 9 events, 100 KB) 400 times, at 39 to 50 ms
-   per replay. By CPU profile, each replay spent about 13 ms instantiating the bundle's modules, which build 1,518
-   zod schemas (agent-options 118, store 94, decision 90, call-record 87, and so on; the signing, store, stream and
-   seed-view modules together about 440, which deciding an approval rarely needs), about 5 ms validating the start
-   input (the carried state; a third of that is zod generating and compiling parsers for the run's new schemas),
-   about 9 ms collecting garbage and about 3 ms in the SDK's promise hook. \`jitless\` changed nothing there either
-   (52.4 against 49.6 ms), nor did V8's own heap growth instead of our limit (\`npm run bench:evicted\`'s default
-   row, two pairs of runs: 2.95× and 3.09× with \`heapGrowthPercent\` 0, 2.85× and 3.14× with 30). No single part of
-   the fixed cost brings the 1,000-event ratio to 2× when removed: it takes keeping zod out of a run's start as a
-   whole.
+1. **What is left of a run's fixed start.** Every new or rebuilt run instantiates the bundle's modules anew (the
+   SDK's isolation of runs). Until 2026-11-27 those modules built about 1,500 zod schemas in every run, most of a
+   rebuilt run's start and of its memory. They are built once per worker now (src/schemas/built-once.ts): a
+   preloaded cache, which the SDK does not freeze because no export reaches it, where the first run builds each
+   schema and every later run finds it. Preloading the schema modules themselves had failed every run (zod 4.6 writes
+   lazily computed properties onto a schema, which the SDK's freeze of shared modules forbids), and preloading zod
+   alone had changed nothing (the cost was our schemas, not zod's module). By hand on 2026-11-27 (not part of these
+   results), replaying the default row's history (a run continued as new after 140 steps: 9 events) 200 times in one
+   replay worker took 15.4 ms per replay against 37.0 ms before the change; by CPU profile of those replays, what is
+   left is running the workflow to its wait (about 5.5 ms, of which validating the carried start input 1.5 ms and
+   reopening the carried stream, each of whose items is decoded again, 1.4 ms), creating the run's context (2.5 ms),
+   decoding payloads with the check for \`__proto__\` keys (about 2 ms) and collecting garbage (about 3 ms). zod's own
+   module is still instantiated per run: its global state must stay per run.
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 
@@ -565,7 +565,7 @@ ratio toward 2×, cheapest first:
 - RSS is measured after a full GC and includes everything the process holds (workflow cache, V8 code, Core's
   buffers); per-run figures are RSS growth divided by runs, not an allocation profile.
 - The peer's memory per paused thread is its RSS growth divided by threads: SQLite page cache and V8 heap
-  growth, not state it must keep.`);
+  growth, not state it must keep.${closeToTheLine(r)}`);
 
   return out.join('\n\n');
 }

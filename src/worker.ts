@@ -43,8 +43,8 @@ export interface HitlWorkerOptions {
 
 /**
  * The SDK sizes its workflow cache from the V8 heap limit (thousands of runs on a large machine), and a cached
- * agent run costs about 3 MiB of RSS (each has its own zod; bench/RESULTS.md), so a worker holding thousands of
- * paused runs grows to gigabytes. A paused run needs no memory: when its decision comes, an evicted run is rebuilt
+ * agent run costs about 0.9 MiB of RSS (each has its own modules, zod's among them; bench/RESULTS.md), so a worker
+ * holding thousands of paused runs grows to gigabytes. A paused run needs no memory: when its decision comes, an evicted run is rebuilt
  * by replaying its history (a few dozen events for a run paused early), so a small cache keeps RSS flat at any
  * number of paused runs. bench/HEAP-GROWTH.md has a worker's RSS and throughput with two thousand paused runs at
  * 100 and 200. A worker with more runs between steps at once than it caches replays them at every step: with 100
