@@ -21,7 +21,7 @@ export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./wo
  * Node and so must be per run here. Shared, its config (z.config, locales), its global registry (.meta ids) and
  * changes to its prototypes would pass from one run to the next; frozen, its checks that reset a shared regex throw
  * (z.email() and most string formats) and z.config() throws. Our schemas are shared without being frozen
- * (built-once.ts says how and why that is safe). test/zod-in-workflow-sandbox.property.test.ts holds every zod
+ * (built-once.ts says how, why that is safe, and why workflow code must not call z.config()). test/zod-in-workflow-sandbox.property.test.ts holds every zod
  * feature in the sandbox to plain Node's behaviour, run after run.
  */
 export const PRELOADED_MODULES = [

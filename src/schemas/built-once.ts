@@ -6,17 +6,22 @@
  * every run of the worker: the first run to evaluate a schema module builds its schemas, and every later run gets
  * the same ones.
  *
- * Why that is safe: a schema is immutable configuration; what zod caches in it (compiled parsers, lazily computed
- * internals) is a pure function of the schema, the same whichever run fills it in, and a parse keeps its state in
- * its own context, not in the schema. So a run behaves the same, and a replay decides the same, whether it built the
- * schemas or found them. Builders must stay pure: no per-run state, no clock, no randomness (the determinism check
- * holds them to that like all workflow code), and a refinement they hold must not keep state of its own.
+ * Why that is safe: a schema is immutable configuration, and what zod caches in it (compiled parsers, lazily
+ * computed internals) is a pure function of the schema, the same whichever run fills it in. What a parse returns is
+ * new, with one exception: a `.default()` or `.catch()` value is handed out as given (a default shallowly copied), so
+ * each such value is a primitive, an empty object or array, or a function that makes a new one every time
+ * (test/static/built-once.test.ts checks). So a run behaves the same, and a replay decides the same, whether it built the schemas or found them.
+ * Builders must stay pure: the determinism check keeps the clock, randomness and I/O out of them like all workflow
+ * code, and reading per-run state in one (`workflowInfo()`, `patched()`, a module-level `let`) would fix the first
+ * run's value for every run of the worker; a refinement they hold must not keep state of its own.
  *
- * Two consequences. A shared schema's metadata (`.describe()`, `.meta()`) sits in the global registry of the run
- * that built it, which zod keeps per run here: the schema's own `.description` finds it, another run's
- * `z.toJSONSchema` would not. Workflow code reads no schema metadata (tool definitions become JSON Schema in the
- * model activity). And the first run's module instances stay alive as long as the worker, since its schemas' checks
- * are its functions: one run's modules, however many runs follow.
+ * Three consequences. The shared schemas parse with the zod module of the run that built them, so that run's zod
+ * config would apply to every run after it: workflow code never calls `z.config()` (the static test checks). A shared
+ * schema's metadata (`.describe()`, `.meta()`) sits in the global registry of the run that built it, which zod keeps
+ * per run here: the schema's own `.description` finds it, another run's `z.toJSONSchema` would not; workflow code
+ * reads no schema metadata (tool definitions become JSON Schema in the model activity). And the first run's module
+ * instances stay alive as long as the worker, since its schemas' checks are its functions: one run's modules, however
+ * many runs follow.
  *
  * Why not preload the schema modules themselves: the SDK deep-freezes what a preloaded module exports, and a frozen
  * zod schema throws the first time it fills in a lazy internal. The cache below is reachable from no export, so it

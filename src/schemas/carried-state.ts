@@ -69,7 +69,9 @@ const CarriedStateV2 = builtOnce('schemas/carried-state.CarriedStateV2', () =>
      */
     firstRunId: z.string().optional(),
     /** Model calls: the models chosen and what hooks did. */
-    modelCalls: ModelCallsCarry.default({ entries: [], retries: 0 }),
+    // A function: zod hands a default object out as given, shallowly copied, so its array would be one shared by every
+    // parse, and by every run of a worker since schemas are built once (src/schemas/built-once.ts).
+    modelCalls: ModelCallsCarry.default(() => ({ entries: [], retries: 0 })),
     /** The number of the last breakpoint (`break-<n>`); a run never continues as new while one waits. */
     lastBreakNumber: z.number().int().default(0),
     /**

@@ -12,7 +12,7 @@ export class ModelCallLog {
   #retries = 0;
 
   restore(carry: ModelCallsCarry): void {
-    this.#entries = carry.entries;
+    this.#entries = [...carry.entries];
     this.#retries = carry.retries;
   }
 
