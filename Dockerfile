@@ -11,4 +11,5 @@ COPY src ./src
 ENV NODE_ENV=production HITL_DATA_DIR=/data
 VOLUME /data
 USER node
-CMD ["npm", "run", "worker"]
+# node itself, as PID 1, so `docker stop`'s SIGTERM reaches the worker and it drains (docker-compose.yml says why).
+CMD ["node", "--import", "tsx", "src/worker.ts"]

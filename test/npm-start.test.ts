@@ -77,7 +77,7 @@ describe('npm start', () => {
     const { server, owner } = JSON.parse(readFileSync(record, 'utf8')) as { server: { pid: number }; owner: { pid: number } };
     expect(owner.pid).not.toBe(first.child.pid);
 
-    // Only the node process that runs src/start.ts dies; npm and tsx follow it, the dev server does not.
+    // Only the node process that runs src/start.ts dies; npm and its shell follow it, the dev server does not.
     const closed = new Promise<void>((resolve) => first.child.once('close', () => resolve()));
     process.kill(owner.pid, 'SIGKILL');
     await closed;

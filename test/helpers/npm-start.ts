@@ -55,7 +55,7 @@ export async function npmStart(dir: string, ports: Ports): Promise<NpmStart> {
 }
 
 /**
- * Ctrl-C in a terminal signals the whole foreground process group: npm, tsx and node alike. Done means every
+ * Ctrl-C in a terminal signals the whole foreground process group: npm, its shell and node alike. Done means every
  * process holding the output has closed it (npm itself may exit first).
  */
 export async function ctrlC(child: ChildProcess): Promise<void> {
