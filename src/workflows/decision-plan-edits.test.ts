@@ -15,6 +15,21 @@ const ctx: PlanContext = {
   specs: toolSpecs,
 };
 
+/**
+ * A refund of 20,000 waiting with `approvers` listed and the escalation tier `reachedTier` reached, under a policy
+ * where refunds need finance and escalate to managers after 4 hours (and `moreTools`).
+ */
+function escalatedRefund(approvers: string[], reachedTier: string, moreTools: Record<string, unknown> = {}): PlanContext {
+  const ladder = [{ at: '2026-01-01T04:00:00.000Z', approvers: [reachedTier], reached: true }];
+  return {
+    ...ctx,
+    pending: [pending('r', 'process_refund', { orderId: '1', amount: 20000 }, { checks: 4, approvers, escalations: ladder })],
+    policy: ApprovalPolicy.parse({
+      tools: { process_refund: { approvers: ['finance'], escalate: [{ after: '4h', approvers: ['managers'] }] }, ...moreTools },
+    }),
+  };
+}
+
 describe('planDecisions, for edits (patch set 9)', () => {
   it('never lets a proposal’s deadline approve it (patch set 9): its gate times out instead', () => {
     const v4: PlanContext = {
@@ -38,23 +53,7 @@ describe('planDecisions, for edits (patch set 9)', () => {
   });
 
   it('lets approvers an escalation reached edit the call within its tool (patch set 9), not into another', () => {
-    const ladder = [{ at: '2026-01-01T04:00:00.000Z', approvers: ['managers'], reached: true }];
-    const refund = pending(
-      'r',
-      'process_refund',
-      { orderId: '1', amount: 20000 },
-      { checks: 4, approvers: ['finance', 'managers'], escalations: ladder },
-    );
-    const escalated: PlanContext = {
-      ...ctx,
-      pending: [refund],
-      policy: ApprovalPolicy.parse({
-        tools: {
-          process_refund: { approvers: ['finance'], escalate: [{ after: '4h', approvers: ['managers'] }] },
-          cancel_order: { approvers: ['finance'] },
-        },
-      }),
-    };
+    const escalated = escalatedRefund(['finance', 'managers'], 'managers', { cancel_order: { approvers: ['finance'] } });
     const mia = { approver: 'mia', groups: ['managers'] };
     const edit = { id: 'r', type: 'edit', args: { orderId: '1', amount: 15000 } };
     const code9 = (raw: unknown, context: PlanContext) => {
@@ -74,21 +73,7 @@ describe('planDecisions, for edits (patch set 9)', () => {
   it('counts only tiers the edited call’s own ladder has: an approver the call got elsewhere may not edit it', () => {
     // A call that waits again under another tool's gate (consent.ts) can list that gate's approvers (support) and
     // reached tiers: neither makes support an approver of refunds.
-    const borrowed = [{ at: '2026-01-01T04:00:00.000Z', approvers: ['support-leads'], reached: true }];
-    const refund = pending(
-      'r',
-      'process_refund',
-      { orderId: '1', amount: 20000 },
-      { checks: 4, approvers: ['support', 'support-leads'], escalations: borrowed },
-    );
-    const context: PlanContext = {
-      ...ctx,
-      pending: [refund],
-      policy: ApprovalPolicy.parse({
-        tools: { process_refund: { approvers: ['finance'], escalate: [{ after: '4h', approvers: ['managers'] }] } },
-      }),
-      escalatedMayEdit: true,
-    };
+    const context: PlanContext = { ...escalatedRefund(['support', 'support-leads'], 'support-leads'), escalatedMayEdit: true };
     const edit = { decisions: [{ id: 'r', type: 'edit', args: { orderId: '1', amount: 15000 } }] };
     for (const groups of [['support'], ['support-leads']]) {
       const plan = planDecisions({ ...edit, approver: 'sue', groups }, context);
