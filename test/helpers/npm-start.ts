@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import getPort from 'get-port';
-import { waitFor } from './history.js';
 
 export interface Ports {
   grpc: number;
@@ -14,8 +13,15 @@ export interface Ports {
   api: number;
 }
 
+/**
+ * Ports an `npm start` binds many seconds after they were found free. Linux hands out ports of its ephemeral range
+ * (32768–60999 by default) to every outgoing connection, and the suite opens many: a port of that range found free
+ * may be a connection's by the time npm start binds it. Below the range, only listeners take ports; candidates are
+ * drawn at random, so two test processes asking at once do not both get the first free ports of the range.
+ */
 export async function freePorts(): Promise<Ports> {
-  return { grpc: await getPort(), ui: await getPort(), api: await getPort() };
+  const take = () => getPort({ port: Array.from({ length: 100 }, () => 20_000 + Math.floor(Math.random() * 12_000)) });
+  return { grpc: await take(), ui: await take(), api: await take() };
 }
 
 /** A user's environment for `npm start` and the commands they run beside it: no Temporal, model or secrets set. */
@@ -47,9 +53,24 @@ export async function npmStart(dir: string, ports: Ports): Promise<NpmStart> {
   const child = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   running.add(child);
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  await waitFor(() => output.includes('Ctrl-C stops everything.'), 120_000, 'the npm start banner');
+  const banner = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no npm start banner within 120 s; it printed:\n${output}`)), 120_000);
+    const onData = (d: Buffer) => {
+      output += d;
+      if (!output.includes('Ctrl-C stops everything.')) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    // A start that fails says why and exits: the test fails at once, with what it said.
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      reject(new Error(`npm start exited (${signal ?? code}) before its banner; it printed:\n${output}`));
+    });
+  });
+  await banner;
   const token = /alice \(finance\): (\S+)/.exec(output)![1]!;
   return { child, output: () => output, token };
 }
@@ -66,7 +87,13 @@ export async function ctrlC(child: ChildProcess): Promise<void> {
 }
 
 export function killAll(): void {
-  for (const child of running) process.kill(-child.pid!, 'SIGKILL');
+  for (const child of running) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Its process group is gone already (it exited, or a test killed it).
+    }
+  }
   running.clear();
 }
 
