@@ -6,9 +6,12 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', impo
 
 /**
  * The workflow interceptors every agent bundle holds: the reading of history figures that continue-as-new decides
- * from (src/workflows/history-reading.ts).
+ * from (src/workflows/history-reading.ts), and the work a workflow task leaves to the next (next-activation.ts).
  */
-const WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/history-reading.ts', import.meta.url))];
+const WORKFLOW_INTERCEPTOR_MODULES = [
+  fileURLToPath(new URL('./workflows/history-reading.ts', import.meta.url)),
+  fileURLToPath(new URL('./workflows/next-activation.ts', import.meta.url)),
+];
 
 /** The workflow interceptors of tracing (src/telemetry/tracing.ts): bundled only into a traced worker's workflows. */
 export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./workflows/tracing-interceptors.ts', import.meta.url))];

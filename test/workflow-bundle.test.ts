@@ -47,9 +47,10 @@ describe('workflow bundle', () => {
     expect(cacheModule.slice(0, cacheModule.indexOf('/***/ }'))).not.toContain('__webpack_require__(/*!');
   });
 
-  it('registers the interceptor that reads history figures for continue-as-new', () => {
+  it('registers the interceptors that read history figures for continue-as-new and run what a task leaves to the next', () => {
     const interceptors = code.slice(code.indexOf('function importInterceptors() {'));
     expect(interceptors.slice(0, interceptors.indexOf('}'))).toContain('./src/workflows/history-reading.ts');
+    expect(interceptors.slice(0, interceptors.indexOf('}'))).toContain('./src/workflows/next-activation.ts');
   });
 
   it('concatenates ES modules, zod and ours, so a run instantiates fewer of them', () => {

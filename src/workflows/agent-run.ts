@@ -17,7 +17,6 @@ import { CARRIED_STATE_VERSION, type AlwaysDecision, type CarriedState } from '.
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentResult, Usage } from '../schemas/run-state.js';
-import { ApprovalMetrics } from './approval-metrics.js';
 import { AuditLog } from './audit-log.js';
 import { Breakpoints } from './breakpoints.js';
 import { CallBook } from './call-book.js';
@@ -44,8 +43,7 @@ export class AgentRun {
   readonly usedTokens = new UsedTokens();
   readonly modelCalls = new ModelCallLog();
   readonly breakpoints = new Breakpoints();
-  readonly #visibility = new RunVisibility();
-  readonly #metrics = new ApprovalMetrics();
+  readonly visibility = new RunVisibility(() => this.refresh());
 
   /** What the run started with: fixed once it has started (and carried unchanged across continue-as-new). */
   #setup?: { input: AgentWorkflowInput; snapshot: AgentSnapshot; policy: ApprovalPolicy; maxSteps: number };
@@ -142,7 +140,7 @@ export class AgentRun {
     this.#setup = { input, snapshot, policy, maxSteps: input.maxSteps ?? snapshot.maxSteps };
     this.transcript.append({ role: 'system', content: snapshot.instructions }, { role: 'user', content: input.prompt });
     this.notifications.configure(snapshot.notify, snapshot.name);
-    this.#visibility.begin(input.prompt, input.requestedBy);
+    this.visibility.begin(input.prompt, input.requestedBy);
     this.refresh('running the agent');
   }
 
@@ -165,7 +163,7 @@ export class AgentRun {
     this.modelCalls.restore(carry.modelCalls);
     this.breakpoints.restore(carry.lastBreakNumber);
     this.notifications.configure(carry.snapshot.notify, carry.snapshot.name, carry.notificationSeq);
-    this.#visibility.resume(carry.parentReportSeq, this.audit.lastSeq);
+    this.visibility.resume(carry.parentReportSeq, this.audit.lastSeq);
     this.refresh('resumed after continue-as-new');
   }
 
@@ -193,7 +191,7 @@ export class AgentRun {
       modelCalls: this.modelCalls.carry(),
       lastBreakNumber: this.breakpoints.lastNumber,
       notificationSeq: this.notifications.seq,
-      parentReportSeq: this.#visibility.parentReportSeq,
+      parentReportSeq: this.visibility.parentReportSeq,
       ...chainMarks(this.#previousRunIds),
       stream: this.events.carry(),
     };
@@ -284,15 +282,15 @@ export class AgentRun {
   refresh(phase = this.#phase): void {
     this.#phase = phase;
     if (!this.#setup) return;
-    this.#metrics.observe(this.book.pending(), this.audit);
     this.events.observe(this.status, this.#result, this.#failure?.error);
-    this.#visibility.publish({
+    this.visibility.publish({
       agent: this.agent,
       status: this.status,
       step: this.#step,
       maxSteps: this.maxSteps,
       phase,
       pending: this.pending(),
+      gatedCalls: this.book.pending(),
       tools: this.#setup.snapshot.tools,
       audit: this.audit,
     });

@@ -10,6 +10,7 @@ import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
 import { startEscalations } from './escalation.js';
 import { prepareProposal, proposalUnprepared } from './proposal-preparation.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { timeOut } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -33,17 +34,23 @@ async function waitFor(run: AgentRun, record: CallRecord, announced: PendingAppr
   const deadline = Date.parse(announced.deadline);
   const reminders = run.snapshot.notify && record.gate!.remindersMs.length ? startReminders(run, record, announced, deadline) : undefined;
   const escalations = startEscalations(run, record, announced);
+  const answered = () => record.resolution !== undefined || record.pending !== announced;
+  const summary = `approval · ${announced.toolName} · ${announced.id}`;
+  let deadlineTimer: CancellationScope | undefined;
   try {
     const remaining = deadline - workflowNow();
-    return (
-      remaining > 0 &&
-      (await condition(() => record.resolution !== undefined || record.pending !== announced, remaining, {
-        summary: `approval · ${announced.toolName} · ${announced.id}`,
-      }))
-    );
+    if (remaining <= 0) return false;
+    if (!takesPatch(PATCHES.toolFirst)) return await condition(answered, remaining, { summary });
+    deadlineTimer = new CancellationScope();
+    const expired = deadlineTimer.run(() => sleep(remaining, { summary })).then(() => false);
+    return await Promise.race([condition(answered).then(() => true), expired]);
   } finally {
-    reminders?.cancel();
-    escalations?.cancel();
+    // A decided call's tool starts first; its timers are cancelled with the run's next listings (run-visibility.ts).
+    run.visibility.withListings(() => {
+      deadlineTimer?.cancel();
+      reminders?.cancel();
+      escalations?.cancel();
+    });
   }
 }
 

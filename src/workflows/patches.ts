@@ -87,6 +87,11 @@ export const PATCHES = {
   deadlinesApproveNoProposal: 'deadlines-approve-no-proposal',
   /** Approvers an escalation reached may edit the call within its tool, not only approve it (decision-plan.ts). */
   escalatedMayEdit: 'escalated-approvers-may-edit',
+  /**
+   * The workflow task that applies a decision starts the approved tool first: the listings (search attributes, memo)
+   * and the cancellation of the call's timers follow in the run's next step (run-visibility.ts, deferListings).
+   */
+  toolFirst: 'decided-tool-starts-first',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -132,8 +137,10 @@ const SET_6: readonly PatchId[] = [
 ];
 const SET_7: readonly PatchId[] = [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription];
 const SET_8: readonly PatchId[] = [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused, PATCHES.proposersMayWithdraw];
+const SET_9: readonly PatchId[] = [...SET_8, PATCHES.deadlinesApproveNoProposal, PATCHES.escalatedMayEdit];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-9', patches: [...SET_8, PATCHES.deadlinesApproveNoProposal, PATCHES.escalatedMayEdit] },
+  { id: 'patch-set-10', patches: [...SET_9, PATCHES.toolFirst] },
+  { id: 'patch-set-9', patches: SET_9 },
   { id: 'patch-set-8', patches: SET_8 },
   { id: 'patch-set-7', patches: SET_7 },
   { id: 'patch-set-6', patches: SET_6 },

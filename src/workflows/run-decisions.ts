@@ -64,6 +64,8 @@ export function applyPlan(
       always: decision.always,
       quorum: planned.quorum,
     });
+    // The decided call's tool starts in this workflow task; lists learn of it in the run's next step.
+    if ((decision.type === 'approve' || decision.type === 'edit') && takesPatch(PATCHES.toolFirst)) run.visibility.deferListings();
     if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
       run.setAlways(record.pending!.toolName, { type: decision.type, approver, message: decision.message });
     }

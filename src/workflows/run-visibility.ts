@@ -1,20 +1,38 @@
 /**
- * Keeps what the outside sees of a run current: search attributes, the memo (the prompt and the pending list),
- * the Temporal UI's current details, and (for a sub-agent) its parent's mirror of what it waits for. The run calls
- * `publish` from one place, its `refresh()`; every upsert and report is made only when something changed.
+ * Keeps what the outside sees of a run current: search attributes, the memo (the prompt and the pending list), the
+ * approval metrics, the Temporal UI's current details, and (for a sub-agent) its parent's mirror of what it waits
+ * for. The run calls `publish` from one place, its `refresh()`; every upsert and report is made only when something
+ * changed.
  */
-import { getExternalWorkflowHandle, log, setCurrentDetails, upsertMemo, workflowInfo } from '@temporalio/workflow';
-import type { RunStatus } from '../contract/run-status.js';
+import {
+  CancellationScope,
+  getExternalWorkflowHandle,
+  isCancellation,
+  log,
+  setCurrentDetails,
+  sleep,
+  upsertMemo,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { isClosed, type RunStatus } from '../contract/run-status.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { truncateChars } from '../bounds/truncate.js';
+import { ApprovalMetrics } from './approval-metrics.js';
 import type { AuditLog } from './audit-log.js';
 import { currentDetails } from './current-details.js';
+import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 import { childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
 
 /** Bytes of pending approvals kept in the memo; beyond that, lists ask the run itself. */
 const MEMO_PENDING_LIMIT = 16_000;
+
+/**
+ * How long lists may lag behind a decision whose tool is still running (deferListings). Visibility stores lag a
+ * moment anyway (Elasticsearch makes a write searchable within a second).
+ */
+export const LISTINGS_LAG_MS = 1000;
 
 /** What visibility reads of a run. */
 export interface VisibleRun {
@@ -25,6 +43,8 @@ export interface VisibleRun {
   /** What the loop is doing, in words, for the Temporal UI. */
   phase: string;
   pending: PendingApproval[];
+  /** This run's own gated calls that wait: what the approval metrics count (not breakpoints, not sub-agents' calls). */
+  gatedCalls: readonly PendingApproval[];
   tools: readonly string[];
   audit: AuditLog;
 }
@@ -34,6 +54,12 @@ export class RunVisibility {
   #parentReport = { seq: 0, key: '', auditSeq: 0 };
   #memoPendingKey = '[]';
   readonly #searchAttributes = new SearchAttributePublisher();
+  readonly #metrics = new ApprovalMetrics();
+  /** Listings held back while a decided call's tool starts (deferListings), and the work that goes out with them. */
+  #deferred?: { wake: CancellationScope; along: (() => void)[] };
+
+  /** @param republish the run's refresh, which publishes what the run is now (once deferred listings are due) */
+  constructor(private readonly republish: () => void) {}
 
   /** Lists (approval inboxes, the Temporal UI) show who asked what without querying every run. */
   begin(prompt: string, requestedBy: string | undefined): void {
@@ -50,10 +76,51 @@ export class RunVisibility {
   }
 
   publish(run: VisibleRun): void {
-    this.#searchAttributes.publish({ agent: run.agent, status: run.status, pending: run.pending });
-    this.#publishPendingMemo(run.pending);
+    if (!this.#deferred || isClosed(run.status)) {
+      this.#metrics.observe(run.gatedCalls, run.audit);
+      this.#searchAttributes.publish({ agent: run.agent, status: run.status, pending: run.pending });
+      this.#publishPendingMemo(run.pending);
+    }
     setCurrentDetails(currentDetails(run.step, run.maxSteps, run.pending.length ? 'waiting for approval' : run.phase, run.pending));
     this.#tellParent(run);
+  }
+
+  /**
+   * The workflow task that applies a decision starts the approved tool with as little else as it can (bench/RESULTS.md,
+   * section 1): what lists and dashboards read of the run (search attributes, memo, approval metrics) goes out in the
+   * run's next step instead, with the cancellation of the decided call's timers (`withListings`). That step is the
+   * tool's result, or this timer at most LISTINGS_LAG_MS later, whichever comes first. Queries, the run's stream, the
+   * Temporal UI's current details and the decision's own answer are exact at once; a list that still shows the call
+   * meanwhile gets "already decided" for a second decision, as for any list that lags.
+   */
+  deferListings(): void {
+    if (this.#deferred) return;
+    const wake = new CancellationScope();
+    wake
+      .run(() => sleep(LISTINGS_LAG_MS, { summary: 'lists catch up with a decision' }))
+      .then(
+        () => this.#release(),
+        (err) => {
+          if (!isCancellation(err)) throw err;
+        },
+      );
+    this.#deferred = { wake, along: [] };
+    atNextActivation(() => this.#release());
+  }
+
+  /** Runs `work` when the deferred listings go out, or now when none are held back. */
+  withListings(work: () => void): void {
+    if (this.#deferred) this.#deferred.along.push(work);
+    else work();
+  }
+
+  #release(): void {
+    const deferred = this.#deferred;
+    if (!deferred) return;
+    this.#deferred = undefined;
+    deferred.wake.cancel();
+    for (const work of deferred.along) work();
+    this.republish();
   }
 
   /**

@@ -1,0 +1,129 @@
+/**
+ * The workflow task that applies a decision starts the approved tool first. What lists read of the run (search
+ * attributes, memo) and the cancellation of the call's deadline timer follow in the run's next step: the tool's
+ * result, or a timer at most a second later while the tool still runs. A decision that starts no tool is listed at
+ * once. Queries answer exactly throughout.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pendingApprovalsQuery } from '../src/contract/messages.js';
+import { HitlPendingCount, HitlStatus } from '../src/contract/search-attributes.js';
+import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { eventTypeName as typeOf } from '../bench/scenarios/history.js';
+import { timerSummaries, waitFor } from './helpers/history.js';
+
+const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+const write = (path: string) => ({ toolCalls: [call('w', 'write_file', { path, content: 'x' })] });
+
+/** Paths whose write holds until the test lets it go. */
+const held = new Map<string, { started: boolean; release: () => void; done: Promise<void> }>();
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    recordAs: 'decision-task',
+    wrapTools: (tools) => ({
+      ...tools,
+      write_file: {
+        ...tools.write_file!,
+        run: async (args, ctx) => {
+          const hold = held.get((args as { path: string }).path);
+          if (hold) {
+            hold.started = true;
+            await hold.done;
+          }
+          return tools.write_file!.run(args, ctx);
+        },
+      },
+    }),
+    script: {
+      conversations: [
+        { match: 'fast by update', replies: [write('fast-update.txt'), { content: 'written' }] },
+        { match: 'fast by signal', replies: [write('fast-signal.txt'), { content: 'written' }] },
+        { match: 'slow tool', replies: [write('slow.txt'), { content: 'written' }] },
+        { match: 'rejected', replies: [write('rejected.txt'), { content: 'not written' }] },
+      ],
+    },
+  });
+});
+afterAll(() => h?.close());
+
+/** The events of the workflow task that scheduled the tool's activity, from its completion to that activity. */
+async function decisionTaskEvents(handle: WorkflowHandle): Promise<{ task: string[]; after: string[] }> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const scheduled = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool');
+  const completed = events
+    .slice(0, scheduled)
+    .map((e) => Boolean(e.workflowTaskCompletedEventAttributes))
+    .lastIndexOf(true);
+  return { task: events.slice(completed + 1, scheduled + 1).map(typeOf), after: events.slice(scheduled + 1).map(typeOf) };
+}
+
+async function listed(handle: WorkflowHandle): Promise<{ status?: string; pending?: number }> {
+  const attrs = (await handle.describe()).typedSearchAttributes;
+  return { status: attrs.get(HitlStatus), pending: attrs.get(HitlPendingCount) };
+}
+
+describe("a decision's workflow task", () => {
+  it.each([
+    ['update', 'Write it fast by update'],
+    ['signal', 'Write it fast by signal'],
+  ])('starts the approved tool with nothing else, by %s; lists and the deadline timer follow in the next step', async (via, prompt) => {
+    const handle = await h.start({ agent: 'demo', prompt });
+    await waitForPending(handle, 1);
+    expect(await listed(handle)).toEqual({ status: 'AwaitingApproval', pending: 1 });
+    if (via === 'update') await decide(handle, { decisions: [{ type: 'approve' }] });
+    else await signalDecision(handle, { decisions: [{ type: 'approve' }] });
+    expect((await handle.result()).status).toBe('Completed');
+
+    const { task, after } = await decisionTaskEvents(handle);
+    // The only timer the task starts is the one that bounds how long lists may lag; nothing is upserted or cancelled.
+    expect(task.filter((t) => !/^WorkflowExecutionUpdate(Accepted|Completed)$/.test(t))).toEqual(['TimerStarted', 'ActivityTaskScheduled']);
+    // The run's next step (the tool's result, or the lag timer on a slow machine) cancels the deadline and lists the run.
+    const next = after.slice(after.indexOf('WorkflowTaskCompleted') + 1);
+    const nextTask = next.slice(
+      0,
+      next.findIndex((t) => !/^(TimerCanceled|UpsertWorkflowSearchAttributes|WorkflowPropertiesModified)$/.test(t)),
+    );
+    expect(nextTask).toContain('UpsertWorkflowSearchAttributes');
+    expect(nextTask).toContain('WorkflowPropertiesModified');
+    expect(nextTask).toContain('TimerCanceled');
+    expect(await timerSummaries(handle)).toEqual(['approval · write_file · call-1', 'lists catch up with a decision']);
+    await waitFor(async () => (await listed(handle)).status === 'Completed', 30_000, 'the run listed as completed');
+    expect((await listed(handle)).pending).toBe(0);
+  });
+
+  it('lists the run as running within about a second while the tool still runs', async () => {
+    let release!: () => void;
+    const done = new Promise<void>((r) => (release = r));
+    const hold = { started: false, release, done };
+    held.set('slow.txt', hold);
+    const handle = await h.start({ agent: 'demo', prompt: 'A slow tool' });
+    try {
+      await waitForPending(handle, 1);
+      await decide(handle, { decisions: [{ type: 'approve' }] });
+      // The query is exact at once; the listing catches up by its timer while the tool is held.
+      expect(await handle.query(pendingApprovalsQuery)).toEqual([]);
+      await waitFor(async () => (await listed(handle)).pending === 0, 30_000, 'the listing to catch up');
+      expect(hold.started).toBe(true);
+      expect(await listed(handle)).toEqual({ status: 'Running', pending: 0 });
+      expect((await handle.fetchHistory()).events!.map(typeOf)).toContain('TimerFired');
+    } finally {
+      hold.release();
+    }
+    expect((await handle.result()).status).toBe('Completed');
+  });
+
+  it('lists a decision that starts no tool at once', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'This gets rejected' });
+    await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ type: 'reject', message: 'no' }] });
+    const events = (await handle.fetchHistory()).events ?? [];
+    const accepted = events.findIndex((e) => e.workflowExecutionUpdateAcceptedEventAttributes);
+    const task = events.slice(accepted, events.findIndex((e, i) => i > accepted && e.workflowExecutionUpdateCompletedEventAttributes) + 1);
+    expect(task.map(typeOf)).toContain('UpsertWorkflowSearchAttributes');
+    expect(await timerSummaries(handle)).not.toContain('lists catch up with a decision');
+    expect((await handle.result()).status).toBe('Completed');
+  });
+});
