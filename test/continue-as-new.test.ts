@@ -198,9 +198,9 @@ describe('continue-as-new', () => {
       await waitFor(async () => (await latest.describe()).runId !== handle.firstExecutionRunId, 120_000, 'the run to continue as new');
       await waitForPending(latest, 1, 120_000);
 
-      // The continued run got the stream's newest 16 KiB, not the first run's whole log (about 70 KB here).
+      // The continued run got the stream's newest 4 KiB, not the first run's whole log (about 70 KB here).
       const { stream } = (await startOf<{ carry: { stream: { log: { data: string }[]; base_offset: number } } }>(latest)).input.carry;
-      expect(stream.log.reduce((chars, item) => chars + item.data.length, 0)).toBeLessThanOrEqual(16 * 1024);
+      expect(stream.log.reduce((chars, item) => chars + item.data.length, 0)).toBeLessThanOrEqual(4 * 1024);
       expect(stream.base_offset).toBeGreaterThan(100);
 
       const hitl = new HitlClient(h.temporal.client, h.taskQueue);

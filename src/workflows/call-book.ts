@@ -13,6 +13,11 @@ import type { PolicyOutcome } from '../schemas/run-state.js';
 const KEEP_DECIDED = 2000;
 /** How the policy classified recent calls, for reviewers. */
 const KEEP_OUTCOMES = 500;
+/**
+ * The classifications continue-as-new hands on: the newest. Older ones stay in the run that made them (runState of
+ * a `previousRunIds` run); carried, 140 steps' worth were a quarter of what an evicted run decodes and checks again.
+ */
+const CARRIED_OUTCOMES = 50;
 /** Our ids as we write them: `call-<n>`, and `call-<n>.<m>` from the second announcement on. */
 const OWN_ID = /^call-([1-9]\d*)(?:\.([2-9]|[1-9]\d+))?$/;
 
@@ -181,7 +186,7 @@ export class CallBook {
       calls,
       decided: [...this.#decided].slice(-KEEP_DECIDED),
       lastCallNumber: this.#lastCallNumber,
-      policyOutcomes: this.#outcomes.slice(-KEEP_OUTCOMES),
+      policyOutcomes: this.#outcomes.slice(-CARRIED_OUTCOMES),
     };
   }
 

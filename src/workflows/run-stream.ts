@@ -49,13 +49,15 @@ export interface RunStreamLimits {
    * that were polling when it happened. The rest stays readable in the run that published it (a closed run
    * answers `runStreamItems`, and the client reads earlier runs for what the current one does not hold), so
    * it need not be copied into every successor's history: most of what the run carried was its stream (120 of 174
-   * KB after 140 steps), and every byte of it is fetched, decoded and checked again when an evicted run replays.
-   * @default 16384 (16 KiB)
+   * KB after 140 steps), and every byte of it is fetched, decoded and checked again when an evicted run replays
+   * (16 KiB of it was still a sixth of such a rebuilt run's start, by CPU profile). 4 KiB is about the last five
+   * steps' events: enough for a watcher that was following along.
+   * @default 4096 (4 KiB)
    */
   maxCarriedChars: number;
 }
 
-export const DEFAULT_RUN_STREAM_LIMITS: RunStreamLimits = { maxRetainedChars: 256 * 1024, maxWaitingPolls: 5, maxCarriedChars: 16 * 1024 };
+export const DEFAULT_RUN_STREAM_LIMITS: RunStreamLimits = { maxRetainedChars: 256 * 1024, maxWaitingPolls: 5, maxCarriedChars: 4 * 1024 };
 
 /** The run's side of its stream: typed publishing, and what continue-as-new needs. */
 export interface RunStream {
