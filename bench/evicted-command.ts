@@ -6,6 +6,7 @@
  *
  *   npm run bench:evicted              # each size's full sample count
  *   options: --samples N (pairs per size)  --out DIR
+ *            --target-only (only the size the target judges: 1,000 events of work, continued as new before waiting)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,10 +23,12 @@ import { quietLogger } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
 import { machineDetails } from './machine.js';
 import { evictedSection } from './report-sections.js';
-import { measureEvicted } from './scenarios/evicted.js';
+import { EVICTED_SIZES, measureEvicted } from './scenarios/evicted.js';
 import { round } from './stats.js';
 
-const { values: args } = parseArgs({ options: { samples: { type: 'string' }, out: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { samples: { type: 'string' }, out: { type: 'string' }, 'target-only': { type: 'boolean', default: false } },
+});
 const outDir = path.resolve(args.out ?? BENCH_DIR);
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[evicted ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
@@ -51,7 +54,8 @@ async function main(): Promise<void> {
     log,
   };
   try {
-    const evicted = await measureEvicted(ctx as unknown as BenchContext, args.samples ? Number(args.samples) : undefined);
+    const sizes = args['target-only'] ? EVICTED_SIZES.filter((size) => size.continues) : EVICTED_SIZES;
+    const evicted = await measureEvicted(ctx as unknown as BenchContext, args.samples ? Number(args.samples) : undefined, sizes);
     mkdirSync(outDir, { recursive: true });
     const machine = machineDetails((await ensureTemporalCli(() => {})).path, 'sqlite-file');
     const command = ['npm run bench:evicted', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');

@@ -1,8 +1,8 @@
 /**
  * Profiling: what the misses come from, and what our changes bought. Worker option overrides go through
  * createWorker's `overrides`; the comparisons that need other workflow code (every tool a regular activity, as
- * before `local: true`; no visibility upserts) run on bench-only bundles of the real agent workflow with one module
- * swapped.
+ * before `local: true`; the listings in the decision's own workflow task, as before it started the tool first) run
+ * on bench-only bundles of the real agent workflow with one module swapped.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,7 +38,7 @@ interface WebpackCompiler {
 /** The bench-only bundles: the real agent workflow with one module of src/workflows/ swapped for a shim in bench/experiments/. */
 const SWAPS = {
   regularTools: { module: 'activity-options', shim: 'regular-tool-activities.ts' },
-  noVisibilityUpserts: { module: 'run-visibility', shim: 'no-visibility-upserts.ts' },
+  listingsInDecisionTask: { module: 'patches', shim: 'listings-in-decision-task.ts' },
 };
 
 async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Promise<string> {
@@ -230,18 +230,18 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
     });
   });
 
-  // 3. No search-attribute or memo upserts: what keeping lists and the Temporal UI current costs a decision.
-  const visibilityDescription = `the agent workflow with no search-attribute, memo or current-details updates (src/workflows/run-visibility.ts swapped in a bench-only bundle), ${samples} decision samples against the floor in the same window`;
-  await attempt(ctx, experiments, 'visibility-upserts-off', visibilityDescription, async () => {
-    log('experiment: no visibility upserts (bench-only bundle of the agent workflow)');
-    return onSwappedBundle(ctx, 'noVisibilityUpserts', async (worker) => {
+  // 3. The listings in the decision's own workflow task, as before: what starting the tool first bought a decision.
+  const listingsDescription = `the agent workflow with the search-attribute and memo upserts and the cancelled deadline timer in the decision's own workflow task, as before the tool started first (src/workflows/patches.ts swapped in a bench-only bundle), ${samples} decision samples against the floor in the same window`;
+  await attempt(ctx, experiments, 'listings-in-decision-task', listingsDescription, async () => {
+    log("experiment: the listings in the decision's own task (bench-only bundle of the agent workflow)");
+    return onSwappedBundle(ctx, 'listingsInDecisionTask', async (worker) => {
       const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
       const ours = latency.series.oursUpdate!;
       const base = latency.series.floorUpdate!;
       log(`  decision sent → tool starts ${ours.sentToToolStart.p50} vs floor ${base.sentToToolStart.p50} ms`);
       return {
-        name: 'visibility-upserts-off',
-        description: visibilityDescription,
+        name: 'listings-in-decision-task',
+        description: listingsDescription,
         overrides: {},
         metrics: {
           sentToToolStartP50Ms: ours.sentToToolStart.p50,

@@ -32,7 +32,10 @@ function osName(): string {
   }
 }
 
-export function machineDetails(cliPath: string | undefined, serverStorage: BenchResults['machine']['serverStorage']): BenchResults['machine'] {
+export function machineDetails(
+  cliPath: string | undefined,
+  serverStorage: BenchResults['machine']['serverStorage'],
+): BenchResults['machine'] {
   let temporalCli = 'unknown';
   try {
     temporalCli = execFileSync(cliPath ?? 'temporal', ['--version'], { encoding: 'utf8' }).trim();

@@ -19,11 +19,22 @@ export function table(header: string[], rows: (string | number)[][]): string {
   ].join('\n');
 }
 
+/** The events `ours` holds beyond those of `floor`, counted as a multiset (the floor's are a subset of ours). */
+function extraEvents(ours: readonly string[], floor: readonly string[]): string[] {
+  const left = [...floor];
+  return ours.filter((event) => {
+    const i = left.indexOf(event);
+    if (i === -1) return true;
+    left.splice(i, 1);
+    return false;
+  });
+}
+
 /**
- * Decision sent → tool starts, cut at the workflow task that applied the decision, ours against the floor, and
- * without our visibility upserts when that experiment ran.
+ * Decision sent → tool starts, cut at the workflow task that applied the decision, ours against the floor, and with
+ * the listings in the decision's own task (as before they followed in the next step) when that experiment ran.
  */
-export function decisionTaskSection(d: BenchResults['decisionLatency'], noUpserts: Record<string, number> | undefined): string {
+export function decisionTaskSection(d: BenchResults['decisionLatency'], inTask: Record<string, number> | undefined): string {
   const series: [string, BenchResults['decisionLatency']['ours']['update']][] = [
     ['ours, `decide` update', d.ours.update],
     ['floor, update', d.floor.update],
@@ -48,6 +59,7 @@ export function decisionTaskSection(d: BenchResults['decisionLatency'], noUpsert
   const ours = d.ours.update.decisionTask;
   const floor = d.floor.update.decisionTask;
   const extra = (f: (t: NonNullable<typeof ours>) => { p50: number }) => (ours && floor ? ms(f(ours).p50 - f(floor).p50) : '–');
+  const beyond = ours && floor ? extraEvents(ours.taskEvents, floor.taskEvents) : [];
   return `### Where decision sent → tool starts goes
 
 Each sampled run's history, cut at the workflow task that applied the decision (bench/scenarios/decision-task.ts):
@@ -59,13 +71,16 @@ each span, in milliseconds, so the columns need not add up to the last one.
 ${table(['series', 'sent → task scheduled', 'task started → completed', 'task completed → tool starts', 'sent → tool starts', 'events the task wrote, up to the tool'], rows)}
 
 By update, our task takes ${extra((t) => t.taskStartedToCompleted)} ms longer than the floor's at p50, and its completion ${extra((t) => t.taskCompletedToToolStart)} ms longer to
-reach the tool. Beyond the floor's events, ours writes the search-attribute and memo upserts that keep lists and
-the Temporal UI current, and cancels the approval's deadline timer.${
-    noUpserts
-      ? ` Without the upserts (experiment visibility-upserts-off: a worker of its own, against the floor in a window of this run), decision sent → tool starts was
-${ms(noUpserts.sentToToolStartP50Ms!)} ms against the floor's ${ms(noUpserts.floorSentToToolStartP50Ms!)} ms (${x(noUpserts.toolStartRatioP50!)} at p50, ${x(noUpserts.toolStartRatioP99!)} at p99), the task ${ms(
-          noUpserts.taskStartedToCompletedP50Ms!,
-        )} ms and its completion to the tool ${ms(noUpserts.taskCompletedToToolStartP50Ms!)} ms.`
+reach the tool. Beyond the floor's events, ours writes ${beyond.length ? beyond.join(', ') : 'nothing'}${
+    beyond.includes('TimerStarted') ? ' (the timer that bounds how long lists may lag behind the decision)' : ''
+  }: the task starts the approved tool first, and the search-attribute and memo upserts that keep lists and the
+Temporal UI current, with the cancellation of the call's deadline timer, follow in the run's next step
+(src/workflows/run-visibility.ts, \`deferListings\`).${
+    inTask
+      ? ` With them in the decision's own task, as before (experiment listings-in-decision-task: a worker of its own, against the floor in a window of this run), decision sent → tool starts was
+${ms(inTask.sentToToolStartP50Ms!)} ms against the floor's ${ms(inTask.floorSentToToolStartP50Ms!)} ms (${x(inTask.toolStartRatioP50!)} at p50, ${x(inTask.toolStartRatioP99!)} at p99), the task ${ms(
+          inTask.taskStartedToCompletedP50Ms!,
+        )} ms and its completion to the tool ${ms(inTask.taskCompletedToToolStartP50Ms!)} ms.`
       : ''
   }`;
 }
@@ -93,7 +108,7 @@ export function evictedSection(e: BenchResults['evicted']): string {
   return `A run paused long enough has left the worker's cache; its decision then waits for the worker to fetch the
 whole history and replay it. Here a worker whose cache holds two runs (the least the SDK allows) decides, pair by
 pair, a run it just paused (cached) and a run of the same size pushed out of its cache by two later ones
-(evicted); ${e.sizes.map((s) => `${s.samples} pairs at ${n(s.events)} events`).join(', ')} (fewer than the 200 of section 1: every pair replays the size three times), decided by the \`decide\` update, alternating. Runs of a size are copies of
+(evicted); ${e.sizes.map((s) => `${s.samples} pairs at ${n(s.events)} events`).join(', ')} (fewer than 200 only for the sizes of runs that opt out of continuing as new: every pair replays the size three times), decided by the \`decide\` update, alternating. Runs of a size are copies of
 one paused template (the server's reset to its last workflow task), so every sample decides the same history.
 Templates pause after automatic \`read_data\` steps (7 events each); the 5,000-event ones are padded with refused
 \`decision\` signals (an unknown call id), because 700 steps would pass Temporal's 50 MB history limit with the

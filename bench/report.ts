@@ -155,7 +155,7 @@ our update with the floor's signal (${x(d.ratios.updateVsSignalFloorP50)} at p50
 the workflow task that applied it completed, a signal as soon as the server stored it, so the signal's clock starts
 one workflow task earlier. The target is judged update against update.
 
-${decisionTaskSection(d, exp['visibility-upserts-off'])}
+${decisionTaskSection(d, exp['listings-in-decision-task'])}
 
 ## 2. Step overhead
 
@@ -309,11 +309,11 @@ ${streamingSection(r)}
 ${projectionSection(r, cluster)}
 
 ## 10. Profiling experiments
-${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'s \`overrides\`; the all-regular-activities and no-visibility-upserts variants each swap one module of the real agent workflow in a bench-only bundle (bench/experiments/).\n\n${r.experiments.map(experimentSection).join('\n\n')}` : '\nNot run in this mode (`--experiments` to add them).'}
+${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'s \`overrides\`; the all-regular-activities and listings-in-decision-task variants each swap one module of the real agent workflow in a bench-only bundle (bench/experiments/).\n\n${r.experiments.map(experimentSection).join('\n\n')}` : '\nNot run in this mode (`--experiments` to add them).'}
 
 ## Findings
 
-${findings(r, { regular, footprint, eagerOff, temporalDefaults, noUpserts: exp['visibility-upserts-off'] })}
+${findings(r, { regular, footprint, eagerOff, temporalDefaults, listingsInTask: exp['listings-in-decision-task'] })}
 `;
 }
 
@@ -366,7 +366,7 @@ function findings(
   r: BenchResults,
   e: {
     regular?: Record<string, number>;
-    noUpserts?: Record<string, number>;
+    listingsInTask?: Record<string, number>;
     footprint?: Record<string, number>;
     eagerOff?: Record<string, number>;
     temporalDefaults?: Record<string, number>;
@@ -455,28 +455,47 @@ ${ms(e.temporalDefaults.sentToToolStartP50Ms)} ms against ${ms(d.ours.update.sen
 worker that runs the workflow task: no dispatch through the server, one marker event instead of three activity
 events, and no extra workflow task. It cannot heartbeat to the server, and its retries run inside workflow tasks,
 so slow or side-effecting tools stay regular activities (every gated tool in the demo does). Runs that
-paused before the change replay their regular activities (patch \`local-tool-activities\`).`);
+paused before the change replay their regular activities (patch \`local-tool-activities\`).
 
-  const noUpserts = e.noUpserts;
+**The decision's task starts the tool first** (patch \`decided-tool-starts-first\`, src/workflows/run-visibility.ts).
+The workflow task that applies a decision used to write the search-attribute and memo upserts and cancel the call's
+deadline timer before the approved tool's activity: two more visibility tasks for the server and more work for the
+worker, all before the tool could start. It now starts the tool and one timer; the listings and the cancellation
+follow in the run's next step, the tool's result, or that timer's a second later while the tool still runs. ${
+    e.listingsInTask
+      ? `With the old order (experiment listings-in-decision-task) decision sent → tool starts was ${x(e.listingsInTask.toolStartRatioP50 ?? null)} the
+floor at p50 and ${x(e.listingsInTask.toolStartRatioP99 ?? null)} at p99, against ${x(d.ratios.toolStartP50)} and ${x(d.ratios.toolStartP99)} here.`
+      : 'The full run measures the old order (experiment listings-in-decision-task).'
+  } Lists (the inbox, \`hitl pending\`) may show a decided call for that moment, as visibility may lag anyway.
+
+**Less carried across continue-as-new** (src/workflows/run-stream.ts, call-book.ts). A run that continues as new
+before it waits hands on the newest 4 KiB of its stream (16 KiB before) and the policy's last 50 classifications
+(500 before); older ones stay readable in the run that holds them. An evicted run fetches, decodes and checks every
+carried byte again (section 6).`);
+
+  const inTask = e.listingsInTask;
   out.push(`### What the remaining misses come from
 
-**Decision sent → tool starts against the floor: what our decision's task does and writes.** ${
+**Decision sent → tool starts against the floor: what our decision's task does.** ${
     d.ours.update.decisionTask && d.floor.update.decisionTask
       ? `The task that applies the decision took ${ms(d.ours.update.decisionTask.taskStartedToCompleted.p50)} ms against the floor's ${ms(
           d.floor.update.decisionTask.taskStartedToCompleted.p50,
         )} (p50, as the server recorded it), and the server took ${ms(d.ours.update.decisionTask.taskCompletedToToolStart.p50)} ms against ${ms(
           d.floor.update.decisionTask.taskCompletedToToolStart.p50,
-        )} from its completion to the tool's start. It writes ${d.ours.update.decisionTask.taskEvents.length} events up to the tool against the floor's ${d.floor.update.decisionTask.taskEvents.length}: the search attributes
-and memo that let lists and the Temporal UI find what waits, and the cancelled deadline timer.`
+        )} from its completion to the tool's start. It writes ${d.ours.update.decisionTask.taskEvents.length} events up to the tool against the floor's ${d.floor.update.decisionTask.taskEvents.length}.`
       : "Section 1 cuts it at the decision's task."
   }${
-    noUpserts
-      ? ` Without the upserts (experiment visibility-upserts-off) the same span was ${x(noUpserts.toolStartRatioP50 ?? null)} the floor at p50: they are the largest
-single part of the gap, and we keep them, because a waiting run that lists cannot find is not waiting for anyone. What
-remains is the task's own work: the decision checked against the policy (by schemas built once per worker,
-src/schemas/built-once.ts), its audit entry, the stream's events and the approval metrics.`
+    inTask
+      ? ` The search-attribute and memo upserts and the cancelled deadline timer used to be written in that task too; with them there
+(experiment listings-in-decision-task) the same span was ${x(inTask.toolStartRatioP50 ?? null)} the floor at p50 in this run. They follow in the run's next step now
+(the tool's result, or at most a second later while the tool runs: README, "The \`temporal\` CLI and other SDKs").`
       : ''
-  }
+  } What remains is the task's own work on the worker, which a timing of each activation on the worker (by hand,
+2026-11-28, not part of these results) put at about 0.8 ms more than the floor's, spread thin: the update's validator
+(the SDK's part of it included) about 0.18 ms, the handler's plan, audit entry, stream events and refresh about
+0.25 ms, the SDK's completion of the update and its conditions about 0.23 ms, the consent check about 0.11 ms and
+scheduling the tool about 0.2 ms. Every promise a workflow makes costs a stack trace the SDK's promise hook captures
+(about a third of such an activation's time by CPU profile), ours 22 in that task against the floor's 14.
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the
@@ -510,18 +529,19 @@ ${e.footprint.floorPausedPerSecond}, agent ${e.footprint.agentPausedPerSecond} (
 A worker evicts a paused run from its cache; the decision then waits for the whole history to be fetched and
 replayed, one activation per workflow task in it. The replay cost above grows with the workflow tasks in the
 history, plus a fixed cost per run (a fresh workflow context: the bundle's modules instantiated again, though not
-our schemas, which are built once per worker). A V8 CPU profile of the worker during this scenario (\`BENCH_CPU_PROFILE_DIR=DIR\`, a quick run
-on 2026-11-23, not part of these results; the profiler slows everything) put about 40% of the workflow thread's
-time inside activations in the SDK's promise hook, which captures and source-maps a stack trace for every promise
-a workflow creates (for the \`__stack_trace\` query; the TypeScript SDK installs it unconditionally). The rest,
-by what the issue asked to look at: search-attribute and memo upserts (\`refresh\` → \`publish\`) about 3%, payload
-conversion (\`toPayload\`/\`fromPayload\`, the transcript going into every model call) about 2%, zod parsing
-(decisions, tool arguments) about 3%, instantiating the bundle's modules for each new run about 2%, transcript
-copies under 1%; the padding's refusals (typed errors, whose stacks the sandbox formats) took more than a real run
-would spend. That profile predates building our schemas once per worker (Not done yet, 1), which about halved a
-rebuilt run's start; of what it found, the largest share is the SDK's, and our lever on it is the number of workflow
-tasks and promises a step makes. In money the visibility upserts matter more than in CPU: they
-are half the billable actions of an approval (section 9). What would cut the cost of deciding an evicted run
+our schemas, which are built once per worker). Timed on the worker by hand on 2026-11-28 (the default row, 100 pairs;
+not part of these results), the replayed run's first activation took about 6.5–7 ms on the worker: creating the
+run's context, with every module of the bundle instantiated anew (zod's among them), about 2 ms against the floor's
+0.6 ms, and running the workflow to its wait about 4.2 ms. By V8 CPU profile of the workflow thread in those
+replays (\`BENCH_CPU_PROFILE_DIR=DIR\`; the profiler slows everything), the SDK's promise hook, which captures and
+source-maps a stack trace for every promise a workflow creates (for the \`__stack_trace\` query; the TypeScript SDK
+installs it unconditionally), took about a quarter; zod validating the carried start input about a fifth; decoding
+the start payload 8%, the check for \`__proto__\` keys 6%, reopening the carried stream 7%, and the call's way back to
+its wait (settleCall → the approval gate) 13%. What the run carries across continue-as-new is what an evicted run
+fetches, decodes and checks again: after 140 automatic steps it was 75 KB, of which 34 KB is the transcript the model
+needs, 15 KB the policy's classification of every call and 5 KB the stream's newest 16 KiB; the run now carries the
+last 50 classifications and 4 KiB of the stream (50.6 KB in all), which took about 1.5 ms off the replay. In money the
+visibility upserts matter more than in CPU: they are half the billable actions of an approval (section 9). What would cut the cost of deciding an evicted run
 further, cheapest first:
 
 1. **Bound the history that a decision replays**: continue as new at a lower event count (the \`continueAsNew.maxEvents\`
@@ -534,18 +554,9 @@ further, cheapest first:
   out.push(`### Not done yet
 
 1. **What is left of a run's fixed start.** Every new or rebuilt run instantiates the bundle's modules anew (the
-   SDK's isolation of runs). Until 2026-11-27 those modules built about 1,500 zod schemas in every run, most of a
-   rebuilt run's start and of its memory. They are built once per worker now (src/schemas/built-once.ts): a
-   preloaded cache, which the SDK does not freeze because no export reaches it, where the first run builds each
-   schema and every later run finds it. Preloading the schema modules themselves had failed every run (zod 4.6 writes
-   lazily computed properties onto a schema, which the SDK's freeze of shared modules forbids), and preloading zod
-   alone had changed nothing (the cost was our schemas, not zod's module). By hand on 2026-11-27 (not part of these
-   results), replaying the default row's history (a run continued as new after 140 steps: 9 events) 200 times in one
-   replay worker took 15.4 ms per replay against 37.0 ms before the change; by CPU profile of those replays, what is
-   left is running the workflow to its wait (about 5.5 ms, of which validating the carried start input 1.5 ms and
-   reopening the carried stream, each of whose items is decoded again, 1.4 ms), creating the run's context (2.5 ms),
-   decoding payloads with the check for \`__proto__\` keys (about 2 ms) and collecting garbage (about 3 ms). zod's own
-   module is still instantiated per run: its global state must stay per run.
+   SDK's isolation of runs); our zod schemas are built once per worker (src/schemas/built-once.ts), zod's own module
+   is not (its global state must stay per run). What is left (above): the SDK's promise hook, validating and decoding
+   the carried input, and the coroutines of a waiting call resuming. The transcript is most of the carried input.
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 

@@ -29,7 +29,7 @@ interface Spans {
 }
 
 /** Pairs a full run takes: a floor run is small, so as many as section 6's smallest size. */
-export const FLOOR_EVICTED_SAMPLES = 30;
+export const FLOOR_EVICTED_SAMPLES = 200;
 
 /** `worker` runs the floor with the same two-run cache as our workflow (its overrides apply to both). */
 export async function measureFloorEvicted(ctx: BenchContext, worker: WorkerChild, samples: number): Promise<FloorEvicted> {

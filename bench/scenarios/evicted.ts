@@ -33,14 +33,16 @@ import { ratio, round, summarize, type Stats } from '../stats.js';
 
 /**
  * The history sizes (events) decided at, the automatic steps their templates start with, and the sample pairs a
- * full run takes of each. Every sample pays three replays of the size (two to pause the copies, one to decide the
- * evicted one): at 5,000 events that is most of half a minute per pair on this machine, hence fewer pairs.
+ * full run takes of each: 200 where the target judges (the default: continued as new before waiting) and at 100
+ * events. Every sample pays three replays of the size (two to pause the copies, one to decide the evicted one): at
+ * 1,000 events of replay that is seconds per pair and at 5,000 most of half a minute on this machine, hence fewer
+ * pairs for the two sizes of runs that opt out of continuing as new.
  */
 export const EVICTED_SIZES = [
-  { events: 100, steps: EVICTED_STEPS[0], fullSamples: 30, continues: false },
-  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 15, continues: false },
-  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 15, continues: true },
-  { events: 5000, steps: EVICTED_STEPS[1], fullSamples: 5, continues: false },
+  { events: 100, steps: EVICTED_STEPS[0], fullSamples: 200, continues: false },
+  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 50, continues: false },
+  { events: 1000, steps: EVICTED_STEPS[1], fullSamples: 200, continues: true },
+  { events: 5000, steps: EVICTED_STEPS[1], fullSamples: 10, continues: false },
 ] as const;
 type Size = (typeof EVICTED_SIZES)[number];
 

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench:decision` — the decision-latency scenario of `npm run bench` alone (bench/scenarios/latency.ts): our
+ * agent workflow and the floor, decided by update and by signal, interleaved sample by sample on a dev server of its
+ * own. Prints the target's ratio and where each side's decision task goes, and writes decision.json, for a change to
+ * the decision's workflow task that does not need the whole run to be measured.
+ *
+ *   npm run bench:decision                 200 samples per series
+ *   options: --samples N  --out DIR  --update-only
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import getPort from 'get-port';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { startDevServer } from '../src/dev/dev-server.js';
+import { startModelServer } from '../src/model-server/server.js';
+import { bundleWorkflows } from '../src/workflow-bundle.js';
+import { benchScript } from './bench-agent.js';
+import { runCommand } from './command.js';
+import { connectClient, startWorkerChild, type BenchContext, type BenchSettings } from './context.js';
+import { quietLogger } from './experiments.js';
+import { BENCH_DIR } from './ipc.js';
+import { machineDetails } from './machine.js';
+import { measureDecisionLatency, type SeriesName } from './scenarios/latency.js';
+import { ratio } from './stats.js';
+
+const { values: args } = parseArgs({
+  options: { samples: { type: 'string' }, out: { type: 'string' }, 'update-only': { type: 'boolean', default: false } },
+});
+const samples = Number(args.samples ?? 200);
+const series: SeriesName[] = args['update-only']
+  ? ['oursUpdate', 'floorUpdate']
+  : ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal'];
+const started = Date.now();
+const log = (line: string) => process.stderr.write(`[decision ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
+
+async function main(): Promise<void> {
+  const tmpDir = mkdtempSync(path.join(tmpdir(), 'hitl-decision-'));
+  const model = await startModelServer({ script: benchScript(49) });
+  const port = await getPort();
+  const env = {
+    address: `127.0.0.1:${port}`,
+    namespace: 'default',
+    model,
+    agentBundlePath: path.join(tmpDir, 'agent-workflows.js'),
+    floorBundlePath: path.join(tmpDir, 'floor-workflows.js'),
+  };
+  writeFileSync(env.agentBundlePath, (await bundleWorkflows({ logger: quietLogger })).code);
+  writeFileSync(
+    env.floorBundlePath,
+    (await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor', 'workflows.ts'), logger: quietLogger })).code,
+  );
+  const serverDbFile = path.join(tmpDir, 'temporal.db');
+  const server = await startDevServer({ forceStart: true, uiPort: false, port, dbFile: serverDbFile, progress: log });
+  const settings: BenchSettings = {
+    mode: 'full',
+    latencySamples: samples,
+    warmupSamples: 10,
+    steps: 50,
+    stepRepetitions: 0,
+    densityRuns: 0,
+    decideConcurrency: 1,
+    experiments: false,
+    onlyExperiments: [],
+  };
+  // As in npm run bench: every sampled run stays cached until decided.
+  const worker = await startWorkerChild(env, {
+    floor: true,
+    record: true,
+    overrides: { maxCachedWorkflows: 2 * (samples + settings.warmupSamples) + 200 },
+  });
+  const { connection, client } = await connectClient(server);
+  const ctx: BenchContext = { ...env, settings, server, serverDbFile, connection, client, tmpDir, log };
+  try {
+    log(`${samples} samples (+${settings.warmupSamples} warm-up) × ${series.length} series, interleaved`);
+    const latency = await measureDecisionLatency(ctx, worker, undefined, { series });
+    const ours = latency.series.oursUpdate!.sentToToolStart;
+    const floor = latency.series.floorUpdate!.sentToToolStart;
+    const lines = [
+      `decision sent → tool starts, ours ÷ floor by update: ${ratio(ours.p50, floor.p50)}× at p50 (${ours.p50} vs ${floor.p50} ms), ` +
+        `${ratio(ours.p99, floor.p99)}× at p99 (${ours.p99} vs ${floor.p99} ms), n = ${ours.n}`,
+      'series: sent → task scheduled | task started → completed | task completed → tool starts | sent → tool starts (p50, ms)',
+      ...series.map((name) => {
+        const s = latency.series[name]!;
+        const t = s.decisionTask;
+        const spans = t ? [t.sentToTaskScheduled.p50, t.taskStartedToCompleted.p50, t.taskCompletedToToolStart.p50] : [];
+        return `${name}: ${[...spans, s.sentToToolStart.p50].join(' | ')}  (events: ${t?.taskEvents.join(', ') ?? '–'})`;
+      }),
+    ];
+    console.log(lines.join('\n'));
+    mkdirSync(args.out ? path.resolve(args.out) : tmpDir, { recursive: true });
+    if (args.out) {
+      const machine = machineDetails(server.cliPath, 'sqlite-file');
+      const command = ['npm run bench:decision', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+      const file = path.join(path.resolve(args.out), 'decision.json');
+      writeFileSync(file, `${JSON.stringify({ command, startedAt: new Date(started).toISOString(), machine, latency }, null, 2)}\n`);
+      log(`wrote ${file}`);
+    }
+  } finally {
+    await worker.stop();
+    await connection.close();
+    await server.stop();
+    await model.close();
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+}
+
+runCommand(main);
