@@ -8,16 +8,25 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingApprovalsQuery } from '../src/contract/messages.js';
 import { HitlPendingCount, HitlStatus } from '../src/contract/search-attributes.js';
-import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
+import { decide, refusalOf, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { eventTypeName as typeOf } from '../bench/scenarios/history.js';
-import { timerSummaries, waitFor } from './helpers/history.js';
+import { replayOnSuiteBundle, timerSummaries, waitFor } from './helpers/history.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const write = (path: string) => ({ toolCalls: [call('w', 'write_file', { path, content: 'x' })] });
 
 /** Paths whose write holds until the test lets it go. */
 const held = new Map<string, { started: boolean; release: () => void; done: Promise<void> }>();
+
+/** Holds the write of `path` (once it has started) until `release()`. */
+function holdWrite(path: string) {
+  let release!: () => void;
+  const done = new Promise<void>((r) => (release = r));
+  const hold = { started: false, release, done };
+  held.set(path, hold);
+  return hold;
+}
 
 let h: Harness;
 beforeAll(async () => {
@@ -43,6 +52,7 @@ beforeAll(async () => {
         { match: 'fast by signal', replies: [write('fast-signal.txt'), { content: 'written' }] },
         { match: 'slow tool', replies: [write('slow.txt'), { content: 'written' }] },
         { match: 'rejected', replies: [write('rejected.txt'), { content: 'not written' }] },
+        { match: 'refused update', replies: [write('refused-update.txt'), { content: 'written' }] },
       ],
     },
   });
@@ -95,10 +105,7 @@ describe("a decision's workflow task", () => {
   });
 
   it('lists the run as running within about a second while the tool still runs', async () => {
-    let release!: () => void;
-    const done = new Promise<void>((r) => (release = r));
-    const hold = { started: false, release, done };
-    held.set('slow.txt', hold);
+    const hold = holdWrite('slow.txt');
     const handle = await h.start({ agent: 'demo', prompt: 'A slow tool' });
     try {
       await waitForPending(handle, 1);
@@ -125,5 +132,22 @@ describe("a decision's workflow task", () => {
     expect(task.map(typeOf)).toContain('UpsertWorkflowSearchAttributes');
     expect(await timerSummaries(handle)).not.toContain('lists catch up with a decision');
     expect((await handle.result()).status).toBe('Completed');
+  });
+
+  it('replays a run that refused an update while its listings waited', async () => {
+    const hold = holdWrite('refused-update.txt');
+    const handle = await h.start({ agent: 'demo', prompt: 'A refused update while the tool runs' });
+    try {
+      await waitForPending(handle, 1);
+      await decide(handle, { decisions: [{ type: 'approve' }] });
+      await waitFor(() => hold.started, 30_000, 'the tool to start');
+      // Refused by the validator: the workflow task that carried it leaves no trace in history, so nothing the run
+      // left for its next step may be done there (it would be done elsewhere on replay).
+      expect((await refusalOf(decide(handle, { decisions: [{ id: 'call-7', type: 'approve' }] }))).code).toBe('unknown_call');
+    } finally {
+      hold.release();
+    }
+    expect((await handle.result()).status).toBe('Completed');
+    await expect(replayOnSuiteBundle(await handle.fetchHistory(), handle.workflowId, 'decision-task')).resolves.toBeUndefined();
   });
 });

@@ -11,6 +11,7 @@ export type Job = {
   notifyHasPatch?: unknown;
   updateRandomSeed?: unknown;
   removeFromCache?: unknown;
+  doUpdate?: unknown;
 };
 
 /** Jobs that ride along with others, or that replay does not see where the live run did. */
@@ -21,4 +22,15 @@ function followsOthers(job: Job): boolean {
 /** Whether the activation brings something replay sees where the live run did: a step of the run's own. */
 export function isRunStep(jobs: readonly Job[]): boolean {
   return jobs.some((job) => !followsOthers(job));
+}
+
+/**
+ * A step of the run's own that history records whatever the run's handlers make of it: not an update alone. An update
+ * its validator refuses leaves no trace in history (the server drops the workflow task that carried it, unless that
+ * task made commands), so a replay never sees that activation: commands made in it live would be made in a later task
+ * on replay, and the run would fail to replay. A step that commands are left for (next-activation.ts) must be one of
+ * these.
+ */
+export function isRecordedStep(jobs: readonly Job[]): boolean {
+  return jobs.some((job) => !followsOthers(job) && !job.doUpdate);
 }

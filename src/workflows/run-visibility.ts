@@ -32,7 +32,7 @@ const MEMO_PENDING_LIMIT = 16_000;
  * How long lists may lag behind a decision whose tool is still running (deferListings). Visibility stores lag a
  * moment anyway (Elasticsearch makes a write searchable within a second).
  */
-export const LISTINGS_LAG_MS = 1000;
+const LISTINGS_LAG_MS = 1000;
 
 /** What visibility reads of a run. */
 export interface VisibleRun {
