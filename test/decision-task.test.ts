@@ -5,8 +5,10 @@
  * once. Queries answer exactly throughout.
  */
 import type { WorkflowHandle } from '@temporalio/client';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pendingApprovalsQuery } from '../src/contract/messages.js';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { HitlPendingCount, HitlStatus } from '../src/contract/search-attributes.js';
 import { decide, refusalOf, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -15,6 +17,17 @@ import { replayOnSuiteBundle, timerSummaries, waitFor } from './helpers/history.
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const write = (path: string) => ({ toolCalls: [call('w', 'write_file', { path, content: 'x' })] });
+
+/** read_data runs as a local activity; here it needs an approval. */
+const reader = defineAgent({
+  name: 'reader',
+  instructions: 'You read data.',
+  tools: ['read_data'],
+  approval: { tools: { read_data: true } },
+});
+const readRefunds = { toolCalls: [call('r', 'read_data', { table: 'refunds' })] };
+/** How long read_data takes: longer than lists may lag behind a decision. */
+const READ_MS = 1500;
 
 /** Paths whose write holds until the test lets it go. */
 const held = new Map<string, { started: boolean; release: () => void; done: Promise<void> }>();
@@ -32,8 +45,16 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
     recordAs: 'decision-task',
+    agents: { reader },
     wrapTools: (tools) => ({
       ...tools,
+      read_data: {
+        ...tools.read_data!,
+        run: async (args, ctx) => {
+          await sleep(READ_MS);
+          return tools.read_data!.run(args, ctx);
+        },
+      },
       write_file: {
         ...tools.write_file!,
         run: async (args, ctx) => {
@@ -53,6 +74,7 @@ beforeAll(async () => {
         { match: 'slow tool', replies: [write('slow.txt'), { content: 'written' }] },
         { match: 'rejected', replies: [write('rejected.txt'), { content: 'not written' }] },
         { match: 'refused update', replies: [write('refused-update.txt'), { content: 'written' }] },
+        { match: 'read the refunds', replies: [readRefunds, { content: 'read' }] },
       ],
     },
   });
@@ -132,6 +154,23 @@ describe("a decision's workflow task", () => {
     expect(task.map(typeOf)).toContain('UpsertWorkflowSearchAttributes');
     expect(await timerSummaries(handle)).not.toContain('lists catch up with a decision');
     expect((await handle.result()).status).toBe('Completed');
+  });
+
+  it('lists a decided local tool before it starts, so a query that cuts its task changes nothing on replay', async () => {
+    // A local activity's result reaches a replay in the first workflow task even when a query cut that task live
+    // (activation-jobs.ts): listings left waiting across it could be published from another state on replay.
+    const handle = await h.start({ agent: 'reader', prompt: 'Please read the refunds' });
+    await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ type: 'approve' }] });
+    // Sent while the read runs: Core may end the read's task early to answer it (a cut).
+    const state = handle.query(runStateQuery);
+    expect((await handle.result()).status).toBe('Completed');
+    expect((await state).pending).toEqual([]);
+    const events = ((await handle.fetchHistory()).events ?? []).map(typeOf);
+    const accepted = events.indexOf('WorkflowExecutionUpdateAccepted');
+    expect(events.slice(accepted, events.indexOf('MarkerRecorded', accepted))).toContain('UpsertWorkflowSearchAttributes');
+    expect(await timerSummaries(handle)).not.toContain('lists catch up with a decision');
+    await expect(replayOnSuiteBundle(await handle.fetchHistory(), handle.workflowId, 'decision-task')).resolves.toBeUndefined();
   });
 
   it('replays a run that refused an update while its listings waited', async () => {

@@ -57,6 +57,8 @@ export class RunVisibility {
   readonly #metrics = new ApprovalMetrics();
   /** Listings held back while a decided call's tool starts (deferListings), and the work that goes out with them. */
   #deferred?: { wake: CancellationScope; along: (() => void)[] };
+  /** The run's local tool activities in flight (duringLocalActivity). */
+  #localActivities = 0;
 
   /** @param republish the run's refresh, which publishes what the run is now (once deferred listings are due) */
   constructor(private readonly republish: () => void) {}
@@ -94,7 +96,7 @@ export class RunVisibility {
    * meanwhile gets "already decided" for a second decision, as for any list that lags.
    */
   deferListings(): void {
-    if (this.#deferred) return;
+    if (this.#deferred || this.#localActivities > 0) return;
     const wake = new CancellationScope();
     wake
       .run(() => sleep(LISTINGS_LAG_MS, { summary: 'lists catch up with a decision' }))
@@ -106,6 +108,26 @@ export class RunVisibility {
       );
     this.#deferred = { wake, along: [] };
     atNextActivation(() => this.#release());
+  }
+
+  /**
+   * Runs a local activity: listings held back go out before it starts, and none are held back while it runs. A
+   * local activity's result can reach a replay in another workflow task than it reached the live run (a query that
+   * came while it ran cuts the task: activation-jobs.ts), so a release between its start and its result could see
+   * another state on replay than live, and publish other commands. What the run publishes after the result moves with
+   * the result, as every publish did before listings were deferred.
+   */
+  duringLocalActivity<T>(start: () => Promise<T>): Promise<T> {
+    this.#release();
+    const activity = start();
+    this.#localActivities += 1;
+    const done = () => {
+      this.#localActivities -= 1;
+    };
+    // A side chain, and the activity's own promise handed back: the caller resumes as many microtasks after the
+    // result as before, so runs of every patch set push their commands in the order they recorded.
+    void activity.then(done, done);
+    return activity;
   }
 
   /** Runs `work` when the deferred listings go out, or now when none are held back. */

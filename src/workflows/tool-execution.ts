@@ -71,7 +71,7 @@ async function runTool(
       summary: `tool ${name}`,
     };
     const { content } = local
-      ? await localActivities.executeTool.executeWithOptions(options, [input])
+      ? await run.visibility.duringLocalActivity(() => localActivities.executeTool.executeWithOptions(options, [input]))
       : await activities.executeTool.executeWithOptions(options, [input]);
     return typeof content === 'string' ? content : String(content);
   } catch (err) {
