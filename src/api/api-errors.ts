@@ -60,6 +60,11 @@ export function handleApiError(err: unknown, c: Context) {
               : 'invalid_request';
     return errorResponse(c, status, code, err.message || 'Request refused.');
   }
-  console.error('[api] unexpected error', err instanceof Error ? err.message : err);
+  // The client's errors wrap what went wrong (a gRPC status, a failed workflow task) in their cause.
+  console.error(
+    '[api] unexpected error',
+    err instanceof Error ? err.message : err,
+    err instanceof Error && err.cause ? `(cause: ${String(err.cause)})` : '',
+  );
   return errorResponse(c, 500, 'internal', 'Something went wrong on our side; the decision was not recorded. Try again.');
 }
