@@ -2,7 +2,7 @@
  * The workflow task that applies a decision starts the approved tool first. What lists read of the run (search
  * attributes, memo) and the cancellation of the call's deadline timer follow in the run's next step: the tool's
  * result, or a timer at most a second later while the tool still runs. A decision that starts no tool is listed at
- * once. Queries answer exactly throughout.
+ * once, and so is one whose tool runs as a local activity. Queries answer exactly throughout.
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
