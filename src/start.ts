@@ -15,6 +15,7 @@ import { devServerTarget, resolveTemporalTarget } from './connection/temporal-ta
 import { modelForDemo } from './demo/offline-model.js';
 import { tryItLines } from './demo/try-it.js';
 import { startDevServer } from './dev/dev-server.js';
+import { stopWhenNpmStops } from './dev/follow-npm.js';
 import { startTracing, stopTracing } from './telemetry/tracing.js';
 import { installWorkerRuntime } from './telemetry/worker-runtime.js';
 import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './dev/leftover-dev-server.js';
@@ -132,6 +133,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  stopWhenNpmStops();
   // The SDK also stops the worker on SIGINT/SIGTERM; either way, everything else follows it down.
   running.then(
     () => stop(),

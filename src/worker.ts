@@ -21,6 +21,7 @@ import { installWorkerRuntime } from './telemetry/worker-runtime.js';
 import { createToolImplementations } from './tools/implementations/index.js';
 import { TolerantCodec } from './codec/tolerant-codec.js';
 import { bundleWorkflows } from './workflow-bundle.js';
+import { stopWhenNpmStops } from './dev/follow-npm.js';
 
 export interface HitlWorkerOptions {
   connection: NativeConnection;
@@ -208,6 +209,7 @@ export async function runWorkerFromEnv(config = readEnvConfig()): Promise<void> 
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  stopWhenNpmStops();
   runWorkerFromEnv().catch((err) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);

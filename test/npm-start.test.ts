@@ -1,9 +1,11 @@
 /**
  * `npm start` as a user runs it: the dev server with its UI, the worker and the API come up; Ctrl-C stops it all
- * with nothing left behind; started again, the runs and tokens of the first session are still there. Killed with
+ * with nothing left behind, and so does a SIGTERM to npm alone; started again, the runs and tokens of the first
+ * session are still there. Killed with
  * SIGKILL, it leaves its dev server running, and the next `npm start` stops that server rather than failing with
  * "address already in use".
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +25,25 @@ afterAll(async () => {
   await stopLeftoverDevServer(path.join(dir, 'killed', 'state')).catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** Each process of a process group: pid, parent, state, ignored signals (hex mask) and command line. */
+function processGroup(pgid: number): string {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((row) => row.trim().split(/\s+/)[2] === String(pgid));
+  return rows
+    .map((row) => {
+      const pid = row.trim().split(/\s+/)[0]!;
+      let ignored = '?';
+      try {
+        ignored = /SigIgn:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
+      } catch {
+        // Gone since ps listed it, or no /proc here.
+      }
+      return `${row.trim().slice(0, 160)}  (SigIgn ${ignored})`;
+    })
+    .join('\n');
+}
 
 function api(token: string, method: string, route: string, body?: unknown) {
   return fetch(`http://127.0.0.1:${ports.api}${route}`, {
@@ -68,6 +89,29 @@ describe('npm start', () => {
     await ctrlC(second.child);
     expect(second.output().match(/Stopped\./g)).toHaveLength(1);
     for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
+  });
+
+  it('drains and stops everything when a supervisor sends SIGTERM to npm alone', { timeout: 300_000 }, async () => {
+    ports = await freePorts();
+    const first = await npmStart('supervised');
+    const closed = new Promise<void>((resolve) => first.child.once('close', () => resolve()));
+    // systemd, pm2 or a CI job's timeout signal the process they started: npm. Its shell passes nothing on.
+    process.kill(first.child.pid!, 'SIGTERM');
+    // A hang says what is left of npm's process group, and what each process ignores and who its parent is.
+    let stuck: NodeJS.Timeout | undefined;
+    const left = new Promise<never>((_, reject) => {
+      stuck = setTimeout(
+        () =>
+          reject(new Error(`still running 90 s after SIGTERM to npm:\n${processGroup(first.child.pid!)}\n${first.output().slice(-600)}`)),
+        90_000,
+      );
+    });
+    await Promise.race([closed, left]).finally(() => clearTimeout(stuck));
+    running.delete(first.child);
+    expect(first.output()).toContain('Stopping: draining the worker…');
+    expect(first.output()).toContain('Stopped.');
+    for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
+    expect(existsSync(path.join(dir, 'supervised', 'state', 'dev-server.json'))).toBe(false);
   });
 
   it('stops the dev server a SIGKILLed npm start left running, and starts cleanly', { timeout: 300_000 }, async () => {

@@ -14,6 +14,7 @@ import { countPendingApprovals } from '../client/pending-count.js';
 import { ApiMetrics } from './api-metrics.js';
 import { tokensFromEnv, type ApiTokens } from './api-tokens.js';
 import { createApiApp } from './app.js';
+import { stopWhenNpmStops } from '../dev/follow-npm.js';
 
 export async function startApiServer(
   config: EnvConfig,
@@ -50,6 +51,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
           .then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      stopWhenNpmStops();
     })
     .catch((err) => {
       console.error(err instanceof Error ? err.message : err);

@@ -1,0 +1,53 @@
+/**
+ * Under `npm start` (or `npm run worker`, `npm run api`) this process is the child of the shell npm runs the script
+ * in. A supervisor that stops the app by signalling npm alone (systemd, pm2, a CI job's timeout) ends npm and that
+ * shell, but the shell passes no signal on: this process would keep running, holding its ports and its dev server.
+ * So when npm is gone, stop as for SIGTERM: each entry point's own handler drains.
+ * Only under npm: a process started another way (a container's `node`, `nohup node …`) keeps its own lifetime.
+ */
+import { readFileSync } from 'node:fs';
+
+const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ash', 'ksh']);
+
+export function stopWhenNpmStops(options: { intervalMs?: number } = {}): void {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  // A shell that outlives npm (one that ignores SIGTERM, say) would hide npm's end: then npm, the shell's parent, is
+  // watched too. Known where /proc says it (Linux); elsewhere the parent alone.
+  const npm = SHELLS.has(procField(parent, 'comm') ?? '') ? parentOf(parent) : undefined;
+  // process.ppid asks the OS each time: an orphan is adopted by init or the nearest subreaper.
+  const timer = setInterval(() => {
+    if (process.ppid === parent && (npm === undefined || isRunning(npm))) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, options.intervalMs ?? 1000);
+  timer.unref();
+}
+
+function procField(pid: number, file: 'comm' | 'stat'): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function parentOf(pid: number): number | undefined {
+  const stat = procField(pid, 'stat');
+  // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after its last ")".
+  const ppid = stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) : NaN;
+  return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+}
+
+function isRunning(pid: number): boolean {
+  const stat = procField(pid, 'stat');
+  // An exited npm its own parent has not reaped yet (a zombie) still answers signal 0.
+  if (stat) return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
