@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { processIdentity, stopLeftoverDevServer } from '../src/dev/leftover-dev-server.js';
@@ -26,21 +27,36 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Each process of a process group: pid, parent, state, ignored signals (hex mask) and command line. */
-function processGroup(pgid: number): string {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' })
+/** The pids of a process group, as ps lists them. */
+function groupPids(pgid: number): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,pgid='], { encoding: 'utf8' })
     .split('\n')
-    .filter((row) => row.trim().split(/\s+/)[2] === String(pgid));
-  return rows
-    .map((row) => {
-      const pid = row.trim().split(/\s+/)[0]!;
-      let ignored = '?';
-      try {
-        ignored = /SigIgn:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
-      } catch {
-        // Gone since ps listed it, or no /proc here.
-      }
-      return `${row.trim().slice(0, 160)}  (SigIgn ${ignored})`;
+    .map((row) => row.trim().split(/\s+/).map(Number))
+    .filter(([, group]) => group === pgid)
+    .map(([pid]) => pid!);
+}
+
+/** Each process of a process group: its ps line, how its signals stand, and whether npm's environment reached it. */
+function processGroup(pgid: number): string {
+  return groupPids(pgid)
+    .map((pid) => {
+      const read = (file: string) => {
+        try {
+          return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+        } catch {
+          return ''; // Gone since ps listed it, or no /proc here.
+        }
+      };
+      const status = read('status')
+        .split('\n')
+        .filter((line) => /^(State|Threads|SigBlk|SigIgn|SigCgt):/.test(line))
+        .join(' ');
+      const underNpm =
+        read('environ')
+          .split('\0')
+          .find((v) => v.startsWith('npm_lifecycle_event=')) ?? 'no npm_lifecycle_event';
+      const line = execFileSync('ps', ['-o', 'pid=,ppid=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+      return `${line.slice(0, 140)}\n    ${status}; ${underNpm}; wchan ${read('wchan')}`;
     })
     .join('\n');
 }
@@ -97,16 +113,18 @@ describe('npm start', () => {
     const closed = new Promise<void>((resolve) => first.child.once('close', () => resolve()));
     // systemd, pm2 or a CI job's timeout signal the process they started: npm. Its shell passes nothing on.
     process.kill(first.child.pid!, 'SIGTERM');
-    // A hang says what is left of npm's process group, and what each process ignores and who its parent is.
-    let stuck: NodeJS.Timeout | undefined;
-    const left = new Promise<never>((_, reject) => {
-      stuck = setTimeout(
-        () =>
-          reject(new Error(`still running 90 s after SIGTERM to npm:\n${processGroup(first.child.pid!)}\n${first.output().slice(-600)}`)),
-        90_000,
+    // A hang says what is left of npm's process group and how each process stands, then whether node drains on a
+    // SIGTERM of its own (was the signal missing, or the drain stuck?).
+    const within = (ms: number) => Promise.race([closed.then(() => true), sleep(ms).then(() => false)]);
+    if (!(await within(90_000))) {
+      const before = processGroup(first.child.pid!);
+      const printed = first.output().length;
+      for (const pid of groupPids(first.child.pid!)) process.kill(pid, 'SIGTERM');
+      const drained = await within(30_000);
+      throw new Error(
+        `still running 90 s after SIGTERM to npm:\n${before}\nthen SIGTERM to each: ${drained ? 'closed' : 'still running'}; printed since:\n${first.output().slice(printed)}`,
       );
-    });
-    await Promise.race([closed, left]).finally(() => clearTimeout(stuck));
+    }
     running.delete(first.child);
     expect(first.output()).toContain('Stopping: draining the worker…');
     expect(first.output()).toContain('Stopped.');

@@ -19,6 +19,7 @@ export function stopWhenNpmStops(options: { intervalMs?: number } = {}): void {
   const timer = setInterval(() => {
     if (process.ppid === parent && (npm === undefined || isRunning(npm))) return;
     clearInterval(timer);
+    console.error('npm, which started this process, is gone: stopping as on SIGTERM.');
     process.kill(process.pid, 'SIGTERM');
   }, options.intervalMs ?? 1000);
   timer.unref();
