@@ -39,6 +39,7 @@ interface WebpackCompiler {
 const SWAPS = {
   regularTools: { module: 'activity-options', shim: 'regular-tool-activities.ts' },
   listingsInDecisionTask: { module: 'patches', shim: 'listings-in-decision-task.ts' },
+  listingsWithoutLagBound: { module: 'listings-lag', shim: 'listings-without-lag-bound.ts' },
 };
 
 async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Promise<string> {
@@ -231,32 +232,16 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   });
 
   // 3. The listings in the decision's own workflow task, as before: what starting the tool first bought a decision.
-  const listingsDescription = `the agent workflow with the search-attribute and memo upserts and the cancelled deadline timer in the decision's own workflow task, as before the tool started first (src/workflows/patches.ts swapped in a bench-only bundle), ${samples} decision samples against the floor in the same window`;
-  await attempt(ctx, experiments, 'listings-in-decision-task', listingsDescription, async () => {
-    log("experiment: the listings in the decision's own task (bench-only bundle of the agent workflow)");
-    return onSwappedBundle(ctx, 'listingsInDecisionTask', async (worker) => {
-      const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
-      const ours = latency.series.oursUpdate!;
-      const base = latency.series.floorUpdate!;
-      log(`  decision sent → tool starts ${ours.sentToToolStart.p50} vs floor ${base.sentToToolStart.p50} ms`);
-      return {
-        name: 'listings-in-decision-task',
-        description: listingsDescription,
-        overrides: {},
-        metrics: {
-          sentToToolStartP50Ms: ours.sentToToolStart.p50,
-          sentToToolStartP99Ms: ours.sentToToolStart.p99,
-          floorSentToToolStartP50Ms: base.sentToToolStart.p50,
-          floorSentToToolStartP99Ms: base.sentToToolStart.p99,
-          toolStartRatioP50: ratio(ours.sentToToolStart.p50, base.sentToToolStart.p50),
-          toolStartRatioP99: ratio(ours.sentToToolStart.p99, base.sentToToolStart.p99),
-          taskStartedToCompletedP50Ms: ours.decisionTask!.taskStartedToCompleted.p50,
-          taskCompletedToToolStartP50Ms: ours.decisionTask!.taskCompletedToToolStart.p50,
-          floorTaskStartedToCompletedP50Ms: base.decisionTask!.taskStartedToCompleted.p50,
-          floorTaskCompletedToToolStartP50Ms: base.decisionTask!.taskCompletedToToolStart.p50,
-        },
-      };
-    });
+  await decisionTaskExperiment(ctx, experiments, samples, {
+    name: 'listings-in-decision-task',
+    swap: 'listingsInDecisionTask',
+    what: "the agent workflow with the search-attribute and memo upserts and the cancelled deadline timer in the decision's own workflow task, as before the tool started first (src/workflows/patches.ts swapped in a bench-only bundle)",
+  });
+  // 3b. No bound on how long lists lag behind a decision: what the timer that bounds it costs the decision's task.
+  await decisionTaskExperiment(ctx, experiments, samples, {
+    name: 'listings-without-lag-bound',
+    swap: 'listingsWithoutLagBound',
+    what: "the agent workflow without the timer that bounds how long lists lag behind a decision: none starts in the decision's workflow task, and lists wait for the tool's result (src/workflows/listings-lag.ts swapped in a bench-only bundle)",
   });
 
   // 4. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.
@@ -274,6 +259,42 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
     dynamicConfig: TEMPORAL_DEFAULT_DYNAMIC_CONFIG,
   });
   return experiments;
+}
+
+/** Decision sent → tool starts and the decision's workflow task, a bench-only bundle against the floor in one window. */
+async function decisionTaskExperiment(
+  ctx: BenchContext,
+  experiments: Experiment[],
+  samples: number,
+  experiment: { name: string; swap: keyof typeof SWAPS; what: string },
+): Promise<void> {
+  const description = `${experiment.what}, ${samples} decision samples against the floor in the same window`;
+  await attempt(ctx, experiments, experiment.name, description, async () => {
+    ctx.log(`experiment: ${experiment.name} (bench-only bundle of the agent workflow)`);
+    return onSwappedBundle(ctx, experiment.swap, async (worker) => {
+      const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
+      const ours = latency.series.oursUpdate!;
+      const base = latency.series.floorUpdate!;
+      ctx.log(`  decision sent → tool starts ${ours.sentToToolStart.p50} vs floor ${base.sentToToolStart.p50} ms`);
+      return {
+        name: experiment.name,
+        description,
+        overrides: {},
+        metrics: {
+          sentToToolStartP50Ms: ours.sentToToolStart.p50,
+          sentToToolStartP99Ms: ours.sentToToolStart.p99,
+          floorSentToToolStartP50Ms: base.sentToToolStart.p50,
+          floorSentToToolStartP99Ms: base.sentToToolStart.p99,
+          toolStartRatioP50: ratio(ours.sentToToolStart.p50, base.sentToToolStart.p50),
+          toolStartRatioP99: ratio(ours.sentToToolStart.p99, base.sentToToolStart.p99),
+          taskStartedToCompletedP50Ms: ours.decisionTask!.taskStartedToCompleted.p50,
+          taskCompletedToToolStartP50Ms: ours.decisionTask!.taskCompletedToToolStart.p50,
+          floorTaskStartedToCompletedP50Ms: base.decisionTask!.taskStartedToCompleted.p50,
+          floorTaskCompletedToToolStartP50Ms: base.decisionTask!.taskCompletedToToolStart.p50,
+        },
+      };
+    });
+  });
 }
 
 /**

@@ -34,7 +34,11 @@ function extraEvents(ours: readonly string[], floor: readonly string[]): string[
  * Decision sent → tool starts, cut at the workflow task that applied the decision, ours against the floor, and with
  * the listings in the decision's own task (as before they followed in the next step) when that experiment ran.
  */
-export function decisionTaskSection(d: BenchResults['decisionLatency'], inTask: Record<string, number> | undefined): string {
+export function decisionTaskSection(
+  d: BenchResults['decisionLatency'],
+  inTask: Record<string, number> | undefined,
+  unbounded: Record<string, number> | undefined,
+): string {
   const series: [string, BenchResults['decisionLatency']['ours']['update']][] = [
     ['ours, `decide` update', d.ours.update],
     ['floor, update', d.floor.update],
@@ -81,6 +85,13 @@ Temporal UI current, with the cancellation of the call's deadline timer, follow 
 ${ms(inTask.sentToToolStartP50Ms!)} ms against the floor's ${ms(inTask.floorSentToToolStartP50Ms!)} ms (${x(inTask.toolStartRatioP50!)} at p50, ${x(inTask.toolStartRatioP99!)} at p99), the task ${ms(
           inTask.taskStartedToCompletedP50Ms!,
         )} ms and its completion to the tool ${ms(inTask.taskCompletedToToolStartP50Ms!)} ms.`
+      : ''
+  }${
+    unbounded?.toolStartRatioP50 !== undefined
+      ? ` Without the timer (experiment listings-without-lag-bound: lists wait for the tool's result, however long it runs), it was
+${ms(unbounded.sentToToolStartP50Ms!)} ms against the floor's ${ms(unbounded.floorSentToToolStartP50Ms!)} ms (${x(unbounded.toolStartRatioP50)} at p50, ${x(unbounded.toolStartRatioP99!)} at p99), the task ${ms(
+          unbounded.taskStartedToCompletedP50Ms!,
+        )} ms against the floor's ${ms(unbounded.floorTaskStartedToCompletedP50Ms!)} ms.`
       : ''
   }`;
 }

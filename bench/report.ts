@@ -155,7 +155,7 @@ our update with the floor's signal (${x(d.ratios.updateVsSignalFloorP50)} at p50
 the workflow task that applied it completed, a signal as soon as the server stored it, so the signal's clock starts
 one workflow task earlier. The target is judged update against update.
 
-${decisionTaskSection(d, exp['listings-in-decision-task'])}
+${decisionTaskSection(d, exp['listings-in-decision-task'], exp['listings-without-lag-bound'])}
 
 ## 2. Step overhead
 
@@ -313,7 +313,7 @@ ${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'
 
 ## Findings
 
-${findings(r, { regular, footprint, eagerOff, temporalDefaults, listingsInTask: exp['listings-in-decision-task'] })}
+${findings(r, { regular, footprint, eagerOff, temporalDefaults, listingsInTask: exp['listings-in-decision-task'], unbounded: exp['listings-without-lag-bound'] })}
 `;
 }
 
@@ -367,6 +367,7 @@ function findings(
   e: {
     regular?: Record<string, number>;
     listingsInTask?: Record<string, number>;
+    unbounded?: Record<string, number>;
     footprint?: Record<string, number>;
     eagerOff?: Record<string, number>;
     temporalDefaults?: Record<string, number>;
@@ -490,12 +491,23 @@ carried byte again (section 6).`);
 (experiment listings-in-decision-task) the same span was ${x(inTask.toolStartRatioP50 ?? null)} the floor at p50 in this run. They follow in the run's next step now
 (the tool's result, or at most a second later while the tool runs: README, "The \`temporal\` CLI and other SDKs").`
       : ''
-  } What remains is the task's own work on the worker, which a timing of each activation on the worker (by hand,
-2026-11-28, not part of these results) put at about 0.8 ms more than the floor's, spread thin: the update's validator
-(the SDK's part of it included) about 0.18 ms, the handler's plan, audit entry, stream events and refresh about
-0.25 ms, the SDK's completion of the update and its conditions about 0.23 ms, the consent check about 0.11 ms and
-scheduling the tool about 0.2 ms. Every promise a workflow makes costs a stack trace the SDK's promise hook captures
-(about a third of such an activation's time by CPU profile), ours 22 in that task against the floor's 14.
+  }${
+    e.unbounded?.toolStartRatioP50 !== undefined
+      ? ` One command of it bounds how long lists lag behind the decision: the timer of section 1. Without it (experiment
+listings-without-lag-bound, lists waiting for the tool's result however long it runs) the span was ${x(e.unbounded.toolStartRatioP50)} the floor at p50
+and ${x(e.unbounded.toolStartRatioP99 ?? null)} at p99 in this run; we keep the bound, as a decided call listed as waiting for the length of a tool misleads every inbox.`
+      : ''
+  } What remains is the task's own work on the worker. Its CPU time on the workflow thread, read from the thread's
+scheduler statistics around each activation (by hand, 2026-11-28, with the SDK's worker thread instrumented; not part of
+these results): the decision's activation took 4.2 to 4.8 ms of CPU against the floor's 2.2 to 2.6 ms (p50 of 110 each, in
+three runs of \`npm run bench:decision -- --update-only --samples 100\`: the code as committed, and two variants that did
+not move it, the timer started from a microtask and the validator's plan reused by the handler), and 4.0 ms against 2.4
+without the lag bound's timer. The floor's own 2.2 ms is the SDK's: it has no validator and starts one activity. In a
+CPU profile of those activations, the SDK's promise hook (a stack trace captured, and source-mapped, for every promise
+a workflow makes) was 40% of both, ours making about twice the floor's promises; the rest of ours is thin: the
+validator's and the handler's plans (7 to 10% of the activation each, the SDK's validation steps included), the
+decision's audit entry, stream events and refresh, the consent check, and starting the tool through the call's
+coroutine. None is a step we can drop without dropping what it checks or shows.
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the

@@ -20,6 +20,7 @@ import { truncateChars } from '../bounds/truncate.js';
 import { ApprovalMetrics } from './approval-metrics.js';
 import type { AuditLog } from './audit-log.js';
 import { currentDetails } from './current-details.js';
+import { LISTINGS_LAG_MS } from './listings-lag.js';
 import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
@@ -27,12 +28,6 @@ import { childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js
 
 /** Bytes of pending approvals kept in the memo; beyond that, lists ask the run itself. */
 const MEMO_PENDING_LIMIT = 16_000;
-
-/**
- * How long lists may lag behind a decision whose tool is still running (deferListings). Visibility stores lag a
- * moment anyway (Elasticsearch makes a write searchable within a second).
- */
-const LISTINGS_LAG_MS = 1000;
 
 /** What visibility reads of a run. */
 export interface VisibleRun {
@@ -56,7 +51,7 @@ export class RunVisibility {
   readonly #searchAttributes = new SearchAttributePublisher();
   readonly #metrics = new ApprovalMetrics();
   /** Listings held back while a decided call's tool starts (deferListings), and the work that goes out with them. */
-  #deferred?: { wake: CancellationScope; along: (() => void)[] };
+  #deferred?: { wake?: CancellationScope; along: (() => void)[] };
   /** The run's local tool activities in flight (duringLocalActivity). */
   #localActivities = 0;
 
@@ -91,23 +86,27 @@ export class RunVisibility {
    * The workflow task that applies a decision starts the approved tool with as little else as it can (bench/RESULTS.md,
    * section 1): what lists and dashboards read of the run (search attributes, memo, approval metrics) goes out in the
    * run's next step instead, with the cancellation of the decided call's timers (`withListings`). That step is the
-   * tool's result, or this timer at most LISTINGS_LAG_MS later, whichever comes first. Queries, the run's stream, the
-   * Temporal UI's current details and the decision's own answer are exact at once; a list that still shows the call
-   * meanwhile gets "already decided" for a second decision, as for any list that lags.
+   * tool's result, or a timer at most LISTINGS_LAG_MS later (listings-lag.ts), whichever comes first. Queries, the
+   * run's stream, the Temporal UI's current details and the decision's own answer are exact at once; a list that still
+   * shows the call meanwhile gets "already decided" for a second decision, as for any list that lags.
    */
   deferListings(): void {
     if (this.#deferred || this.#localActivities > 0) return;
+    this.#deferred = { wake: LISTINGS_LAG_MS === undefined ? undefined : this.#wakeAfter(LISTINGS_LAG_MS), along: [] };
+    atNextActivation(() => this.#release());
+  }
+
+  #wakeAfter(lagMs: number): CancellationScope {
     const wake = new CancellationScope();
     wake
-      .run(() => sleep(LISTINGS_LAG_MS, { summary: 'lists catch up with a decision' }))
+      .run(() => sleep(lagMs, { summary: 'lists catch up with a decision' }))
       .then(
         () => this.#release(),
         (err) => {
           if (!isCancellation(err)) throw err;
         },
       );
-    this.#deferred = { wake, along: [] };
-    atNextActivation(() => this.#release());
+    return wake;
   }
 
   /**
@@ -140,7 +139,7 @@ export class RunVisibility {
     const deferred = this.#deferred;
     if (!deferred) return;
     this.#deferred = undefined;
-    deferred.wake.cancel();
+    deferred.wake?.cancel();
     for (const work of deferred.along) work();
     this.republish();
   }
