@@ -507,7 +507,7 @@ CPU profile of those activations, the SDK's promise hook (a stack trace captured
 a workflow makes) was 40% of both, ours making about twice the floor's promises; the rest of ours is thin: the
 validator's and the handler's plans (7 to 10% of the activation each, the SDK's validation steps included), the
 decision's audit entry, stream events and refresh, the consent check, and starting the tool through the call's
-coroutine. None is a step we can drop without dropping what it checks or shows.
+coroutine. Besides that timer, none is a step we can drop without dropping what it checks or shows.
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the

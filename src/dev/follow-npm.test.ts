@@ -13,7 +13,11 @@ const module = path.resolve('src/dev/follow-npm.ts');
 const script = `
   import { stopWhenNpmStops } from ${JSON.stringify(module)};
   process.on('SIGTERM', () => { console.log('SIGTERM'); process.exit(0); });
-  stopWhenNpmStops({ intervalMs: 50 });
+  const follow = () => stopWhenNpmStops({ intervalMs: 50 });
+  // FOLLOW_LATE: called only once the shell is gone, as when npm is stopped right after an entry point's banner.
+  const startedUnder = process.ppid;
+  const late = setInterval(() => process.ppid !== startedUnder && (clearInterval(late), follow()), 20);
+  if (!process.env.FOLLOW_LATE) (clearInterval(late), follow());
   setInterval(() => {}, 1000);
   console.log('pid ' + process.pid);
 `;
@@ -54,6 +58,12 @@ describe('stopWhenNpmStops', () => {
   it('stops the process as for SIGTERM once the shell npm started it under is gone', { timeout: 30_000 }, async () => {
     const { output, exited } = await orphan({ ...process.env, npm_lifecycle_event: 'start' });
     // Its output closes when it exits: its handler ran, and exited.
+    await exited;
+    expect(output()).toContain('SIGTERM');
+  });
+
+  it('stops it when npm was gone before it was asked to follow npm', { timeout: 30_000 }, async () => {
+    const { output, exited } = await orphan({ ...process.env, npm_lifecycle_event: 'start', FOLLOW_LATE: '1' });
     await exited;
     expect(output()).toContain('SIGTERM');
   });

@@ -9,12 +9,16 @@ import { readFileSync } from 'node:fs';
 
 const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ash', 'ksh']);
 
+// Who started this process, read when this module loads, as the process starts. Read when an entry point is ready,
+// it could already be init: a supervisor may stop npm the moment the banner is out, and a loaded machine may run
+// npm's end before the rest of our synchronous code (seen: one npm start in three under load never stopped).
+const parent = process.ppid;
+// A shell that outlives npm (one that ignores SIGTERM, say) would hide npm's end: then npm, the shell's parent, is
+// watched too. Known where /proc says it (Linux); elsewhere the parent alone.
+const npm = SHELLS.has(procField(parent, 'comm') ?? '') ? parentOf(parent) : undefined;
+
 export function stopWhenNpmStops(options: { intervalMs?: number } = {}): void {
   if (!process.env.npm_lifecycle_event) return;
-  const parent = process.ppid;
-  // A shell that outlives npm (one that ignores SIGTERM, say) would hide npm's end: then npm, the shell's parent, is
-  // watched too. Known where /proc says it (Linux); elsewhere the parent alone.
-  const npm = SHELLS.has(procField(parent, 'comm') ?? '') ? parentOf(parent) : undefined;
   // process.ppid asks the OS each time: an orphan is adopted by init or the nearest subreaper.
   const timer = setInterval(() => {
     if (process.ppid === parent && (npm === undefined || isRunning(npm))) return;
