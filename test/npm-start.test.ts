@@ -27,19 +27,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The pids of a process group, as ps lists them. */
-function groupPids(pgid: number): number[] {
-  return execFileSync('ps', ['-eo', 'pid=,pgid='], { encoding: 'utf8' })
+/** Each process of a process group, as ps lists it: pid, parent, group and command line. */
+function groupProcesses(pgid: number): { pid: number; line: string }[] {
+  return execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' })
     .split('\n')
-    .map((row) => row.trim().split(/\s+/).map(Number))
-    .filter(([, group]) => group === pgid)
-    .map(([pid]) => pid!);
+    .map((line) => ({ line: line.trim(), fields: line.trim().split(/\s+/).map(Number) }))
+    .filter(({ fields }) => fields[2] === pgid)
+    .map(({ line, fields }) => ({ pid: fields[0]!, line }));
 }
 
 /** Each process of a process group: its ps line, how its signals stand, and whether npm's environment reached it. */
 function processGroup(pgid: number): string {
-  return groupPids(pgid)
-    .map((pid) => {
+  return groupProcesses(pgid)
+    .map(({ pid, line }) => {
       const read = (file: string) => {
         try {
           return readFileSync(`/proc/${pid}/${file}`, 'utf8');
@@ -49,13 +49,12 @@ function processGroup(pgid: number): string {
       };
       const status = read('status')
         .split('\n')
-        .filter((line) => /^(State|Threads|SigBlk|SigIgn|SigCgt):/.test(line))
+        .filter((field) => /^(State|Threads|SigBlk|SigIgn|SigCgt):/.test(field))
         .join(' ');
       const underNpm =
         read('environ')
           .split('\0')
           .find((v) => v.startsWith('npm_lifecycle_event=')) ?? 'no npm_lifecycle_event';
-      const line = execFileSync('ps', ['-o', 'pid=,ppid=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
       return `${line.slice(0, 140)}\n    ${status}; ${underNpm}; wchan ${read('wchan')}`;
     })
     .join('\n');
@@ -119,7 +118,7 @@ describe('npm start', () => {
     if (!(await within(90_000))) {
       const before = processGroup(first.child.pid!);
       const printed = first.output().length;
-      for (const pid of groupPids(first.child.pid!)) process.kill(pid, 'SIGTERM');
+      for (const { pid } of groupProcesses(first.child.pid!)) process.kill(pid, 'SIGTERM');
       const drained = await within(30_000);
       throw new Error(
         `still running 90 s after SIGTERM to npm:\n${before}\nthen SIGTERM to each: ${drained ? 'closed' : 'still running'}; printed since:\n${first.output().slice(printed)}`,

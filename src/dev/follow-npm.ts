@@ -6,6 +6,7 @@
  * Only under npm: a process started another way (a container's `node`, `nohup node …`) keeps its own lifetime.
  */
 import { readFileSync } from 'node:fs';
+import { isAlive, procStatFields, processIdentity } from './leftover-dev-server.js';
 
 const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ash', 'ksh']);
 
@@ -14,14 +15,15 @@ const SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ash', 'ksh']);
 // npm's end before the rest of our synchronous code (seen: one npm start in three under load never stopped).
 const parent = process.ppid;
 // A shell that outlives npm (one that ignores SIGTERM, say) would hide npm's end: then npm, the shell's parent, is
-// watched too. Known where /proc says it (Linux); elsewhere the parent alone.
-const npm = SHELLS.has(procField(parent, 'comm') ?? '') ? parentOf(parent) : undefined;
+// watched too, by its identity (a pid reused meanwhile is not npm). Known where /proc says it (Linux); elsewhere the
+// parent alone.
+const npm = isShell(parent) ? processIdentity(Number(procStatFields(parent)?.[1])) : undefined;
 
 export function stopWhenNpmStops(options: { intervalMs?: number } = {}): void {
   if (!process.env.npm_lifecycle_event) return;
   // process.ppid asks the OS each time: an orphan is adopted by init or the nearest subreaper.
   const timer = setInterval(() => {
-    if (process.ppid === parent && (npm === undefined || isRunning(npm))) return;
+    if (process.ppid === parent && (npm === undefined || isAlive(npm))) return;
     clearInterval(timer);
     console.error('npm, which started this process, is gone: stopping as on SIGTERM.');
     process.kill(process.pid, 'SIGTERM');
@@ -29,30 +31,10 @@ export function stopWhenNpmStops(options: { intervalMs?: number } = {}): void {
   timer.unref();
 }
 
-function procField(pid: number, file: 'comm' | 'stat'): string | undefined {
+function isShell(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/${file}`, 'utf8').trim();
+    return SHELLS.has(readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
   } catch {
-    return undefined;
-  }
-}
-
-function parentOf(pid: number): number | undefined {
-  const stat = procField(pid, 'stat');
-  // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after its last ")".
-  const ppid = stat ? Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) : NaN;
-  return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
-}
-
-function isRunning(pid: number): boolean {
-  const stat = procField(pid, 'stat');
-  // An exited npm its own parent has not reaped yet (a zombie) still answers signal 0.
-  if (stat) return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return false;
   }
 }

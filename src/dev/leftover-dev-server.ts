@@ -21,15 +21,26 @@ type ServerRecord = z.infer<typeof ServerRecord>;
 
 const RECORD_FILE = 'dev-server.json';
 
+/**
+ * The fields of a process's /proc/<pid>/stat after its name (which may hold spaces and parens): the state (field 3;
+ * Z is a zombie: dead, not yet reaped), the parent's pid (field 4), …, the start time in clock ticks since boot (field
+ * 22). Undefined where there is no /proc, or no such process.
+ */
+export function procStatFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** A process's start time and command line, from /proc on Linux and `ps` elsewhere; undefined when it is gone. */
 export function processIdentity(pid: number): ProcessIdentity | undefined {
   try {
     if (existsSync('/proc/self/stat')) {
-      // After the name (which may hold spaces and parens) come the state (field 3; Z is a zombie: dead, not yet
-      // reaped) and, as field 22, the start time in clock ticks since boot.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z') return undefined;
+      const fields = procStatFields(pid);
+      if (!fields || fields[0] === 'Z') return undefined;
       const started = fields[19];
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
       return started && command ? { pid, started, command } : undefined;
@@ -43,7 +54,8 @@ export function processIdentity(pid: number): ProcessIdentity | undefined {
   }
 }
 
-const isAlive = (recorded: ProcessIdentity): boolean => {
+/** The very process recorded is still running (not another that got its pid since). */
+export const isAlive = (recorded: ProcessIdentity): boolean => {
   const now = processIdentity(recorded.pid);
   return now !== undefined && now.started === recorded.started && now.command === recorded.command;
 };
