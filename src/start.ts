@@ -131,6 +131,15 @@ async function main(): Promise<void> {
     console.log('Stopped.');
     process.exit(exitCode);
   };
+  // The worker and the API have no Temporal but the dev server this process started. Should it die (killed, out of
+  // memory, a crash), they would retry forever behind a banner that says all is well: say so and stop instead, with
+  // a failing exit code for whatever runs npm start.
+  server?.exited?.then(({ code, signal }) => {
+    if (stopping) return;
+    const log = path.relative(process.cwd(), path.join(stateDir, 'dev-server.log'));
+    console.error(`\nThe Temporal dev server exited (${signal ?? `code ${code}`}); its log is ${log}. Run npm start again to restart it.`);
+    void stop(1);
+  });
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   stopWhenNpmStops();

@@ -1,7 +1,7 @@
 /**
  * `npm start` as a user runs it: the dev server with its UI, the worker and the API come up; Ctrl-C stops it all
  * with nothing left behind, and so does a SIGTERM to npm alone; started again, the runs and tokens of the first
- * session are still there. Killed with
+ * session are still there. Should its dev server die, it says so and stops with a failing exit code. Killed with
  * SIGKILL, it leaves its dev server running, and the next `npm start` stops that server rather than failing with
  * "address already in use".
  */
@@ -129,6 +129,24 @@ describe('npm start', () => {
     expect(first.output()).toContain('Stopped.');
     for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
     expect(existsSync(path.join(dir, 'supervised', 'state', 'dev-server.json'))).toBe(false);
+  });
+
+  it('says so and stops, failing, when its dev server dies', { timeout: 300_000 }, async () => {
+    ports = await freePorts();
+    const record = path.join(dir, 'server-died', 'state', 'dev-server.json');
+    const first = await npmStart('server-died');
+    const { server } = JSON.parse(readFileSync(record, 'utf8')) as { server: { pid: number } };
+    const closed = new Promise<number | null>((resolve) => first.child.once('close', (code) => resolve(code)));
+    // Out of memory, a crash, a stray kill: the worker and the API would otherwise retry it forever.
+    process.kill(server.pid, 'SIGKILL');
+    const code = await Promise.race([closed, sleep(60_000).then(() => 'still running 60 s after its dev server died')]);
+    // Still running, it stays in `running` for afterAll to kill.
+    expect(code).toBe(1);
+    running.delete(first.child);
+    expect(first.output()).toContain('The Temporal dev server exited (SIGKILL); its log is');
+    expect(first.output()).toContain('Stopped.');
+    for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
+    expect(existsSync(record)).toBe(false);
   });
 
   it('stops the dev server a SIGKILLed npm start left running, and starts cleanly', { timeout: 300_000 }, async () => {

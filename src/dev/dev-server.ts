@@ -48,9 +48,17 @@ export interface DevServer {
   /** Whether this harness started the server (false when `TEMPORAL_ADDRESS` was used). */
   owned: boolean;
   pid?: number;
+  /** Settles when the server this harness started exits, by stop() or not (absent when it started none). */
+  exited?: Promise<ServerExit>;
   stop(): Promise<void>;
   /** Kills the server without a clean shutdown (fault-injection tests). */
   kill(): Promise<void>;
+}
+
+/** How a started server ended: its exit code, or the signal that ended it. */
+export interface ServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 const live = new Set<ChildProcess>();
@@ -125,15 +133,15 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     piped = (piped + chunk.toString()).slice(-4000);
   });
   const stderrTail = () => (logFile ? readFileSync(logFile, 'utf8').slice(-4000) : piped);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<ServerExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   exited.then(() => live.delete(child));
 
   const address = `127.0.0.1:${port}`;
   try {
     await Promise.race([
       waitUntilServing(address, namespace, 60_000),
-      exited.then((code) => {
-        throw new Error(`temporal server start-dev exited with ${code} before it was ready:\n${stderrTail()}`);
+      exited.then(({ code, signal }) => {
+        throw new Error(`temporal server start-dev exited with ${signal ?? code} before it was ready:\n${stderrTail()}`);
       }),
     ]);
   } catch (err) {
@@ -155,6 +163,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     cliPath: cli.path,
     owned: true,
     pid: child.pid,
+    exited,
     stop: () => stopWith('SIGTERM'),
     kill: () => stopWith('SIGKILL'),
   };
