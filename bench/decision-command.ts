@@ -5,7 +5,12 @@
  * the decision's workflow task that does not need the whole run to be measured.
  *
  *   npm run bench:decision                 200 samples per series
- *   options: --samples N  --out DIR  --update-only
+ *   options: --samples N  --out DIR  --update-only  --stack-frames N  --floor-stack-frames N
+ *
+ * --stack-frames and --floor-stack-frames price the SDK's stack capture (experiment only, never deployed): for every
+ * promise a workflow makes, the SDK's promise hook captures a stack of Error.stackTraceLimit frames (10) and
+ * source-maps each frame, for the `__stack_trace` query. Either option preloads a module that sets that limit in the
+ * sandbox of our bundle or of the floor's; RESULTS.md's account of the decision's remaining gap says what came of it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +20,7 @@ import getPort from 'get-port';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer } from '../src/dev/dev-server.js';
 import { startModelServer } from '../src/model-server/server.js';
-import { bundleWorkflows } from '../src/workflow-bundle.js';
+import { bundleWorkflows, PRELOADED_MODULES } from '../src/workflow-bundle.js';
 import { benchScript } from './bench-agent.js';
 import { runCommand } from './command.js';
 import { connectClient, startWorkerChild, type BenchContext, type BenchSettings } from './context.js';
@@ -26,7 +31,13 @@ import { measureDecisionLatency, type SeriesName } from './scenarios/latency.js'
 import { ratio } from './stats.js';
 
 const { values: args } = parseArgs({
-  options: { samples: { type: 'string' }, out: { type: 'string' }, 'update-only': { type: 'boolean', default: false } },
+  options: {
+    samples: { type: 'string' },
+    out: { type: 'string' },
+    'update-only': { type: 'boolean', default: false },
+    'stack-frames': { type: 'string' },
+    'floor-stack-frames': { type: 'string' },
+  },
 });
 const samples = Number(args.samples ?? 200);
 const series: SeriesName[] = args['update-only']
@@ -34,6 +45,26 @@ const series: SeriesName[] = args['update-only']
   : ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal'];
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[decision ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
+
+/**
+ * A module that sets the sandbox's Error.stackTraceLimit, preloaded so it runs before the SDK freezes the sandbox's
+ * globals (src/workflow-bundle.ts): after that, workflow code cannot change it. None when the option is not given.
+ */
+function stackFramesPreload(dir: string, option: 'stack-frames' | 'floor-stack-frames'): string[] {
+  const frames = args[option];
+  if (frames === undefined) return [];
+  const limit = Number(frames);
+  if (!Number.isInteger(limit) || limit < 0) throw new Error(`--${option} takes a whole number, not ${frames}`);
+  const file = path.join(dir, `${option}.js`);
+  writeFileSync(file, `Error.stackTraceLimit = ${limit};\nexport const STACK_FRAMES = Error.stackTraceLimit;\n`);
+  return [file];
+}
+
+/** A bundle's code, checked to hold the preloaded module that sets its stack frames (if any). */
+function holding(code: string, preloads: string[]): string {
+  for (const file of preloads) if (!code.includes(path.basename(file))) throw new Error(`the bundle does not preload ${file}`);
+  return code;
+}
 
 async function main(): Promise<void> {
   const tmpDir = mkdtempSync(path.join(tmpdir(), 'hitl-decision-'));
@@ -46,10 +77,24 @@ async function main(): Promise<void> {
     agentBundlePath: path.join(tmpDir, 'agent-workflows.js'),
     floorBundlePath: path.join(tmpDir, 'floor-workflows.js'),
   };
-  writeFileSync(env.agentBundlePath, (await bundleWorkflows({ logger: quietLogger })).code);
+  const oursFrames = stackFramesPreload(tmpDir, 'stack-frames');
+  const floorFrames = stackFramesPreload(tmpDir, 'floor-stack-frames');
+  writeFileSync(
+    env.agentBundlePath,
+    holding((await bundleWorkflows({ logger: quietLogger, preloadModules: [...PRELOADED_MODULES, ...oursFrames] })).code, oursFrames),
+  );
   writeFileSync(
     env.floorBundlePath,
-    (await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor', 'workflows.ts'), logger: quietLogger })).code,
+    holding(
+      (
+        await bundleWorkflowCode({
+          workflowsPath: path.join(BENCH_DIR, 'floor', 'workflows.ts'),
+          preloadModules: floorFrames,
+          logger: quietLogger,
+        })
+      ).code,
+      floorFrames,
+    ),
   );
   const serverDbFile = path.join(tmpDir, 'temporal.db');
   const server = await startDevServer({ forceStart: true, uiPort: false, port, dbFile: serverDbFile, progress: log });
@@ -80,6 +125,7 @@ async function main(): Promise<void> {
     const lines = [
       `decision sent → tool starts, ours ÷ floor by update: ${ratio(ours.p50, floor.p50)}× at p50 (${ours.p50} vs ${floor.p50} ms), ` +
         `${ratio(ours.p99, floor.p99)}× at p99 (${ours.p99} vs ${floor.p99} ms), n = ${ours.n}`,
+      `stack frames the SDK captures per workflow promise: ours ${args['stack-frames'] ?? '10 (default)'}, the floor's ${args['floor-stack-frames'] ?? '10 (default)'}`,
       'series: sent → task scheduled | task started → completed | task completed → tool starts | sent → tool starts (p50, ms)',
       ...series.map((name) => {
         const s = latency.series[name]!;

@@ -513,6 +513,15 @@ patch for runs recorded before, and would save at most about half a millisecond.
 validator's and the handler's plans (7 to 10% of the activation each, the SDK's validation steps included), the
 decision's audit entry, stream events and refresh, the consent check, and starting the tool through the call's
 coroutine. Besides that timer and those awaits, none is a step we can drop without dropping what it checks or shows.
+How much of the gap is the SDK's hook, priced by hand (2026-11-28, not part of these results): \`npm run bench:decision
+-- --update-only\` in three rounds, each round the code as committed, then \`--stack-frames 4\` (a preloaded module sets
+the sandbox's \`Error.stackTraceLimit\` to 4, so the hook captures and source-maps 4 frames a promise instead of 10), then
+that and \`--floor-stack-frames 4\` (the floor's too), 200 samples per series each. Decision sent → tool starts at p50:
+as committed 1.216×, 1.202×, 1.218× the floor; with only our stacks cut to 4 frames 1.132×, 1.160×, 1.158×; with both
+cut 1.187×, 1.159×, 1.194×. Shorter stacks make every promise cheaper on both sides, so measured against a floor
+captured the same way, ours stays near 1.18×: the hook is not what keeps the decision above 1.1×; our task's own
+work is. We keep the SDK's default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows two frames
+of each of its awaits (checked by hand with \`temporal workflow stack\`), and a workflow error four.
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the
