@@ -18,6 +18,7 @@ import { startDevServer } from './dev/dev-server.js';
 import { stopWhenNpmStops } from './dev/follow-npm.js';
 import { startTracing, stopTracing } from './telemetry/tracing.js';
 import { installWorkerRuntime } from './telemetry/worker-runtime.js';
+import { parseJsonSetting } from './json-setting.js';
 import { forgetDevServer, recordDevServer, stopLeftoverDevServer } from './dev/leftover-dev-server.js';
 import { createWorkerFromEnv } from './worker.js';
 
@@ -29,7 +30,7 @@ function devTokens(config: EnvConfig, stateDir: string): { tokens: ApiTokens; pr
   const configured = tokensFromEnv(config);
   if (Object.keys(configured).length) return { tokens: configured, printable: false };
   const file = path.join(stateDir, 'dev-tokens.json');
-  if (existsSync(file)) return { tokens: ApiTokens.parse(JSON.parse(readFileSync(file, 'utf8'))), printable: true };
+  if (existsSync(file)) return { tokens: parseJsonSetting(file, readFileSync(file, 'utf8'), ApiTokens), printable: true };
   const token = () => `dev-${randomBytes(18).toString('base64url')}`;
   const tokens: ApiTokens = { [token()]: { approver: 'alice', groups: ['finance'] }, [token()]: { approver: 'bob', groups: ['support'] } };
   mkdirSync(stateDir, { recursive: true });

@@ -3,9 +3,9 @@
  * token is checked (no early exit) by comparing SHA-256 digests with `timingSafeEqual`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { EnvConfig } from '../config.js';
+import { readJsonSetting } from '../json-setting.js';
 
 export const Identity = z.strictObject({
   approver: z.string().min(1),
@@ -17,11 +17,7 @@ export type Identity = z.infer<typeof Identity>;
 export type ApiTokens = z.infer<typeof ApiTokens>;
 
 export function tokensFromEnv(config: EnvConfig): ApiTokens {
-  const raw = config.HITL_API_TOKENS_FILE ? readFileSync(config.HITL_API_TOKENS_FILE, 'utf8') : config.HITL_API_TOKENS;
-  if (!raw) return {};
-  const parsed = ApiTokens.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new Error(`Invalid HITL_API_TOKENS:\n${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return readJsonSetting('HITL_API_TOKENS', { inline: config.HITL_API_TOKENS, file: config.HITL_API_TOKENS_FILE }, ApiTokens) ?? {};
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

@@ -2,9 +2,9 @@
  * Payload encryption keys, by id. Keys rotate by adding a new id and making it current: payloads written under
  * older ids stay readable for as long as their keys are configured.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { EnvConfig } from '../config.js';
+import { readJsonSetting } from '../json-setting.js';
 
 const Key = z
   .string()
@@ -33,14 +33,16 @@ export interface KeyRing {
 
 /** Undefined when encryption is not configured. */
 export function keyRingFromEnv(config: EnvConfig): KeyRing | undefined {
-  const raw = config.HITL_ENCRYPTION_KEYS_FILE ? readFileSync(config.HITL_ENCRYPTION_KEYS_FILE, 'utf8') : config.HITL_ENCRYPTION_KEYS;
-  if (!raw) return undefined;
-  const parsed = EncryptionKeys.safeParse(JSON.parse(raw));
-  if (!parsed.success) throw new Error(`Invalid HITL_ENCRYPTION_KEYS:\n${z.prettifyError(parsed.error)}`);
-  const ids = Object.keys(parsed.data);
+  const keys = readJsonSetting(
+    'HITL_ENCRYPTION_KEYS',
+    { inline: config.HITL_ENCRYPTION_KEYS, file: config.HITL_ENCRYPTION_KEYS_FILE },
+    EncryptionKeys,
+  );
+  if (!keys) return undefined;
+  const ids = Object.keys(keys);
   const currentId = config.HITL_ENCRYPTION_KEY_ID ?? (ids.length === 1 ? ids[0] : undefined);
-  if (!currentId || !parsed.data[currentId]) {
+  if (!currentId || !keys[currentId]) {
     throw new Error(`Set HITL_ENCRYPTION_KEY_ID to the key that encrypts new payloads (one of: ${ids.join(', ')}).`);
   }
-  return { currentId, keys: new Map(Object.entries(parsed.data)) };
+  return { currentId, keys: new Map(Object.entries(keys)) };
 }
