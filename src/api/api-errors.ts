@@ -1,4 +1,5 @@
 /** Every error leaves the API as `{error: {code, message}}` with a fitting status, never with a stack trace. */
+import { isGrpcServiceError } from '@temporalio/client';
 import type { Context } from 'hono';
 import type { RefusalCode } from '../contract/refusal-codes.js';
 import { HTTPException } from 'hono/http-exception';
@@ -13,7 +14,7 @@ import {
   UnknownAgentError,
 } from '../errors.js';
 
-type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
+type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
 const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   already_decided: 409,
@@ -30,6 +31,17 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   token_refused: 403,
   unknown_call: 404,
 };
+
+/** gRPC's UNAVAILABLE and DEADLINE_EXCEEDED: the client gave up reaching Temporal (after its own retries). */
+const UNREACHABLE_CODES = new Set([14, 4]);
+
+/** Whether `err`, or an error it wraps, says Temporal could not be reached. */
+function temporalUnreachable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (isGrpcServiceError(e) && UNREACHABLE_CODES.has(e.code)) return true;
+  }
+  return false;
+}
 
 export function errorResponse(c: Context, status: Status, code: string, message: string) {
   return c.json({ error: { code, message } }, status);
@@ -60,11 +72,21 @@ export function handleApiError(err: unknown, c: Context) {
               : 'invalid_request';
     return errorResponse(c, status, code, err.message || 'Request refused.');
   }
+  // Temporal away (restarting, a network cut) is not our bug: say so, with when to try again, as /readyz does.
+  if (temporalUnreachable(err)) {
+    c.header('Retry-After', '5');
+    return errorResponse(
+      c,
+      503,
+      'temporal_unavailable',
+      'Temporal cannot be reached right now; try again shortly. A decision that reached it before this is never applied twice: sent again, it is refused as already decided.',
+    );
+  }
   // The client's errors wrap what went wrong (a gRPC status, a failed workflow task) in their cause.
   console.error(
     '[api] unexpected error',
     err instanceof Error ? err.message : err,
     err instanceof Error && err.cause ? `(cause: ${String(err.cause)})` : '',
   );
-  return errorResponse(c, 500, 'internal', 'Something went wrong on our side; the decision was not recorded. Try again.');
+  return errorResponse(c, 500, 'internal', 'Something went wrong on our side. Try again: a decision is never applied twice.');
 }

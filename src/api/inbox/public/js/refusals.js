@@ -17,6 +17,7 @@ const BY_CODE = {
   unauthorized: 'Your token was not accepted. Sign in again.',
   body_too_large: 'That is too much text to send.',
   network: 'The approval API could not be reached. Check your connection and try again.',
+  temporal_unavailable: 'Temporal cannot be reached right now. Try again in a moment.',
 };
 
 const BY_STATUS = {
