@@ -25,7 +25,7 @@ import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from './approval-id.js';
-import { diagnoseRun, PollerLookup, type HealthOptions, type RunProblem } from './run-health.js';
+import { diagnoseRun, PollerLookup, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
 import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
 import { stuckView, withProblems } from './stuck-view.js';
@@ -95,10 +95,11 @@ export class HitlClient {
    */
   async getRun(workflowId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunView> {
     const handle = this.temporal.workflow.getHandle(workflowId);
-    const problem = await this.diagnose(workflowId);
+    const description = await this.call(workflowId, () => handle.describe());
+    const problem = await this.diagnose(workflowId, { description });
     if (problem) return stuckView(this.temporal, handle, problem);
     try {
-      return await this.call(workflowId, () => handle.query(runStateQuery, options));
+      return withRetrying(await this.call(workflowId, () => handle.query(runStateQuery, options)), description);
     } catch (err) {
       const later = await this.diagnose(workflowId).catch(() => undefined);
       if (later) return stuckView(this.temporal, handle, later);
@@ -107,10 +108,9 @@ export class HitlClient {
   }
 
   /** Why a run is stuck, or undefined when it is not. */
-  diagnose(workflowId: string, pollers?: PollerLookup): Promise<RunProblem | undefined> {
-    return this.call(workflowId, () =>
-      diagnoseRun(this.temporal, this.temporal.workflow.getHandle(workflowId), { ...this.health, ...(pollers && { pollers }) }),
-    );
+  diagnose(workflowId: string, asked: DiagnoseOptions = {}): Promise<RunProblem | undefined> {
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    return this.call(workflowId, () => diagnoseRun(this.temporal, handle, { ...this.health, ...asked }));
   }
 
   async result(workflowId: string): Promise<AgentResult> {
@@ -124,7 +124,7 @@ export class HitlClient {
   /** Runs, newest first; open runs that are stuck carry the problem (one task-queue lookup for the whole list). */
   async listRuns(filter: RunFilter = {}): Promise<(RunSummary & { problem?: RunProblem })[]> {
     const pollers = new PollerLookup(this.temporal);
-    return withProblems(await listRuns(this.temporal, filter), (id) => this.diagnose(id, pollers));
+    return withProblems(await listRuns(this.temporal, filter), (id) => this.diagnose(id, { pollers }));
   }
 
   /** Open runs that are stuck, with why; checks at most `limit` of the newest open runs. */
@@ -156,8 +156,8 @@ export class HitlClient {
     const handle = this.temporal.workflow.getHandle(ref.workflowId);
     const notWaiting = () => new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
     try {
-      const problem = await diagnoseRun(this.temporal, handle, this.health);
       const description = await handle.describe();
+      const problem = await diagnoseRun(this.temporal, handle, { ...this.health, description });
       const agent = description.typedSearchAttributes.get(HitlAgent) ?? '';
       if (problem) {
         const call = (await stuckView(this.temporal, handle, problem)).pending.find((p) => p.id === ref.callId);

@@ -5,9 +5,11 @@
  * vain). Neither shows in the run's own status, which only the run itself can set, so this reads what Temporal
  * knows: the pending workflow task, the newest task failure in history, and the task queue's pollers.
  */
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import type { RetryingActivity } from '../schemas/retrying-activity.js';
 import type { RunProblem } from '../schemas/run-problem.js';
+import type { RunState } from '../schemas/run-state.js';
 import { shellWord } from './shell-word.js';
 
 export type { RunProblem };
@@ -56,15 +58,14 @@ export class PollerLookup {
   }
 }
 
-export async function diagnoseRun(
-  client: Client,
-  handle: WorkflowHandle,
-  options: HealthOptions & { pollers?: PollerLookup; now?: number } = {},
-): Promise<RunProblem | undefined> {
+/** `description`: the run's, when the caller has just asked for it. */
+export type DiagnoseOptions = HealthOptions & { pollers?: PollerLookup; now?: number; description?: WorkflowExecutionDescription };
+
+export async function diagnoseRun(client: Client, handle: WorkflowHandle, options: DiagnoseOptions = {}): Promise<RunProblem | undefined> {
   const now = options.now ?? Date.now();
   const pollers = options.pollers ?? new PollerLookup(client);
   const goneAfter = options.workerGoneAfterMs ?? DEFAULT_WORKER_GONE_AFTER_MS;
-  const description = await handle.describe();
+  const description = options.description ?? (await handle.describe());
   if (description.status.name !== 'RUNNING') return undefined;
   const ref = { client, workflowId: handle.workflowId, runId: description.runId };
 
@@ -100,6 +101,34 @@ export async function diagnoseRun(
       'The run goes on by itself once a worker polls; nothing is lost meanwhile.',
     ],
   };
+}
+
+/**
+ * The run's activities that failed and are being tried again, from its description: what a run that looks busy is
+ * busy with (the model API down for minutes shows nowhere else but in the Temporal UI).
+ */
+export function retryingActivities(description: WorkflowExecutionDescription): RetryingActivity[] {
+  if (description.status.name !== 'RUNNING') return [];
+  return (description.raw.pendingActivities ?? []).flatMap((a) => {
+    const attempt = a.attempt ?? 1;
+    if (attempt < 2 || !a.lastFailure) return [];
+    const nextAttemptAt = toIso(a.nextAttemptScheduleTime);
+    return [
+      {
+        activity: a.activityType?.name ?? 'unknown',
+        attempt,
+        ...(a.maximumAttempts && { maximumAttempts: a.maximumAttempts }),
+        lastFailure: a.lastFailure.message || 'no message',
+        ...(nextAttemptAt && { nextAttemptAt }),
+      },
+    ];
+  });
+}
+
+/** The run's own state, with what it is retrying beside it (when anything is). */
+export function withRetrying(state: RunState, description: WorkflowExecutionDescription): RunState {
+  const retrying = retryingActivities(description);
+  return retrying.length ? { ...state, retrying } : state;
 }
 
 /**

@@ -5,6 +5,7 @@ import { AuditEntry } from './audit-entry.js';
 import { ChatMessage } from './chat-message.js';
 import { ModelCallEntry } from './model-call.js';
 import { PendingApproval } from './pending-approval.js';
+import { RetryingActivity } from './retrying-activity.js';
 import { RunProblem } from './run-problem.js';
 
 /** How the policy classified one tool call, kept so a reviewer can see why a call did or did not wait. */
@@ -72,6 +73,8 @@ export const RunState = builtOnce('schemas/run-state.RunState', () =>
     streamOffset: z.number().int().nonnegative().optional(),
     /** Set by clients (never by the run) when the run is stuck; the rest then comes from visibility, not the run. */
     problem: RunProblem.optional(),
+    /** Set by clients (never by the run): its activities that failed and are being tried again. */
+    retrying: z.array(RetryingActivity).optional(),
   }),
 );
 

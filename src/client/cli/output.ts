@@ -1,6 +1,7 @@
 /** Human-readable tables by default, JSON for scripts; colour only on a terminal (picocolors checks). */
 import Table from 'cli-table3';
 import pc from 'picocolors';
+import type { RetryingActivity } from '../../schemas/retrying-activity.js';
 import type { RunProblem } from '../../schemas/run-problem.js';
 import { terminalText } from './terminal-text.js';
 
@@ -26,6 +27,19 @@ export function until(deadline: string): string {
 }
 
 export const style = pc;
+
+/** Our activity types, as a reader names what they do. */
+const ACTIVITY_WORDS: Record<string, string> = { callModel: 'the model call', executeTool: 'the tool call' };
+
+/** What `show` prints under a run's status line for each activity that failed and is being tried again. */
+export function retryingNotice(retrying: RetryingActivity[]): string[] {
+  return retrying.map((r) => {
+    const what = ACTIVITY_WORDS[r.activity] ?? `activity ${terminalText(r.activity)}`;
+    const of = r.maximumAttempts ? ` of ${r.maximumAttempts}` : '';
+    const next = r.nextAttemptAt ? `, next at ${r.nextAttemptAt}` : '';
+    return pc.yellow(`Retrying ${what}: attempt ${r.attempt}${of}${next}. Last failure: ${terminalText(r.lastFailure)}`);
+  });
+}
 
 /** What `show` and `pending` print above a stuck run: what is wrong, since when, the failure and what to do. */
 export function stuckNotice(problem: RunProblem): string[] {

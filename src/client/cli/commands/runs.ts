@@ -8,7 +8,7 @@ import type { RunState } from '../../../schemas/run-state.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { checkAgentServed } from '../../served-agent.js';
 import { shellWord } from '../../shell-word.js';
-import { pendingTable, print, stuckNotice, style, table, until } from '../output.js';
+import { pendingTable, print, retryingNotice, stuckNotice, style, table, until } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
@@ -144,6 +144,7 @@ export function describeRun(workflowId: string, s: RunState): string {
   const lines = [
     ...(s.problem ? stuckNotice(s.problem) : []),
     `${style.bold(t(workflowId))}  ${t(s.agent)}  ${style.cyan(t(s.status))}  step ${s.step}${s.requestedBy ? `  requested by ${t(s.requestedBy)}` : ''}`,
+    ...retryingNotice(s.retrying ?? []),
     `Prompt: ${t(s.prompt)}`,
   ];
   if (s.pending.length) {
