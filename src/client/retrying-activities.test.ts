@@ -32,6 +32,13 @@ describe('retryingActivities', () => {
     for (const entry of found) expect(RetryingActivity.parse(entry)).toEqual(entry);
   });
 
+  it('bounds a long failure message', () => {
+    const [entry] = retryingActivities(
+      description('RUNNING', [{ activityType: { name: 'executeTool' }, attempt: 2, lastFailure: { message: 'x'.repeat(5000) } }]),
+    );
+    expect(entry!.lastFailure).toHaveLength(2000);
+  });
+
   it('lists nothing for a run that has ended, or whose activities have not failed', () => {
     const failing = { activityType: { name: 'callModel' }, attempt: 2, lastFailure: { message: 'x' } };
     expect(retryingActivities(description('COMPLETED', [failing]))).toEqual([]);

@@ -118,7 +118,8 @@ export function retryingActivities(description: WorkflowExecutionDescription): R
         activity: a.activityType?.name ?? 'unknown',
         attempt,
         ...(a.maximumAttempts && { maximumAttempts: a.maximumAttempts }),
-        lastFailure: a.lastFailure.message || 'no message',
+        // Bounded as a stuck run's failure is: a tool may fail with a whole response body.
+        lastFailure: (a.lastFailure.message || 'no message').slice(0, 2000),
         ...(nextAttemptAt && { nextAttemptAt }),
       },
     ];
