@@ -9,38 +9,56 @@ import { z } from 'zod';
 /**
  * A setting given inline (`name`) or in a file (`name`_FILE, which wins): undefined when neither is set. A named
  * file must hold the setting: an empty one (a secret mounted before it was written) is an error, not "unset", which
- * for encryption keys would quietly write payloads in the clear.
+ * for encryption keys would quietly write payloads in the clear. `secretKeys`: the record's keys are secrets (API
+ * tokens), so errors show only their first characters.
  */
 export function readJsonSetting<T extends z.ZodType>(
   name: string,
-  values: { inline: string | undefined; file: string | undefined },
+  values: { inline: string | undefined; file: string | undefined; secretKeys?: boolean },
   schema: T,
 ): z.output<T> | undefined {
-  if (values.file) return parseJsonSetting(`${name}_FILE (${values.file})`, readFileSync(values.file, 'utf8'), schema);
-  return values.inline ? parseJsonSetting(name, values.inline, schema) : undefined;
+  const { secretKeys = false } = values;
+  if (values.file) return parseJsonSetting(`${name}_FILE (${values.file})`, readFileSync(values.file, 'utf8'), schema, { secretKeys });
+  return values.inline ? parseJsonSetting(name, values.inline, schema, { secretKeys }) : undefined;
 }
 
-/** Parses `raw` as JSON and checks it against `schema`; throws an Error that names `name`. */
-export function parseJsonSetting<T extends z.ZodType>(name: string, raw: string, schema: T): z.output<T> {
+/**
+ * Parses `raw` as JSON and checks it against `schema`; throws an Error that names `name`. The error never repeats
+ * the text: settings like these hold keys and tokens, and errors end up in logs.
+ */
+export function parseJsonSetting<T extends z.ZodType>(
+  name: string,
+  raw: string,
+  schema: T,
+  options: { secretKeys?: boolean } = {},
+): z.output<T> {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    throw new Error(`Invalid ${name}: not JSON (${err instanceof Error ? err.message : String(err)})`);
+    // V8's message quotes the text ("k1=abc" is not valid JSON); only where it went wrong is kept.
+    const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec(err instanceof Error ? err.message : '')?.[0];
+    throw new Error(`Invalid ${name}: not JSON${where ? ` (${where})` : raw.trim() ? '' : ' (it is empty)'}`);
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(`Invalid ${name}:\n${describeZodError(parsed.error)}`);
+  if (!parsed.success) throw new Error(`Invalid ${name}:\n${describeZodError(parsed.error, options)}`);
   return parsed.data;
 }
+
+/** The first characters of a secret record key: enough to tell which entry is meant. */
+const redact = (key: PropertyKey) => `${String(key).slice(0, 4)}…`;
 
 /**
  * zod's own rendering, except that a record key that fails its schema says why: zod reports it as "Invalid key in
  * record" and keeps the key schema's message (a token too short, a name too long) nested where its prettifier
- * does not look.
+ * does not look. With `secretKeys`, the record's keys in every path are cut to their first characters.
  */
-export function describeZodError(error: z.ZodError): string {
+export function describeZodError(error: z.ZodError, options: { secretKeys?: boolean } = {}): string {
   const issues = error.issues.flatMap((issue) =>
     issue.code === 'invalid_key' && issue.issues.length ? issue.issues.map((inner) => ({ ...inner, path: issue.path })) : [issue],
   );
-  return z.prettifyError(new z.ZodError(issues));
+  const shown = options.secretKeys
+    ? issues.map((issue) => ({ ...issue, path: issue.path.map((p, i) => (i === 0 ? redact(p) : p)) }))
+    : issues;
+  return z.prettifyError(new z.ZodError(shown));
 }

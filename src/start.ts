@@ -30,7 +30,8 @@ function devTokens(config: EnvConfig, stateDir: string): { tokens: ApiTokens; pr
   const configured = tokensFromEnv(config);
   if (Object.keys(configured).length) return { tokens: configured, printable: false };
   const file = path.join(stateDir, 'dev-tokens.json');
-  if (existsSync(file)) return { tokens: parseJsonSetting(file, readFileSync(file, 'utf8'), ApiTokens), printable: true };
+  if (existsSync(file))
+    return { tokens: parseJsonSetting(file, readFileSync(file, 'utf8'), ApiTokens, { secretKeys: true }), printable: true };
   const token = () => `dev-${randomBytes(18).toString('base64url')}`;
   const tokens: ApiTokens = { [token()]: { approver: 'alice', groups: ['finance'] }, [token()]: { approver: 'bob', groups: ['support'] } };
   mkdirSync(stateDir, { recursive: true });

@@ -17,7 +17,8 @@ export type Identity = z.infer<typeof Identity>;
 export type ApiTokens = z.infer<typeof ApiTokens>;
 
 export function tokensFromEnv(config: EnvConfig): ApiTokens {
-  return readJsonSetting('HITL_API_TOKENS', { inline: config.HITL_API_TOKENS, file: config.HITL_API_TOKENS_FILE }, ApiTokens) ?? {};
+  const values = { inline: config.HITL_API_TOKENS, file: config.HITL_API_TOKENS_FILE, secretKeys: true };
+  return readJsonSetting('HITL_API_TOKENS', values, ApiTokens) ?? {};
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
