@@ -1,6 +1,6 @@
 /** Every error leaves the API as `{error: {code, message}}` with a fitting status, never with a stack trace. */
-import { isGrpcServiceError } from '@temporalio/client';
 import type { Context } from 'hono';
+import { grpcCodes } from '../connection/connection-diagnosis.js';
 import type { RefusalCode } from '../contract/refusal-codes.js';
 import { HTTPException } from 'hono/http-exception';
 import {
@@ -33,15 +33,10 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
 };
 
 /** gRPC's UNAVAILABLE and DEADLINE_EXCEEDED: the client gave up reaching Temporal (after its own retries). */
-const UNREACHABLE_CODES = new Set([14, 4]);
+const GRPC_UNREACHABLE = [14, 4];
 
 /** Whether `err`, or an error it wraps, says Temporal could not be reached. */
-function temporalUnreachable(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (isGrpcServiceError(e) && UNREACHABLE_CODES.has(e.code)) return true;
-  }
-  return false;
-}
+const temporalUnreachable = (err: unknown) => GRPC_UNREACHABLE.some((code) => grpcCodes(err).has(code));
 
 export function errorResponse(c: Context, status: Status, code: string, message: string) {
   return c.json({ error: { code, message } }, status);

@@ -227,7 +227,8 @@ function serverName(host: string): string | undefined {
 }
 
 /** gRPC status codes anywhere in the error's cause chain. */
-function grpcCodes(err: unknown): Set<number> {
+/** The gRPC status codes on `err` and the errors it wraps (the SDKs wrap a ServiceError around the call's error). */
+export function grpcCodes(err: unknown): Set<number> {
   const codes = new Set<number>();
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     if (typeof e.code === 'number') codes.add(e.code);
