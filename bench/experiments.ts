@@ -39,7 +39,7 @@ interface WebpackCompiler {
 const SWAPS = {
   regularTools: { module: 'activity-options', shim: 'regular-tool-activities.ts' },
   listingsInDecisionTask: { module: 'patches', shim: 'listings-in-decision-task.ts' },
-  listingsWithoutLagBound: { module: 'listings-lag', shim: 'listings-without-lag-bound.ts' },
+  decisionTaskSet10: { module: 'patches', shim: 'decision-task-set-10.ts' },
 };
 
 async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Promise<string> {
@@ -237,11 +237,11 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
     swap: 'listingsInDecisionTask',
     what: "the agent workflow with the search-attribute and memo upserts and the cancelled deadline timer in the decision's own workflow task, as before the tool started first (src/workflows/patches.ts swapped in a bench-only bundle)",
   });
-  // 3b. No bound on how long lists lag behind a decision: what the timer that bounds it costs the decision's task.
+  // 3b. The decision's task as of patch set 10: what the tool's own wake-up and the await-free way to it bought.
   await decisionTaskExperiment(ctx, experiments, samples, {
-    name: 'listings-without-lag-bound',
-    swap: 'listingsWithoutLagBound',
-    what: "the agent workflow without the timer that bounds how long lists lag behind a decision: none starts in the decision's workflow task, and lists wait for the tool's result (src/workflows/listings-lag.ts swapped in a bench-only bundle)",
+    name: 'decision-task-set-10',
+    swap: 'decisionTaskSet10',
+    what: "the agent workflow's decision task as of patch set 10: it starts the timer that bounds how long lists lag behind the decision, and the call awaits its consent check and answer on its way to the tool (src/workflows/patches.ts swapped in a bench-only bundle, without patch toolWakesListings)",
   });
 
   // 4. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.

@@ -37,7 +37,7 @@ function extraEvents(ours: readonly string[], floor: readonly string[]): string[
 export function decisionTaskSection(
   d: BenchResults['decisionLatency'],
   inTask: Record<string, number> | undefined,
-  unbounded: Record<string, number> | undefined,
+  set10: Record<string, number> | undefined,
 ): string {
   const series: [string, BenchResults['decisionLatency']['ours']['update']][] = [
     ['ours, `decide` update', d.ours.update],
@@ -78,8 +78,9 @@ By update, our task takes ${extra((t) => t.taskStartedToCompleted)} ms longer th
 reach the tool. Beyond the floor's events, ours writes ${beyond.length ? beyond.join(', ') : 'nothing'}${
     beyond.includes('TimerStarted') ? ' (the timer that bounds how long lists may lag behind the decision)' : ''
   }: the task starts the approved tool first, and the search-attribute and memo upserts that keep lists and the
-Temporal UI current, with the cancellation of the call's deadline timer, follow in the run's next step
-(src/workflows/run-visibility.ts, \`deferListings\`).${
+Temporal UI current, with the cancellation of the call's deadline timer, follow in the run's next step: the tool's
+result, or the tool's own wake-up a second after it started while it still runs (src/workflows/run-visibility.ts,
+\`deferListings\`; src/activities/listings-wake.ts).${
     inTask
       ? ` With them in the decision's own task, as before (experiment listings-in-decision-task: a worker of its own, against the floor in a window of this run), decision sent → tool starts was
 ${ms(inTask.sentToToolStartP50Ms!)} ms against the floor's ${ms(inTask.floorSentToToolStartP50Ms!)} ms (${x(inTask.toolStartRatioP50!)} at p50, ${x(inTask.toolStartRatioP99!)} at p99), the task ${ms(
@@ -87,11 +88,11 @@ ${ms(inTask.sentToToolStartP50Ms!)} ms against the floor's ${ms(inTask.floorSent
         )} ms and its completion to the tool ${ms(inTask.taskCompletedToToolStartP50Ms!)} ms.`
       : ''
   }${
-    unbounded?.toolStartRatioP50 !== undefined
-      ? ` Without the timer (experiment listings-without-lag-bound: lists wait for the tool's result, however long it runs), it was
-${ms(unbounded.sentToToolStartP50Ms!)} ms against the floor's ${ms(unbounded.floorSentToToolStartP50Ms!)} ms (${x(unbounded.toolStartRatioP50)} at p50, ${x(unbounded.toolStartRatioP99!)} at p99), the task ${ms(
-          unbounded.taskStartedToCompletedP50Ms!,
-        )} ms against the floor's ${ms(unbounded.floorTaskStartedToCompletedP50Ms!)} ms.`
+    set10?.toolStartRatioP50 !== undefined
+      ? ` As of patch set 10, with the lag bound's timer in the decision's task and the call's awaits on its way to the tool (experiment decision-task-set-10), it was
+${ms(set10.sentToToolStartP50Ms!)} ms against the floor's ${ms(set10.floorSentToToolStartP50Ms!)} ms (${x(set10.toolStartRatioP50)} at p50, ${x(set10.toolStartRatioP99!)} at p99), the task ${ms(
+          set10.taskStartedToCompletedP50Ms!,
+        )} ms against the floor's ${ms(set10.floorTaskStartedToCompletedP50Ms!)} ms.`
       : ''
   }`;
 }

@@ -155,7 +155,7 @@ our update with the floor's signal (${x(d.ratios.updateVsSignalFloorP50)} at p50
 the workflow task that applied it completed, a signal as soon as the server stored it, so the signal's clock starts
 one workflow task earlier. The target is judged update against update.
 
-${decisionTaskSection(d, exp['listings-in-decision-task'], exp['listings-without-lag-bound'])}
+${decisionTaskSection(d, exp['listings-in-decision-task'], exp['decision-task-set-10'])}
 
 ## 2. Step overhead
 
@@ -313,7 +313,7 @@ ${r.experiments.length ? `\nWorker option overrides go through \`createWorker\`'
 
 ## Findings
 
-${findings(r, { regular, footprint, eagerOff, temporalDefaults, listingsInTask: exp['listings-in-decision-task'], unbounded: exp['listings-without-lag-bound'] })}
+${findings(r, { regular, footprint, eagerOff, temporalDefaults, listingsInTask: exp['listings-in-decision-task'], set10: exp['decision-task-set-10'] })}
 `;
 }
 
@@ -367,7 +367,7 @@ function findings(
   e: {
     regular?: Record<string, number>;
     listingsInTask?: Record<string, number>;
-    unbounded?: Record<string, number>;
+    set10?: Record<string, number>;
     footprint?: Record<string, number>;
     eagerOff?: Record<string, number>;
     temporalDefaults?: Record<string, number>;
@@ -461,8 +461,10 @@ paused before the change replay their regular activities (patch \`local-tool-act
 **The decision's task starts the tool first** (patch \`decided-tool-starts-first\`, src/workflows/run-visibility.ts).
 The workflow task that applies a decision used to write the search-attribute and memo upserts and cancel the call's
 deadline timer before the approved tool's activity: two more visibility tasks for the server and more work for the
-worker, all before the tool could start. It now starts the tool and one timer; the listings and the cancellation
-follow in the run's next step, the tool's result, or that timer's a second later while the tool still runs. ${
+worker, all before the tool could start. It now starts the tool and nothing else (patch \`tool-wakes-listings\`; in
+patch set 10, the tool and one timer); the listings and the cancellation follow in the run's next step: the tool's
+result, or, while the tool still runs a second after it started, the \`hitl.listingsDue\` signal its activity sends
+(src/activities/listings-wake.ts). ${
     e.listingsInTask
       ? `With the old order (experiment listings-in-decision-task) decision sent → tool starts was ${x(e.listingsInTask.toolStartRatioP50 ?? null)} the
 floor at p50 and ${x(e.listingsInTask.toolStartRatioP99 ?? null)} at p99, against ${x(d.ratios.toolStartP50)} and ${x(d.ratios.toolStartP99)} here.`
@@ -492,36 +494,24 @@ carried byte again (section 6).`);
 (the tool's result, or at most a second later while the tool runs: README, "The \`temporal\` CLI and other SDKs").`
       : ''
   }${
-    e.unbounded?.toolStartRatioP50 !== undefined
-      ? ` One command of it bounds how long lists lag behind the decision: the timer of section 1. Without it (experiment
-listings-without-lag-bound, lists waiting for the tool's result however long it runs) the span was ${x(e.unbounded.toolStartRatioP50)} the floor at p50
-and ${x(e.unbounded.toolStartRatioP99 ?? null)} at p99 in this run; we keep the bound, as a decided call listed as waiting for the length of a tool misleads every inbox.`
+    e.set10?.toolStartRatioP50 !== undefined
+      ? ` As of patch set 10 the task also started the timer that bounds how long lists lag behind the decision, and the call
+awaited its consent check and its answer on its way to the tool (experiment decision-task-set-10): the span was ${x(e.set10.toolStartRatioP50)} the
+floor at p50 and ${x(e.set10.toolStartRatioP99 ?? null)} at p99 in this run. The tool's activity now wakes the run itself a second after it starts
+if it still runs (src/activities/listings-wake.ts), and an approved call of the model's, whose tool has no precheck, reaches
+the tool with no await (patch \`tool-wakes-listings\`).`
       : ''
-  } What remains is the task's own work on the worker. Its CPU time on the workflow thread, read from the thread's
-scheduler statistics around each activation (by hand, 2026-11-28, with the SDK's worker thread instrumented; not part of
-these results): the decision's activation took 4.2 to 4.8 ms of CPU against the floor's 2.2 to 2.6 ms (p50 of 110 each, in
-three runs of \`npm run bench:decision -- --update-only --samples 100\`: the code as committed, and two variants that did
-not move it, the timer started from a microtask and the validator's plan reused by the handler), and 4.0 ms against 2.4
-without the lag bound's timer. The floor's own 2.2 ms is the SDK's: it has no validator and starts one activity. In a
-CPU profile of those activations, the SDK's promise hook (a stack trace captured, and source-mapped, for every promise
-a workflow makes) was 40% of both, about 60 µs a promise. Counted with a counter in that hook (by hand, 40 decisions
-each): our decision's activation makes 30 promises against the floor's 14. Eight are the lag bound's timer (its
-CancellationScope and its sleep), and about eight the call's coroutine on its way from the decision to the tool's
-activity (\`checkConsent\`, \`worldAsSeen\`, \`decided\`, \`runTool\`). Fewer awaits there would change when the tool's
-command is pushed against other coroutines the same decision wakes (a batch's sibling calls), so they would need a
-patch for runs recorded before, and would save at most about half a millisecond. The rest of ours is thin: the
-validator's and the handler's plans (7 to 10% of the activation each, the SDK's validation steps included), the
-decision's audit entry, stream events and refresh, the consent check, and starting the tool through the call's
-coroutine. Besides that timer and those awaits, none is a step we can drop without dropping what it checks or shows.
-How much of the gap is the SDK's hook, priced by hand (2026-11-28, not part of these results): \`npm run bench:decision
--- --update-only\` in three rounds, each round the code as committed, then \`--stack-frames 4\` (a preloaded module sets
-the sandbox's \`Error.stackTraceLimit\` to 4, so the hook captures and source-maps 4 frames a promise instead of 10), then
-that and \`--floor-stack-frames 4\` (the floor's too), 200 samples per series each. Decision sent → tool starts at p50:
-as committed 1.216×, 1.202×, 1.218× the floor; with only our stacks cut to 4 frames 1.132×, 1.160×, 1.158×; with both
-cut 1.187×, 1.159×, 1.194×. Shorter stacks make every promise cheaper on both sides, so measured against a floor
-captured the same way, ours stays near 1.18×: the hook is not what keeps the decision above 1.1×; our task's own
-work is. We keep the SDK's default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows two frames
-of each of its awaits (checked by hand with \`temporal workflow stack\`), and a workflow error four.
+  } What remains is the task's own work on the worker. Counted by hand (2026-11-29, with a counter in the SDK's promise
+hook on the worker thread, 50 decisions each; not part of these results): our decision's activation makes 22 workflow
+promises against the floor's 20 (36 before patch \`tool-wakes-listings\`), and took 3.8 ms against the floor's 2.4 ms of
+wall time at p50 (4.1 against 2.3 before). The rest is synchronous: the validator's plan (the handler reuses it), the
+decision's audit entry, its stream events and the refresh that follows, the activity's larger input, and starting the
+tool through the call's coroutine. None of it is a step we can drop without dropping what it checks or shows. The SDK's
+promise hook, which captures and source-maps a stack for every promise a workflow makes, costs both sides alike: with
+the sandbox's \`Error.stackTraceLimit\` cut from 10 to 4 on both sides (\`npm run bench:decision -- --update-only
+--stack-frames 4 --floor-stack-frames 4\`, by hand on 2026-11-28 before this patch), our ratio stayed where it was. We
+keep the SDK's default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows two frames of each of its
+awaits (checked by hand with \`temporal workflow stack\`), and a workflow error four.
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the

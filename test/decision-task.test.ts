@@ -1,14 +1,15 @@
 /**
- * The workflow task that applies a decision starts the approved tool first. What lists read of the run (search
- * attributes, memo) and the cancellation of the call's deadline timer follow in the run's next step: the tool's
- * result, or a timer at most a second later while the tool still runs. A decision that starts no tool is listed at
- * once, and so is one whose tool runs as a local activity. Queries answer exactly throughout.
+ * The workflow task that applies a decision starts the approved tool and nothing else. What lists read of the run
+ * (search attributes, memo) and the cancellation of the call's deadline timer follow in the run's next step: the
+ * tool's result, or the tool's own wake-up (the `hitl.listingsDue` signal) about a second after it started while it
+ * still runs. A decision that starts no tool is listed at once, and so is one whose tool runs as a local activity.
+ * Queries answer exactly throughout.
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
-import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
+import { listingsDueSignal, pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { HitlPendingCount, HitlStatus } from '../src/contract/search-attributes.js';
 import { decide, refusalOf, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -72,6 +73,7 @@ beforeAll(async () => {
         { match: 'fast by update', replies: [write('fast-update.txt'), { content: 'written' }] },
         { match: 'fast by signal', replies: [write('fast-signal.txt'), { content: 'written' }] },
         { match: 'slow tool', replies: [write('slow.txt'), { content: 'written' }] },
+        { match: 'stray wake-up', replies: [write('stray.txt'), { content: 'written' }] },
         { match: 'rejected', replies: [write('rejected.txt'), { content: 'not written' }] },
         { match: 'refused update', replies: [write('refused-update.txt'), { content: 'written' }] },
         { match: 'read the refunds', replies: [readRefunds, { content: 'read' }] },
@@ -110,9 +112,9 @@ describe("a decision's workflow task", () => {
     expect((await handle.result()).status).toBe('Completed');
 
     const { task, after } = await decisionTaskEvents(handle);
-    // The only timer the task starts is the one that bounds how long lists may lag; nothing is upserted or cancelled.
-    expect(task.filter((t) => !/^WorkflowExecutionUpdate(Accepted|Completed)$/.test(t))).toEqual(['TimerStarted', 'ActivityTaskScheduled']);
-    // The run's next step (the tool's result, or the lag timer on a slow machine) cancels the deadline and lists the run.
+    // The task starts the tool and nothing else: no timer, no upsert, no cancellation (the events of the floor's task).
+    expect(task.filter((t) => !/^WorkflowExecutionUpdate(Accepted|Completed)$/.test(t))).toEqual(['ActivityTaskScheduled']);
+    // The run's next step (the tool's result, or its wake-up on a slow machine) cancels the deadline and lists the run.
     const next = after.slice(after.indexOf('WorkflowTaskCompleted') + 1);
     const nextTask = next.slice(
       0,
@@ -121,7 +123,7 @@ describe("a decision's workflow task", () => {
     expect(nextTask).toContain('UpsertWorkflowSearchAttributes');
     expect(nextTask).toContain('WorkflowPropertiesModified');
     expect(nextTask).toContain('TimerCanceled');
-    expect(await timerSummaries(handle)).toEqual(['approval · write_file · call-1', 'lists catch up with a decision']);
+    expect(await timerSummaries(handle)).toEqual(['approval · write_file · call-1']);
     await waitFor(async () => (await listed(handle)).status === 'Completed', 30_000, 'the run listed as completed');
     expect((await listed(handle)).pending).toBe(0);
   });
@@ -132,15 +134,37 @@ describe("a decision's workflow task", () => {
     try {
       await waitForPending(handle, 1);
       await decide(handle, { decisions: [{ type: 'approve' }] });
-      // The query is exact at once; the listing catches up by its timer while the tool is held.
+      // The query is exact at once; the listing catches up when the held tool wakes its run.
       expect(await handle.query(pendingApprovalsQuery)).toEqual([]);
       await waitFor(async () => (await listed(handle)).pending === 0, 30_000, 'the listing to catch up');
       expect(hold.started).toBe(true);
       expect(await listed(handle)).toEqual({ status: 'Running', pending: 0 });
-      expect((await handle.fetchHistory()).events!.map(typeOf)).toContain('TimerFired');
+      const events = (await handle.fetchHistory()).events ?? [];
+      const signals = events.flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? []);
+      expect(signals).toEqual([listingsDueSignal.name]);
+      expect(events.map(typeOf)).not.toContain('TimerFired');
     } finally {
       hold.release();
     }
+    expect((await handle.result()).status).toBe('Completed');
+  });
+
+  it('takes a listingsDue signal from anyone, with anything, as a wake-up and nothing more', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'A stray wake-up' });
+    const pending = await waitForPending(handle, 1);
+    const before = await handle.query(runStateQuery);
+    await handle.signal('hitl.listingsDue', { decisions: [{ type: 'approve' }] }, 'extra');
+    await handle.signal(listingsDueSignal);
+    await waitFor(
+      async () => ((await handle.fetchHistory()).events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length === 2,
+      30_000,
+      'both signals in history',
+    );
+    // Still waiting for the same call, listed as before; nothing was decided.
+    expect(await handle.query(pendingApprovalsQuery)).toEqual(pending);
+    expect((await handle.query(runStateQuery)).decisions).toEqual(before.decisions);
+    expect(await listed(handle)).toEqual({ status: 'AwaitingApproval', pending: 1 });
+    await decide(handle, { decisions: [{ type: 'approve' }] });
     expect((await handle.result()).status).toBe('Completed');
   });
 

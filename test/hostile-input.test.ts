@@ -310,7 +310,7 @@ describe('payloads the worker cannot decode', () => {
     // Every other signal a run takes, once each: nothing is recorded, and nothing fails.
     const before = await handle.query(runStateQuery);
     const forged = sendingOnly(UNDECODABLE['an encoding the worker does not know']!).workflow.getHandle(handle.workflowId);
-    for (const name of ['message', 'end', 'hitl.childApprovals', '__temporal_workflow_stream_publish']) {
+    for (const name of ['message', 'end', 'hitl.childApprovals', 'hitl.listingsDue', '__temporal_workflow_stream_publish']) {
       tally.inputs++;
       await forged.signal(name, {});
     }

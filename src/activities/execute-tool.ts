@@ -19,6 +19,7 @@ import { parseToolArguments, type ArgumentsProblem } from '../tools/tool-argumen
 import type { ActivityDeps } from './activity-deps.js';
 import { countToolFailure } from './activity-metrics.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
+import { wakeRunAfter } from './listings-wake.js';
 
 export interface ExecuteToolInput {
   agent: string;
@@ -29,6 +30,11 @@ export interface ExecuteToolInput {
   /** The model's JSON text, or arguments an approver edited. */
   args: string | ToolArgs;
   context?: Record<string, unknown>;
+  /**
+   * Set when the run holds back its listings while this decided call's tool starts: if the tool still runs after this
+   * long, it wakes the run (listings-wake.ts).
+   */
+  listingsDueInMs?: number;
 }
 
 export interface ExecuteToolResult {
@@ -85,6 +91,7 @@ export function createExecuteTool({ tools }: ActivityDeps) {
       const stopHeartbeats = activity.info.isLocal
         ? () => {}
         : keepHeartbeating(activity, Math.max(1000, durationToMs(heartbeatTimeout) / 3));
+      const stopWake = wakeRunAfter(activity, input.listingsDueInMs);
       try {
         const result = await implementation.run(parsed.args, toolContext(activity, input));
         // Tools return what they like; the run takes a bounded text (the model reads it, history keeps it).
@@ -99,6 +106,7 @@ export function createExecuteTool({ tools }: ActivityDeps) {
         throw toolFailure(err);
       } finally {
         stopHeartbeats();
+        stopWake();
       }
     },
   };

@@ -21,6 +21,7 @@ import type { ToolArgs } from '../schemas/tool-args.js';
 import { checkJsonSchema } from '../tools/json-schema-check.js';
 import type { ActivityDeps } from './activity-deps.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
+import { wakeRunAfter } from './listings-wake.js';
 
 export interface CallMcpToolInput {
   agent: string;
@@ -28,6 +29,11 @@ export interface CallMcpToolInput {
   /** The tool as the run recorded it when it started. */
   tool: Pick<McpTool, 'name' | 'server' | 'tool' | 'inputSchema'>;
   args: ToolArgs;
+  /**
+   * Set when the run holds back its listings while this decided call's tool starts: if the tool still runs after this
+   * long, it wakes the run (listings-wake.ts).
+   */
+  listingsDueInMs?: number;
 }
 
 export interface CallMcpToolResult {
@@ -77,6 +83,7 @@ export function createMcpActivities({ agents }: Pick<ActivityDeps, 'agents'>, mc
       }
       const activity = Context.current();
       const stop = keepHeartbeating(activity, HEARTBEAT_EVERY_MS);
+      const stopWake = wakeRunAfter(activity, input.listingsDueInMs);
       try {
         const offered = await mcp.listTools(server, activity.cancellationSignal).catch((err) => {
           throw lostConnection(server, err);
@@ -112,6 +119,7 @@ export function createMcpActivities({ agents }: Pick<ActivityDeps, 'agents'>, mc
         return { content: truncateBytes(`Error from ${tool.name}: ${errorMessage(err)}`, LIMITS.toolResultBytes), problem: 'tool_error' };
       } finally {
         stop();
+        stopWake();
       }
     },
   };

@@ -32,6 +32,13 @@ export const toolsQuery = defineQuery<{ tools: string[]; mcpTools: McpTool[]; mc
 /** Fire-and-forget twin of `decide`: a refused signal is recorded in the audit log and the run keeps waiting. */
 export const decisionSignal = defineSignal<[DecisionInputShape]>('decision');
 
+/**
+ * Sent by a decided tool's own activity while it still runs (src/activities/listings-wake.ts): the run publishes what
+ * lists show of it, which it held back while the tool started (src/workflows/run-visibility.ts). It takes no input;
+ * from anyone else it only makes the run publish its listings early.
+ */
+export const listingsDueSignal = defineSignal('hitl.listingsDue');
+
 /** Session runs: the next user message, by update (answers once queued) or signal. */
 export const messageUpdate = defineUpdate<{ queued: number }, [UserMessageInput]>('message');
 export const messageSignal = defineSignal<[UserMessageInput]>('message');

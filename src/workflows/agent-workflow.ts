@@ -7,7 +7,7 @@
  * input: a refused update is rejected by its validator, a refused signal is recorded in the audit log, and either
  * way the run is unchanged. Each handler ends by refreshing what the outside sees.
  */
-import { ApplicationFailure, ContinueAsNew, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, ContinueAsNew, currentUpdateInfo, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { z } from 'zod';
 import {
@@ -21,6 +21,7 @@ import {
   pendingApprovalsQuery,
   interruptQuery,
   interruptionsQuery,
+  listingsDueSignal,
   runStateQuery,
   toolsQuery,
 } from '../contract/messages.js';
@@ -162,10 +163,15 @@ function registerHandlers(run: AgentRun): void {
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, runStateOptions(options)));
   setHandler(toolsQuery, () => runTools(run));
 
+  // The validator's plan, for its handler: the SDK starts the handler right after the validator, in the same call and
+  // with no workflow code in between (so against the same state), and a replay, which runs no validator, plans anew.
+  let validated: { updateId: string; plan: Plan } | undefined;
   setHandler(
     decideUpdate,
     (input: DecisionInputShape, ...extra: unknown[]) => {
-      const plan = planFor(run, input, extra);
+      const updateId = currentUpdateInfo()?.id;
+      const plan = validated && validated.updateId === updateId ? validated.plan : planFor(run, input, extra);
+      validated = undefined;
       // The validator already checked this input against this same state; a failure here would be a bug.
       if (!plan.ok) throw plan.error.toFailure();
       return guarded(run, () => ({ applied: applyPlan(run, plan.decisions, 'update', plan.input) }));
@@ -174,6 +180,7 @@ function registerHandlers(run: AgentRun): void {
       validator: (input: DecisionInputShape, ...extra: unknown[]) => {
         const plan = planFor(run, input, extra);
         if (!plan.ok) throw plan.error.toFailure();
+        validated = { updateId: currentUpdateInfo()!.id, plan };
       },
     },
   );
@@ -194,6 +201,8 @@ function registerHandlers(run: AgentRun): void {
     validator: (input, ...extra: unknown[]) => checkEnd(run, input, extra),
   });
   setHandler(endSignal, (input, ...extra: unknown[]) => onSignal(run, 'end', () => end(input, extra)));
+  // Whatever comes with it is ignored: at worst, a sender makes the run publish its listings early.
+  setHandler(listingsDueSignal, () => run.visibility.releaseListings());
 
   setHandler(childApprovalsSignal, (raw, ...extra: unknown[]) => {
     const checked = takesPatch(PATCHES.checkedChildReports);

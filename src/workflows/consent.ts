@@ -40,11 +40,7 @@ type EditedCall = { toolName: string; args: Record<string, unknown> };
  * Whether an approved call may still run: the world is as its approvers saw it and the approval has not lapsed.
  * `startWithinMs`: what is left of the approval, for the tool's schedule-to-start timeout.
  */
-export async function checkConsent(
-  run: AgentRun,
-  record: CallRecord,
-  resolution: Resolution,
-): Promise<{ stale?: Stale; startWithinMs?: number }> {
+export async function checkConsent(run: AgentRun, record: CallRecord, resolution: Resolution): Promise<Consent> {
   if (resolution.kind !== 'approve' && resolution.kind !== 'edit') return {};
   const shown = record.pending;
   if (shown && takesPatch(PATCHES.unseenWorldWaits)) {
@@ -59,6 +55,28 @@ export async function checkConsent(
       };
     }
   }
+  return validity(record, resolution);
+}
+
+/**
+ * checkConsent's answer, for a call whose check looks at no world (its tool has no precheck), without an await: since
+ * patch toolWakesListings, an approved call's tool starts in the decision's workflow task with no workflow promise
+ * between (each promise there costs the task a stack capture). Undefined when the world must be looked at, and for
+ * runs from before the patch, which awaited checkConsent.
+ */
+export function consentAtOnce(run: AgentRun, record: CallRecord, resolution: Resolution): Consent | undefined {
+  if (!takesPatch(PATCHES.toolWakesListings)) return undefined;
+  if (resolution.kind !== 'approve' && resolution.kind !== 'edit') return {};
+  // Every run that takes this patch took unseenWorldWaits: what runs is looked at when its tool has a precheck.
+  const runs = resolution.kind === 'edit' ? resolution.toolName : (record.pending?.toolName ?? record.toolName);
+  if (record.pending && prechecked(run, runs)) return undefined;
+  return validity(record, resolution);
+}
+
+export type Consent = { stale?: Stale; startWithinMs?: number };
+
+/** An approval holds for the gate's `validFor`: what is left of it, or lapsed. */
+function validity(record: CallRecord, resolution: Extract<Resolution, { kind: 'approve' | 'edit' }>): Consent {
   if (resolution.validUntil === undefined) return {};
   const left = resolution.validUntil - workflowNow();
   return left > 0 ? { startWithinMs: left } : { stale: lapsed(record) };
@@ -103,6 +121,8 @@ export function lapsed(record: CallRecord): Stale {
 
 /** The approved call waits again: announced anew (`<id>.<n>`) with why, and the world as it is now. */
 export async function repend(run: AgentRun, record: CallRecord, stale: Stale, ownIds: boolean): Promise<void> {
+  // Listings held back for a tool that does not run now: no activity of it will wake the run to publish them.
+  if (takesPatch(PATCHES.toolWakesListings)) run.visibility.releaseListings();
   const before = record.pending;
   const resolution = record.resolution!;
   const approvedBy = resolution.kind === 'timeout' ? undefined : resolution.approver;

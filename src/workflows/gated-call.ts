@@ -10,7 +10,7 @@ import { announce, requestApproval, type AnnouncementExtras } from './announce.j
 import { describeForApprovers, describedByTool } from './approval-description.js';
 import { awaitDecision } from './approval-gate.js';
 import { reviewBeforeHumans, reviewsFirst, shadowReview } from './call-review.js';
-import { checkConsent, lapsed, repend, StartMissed } from './consent.js';
+import { checkConsent, consentAtOnce, lapsed, repend, StartMissed } from './consent.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { applyAlways, standingDecision } from './run-decisions.js';
 import { lookAtWorld, prechecked } from './world.js';
@@ -24,13 +24,16 @@ export async function answerGated(run: AgentRun, record: CallRecord, ownIds: boo
   const shadow = shadowReview(run, record);
   for (;;) {
     const resolution = await awaitDecision(run, record);
-    const consent = await checkConsent(run, record, resolution);
+    const consent = consentAtOnce(run, record, resolution) ?? (await checkConsent(run, record, resolution));
     if (consent.stale) {
       await repend(run, record, consent.stale, ownIds);
       continue;
     }
     try {
-      const answer = await decided(record, resolution, (name, args) => runAs(name, args, consent.startWithinMs));
+      const runs = (name: string, args: string | ToolArgs) => runAs(name, args, consent.startWithinMs);
+      // The model's call, approved, runs with no await in between since patch toolWakesListings (consentAtOnce says why).
+      const direct = resolution.kind === 'approve' && !record.proposal && takesPatch(PATCHES.toolWakesListings);
+      const answer = direct ? await runs(record.toolName, record.args!) : await decided(record, resolution, runs);
       await shadow;
       return answer;
     } catch (err) {

@@ -36,9 +36,16 @@ export function mcpToolOf(snapshot: AgentSnapshot, name: string): McpTool | unde
 }
 
 /** Calls the tool; the text the model reads. A failed activity is the caller's to report (like any tool's). */
-export async function callMcpTool(agent: string, callId: string, tool: McpTool, args: ToolArgs): Promise<string> {
+export async function callMcpTool(
+  agent: string,
+  callId: string,
+  tool: McpTool,
+  args: ToolArgs,
+  listingsDueInMs: number | undefined,
+): Promise<string> {
+  const recorded = { name: tool.name, server: tool.server, tool: tool.tool, inputSchema: tool.inputSchema };
   const result = await activities.callMcpTool.executeWithOptions({ ...mcpToolOptions(tool), summary: `MCP ${tool.name}` }, [
-    { agent, toolCallId: callId, tool: { name: tool.name, server: tool.server, tool: tool.tool, inputSchema: tool.inputSchema }, args },
+    { agent, toolCallId: callId, tool: recorded, args, ...(listingsDueInMs !== undefined && { listingsDueInMs }) },
   ]);
   return typeof result?.content === 'string' ? result.content : `Error: ${tool.name} returned no readable result.`;
 }

@@ -92,6 +92,13 @@ export const PATCHES = {
    * and the cancellation of the call's timers follow in the run's next step (run-visibility.ts, deferListings).
    */
   toolFirst: 'decided-tool-starts-first',
+  /**
+   * The decision's workflow task starts no timer to bound how long lists lag: the decided tool's activity wakes the
+   * run (the `listingsDue` signal) if it still runs a moment after it starts (run-visibility.ts, deferListings); and an
+   * approved call whose tool has no precheck and whose approval does not expire runs with no await in between
+   * (gated-call.ts). Each took workflow promises, and the timer a command, from the task that starts the tool.
+   */
+  toolWakesListings: 'tool-wakes-listings',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -138,8 +145,10 @@ const SET_6: readonly PatchId[] = [
 const SET_7: readonly PatchId[] = [...SET_6, PATCHES.oneArgumentEach, PATCHES.worldBeforeDescription];
 const SET_8: readonly PatchId[] = [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused, PATCHES.proposersMayWithdraw];
 const SET_9: readonly PatchId[] = [...SET_8, PATCHES.deadlinesApproveNoProposal, PATCHES.escalatedMayEdit];
+const SET_10: readonly PatchId[] = [...SET_9, PATCHES.toolFirst];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-10', patches: [...SET_9, PATCHES.toolFirst] },
+  { id: 'patch-set-11', patches: [...SET_10, PATCHES.toolWakesListings] },
+  { id: 'patch-set-10', patches: SET_10 },
   { id: 'patch-set-9', patches: SET_9 },
   { id: 'patch-set-8', patches: SET_8 },
   { id: 'patch-set-7', patches: SET_7 },

@@ -86,14 +86,30 @@ export class RunVisibility {
    * The workflow task that applies a decision starts the approved tool with as little else as it can (bench/RESULTS.md,
    * section 1): what lists and dashboards read of the run (search attributes, memo, approval metrics) goes out in the
    * run's next step instead, with the cancellation of the decided call's timers (`withListings`). That step is the
-   * tool's result, or a timer at most LISTINGS_LAG_MS later (listings-lag.ts), whichever comes first. Queries, the
-   * run's stream, the Temporal UI's current details and the decision's own answer are exact at once; a list that still
-   * shows the call meanwhile gets "already decided" for a second decision, as for any list that lags.
+   * tool's result, or at most LISTINGS_LAG_MS later (listings-lag.ts), whichever comes first: since patch
+   * toolWakesListings the tool's activity wakes the run then (`listingsDueInMs`, the `listingsDue` signal), so the
+   * task starts no timer; before it, a timer in the task did. Queries, the run's stream, the Temporal UI's current
+   * details and the decision's own answer are exact at once; a list that still shows the call meanwhile gets "already
+   * decided" for a second decision, as for any list that lags.
    */
   deferListings(): void {
     if (this.#deferred || this.#localActivities > 0) return;
-    this.#deferred = { wake: LISTINGS_LAG_MS === undefined ? undefined : this.#wakeAfter(LISTINGS_LAG_MS), along: [] };
+    const lagMs = takesPatch(PATCHES.toolWakesListings) ? undefined : LISTINGS_LAG_MS;
+    this.#deferred = { wake: lagMs === undefined ? undefined : this.#wakeAfter(lagMs), along: [] };
     atNextActivation(() => this.#release());
+  }
+
+  /**
+   * For an activity the run starts while its listings are held back with no timer to release them: how long it may
+   * run before it wakes the run (src/activities/listings-wake.ts). Undefined when nothing is held back.
+   */
+  get listingsDueInMs(): number | undefined {
+    return this.#deferred && !this.#deferred.wake ? LISTINGS_LAG_MS : undefined;
+  }
+
+  /** Publishes listings held back now: the tool's wake-up came, or the call waits again instead of running. */
+  releaseListings(): void {
+    this.#release();
   }
 
   #wakeAfter(lagMs: number): CancellationScope {

@@ -61,10 +61,20 @@ async function runTool(
   let local = false;
   try {
     // Calls reach here with arguments already checked against the recorded schema (invalid ones never do).
-    if (mcp && typeof args !== 'string') return await callMcpTool(run.agent, record.id, mcp, args);
+    // Listings held back for this decided call: its activity wakes the run if it runs long (a local one never does).
+    const listingsDueInMs = run.visibility.listingsDueInMs;
+    if (mcp && typeof args !== 'string') return await callMcpTool(run.agent, record.id, mcp, args, listingsDueInMs);
     if (spec?.agent && typeof args !== 'string') return await runSubAgent(run, record.id, spec.agent, args, ownIds);
-    const input = { agent: run.agent, available: run.snapshot.tools, toolCallId: record.id, name, args, context: run.input.context };
     local = runsLocally(spec);
+    const input = {
+      agent: run.agent,
+      available: run.snapshot.tools,
+      toolCallId: record.id,
+      name,
+      args,
+      context: run.input.context,
+      ...(!local && listingsDueInMs !== undefined && { listingsDueInMs }),
+    };
     const options = {
       ...toolOptions(spec, local),
       ...(startWithinMs !== undefined && { scheduleToStartTimeout: startWithinMs }),
