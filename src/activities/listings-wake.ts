@@ -17,14 +17,14 @@ export function wakeRunAfter(activity: Context, afterMs: unknown): () => void {
   const run = activity.info.workflowExecution;
   if (activity.info.isLocal || !run || typeof afterMs !== 'number' || !(afterMs >= 0)) return () => {};
   const { workflowId, runId } = run;
+  // Async, so that a client the worker cannot give (Context.client throws then) is a rejection, never an exception
+  // thrown out of a timer, which would end the worker process.
+  const wake = async () => activity.client.workflow.getHandle(workflowId, runId).signal(listingsDueSignal);
   const timer = setTimeout(
-    () => {
-      activity.client.workflow
-        .getHandle(workflowId, runId)
-        .signal(listingsDueSignal)
-        .catch((err: unknown) => activity.log.warn('Could not wake the run to publish its listings', { problem: String(err) }));
-    },
+    () => wake().catch((err: unknown) => activity.log.warn('Could not wake the run to publish its listings', { problem: String(err) })),
     Math.min(afterMs, MAX_TIMER_MS),
   );
+  // Never what keeps a stopping worker's process alive.
+  timer.unref();
   return () => clearTimeout(timer);
 }
