@@ -95,8 +95,8 @@ export const PATCHES = {
   /**
    * The decision's workflow task starts no timer to bound how long lists lag: the decided tool's activity wakes the
    * run (the `listingsDue` signal) if it still runs a moment after it starts (run-visibility.ts, deferListings); and an
-   * approved call whose tool has no precheck and whose approval does not expire runs with no await in between
-   * (gated-call.ts). Each took workflow promises, and the timer a command, from the task that starts the tool.
+   * approved call whose tool has no precheck reaches its tool with no await in between (consent.ts, consentAtOnce).
+   * Each took workflow promises, and the timer a command, from the task that starts the tool.
    */
   toolWakesListings: 'tool-wakes-listings',
 } as const;
