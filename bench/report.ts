@@ -501,9 +501,9 @@ floor at p50 and ${x(e.set10.toolStartRatioP99 ?? null)} at p99 in this run. The
 if it still runs (src/activities/listings-wake.ts), and an approved call of the model's, whose tool has no precheck, reaches
 the tool with no await (patch \`tool-wakes-listings\`).`
       : ''
-  } What remains is the task's own work on the worker. Counted by hand (2026-11-29, with a counter in the SDK's promise
-hook on the worker thread, 50 decisions each; not part of these results): our decision's activation makes 22 workflow
-promises against the floor's 20 (36 before patch \`tool-wakes-listings\`), and took 3.8 ms against the floor's 2.4 ms of
+  } What remains is the task's own work on the worker. Counted by hand (2026-11-29, with a V8 promise-init hook in a
+local, instrumented copy of the SDK's worker thread, 50 decisions each; not part of these results): our decision's activation makes 22 promises on
+the workflow thread against the floor's 20 (36 before patch \`tool-wakes-listings\`), and took 3.8 ms against the floor's 2.4 ms of
 wall time at p50 (4.1 against 2.3 before). The rest is synchronous: the validator's plan (the handler reuses it), the
 decision's audit entry, its stream events and the refresh that follows, the activity's larger input, and starting the
 tool through the call's coroutine. None of it is a step we can drop without dropping what it checks or shows. The SDK's
