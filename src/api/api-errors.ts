@@ -36,7 +36,10 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
 const GRPC_UNREACHABLE = [14, 4];
 
 /** Whether `err`, or an error it wraps, says Temporal could not be reached. */
-const temporalUnreachable = (err: unknown) => GRPC_UNREACHABLE.some((code) => grpcCodes(err).has(code));
+function temporalUnreachable(err: unknown): boolean {
+  const codes = grpcCodes(err);
+  return GRPC_UNREACHABLE.some((code) => codes.has(code));
+}
 
 export function errorResponse(c: Context, status: Status, code: string, message: string) {
   return c.json({ error: { code, message } }, status);

@@ -28,6 +28,8 @@ const DEFAULT_WORKER_GONE_AFTER_MS = 90_000;
 /** A task that failed this many attempts in a row keeps failing; a timed-out one (a worker died mid-task) needs one more. */
 const FAILING_AFTER_ATTEMPTS = 2;
 const TIMING_OUT_AFTER_ATTEMPTS = 3;
+/** A failure message shown of a stuck or retrying run is cut here: a tool may fail with a whole response body. */
+const FAILURE_MESSAGE_CHARS = 2000;
 // @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
 const { EventType, TaskQueueType, PendingActivityState } = proto.temporal.api.enums.v1;
 type QueueType = proto.temporal.api.enums.v1.TaskQueueType;
@@ -118,8 +120,7 @@ export function retryingActivities(description: WorkflowExecutionDescription): R
         activity: a.activityType?.name ?? 'unknown',
         attempt,
         ...(a.maximumAttempts && { maximumAttempts: a.maximumAttempts }),
-        // Bounded as a stuck run's failure is: a tool may fail with a whole response body.
-        lastFailure: (a.lastFailure.message || 'no message').slice(0, 2000),
+        lastFailure: (a.lastFailure.message || 'no message').slice(0, FAILURE_MESSAGE_CHARS),
         ...(nextAttemptAt && { nextAttemptAt }),
       },
     ];
@@ -182,7 +183,7 @@ async function failingStreak(ref: RunRef): Promise<FailingStreak | undefined> {
       since: at,
       eventId: Number(event.eventId ?? 0),
       message: failed
-        ? (event.workflowTaskFailedEventAttributes?.failure?.message || 'the workflow task failed').slice(0, 2000)
+        ? (event.workflowTaskFailedEventAttributes?.failure?.message || 'the workflow task failed').slice(0, FAILURE_MESSAGE_CHARS)
         : 'the workflow task timed out: a worker took it and never answered (did it crash, or run out of memory?)',
     };
     streak.since = at;
@@ -194,7 +195,7 @@ async function failingStreak(ref: RunRef): Promise<FailingStreak | undefined> {
 export async function lastTaskFailureMessage(client: Client, workflowId: string, runId: string): Promise<string | undefined> {
   const events = await newestEvents({ client, workflowId, runId }, 100);
   const failed = events.find((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
-  return failed?.workflowTaskFailedEventAttributes?.failure?.message?.slice(0, 2000) ?? undefined;
+  return failed?.workflowTaskFailedEventAttributes?.failure?.message?.slice(0, FAILURE_MESSAGE_CHARS) ?? undefined;
 }
 
 async function lastEventTime(ref: RunRef): Promise<number | undefined> {

@@ -67,9 +67,8 @@ export async function checkConsent(run: AgentRun, record: CallRecord, resolution
 export function consentAtOnce(run: AgentRun, record: CallRecord, resolution: Resolution): Consent | undefined {
   if (!takesPatch(PATCHES.toolWakesListings)) return undefined;
   if (resolution.kind !== 'approve' && resolution.kind !== 'edit') return {};
-  // Every run that takes this patch took unseenWorldWaits: what runs is looked at when its tool has a precheck.
-  const runs = resolution.kind === 'edit' ? resolution.toolName : (record.pending?.toolName ?? record.toolName);
-  if (record.pending && prechecked(run, runs)) return undefined;
+  // Every run that takes this patch took unseenWorldWaits: what runs is looked at as worldAsSeen looks.
+  if (record.pending && prechecked(run, whatRuns(record.pending, resolution).toolName)) return undefined;
   return validity(record, resolution);
 }
 
@@ -88,8 +87,8 @@ function validity(record: CallRecord, resolution: Extract<Resolution, { kind: 'a
  * one ran unchecked, and an edit ran on the world of the arguments it replaced.
  */
 async function worldAsSeen(run: AgentRun, record: CallRecord, shown: PendingApproval, resolution: Resolution): Promise<Stale | undefined> {
-  const edited = resolution.kind === 'edit' ? { toolName: resolution.toolName, args: resolution.args } : undefined;
-  const runs = edited ?? shown;
+  const edited = editedCall(resolution);
+  const runs = whatRuns(shown, resolution);
   if (!prechecked(run, runs.toolName)) return undefined;
   const now = await lookAtWorld(run, record, runs.toolName, runs.args);
   if (!now.ok) return { reason: 'precheck_failed', message: `The precheck of ${runs.toolName} failed: ${now.error}`, edited };
@@ -101,6 +100,16 @@ async function worldAsSeen(run: AgentRun, record: CallRecord, shown: PendingAppr
         ? `No approver saw what ${runs.toolName} depends on for the edited arguments.`
         : `What ${runs.toolName} depends on changed since it was approved.`;
   return { reason: 'world_changed', message, world: now.world, edited };
+}
+
+/** The call as an approver edited it, if they did. */
+function editedCall(resolution: Resolution): EditedCall | undefined {
+  return resolution.kind === 'edit' ? { toolName: resolution.toolName, args: resolution.args } : undefined;
+}
+
+/** What runs on an approval: the call as shown, or as an approver edited it. */
+function whatRuns(shown: PendingApproval, resolution: Resolution): EditedCall | PendingApproval {
+  return editedCall(resolution) ?? shown;
 }
 
 export function lapsed(record: CallRecord): Stale {
