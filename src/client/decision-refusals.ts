@@ -54,8 +54,11 @@ export async function closedRunRefusal(temporal: Client, workflowId: string, inp
   const described = await handle.describe().catch(() => undefined);
   if (!described) return new RunNotFoundError(workflowId);
   const ids = new Set(input.decisions.flatMap((d) => (d.id ? [d.id] : [])));
-  const decided = await handle
-    .query(runStateQuery, {})
+  // A closed run answers a query only once a worker has replayed it, which can fail while the worker is busy: asked
+  // once more before the refusal falls back to "closed", which would hide that the call was decided.
+  const queryState = () => handle.query(runStateQuery, {});
+  const decided = await queryState()
+    .catch(() => new Promise((resolve) => setTimeout(resolve, 500)).then(queryState))
     .then((state) => state.decisions.find((d) => d.outcome === 'applied' && d.id && ids.has(d.id)))
     .catch(() => undefined);
   if (decided) {
