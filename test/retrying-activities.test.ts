@@ -2,20 +2,44 @@
  * A run whose model API is down looks busy, not broken: Temporal retries the model call with backoff and the run
  * sees nothing until the last attempt fails. `hitl show` and GET /api/runs/{id} say what it is retrying, the
  * attempt and the newest failure, read from Temporal's description of the run; once the model answers again, the
- * run goes on and the notice is gone.
+ * run goes on and the notice is gone. Lists say it too (`hitl runs`, GET /api/runs), and so does the inbox, beside
+ * a call of the same run that waits for a decision while a tool of its batch is tried again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
 import { startModelServer, type ModelServer } from '../src/model-server/server.js';
 import type { ModelScriptInput } from '../src/model-server/script-schema.js';
 import { startTestApi } from './helpers/api.js';
+import { launchBrowser, screenshot } from './helpers/browser.js';
 import { runHitl } from './helpers/cli.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 
 const TOKEN = 'alice-retrying-token-0123456789';
-const script: ModelScriptInput = { conversations: [{ match: 'retrying model', replies: [{ content: 'answered at last' }] }] };
+const EMAIL = { to: 'ann@example.com', subject: 'Your order', body: 'It ships today.' };
+const script: ModelScriptInput = {
+  conversations: [
+    { match: 'retrying model', replies: [{ content: 'answered at last' }] },
+    {
+      // An email (not gated: no refund in its subject) and a file to write (gated), settled together.
+      match: 'retrying tool',
+      replies: [
+        {
+          toolCalls: [
+            { id: 'e1', name: 'send_email', arguments: EMAIL },
+            { id: 'w1', name: 'write_file', arguments: { path: 'notes/retry.txt', content: 'x' } },
+          ],
+        },
+        { content: 'both done' },
+      ],
+    },
+  ],
+};
+/** The email's first attempt fails; the next ones wait (heartbeating) until the test lets them send. */
+let releaseEmail!: () => void;
+const emailReleased = new Promise<void>((resolve) => (releaseEmail = resolve));
 
 let h: Harness;
 let hitl: HitlClient;
@@ -27,14 +51,33 @@ beforeAll(async () => {
   // The harness's model server, closed before any run: its port refuses every model call until the test revives it.
   const down = await startModelServer({ script });
   await down.close();
-  h = await startHarness({ model: { ...down, close: async () => revived?.close() } });
+  h = await startHarness({
+    model: { ...down, close: async () => revived?.close() },
+    wrapTools: (tools) => ({
+      ...tools,
+      send_email: {
+        ...tools.send_email!,
+        run: async (args, ctx) => {
+          if (ctx.attempt === 1) throw new Error('mail server down: 421 try again later');
+          while (!(await Promise.race([emailReleased.then(() => true), new Promise((r) => setTimeout(r, 500, false))]))) ctx.heartbeat();
+          return tools.send_email!.run(args, ctx);
+        },
+      },
+    }),
+  });
   hitl = new HitlClient(h.temporal.client, h.taskQueue);
   api = await startTestApi(h, { hitl, tokens: { [TOKEN]: { approver: 'alice', groups: ['finance'] } } });
 }, 300_000);
 afterAll(async () => {
+  releaseEmail();
   await api?.close();
   await h?.close();
 });
+
+/** The model server back on its port, as a test that ran before may have left it. */
+async function modelUp(): Promise<void> {
+  revived ??= await startModelServer({ script, port: h.model.port });
+}
 
 describe('an activity that keeps failing', () => {
   it('shows in show and the HTTP API with its attempt and failure, and goes once the model answers', { timeout: 120_000 }, async () => {
@@ -57,10 +100,73 @@ describe('an activity that keeps failing', () => {
     expect(view.status).toBe('Running');
     expect(view.retrying?.[0]?.activity).toBe('callModel');
 
-    revived = await startModelServer({ script, port: h.model.port });
-    expect(revived.baseURL).toBe(h.model.baseURL);
+    await modelUp();
+    expect(revived!.baseURL).toBe(h.model.baseURL);
     expect(await hitl.result(workflowId)).toMatchObject({ status: 'Completed', output: 'answered at last' });
     expect((await hitl.getRun(workflowId)).retrying).toBeUndefined();
     expect((await runHitl(h, ['show', workflowId])).stdout).not.toContain('Retrying');
+  });
+});
+
+describe('a run that retries while a call of it waits', () => {
+  it('shows in runs, GET /api/runs and the inbox, and goes once the tool succeeds', { timeout: 180_000 }, async () => {
+    await modelUp();
+    const { workflowId } = await hitl.startRun({ agent: 'demo', prompt: 'retrying tool' });
+    const listed = async () => (await hitl.listRuns({ agent: 'demo', open: true })).find((r) => r.workflowId === workflowId);
+    await waitFor(async () => (await listed())?.retrying?.[0]?.attempt === 2, 30_000, 'the email retried');
+    const run = (await listed())!;
+    expect(run.status).toBe('AwaitingApproval');
+    expect(run.problem).toBeUndefined();
+    expect(run.retrying).toEqual([
+      expect.objectContaining({
+        activity: 'executeTool',
+        attempt: 2,
+        maximumAttempts: 3,
+        lastFailure: expect.stringMatching(/mail server down/),
+      }),
+    ]);
+
+    const runs = await runHitl(h, ['runs', '--agent', 'demo']);
+    const line = runs.stdout.split('\n').find((l) => l.includes(workflowId));
+    expect(line).toMatch(/AwaitingApproval, retrying the tool call: attempt 2 of 3/);
+    expect(runs.stdout).toContain('A retrying run tries again by itself: hitl show <workflow id> says its last failure.');
+
+    const response = await fetch(`${api.url}/api/runs?agent=demo`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { workflowId: string; retrying?: { activity: string; attempt: number }[] }[];
+    expect(body.find((r) => r.workflowId === workflowId)?.retrying).toEqual([
+      expect.objectContaining({ activity: 'executeTool', attempt: 2 }),
+    ]);
+
+    // The call's id as the run keeps it (a run may give calls ids of its own).
+    const [waiting] = (await hitl.getRun(workflowId)).pending;
+    expect(waiting?.toolName).toBe('write_file');
+    const browser = await launchBrowser();
+    try {
+      const { page } = browser;
+      await page.goto(`${api.url}/?agent=demo`);
+      await page.getByLabel('API token').fill(TOKEN);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator(`.approval-item[data-approval-id="${encodeApprovalId({ workflowId, callId: waiting!.id })}"]`).click();
+      const notice = page.locator('.context .retrying');
+      await expect.poll(() => notice.textContent(), { timeout: 30_000 }).toMatch(/Retrying the tool call: attempt 2 of 3/);
+      expect(await notice.textContent()).toContain('Last failure: mail server down: 421 try again later');
+      expect(await notice.getAttribute('role')).toBe('status');
+      await screenshot(page, 'inbox-retrying.png');
+
+      // The email goes; the page's next poll of the run drops the notice.
+      releaseEmail();
+      await waitFor(async () => (await listed())?.retrying === undefined, 30_000, 'the email sent');
+      await expect.poll(() => notice.count(), { timeout: 30_000 }).toBe(0);
+      expect(browser.pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+
+    const after = (await runHitl(h, ['runs', '--agent', 'demo'])).stdout;
+    expect(after.split('\n').find((l) => l.includes(workflowId))).not.toContain('retrying the tool call');
+    expect(after).not.toContain('A retrying run');
+    await hitl.decide(workflowId, { decisions: [{ id: waiting!.id, type: 'approve' }], approver: 'alice' });
+    expect(await hitl.result(workflowId)).toMatchObject({ status: 'Completed', output: 'both done' });
   });
 });

@@ -3,9 +3,8 @@ import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { RunState } from '../schemas/run-state.js';
 import { UserMessageInput } from '../schemas/session.js';
-import { RunSummary } from '../schemas/run-summary.js';
+import { ListedRun } from '../schemas/run-summary.js';
 import { checkRunStart } from '../agents/check-run-start.js';
-import { RunProblem } from '../schemas/run-problem.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { runLinks } from './run-links.js';
 import { ErrorBody, IdParam, RunListQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
@@ -99,10 +98,11 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     createRoute({
       method: 'get',
       path: '/api/runs',
-      summary: 'Runs, newest first, optionally by status and agent; `stuck=true` lists stuck runs with why',
+      summary:
+        'Runs, newest first, optionally by status and agent; an open run says when it is stuck (why) or retrying (what); `stuck=true` lists stuck runs only',
       request: { query: RunListQuery },
       responses: {
-        200: json(z.array(RunSummary.extend({ problem: RunProblem.optional() })), 'Runs'),
+        200: json(z.array(ListedRun), 'Runs'),
         400: json(ErrorBody, 'Invalid query'),
         401: json(ErrorBody, 'Missing or unknown token'),
       },

@@ -22,13 +22,13 @@ import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
 import type { AgentResult, RunState } from '../schemas/run-state.js';
-import type { RunSummary } from '../schemas/run-summary.js';
+import type { ListedRun } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from './approval-id.js';
-import { diagnoseRun, PollerLookup, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
+import { diagnoseRun, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
 import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
-import { stuckView, withProblems } from './stuck-view.js';
+import { stuckView, withHealth } from './stuck-view.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
@@ -121,16 +121,15 @@ export class HitlClient {
     await this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).cancel());
   }
 
-  /** Runs, newest first; open runs that are stuck carry the problem (one task-queue lookup for the whole list). */
-  async listRuns(filter: RunFilter = {}): Promise<(RunSummary & { problem?: RunProblem })[]> {
-    const pollers = new PollerLookup(this.temporal);
-    return withProblems(await listRuns(this.temporal, filter), (id) => this.diagnose(id, { pollers }));
+  /** Runs, newest first; an open run says when it is stuck (why) or retries anything (what). */
+  async listRuns(filter: RunFilter = {}): Promise<ListedRun[]> {
+    return withHealth(this.temporal, await listRuns(this.temporal, filter), this.health);
   }
 
   /** Open runs that are stuck, with why; checks at most `limit` of the newest open runs. */
-  async listStuck(filter: { agent?: string; limit?: number } = {}): Promise<(RunSummary & { problem: RunProblem })[]> {
+  async listStuck(filter: { agent?: string; limit?: number } = {}): Promise<(ListedRun & { problem: RunProblem })[]> {
     const open = await this.listRuns({ ...filter, open: true, limit: filter.limit ?? 200 });
-    return open.filter((run): run is RunSummary & { problem: RunProblem } => run.problem !== undefined);
+    return open.filter((run): run is ListedRun & { problem: RunProblem } => run.problem !== undefined);
   }
 
   // ---- approvals -----------------------------------------------------------------------------------------

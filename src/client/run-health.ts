@@ -10,6 +10,7 @@ import proto from '@temporalio/proto';
 import type { RetryingActivity } from '../schemas/retrying-activity.js';
 import type { RunProblem } from '../schemas/run-problem.js';
 import type { RunState } from '../schemas/run-state.js';
+import type { ListedRun } from '../schemas/run-summary.js';
 import { shellWord } from './shell-word.js';
 
 export type { RunProblem };
@@ -125,6 +126,17 @@ export function retryingActivities(description: WorkflowExecutionDescription): R
       },
     ];
   });
+}
+
+/** What a list says of an open run besides its summary: why it is stuck, and what it is retrying. */
+export type RunHealth = Pick<ListedRun, 'problem' | 'retrying'>;
+
+/** An open run's health, from one description of it. */
+export async function runHealth(client: Client, handle: WorkflowHandle, options: DiagnoseOptions = {}): Promise<RunHealth> {
+  const description = options.description ?? (await handle.describe());
+  const problem = await diagnoseRun(client, handle, { ...options, description });
+  const retrying = retryingActivities(description);
+  return { ...(problem && { problem }), ...(retrying.length && { retrying }) };
 }
 
 /** The run's own state, with what it is retrying beside it (when anything is). */

@@ -11,7 +11,8 @@ import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { RunProblem } from '../schemas/run-problem.js';
 import type { RunState } from '../schemas/run-state.js';
-import type { RunSummary } from '../schemas/run-summary.js';
+import type { ListedRun, RunSummary } from '../schemas/run-summary.js';
+import { PollerLookup, runHealth, type HealthOptions } from './run-health.js';
 import { memoOf } from './run-lists.js';
 
 /** A stuck run's view: its own state as last published, with the problem said plainly. */
@@ -47,18 +48,19 @@ export function problemHeadline(problem: RunProblem): string {
     : `its workflow task keeps failing (${problem.attempts} attempts)${problem.failure ? `: ${problem.failure}` : ''}`;
 }
 
-/** The runs, each open one that is stuck with its problem (a few runs diagnosed at a time). */
-export function withProblems(
-  runs: RunSummary[],
-  diagnose: (workflowId: string) => Promise<RunProblem | undefined>,
-): Promise<(RunSummary & { problem?: RunProblem })[]> {
+/**
+ * The runs, each open one with its health (a few runs checked at a time, one task-queue lookup for the whole list);
+ * a check that fails adds nothing.
+ */
+export function withHealth(client: Client, runs: RunSummary[], options: HealthOptions = {}): Promise<ListedRun[]> {
   const limit = pLimit(8);
+  const pollers = new PollerLookup(client);
   return Promise.all(
     runs.map((run) =>
       limit(async () => {
         if (isClosed(run.status)) return run;
-        const problem = await diagnose(run.workflowId).catch(() => undefined);
-        return problem ? { ...run, problem } : run;
+        const handle = client.workflow.getHandle(run.workflowId);
+        return { ...run, ...(await runHealth(client, handle, { ...options, pollers }).catch(() => ({}))) };
       }),
     ),
   );

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { RunStatus } from '../contract/run-status.js';
+import { RetryingActivity } from './retrying-activity.js';
+import { RunProblem } from './run-problem.js';
 
 /** One run in a list, from visibility alone (no query to the worker). */
 export const RunSummary = z.object({
@@ -18,3 +20,14 @@ export const RunSummary = z.object({
 });
 
 export type RunSummary = z.infer<typeof RunSummary>;
+
+/**
+ * A run as `hitl runs` and GET /api/runs list it: its summary and, for an open run, what Temporal says of its health
+ * that the run cannot say itself (why it is stuck; what it keeps retrying).
+ */
+export const ListedRun = RunSummary.extend({
+  problem: RunProblem.optional(),
+  retrying: z.array(RetryingActivity).optional(),
+});
+
+export type ListedRun = z.infer<typeof ListedRun>;

@@ -31,14 +31,24 @@ export const style = pc;
 /** Our activity types, as a reader names what they do. */
 const ACTIVITY_WORDS: Record<string, string> = { callModel: 'the model call', executeTool: 'the tool call' };
 
+/** "the model call: attempt 3 of 10": what is retried, and how far. */
+function retryingWhat(r: RetryingActivity): string {
+  const what = ACTIVITY_WORDS[r.activity] ?? `activity ${terminalText(r.activity)}`;
+  return `${what}: attempt ${r.attempt}${r.maximumAttempts ? ` of ${r.maximumAttempts}` : ''}`;
+}
+
 /** What `show` prints under a run's status line for each activity that failed and is being tried again. */
 export function retryingNotice(retrying: RetryingActivity[]): string[] {
   return retrying.map((r) => {
-    const what = ACTIVITY_WORDS[r.activity] ?? `activity ${terminalText(r.activity)}`;
-    const of = r.maximumAttempts ? ` of ${r.maximumAttempts}` : '';
     const next = r.nextAttemptAt ? `, next at ${r.nextAttemptAt}` : '';
-    return pc.yellow(`Retrying ${what}: attempt ${r.attempt}${of}${next}. Last failure: ${terminalText(r.lastFailure)}`);
+    return pc.yellow(`Retrying ${retryingWhat(r)}${next}. Last failure: ${terminalText(r.lastFailure)}`);
   });
+}
+
+/** What `runs` adds to a run's status while it retries: the first thing it retries, and how many more. */
+export function retryingCell(retrying: RetryingActivity[]): string {
+  const more = retrying.length > 1 ? ` (+${retrying.length - 1} more)` : '';
+  return pc.yellow(`retrying ${retryingWhat(retrying[0]!)}${more}`);
 }
 
 /** What `show` and `pending` print above a stuck run: what is wrong, since when, the failure and what to do. */

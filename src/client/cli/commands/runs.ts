@@ -8,7 +8,7 @@ import type { RunState } from '../../../schemas/run-state.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { checkAgentServed } from '../../served-agent.js';
 import { shellWord } from '../../shell-word.js';
-import { pendingTable, print, retryingNotice, stuckNotice, style, table, until } from '../output.js';
+import { pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
@@ -97,13 +97,18 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
                 terminalText(r.agent),
                 r.problem
                   ? style.red(`${terminalText(r.status)}, STUCK since ${r.problem.since} (${r.problem.kind.replace(/_/g, ' ')})`)
-                  : terminalText(r.status),
+                  : r.retrying
+                    ? `${terminalText(r.status)}, ${retryingCell(r.retrying)}`
+                    : terminalText(r.status),
                 r.pendingCount || '',
                 r.nextDeadline ? until(r.nextDeadline) : '',
                 terminalText((r.prompt ?? '').slice(0, 60)),
               ]),
             ) +
-            (runs.some((r) => r.problem) ? '\nA stuck run cannot take decisions: hitl show <workflow id> says why and what to do.' : ''),
+            (runs.some((r) => r.problem) ? '\nA stuck run cannot take decisions: hitl show <workflow id> says why and what to do.' : '') +
+            (runs.some((r) => !r.problem && r.retrying)
+              ? '\nA retrying run tries again by itself: hitl show <workflow id> says its last failure.'
+              : ''),
       );
     });
 

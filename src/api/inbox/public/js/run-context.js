@@ -32,6 +32,29 @@ function LiveText({ live }) {
   </li>`;
 }
 
+/** Our activity types, as a reader names what they do (as `hitl show` names them). */
+const ACTIVITY_WORDS = { callModel: 'the model call', executeTool: 'the tool call' };
+
+/**
+ * What the run keeps trying again (the model API down, a tool's service failing), read from Temporal by the run's
+ * state: the run itself sees nothing of it until the last attempt fails, so without this it only looks slow.
+ */
+function Retrying({ retrying }) {
+  // Each line's text is built here, not in the template, where a line break would change the words' spacing.
+  const line = (r) =>
+    `: attempt ${r.attempt}${r.maximumAttempts ? ` of ${r.maximumAttempts}` : ''}` +
+    `${r.nextAttemptAt ? `, next at ${new Date(r.nextAttemptAt).toLocaleTimeString()}` : ''}. `;
+  return html`<ul class="retrying" role="status">
+    ${retrying.map(
+      (r) =>
+        html`<li>
+          Retrying ${ACTIVITY_WORDS[r.activity] ?? html`activity <code>${r.activity}</code>`}${line(r)}
+          <span class="failure">Last failure: ${r.lastFailure}</span>
+        </li>`,
+    )}
+  </ul>`;
+}
+
 /** @param {{approval: any, state: {run?: any, view?: any, following?: boolean, error?: {headline: string}}}} props */
 export function RunContext({ approval, state }) {
   const { run, view, error, following } = state;
@@ -41,6 +64,7 @@ export function RunContext({ approval, state }) {
 
   return html`<section class="context" aria-labelledby="context-title">
     <h3 id="context-title">The run${following ? html` <span class="following">live</span>` : ''}</h3>
+    ${run?.retrying?.length > 0 && html`<${Retrying} retrying=${run.retrying} />`}
     <figure class="prompt">
       <figcaption>Prompt${approval.requestedBy ? ` from ${approval.requestedBy}` : ''}</figcaption>
       <blockquote>${approval.userPrompt}</blockquote>
