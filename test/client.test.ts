@@ -154,7 +154,10 @@ describe('HitlClient', () => {
       'answered by a person',
     ]);
     // The run has finished, and it had decided that call: the refusal says so, as it would have while it ran.
-    await expect(hitl.approve(runId, 'call-1')).rejects.toSatisfy((e) => e instanceof DecisionRefusedError && e.code === 'already_decided');
+    const alreadyDecided = (e: unknown) => e instanceof DecisionRefusedError && e.code === 'already_decided';
+    await expect(hitl.approve(runId, 'call-1')).rejects.toSatisfy(alreadyDecided);
+    // With no worker to replay the run for a query too: a completed run's result holds its audit log.
+    await h.restartWorker({ whileStopped: () => expect(hitl.approve(runId, 'call-2')).rejects.toSatisfy(alreadyDecided) });
   });
 
   it('says clearly when a run or an approval does not exist', async () => {

@@ -9,6 +9,7 @@ import { runStateQuery } from '../contract/messages.js';
 import { DecisionRefusedError, RunNotFoundError } from '../errors.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { RunProblem } from '../schemas/run-problem.js';
+import { AgentResult } from '../schemas/run-state.js';
 import { lastTaskFailureMessage } from './run-health.js';
 import { problemHeadline } from './stuck-view.js';
 
@@ -48,19 +49,34 @@ export async function failedTaskRefusal(
   );
 }
 
-/** A decision for a finished run: refused as already decided when the run had decided that call, else as closed. */
+/**
+ * A decision for a finished run: refused as already decided when the run had decided that call, else as closed.
+ * A completed run's result holds its audit log, read from history with no worker; any other closed run is asked by
+ * query, which a worker must replay the run to answer and which can fail while the worker is busy: asked once more
+ * before the refusal falls back to "closed", which would hide that the call was decided.
+ */
 export async function closedRunRefusal(temporal: Client, workflowId: string, input: DecideInput): Promise<Error> {
   const handle = temporal.workflow.getHandle(workflowId);
   const described = await handle.describe().catch(() => undefined);
   if (!described) return new RunNotFoundError(workflowId);
   const ids = new Set(input.decisions.flatMap((d) => (d.id ? [d.id] : [])));
-  // A closed run answers a query only once a worker has replayed it, which can fail while the worker is busy: asked
-  // once more before the refusal falls back to "closed", which would hide that the call was decided.
   const queryState = () => handle.query(runStateQuery, {});
-  const decided = await queryState()
-    .catch(() => new Promise((resolve) => setTimeout(resolve, 500)).then(queryState))
-    .then((state) => state.decisions.find((d) => d.outcome === 'applied' && d.id && ids.has(d.id)))
-    .catch(() => undefined);
+  const audit =
+    described.status.name === 'COMPLETED'
+      ? await handle.result().then(
+          (result) => AgentResult.parse(result).decisions,
+          () => undefined,
+        )
+      : undefined;
+  const decided = (
+    audit ??
+    (await queryState()
+      .catch(() => new Promise((resolve) => setTimeout(resolve, 500)).then(queryState))
+      .then(
+        (state) => state.decisions,
+        () => [],
+      ))
+  ).find((d) => d.outcome === 'applied' && d.id && ids.has(d.id));
   if (decided) {
     return new DecisionRefusedError(
       'already_decided',
