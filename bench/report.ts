@@ -506,7 +506,14 @@ local, instrumented copy of the SDK's worker thread, 50 decisions each; not part
 the workflow thread against the floor's 20 (36 before patch \`tool-wakes-listings\`), and took 3.8 ms against the floor's 2.4 ms of
 wall time at p50 (4.1 against 2.3 before). The rest is synchronous: the validator's plan (the handler reuses it), the
 decision's audit entry, its stream events and the refresh that follows, the activity's larger input, and starting the
-tool through the call's coroutine. None of it is a step we can drop without dropping what it checks or shows. The SDK's
+tool through the call's coroutine. Where the task's time goes on the worker, timed by hand (2026-11-29, in a local copy of
+the SDK's worker.js timed around each decision's activation, 200 decisions each, \`npm run bench:decision -- --update-only\`,
+1.14× in that run; not part of these results): from Core handing over the activation to Core acknowledging its completion,
+10.8 ms against the floor's 9.5 at p50, of which the workflow thread's activation 2.95 against 2.12 ms and Core's round
+trip to the server to complete the task (the server writes the events and hands back the tool's activity task) 6.85
+against 6.53 ms; decoding, queueing and the sink calls differ by less than 0.1 ms each. Of the 1.5 ms between the two
+task spans in that run, about 0.8 ms is our workflow code and 0.3 ms the server completing our larger task; about
+0.2 ms is not placed. None of it is a step we can drop without dropping what it checks or shows. The SDK's
 promise hook, which captures and source-maps a stack for every promise a workflow makes, costs both sides alike: with
 the sandbox's \`Error.stackTraceLimit\` cut from 10 to 4 on both sides (\`npm run bench:decision -- --update-only
 --stack-frames 4 --floor-stack-frames 4\`, by hand on 2026-11-28 before this patch), our ratio stayed where it was. We
