@@ -29,6 +29,7 @@ import { runStreamItemsQuery } from '../contract/messages.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import { STREAM_TOPICS, StreamPollInput, StreamPublishInput, StreamState } from '../schemas/stream-wire.js';
 import { TokenEvent } from '../schemas/token-event.js';
+import { payloadWireSize } from './payload-wire-size.js';
 
 export interface RunStreamLimits {
   /**
@@ -182,7 +183,7 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
     publish(value: T) {
       const payload = defaultPayloadConverter.toPayload(value);
       stream.topic(name).publish(payload);
-      keep(stream, [encodePayloadWire(payload).length]);
+      keep(stream, [payloadWireSize(payload)]);
     },
   });
   return {
