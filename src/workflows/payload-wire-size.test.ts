@@ -8,7 +8,8 @@ import { payloadWireSize } from './payload-wire-size.js';
 const bytes = (maxLength: number) => fc.uint8Array({ maxLength });
 const payloadArb: fc.Arbitrary<Payload> = fc.record(
   {
-    // Keys in any script (lone surrogates too), values and data across the varint boundaries (127/128, 16383/16384).
+    // Keys in any script (lone surrogates too); values and data on both sides of the varint boundaries (128, 16,384),
+    // which the test below hits exactly.
     metadata: fc.dictionary(fc.string({ unit: 'binary', maxLength: 20 }), fc.oneof(bytes(200), bytes(20_000)), { maxKeys: 4 }),
     data: fc.oneof(bytes(0), bytes(300), bytes(20_000)),
   },
