@@ -499,7 +499,7 @@ carried byte again (section 6).`);
 awaited its consent check and its answer on its way to the tool (experiment decision-task-set-10): the span was ${x(e.set10.toolStartRatioP50)} the
 floor at p50 and ${x(e.set10.toolStartRatioP99 ?? null)} at p99 in this run, against ${x(d.ratios.toolStartP50)} and ${x(d.ratios.toolStartP99)} here${
           Math.abs(e.set10.toolStartRatioP50 - d.ratios.toolStartP50) < 0.05
-            ? ' (end to end, what changed since is within this run\'s noise; the experiment takes 100 samples)'
+            ? " (end to end, what changed since is within this run's noise; the experiment takes 100 samples)"
             : ''
         }. The tool's activity now wakes the run itself a second after it starts
 if it still runs (src/activities/listings-wake.ts), and an approved call of the model's, whose tool has no precheck, reaches
