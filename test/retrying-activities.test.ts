@@ -37,6 +37,8 @@ const script: ModelScriptInput = {
     },
   ],
 };
+/** A failure from outside, as hostile as a service's error text may be: markup for the inbox, an escape for a terminal. */
+const FAILURE = 'mail server down: 421 <img src=x onerror="window.pwned=1"> \u001b[2Jtry again later';
 /** The email's first attempt fails; the next ones wait (heartbeating) until the test lets them send. */
 let releaseEmail!: () => void;
 const emailReleased = new Promise<void>((resolve) => (releaseEmail = resolve));
@@ -58,7 +60,7 @@ beforeAll(async () => {
       send_email: {
         ...tools.send_email!,
         run: async (args, ctx) => {
-          if (ctx.attempt === 1) throw new Error('mail server down: 421 try again later');
+          if (ctx.attempt === 1) throw new Error(FAILURE);
           while (!(await Promise.race([emailReleased.then(() => true), new Promise((r) => setTimeout(r, 500, false))]))) ctx.heartbeat();
           return tools.send_email!.run(args, ctx);
         },
@@ -126,6 +128,10 @@ describe('a run that retries while a call of it waits', () => {
       }),
     ]);
 
+    const shown = (await runHitl(h, ['show', workflowId])).stdout;
+    expect(shown).toMatch(/^Retrying the tool call: attempt 2 of 3(, next at \S+)?\. Last failure: mail server down/m);
+    expect(shown).not.toContain('\u001b[2J');
+
     const runs = await runHitl(h, ['runs', '--agent', 'demo']);
     const line = runs.stdout.split('\n').find((l) => l.includes(workflowId));
     expect(line).toMatch(/AwaitingApproval, retrying the tool call: attempt 2 of 3/);
@@ -150,7 +156,10 @@ describe('a run that retries while a call of it waits', () => {
       await page.locator(`.approval-item[data-approval-id="${encodeApprovalId({ workflowId, callId: waiting!.id })}"]`).click();
       const notice = page.locator('.context .retrying');
       await expect.poll(() => notice.textContent(), { timeout: 30_000 }).toMatch(/Retrying the tool call: attempt 2 of 3/);
-      expect(await notice.textContent()).toContain('Last failure: mail server down: 421 try again later');
+      // The failure is text: no element made of it, nothing run, and its escape character shown as an escape.
+      expect(await notice.textContent()).toContain(`Last failure: ${FAILURE.replace('\u001b', '\\u001b')}`);
+      expect(await notice.locator('img').count()).toBe(0);
+      expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
       expect(await notice.getAttribute('role')).toBe('status');
       await screenshot(page, 'inbox-retrying.png');
 
