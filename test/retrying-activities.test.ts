@@ -135,6 +135,8 @@ describe('a run that retries while a call of it waits', () => {
     const runs = await runHitl(h, ['runs', '--agent', 'demo']);
     const line = runs.stdout.split('\n').find((l) => l.includes(workflowId));
     expect(line).toMatch(/AwaitingApproval, retrying the tool call: attempt 2 of 3/);
+    // A list line says what is retried, not the failure's own words (hitl show has those).
+    expect(runs.stdout).not.toContain('mail server');
     expect(runs.stdout).toContain('A retrying run tries again by itself: hitl show <workflow id> says its last failure.');
 
     const response = await fetch(`${api.url}/api/runs?agent=demo`, { headers: { authorization: `Bearer ${TOKEN}` } });
