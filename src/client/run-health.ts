@@ -3,14 +3,17 @@
  * code cannot handle: Temporal retries the task for ever, and the run answers no query and takes no decision) or
  * when no worker polls its task queue (nothing it waits for can happen, and a query or a decision would wait in
  * vain). Neither shows in the run's own status, which only the run itself can set, so this reads what Temporal
- * knows: the pending workflow task, the newest task failure in history, and the task queue's pollers.
+ * knows: the pending workflow task, the newest task failure in history, and the task queue's pollers. It also reads
+ * what a run that looks busy is retrying, and gives lists both for each open run.
  */
 import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import pLimit from 'p-limit';
+import { isClosed } from '../contract/run-status.js';
 import type { RetryingActivity } from '../schemas/retrying-activity.js';
 import type { RunProblem } from '../schemas/run-problem.js';
 import type { RunState } from '../schemas/run-state.js';
-import type { ListedRun } from '../schemas/run-summary.js';
+import type { ListedRun, RunSummary } from '../schemas/run-summary.js';
 import { shellWord } from './shell-word.js';
 
 export type { RunProblem };
@@ -137,6 +140,24 @@ export async function runHealth(client: Client, handle: WorkflowHandle, options:
   const problem = await diagnoseRun(client, handle, { ...options, description });
   const retrying = retryingActivities(description);
   return { ...(problem && { problem }), ...(retrying.length && { retrying }) };
+}
+
+/**
+ * The runs, each open one with its health (a few runs checked at a time, one task-queue lookup for the whole list);
+ * a check that fails adds nothing.
+ */
+export function withHealth(client: Client, runs: RunSummary[], options: HealthOptions = {}): Promise<ListedRun[]> {
+  const limit = pLimit(8);
+  const pollers = new PollerLookup(client);
+  return Promise.all(
+    runs.map((run) =>
+      limit(async () => {
+        if (isClosed(run.status)) return run;
+        const handle = client.workflow.getHandle(run.workflowId);
+        return { ...run, ...(await runHealth(client, handle, { ...options, pollers }).catch(() => ({}))) };
+      }),
+    ),
+  );
 }
 
 /** The run's own state, with what it is retrying beside it (when anything is). */

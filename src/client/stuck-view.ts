@@ -1,18 +1,14 @@
 /**
  * What the client says about a stuck run, which cannot answer for itself: its view from what Temporal knows
- * (status, prompt and pending calls as the run last published them), its problem in one line, and lists that
- * say which runs are stuck.
+ * (status, prompt and pending calls as the run last published them), and its problem in one line.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import pLimit from 'p-limit';
-import { isClosed, runStatusOf } from '../contract/run-status.js';
+import { runStatusOf } from '../contract/run-status.js';
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { RunProblem } from '../schemas/run-problem.js';
 import type { RunState } from '../schemas/run-state.js';
-import type { ListedRun, RunSummary } from '../schemas/run-summary.js';
-import { PollerLookup, runHealth, type HealthOptions } from './run-health.js';
 import { memoOf } from './run-lists.js';
 
 /** A stuck run's view: its own state as last published, with the problem said plainly. */
@@ -46,24 +42,6 @@ export function problemHeadline(problem: RunProblem): string {
   return problem.kind === 'no_worker'
     ? 'no worker polls its task queue'
     : `its workflow task keeps failing (${problem.attempts} attempts)${problem.failure ? `: ${problem.failure}` : ''}`;
-}
-
-/**
- * The runs, each open one with its health (a few runs checked at a time, one task-queue lookup for the whole list);
- * a check that fails adds nothing.
- */
-export function withHealth(client: Client, runs: RunSummary[], options: HealthOptions = {}): Promise<ListedRun[]> {
-  const limit = pLimit(8);
-  const pollers = new PollerLookup(client);
-  return Promise.all(
-    runs.map((run) =>
-      limit(async () => {
-        if (isClosed(run.status)) return run;
-        const handle = client.workflow.getHandle(run.workflowId);
-        return { ...run, ...(await runHealth(client, handle, { ...options, pollers }).catch(() => ({}))) };
-      }),
-    ),
-  );
 }
 
 /** The input a run was started with, from the first event of its history, decoded as the client decodes payloads. */
