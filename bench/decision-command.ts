@@ -5,7 +5,10 @@
  * the decision's workflow task that does not need the whole run to be measured.
  *
  *   npm run bench:decision                 200 samples per series
- *   options: --samples N  --out DIR  --update-only  --stack-frames N  --floor-stack-frames N
+ *   options: --samples N  --out DIR  --update-only  --all-series  --stack-frames N  --floor-stack-frames N
+ *
+ * --all-series adds the two peers (LangGraph and the OpenAI-Agents pattern) to the interleaving, as the full run has
+ * them: the latency scenario of `npm run bench` as it runs there, without the rest.
  *
  * --stack-frames and --floor-stack-frames price the SDK's stack capture (experiment only, never deployed): for every
  * promise a workflow makes, the SDK's promise hook captures a stack of Error.stackTraceLimit frames (10) and
@@ -23,18 +26,19 @@ import { startModelServer } from '../src/model-server/server.js';
 import { bundleWorkflows, PRELOADED_MODULES } from '../src/workflow-bundle.js';
 import { benchScript } from './bench-agent.js';
 import { runCommand } from './command.js';
-import { connectClient, startWorkerChild, type BenchContext, type BenchSettings } from './context.js';
+import { connectClient, startPeerChild, startWorkerChild, type BenchContext, type BenchSettings } from './context.js';
 import { quietLogger } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
 import { machineDetails } from './machine.js';
-import { measureDecisionLatency, type SeriesName } from './scenarios/latency.js';
-import { ratio } from './stats.js';
+import { ALL_SERIES, latencyCacheSize, measureDecisionLatency, type SeriesName } from './scenarios/latency.js';
+import { ratio, ratioInterval } from './stats.js';
 
 const { values: args } = parseArgs({
   options: {
     samples: { type: 'string' },
     out: { type: 'string' },
     'update-only': { type: 'boolean', default: false },
+    'all-series': { type: 'boolean', default: false },
     'stack-frames': { type: 'string' },
     'floor-stack-frames': { type: 'string' },
   },
@@ -42,7 +46,9 @@ const { values: args } = parseArgs({
 const samples = Number(args.samples ?? 200);
 const series: SeriesName[] = args['update-only']
   ? ['oursUpdate', 'floorUpdate']
-  : ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal'];
+  : args['all-series']
+    ? ALL_SERIES
+    : ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal'];
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[decision ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
 
@@ -76,6 +82,7 @@ async function main(): Promise<void> {
     model,
     agentBundlePath: path.join(tmpDir, 'agent-workflows.js'),
     floorBundlePath: path.join(tmpDir, 'floor-workflows.js'),
+    ...(args['all-series'] && { openaiAgentsBundlePath: path.join(tmpDir, 'openai-agents-workflows.js') }),
   };
   const oursFrames = stackFramesPreload(tmpDir, 'stack-frames');
   const floorFrames = stackFramesPreload(tmpDir, 'floor-stack-frames');
@@ -96,6 +103,13 @@ async function main(): Promise<void> {
       floorFrames,
     ),
   );
+  if (env.openaiAgentsBundlePath) {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(BENCH_DIR, 'peer', 'openai-agents', 'workflows.ts'),
+      logger: quietLogger,
+    });
+    writeFileSync(env.openaiAgentsBundlePath, code);
+  }
   const serverDbFile = path.join(tmpDir, 'temporal.db');
   const server = await startDevServer({ forceStart: true, uiPort: false, port, dbFile: serverDbFile, progress: log });
   const settings: BenchSettings = {
@@ -112,19 +126,23 @@ async function main(): Promise<void> {
   // As in npm run bench: every sampled run stays cached until decided.
   const worker = await startWorkerChild(env, {
     floor: true,
+    openaiAgents: args['all-series'],
     record: true,
-    overrides: { maxCachedWorkflows: 2 * (samples + settings.warmupSamples) + 200 },
+    overrides: { maxCachedWorkflows: latencyCacheSize(samples, settings.warmupSamples) },
   });
+  const peer = args['all-series'] ? await startPeerChild(env, path.join(tmpDir, 'peer-latency.sqlite')) : undefined;
   const { connection, client } = await connectClient(server);
   const ctx: BenchContext = { ...env, settings, server, serverDbFile, connection, client, tmpDir, log };
   try {
     log(`${samples} samples (+${settings.warmupSamples} warm-up) × ${series.length} series, interleaved`);
-    const latency = await measureDecisionLatency(ctx, worker, undefined, { series });
+    const latency = await measureDecisionLatency(ctx, worker, peer, { series });
     const ours = latency.series.oursUpdate!.sentToToolStart;
     const floor = latency.series.floorUpdate!.sentToToolStart;
+    const interval = (p: number) =>
+      ratioInterval(latency.series.oursUpdate!.sentToToolStartMs!, latency.series.floorUpdate!.sentToToolStartMs!, p).join('–');
     const lines = [
-      `decision sent → tool starts, ours ÷ floor by update: ${ratio(ours.p50, floor.p50)}× at p50 (${ours.p50} vs ${floor.p50} ms), ` +
-        `${ratio(ours.p99, floor.p99)}× at p99 (${ours.p99} vs ${floor.p99} ms), n = ${ours.n}`,
+      `decision sent → tool starts, ours ÷ floor by update: ${ratio(ours.p50, floor.p50)}× at p50 (${ours.p50} vs ${floor.p50} ms; 95% interval ${interval(50)}), ` +
+        `${ratio(ours.p99, floor.p99)}× at p99 (${ours.p99} vs ${floor.p99} ms; ${interval(99)}), n = ${ours.n}`,
       `stack frames the SDK captures per workflow promise: ours ${args['stack-frames'] ?? '10 (default)'}, the floor's ${args['floor-stack-frames'] ?? '10 (default)'}`,
       'series: sent → task scheduled | task started → completed | task completed → tool starts | sent → tool starts (p50, ms)',
       ...series.map((name) => {
@@ -144,7 +162,7 @@ async function main(): Promise<void> {
       log(`wrote ${file}`);
     }
   } finally {
-    await worker.stop();
+    await Promise.all([worker.stop(), peer?.stop()]);
     await connection.close();
     await server.stop();
     await model.close();

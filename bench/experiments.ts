@@ -18,7 +18,7 @@ import { floorReadyQuery } from './floor/workflows.js';
 import { BENCH_DIR } from './ipc.js';
 import type { Experiment } from './schema.js';
 import { measureHistory } from './scenarios/history.js';
-import { measureDecisionLatency } from './scenarios/latency.js';
+import { LATENCY_BATCH, measureDecisionLatency } from './scenarios/latency.js';
 import { measureStepOverhead } from './scenarios/steps.js';
 import { ratio, round } from './stats.js';
 
@@ -189,7 +189,8 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   });
 
   // 2. Every tool a regular activity (before `local: true`): what local tools buy per automatic step.
-  const samples = Math.max(20, Math.round(ctx.settings.latencySamples / 2));
+  // Half a batch: an experiment compares itself with the main series, and takes a shorter window to do it.
+  const samples = Math.max(20, Math.round(Math.min(ctx.settings.latencySamples, LATENCY_BATCH) / 2));
   const regularDescription = `the agent workflow with every tool call a regular activity, read_data included (src/workflows/activity-options.ts swapped in a bench-only bundle), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s) against the floor in the same window`;
   await attempt(ctx, experiments, 'tools-as-regular-activities', regularDescription, async () => {
     log('experiment: every tool a regular activity (bench-only bundle of the agent workflow)');

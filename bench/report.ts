@@ -79,7 +79,7 @@ ${quickNote}
 
 \`\`\`bash
 npm install
-npm run bench                  # full: ${r.mode === 'full' ? `${r.settings.latencySamples} latency samples per series, ${r.settings.densityRuns.toLocaleString('en-US')} paused runs, experiments` : '200 latency samples per series, 10,000 paused runs, experiments'}; took ${r.mode === 'full' ? `${round(r.durationSeconds / 60, 0)} minutes` : 'over an hour'} here
+npm run bench                  # full: ${r.mode === 'full' ? `${r.settings.latencySamples} latency samples per series, ${r.settings.densityRuns.toLocaleString('en-US')} paused runs, experiments` : '400 latency samples per series, 10,000 paused runs, experiments'}; took ${r.mode === 'full' ? `${round(r.durationSeconds / 60, 0)} minutes` : 'over an hour'} here
 npm run bench -- --quick       # CI-sized, under 2 minutes; writes the same files (add --out DIR to write elsewhere)
 npm run bench -- --density 2000 --samples 100 --no-experiments   # sizes can be set one by one
 \`\`\`
@@ -149,7 +149,7 @@ ${table(
   ],
 )}
 
-Ours ÷ floor, decision sent → tool starts (the target): **${x(d.ratios.toolStartP50)} at p50, ${x(d.ratios.toolStartP99)} at p99** by update.
+Ours ÷ floor, decision sent → tool starts (the target): **${x(d.ratios.toolStartP50)} at p50, ${x(d.ratios.toolStartP99)} at p99** by update.${intervalNote(d.ratios)}
 Decision returned → next model call: ${x(d.ratios.updateP50)} at p50, ${x(d.ratios.updateP99)} at p99 by update; ${x(d.ratios.signalP50)} / ${x(d.ratios.signalP99)} by signal. Pairing
 our update with the floor's signal (${x(d.ratios.updateVsSignalFloorP50)} at p50 on that span) would flatter us: an update returns only after
 the workflow task that applied it completed, a signal as soon as the server stored it, so the signal's clock starts
@@ -606,4 +606,16 @@ further, cheapest first:
   growth, not state it must keep.${closeToTheLine(r)}`);
 
   return out.join('\n\n');
+}
+
+/**
+ * The bootstrap intervals of the decision target's ratios (results from before they were recorded have none): how far
+ * this run's sampling noise alone moves each ratio, so a verdict near its line reads as what it is.
+ */
+function intervalNote(ratios: BenchResults['decisionLatency']['ratios']): string {
+  const [p50, p99] = [ratios.toolStartP50Interval, ratios.toolStartP99Interval];
+  if (!p50 || !p99) return '';
+  return `
+Resampling this run's samples (bootstrap, 2,000 resamples, bench/stats.ts) puts the ratio between ${x(p50[0])} and ${x(p50[1])} at p50 and
+between ${x(p99[0])} and ${x(p99[1])} at p99, 95% of the time: a p99 of this many samples rests on each series' few slowest.`;
 }

@@ -43,6 +43,8 @@ export const LatencySeries = z.strictObject({
   returnedToModelRequest: LatencyStats.optional(),
   /** Where decision sent → tool starts goes, for runs decided in one run of their workflow (ours and the floor). */
   decisionTask: DecisionTask.optional(),
+  /** Decision sent → tool starts, every sample in the order taken (ours and the floor by update: the target's interval). */
+  sentToToolStartMs: z.array(z.number().nonnegative()).optional(),
 });
 
 /** One side of the step-overhead comparison. */
@@ -179,6 +181,9 @@ export const BenchResults = z.strictObject({
     ratios: z.strictObject({
       toolStartP50: positiveRatio,
       toolStartP99: positiveRatio,
+      /** 95% bootstrap intervals of the two ratios above (bench/stats.ts, ratioInterval): how far this run's noise alone moves them. */
+      toolStartP50Interval: z.tuple([positiveRatio, positiveRatio]).optional(),
+      toolStartP99Interval: z.tuple([positiveRatio, positiveRatio]).optional(),
       updateP50: positiveRatio,
       updateP99: positiveRatio,
       signalP50: positiveRatio,

@@ -38,6 +38,36 @@ export function median(values: readonly number[]): number {
   );
 }
 
+/**
+ * The 95% bootstrap interval of percentile(a, p) ÷ percentile(b, p): each series resampled with replacement
+ * `resamples` times, independently (the two were sampled alike but are not paired). Seeded, so the same samples give
+ * the same interval on every render. It says how far sampling noise alone moves a ratio measured once; it cannot see
+ * what moves a whole run (a busier machine that day).
+ */
+export function ratioInterval(a: readonly number[], b: readonly number[], p: number, resamples = 2000, seed = 1): [number, number] {
+  if (a.length === 0 || b.length === 0) throw new Error('no samples to resample');
+  const random = mulberry32(seed);
+  const resample = (values: readonly number[]) =>
+    percentile(
+      Array.from({ length: values.length }, () => values[Math.floor(random() * values.length)]!).sort((x, y) => x - y),
+      p,
+    );
+  const ratios = Array.from({ length: resamples }, () => resample(a) / resample(b)).sort((x, y) => x - y);
+  return [round(percentile(ratios, 2.5), 3), round(percentile(ratios, 97.5), 3)];
+}
+
+/** A small seeded PRNG (mulberry32), uniform in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 export function ratio(a: number, b: number): number {
   return b === 0 ? Infinity : round(a / b, 3);
 }

@@ -17,7 +17,7 @@ import { markNow, type ActivityMark, type BenchChild } from '../ipc.js';
 import type { PeerSample } from '../peer/langgraph-peer.js';
 import type { DecisionTask, LatencySeries } from '../schema.js';
 import { decisionTaskSpans } from './decision-task.js';
-import { summarize } from '../stats.js';
+import { round, summarize } from '../stats.js';
 
 interface Sample {
   /** The decided run, when one run of its workflow holds the decision and the tool (not the peers). */
@@ -45,6 +45,18 @@ export interface LatencyResult {
   gatedSignalRunId?: string;
 }
 
+/**
+ * Samples are taken in batches of at most this many per series: every run of a batch is started and paused before
+ * its first sample and stays in the worker's cache until decided, so a batch bounds the runs cached at once (and the
+ * heap the samples are taken with) however many samples a run asks for.
+ */
+export const LATENCY_BATCH = 200;
+
+/** The workflow cache a latency worker needs so that no sampled run is evicted before it is decided: ours by update and by signal. */
+export function latencyCacheSize(samples: number, warmup: number): number {
+  return 2 * (Math.min(samples, LATENCY_BATCH) + warmup) + 200;
+}
+
 export async function measureDecisionLatency(
   ctx: BenchContext,
   worker: WorkerChild,
@@ -54,8 +66,61 @@ export async function measureDecisionLatency(
   const series = (options.series ?? ALL_SERIES).filter(
     (name) => (name !== 'peer' || peer) && (name !== 'openaiAgents' || worker.openaiAgentsTaskQueue),
   );
-  const { warmupSamples: warmup } = ctx.settings;
   const n = options.samples ?? ctx.settings.latencySamples;
+  const samples = Object.fromEntries(series.map((name) => [name, [] as Sample[]])) as Record<SeriesName, Sample[]>;
+  let first: BatchResult | undefined;
+  for (let taken = 0, batch = 1; taken < n; batch++) {
+    const size = Math.min(LATENCY_BATCH, n - taken);
+    if (n > LATENCY_BATCH) ctx.log(`  batch ${batch}: ${size} samples per series`);
+    const result = await measureBatch(ctx, worker, peer, series, size);
+    for (const name of series) samples[name].push(...result.samples[name]);
+    first ??= result;
+    taken += size;
+  }
+
+  const decisionTasks = new Map<SeriesName, DecisionTask>();
+  for (const name of series) {
+    const toolActivity =
+      name === 'oursUpdate' || name === 'oursSignal'
+        ? 'executeTool'
+        : name === 'floorUpdate' || name === 'floorSignal'
+          ? 'floorTool'
+          : undefined;
+    if (!toolActivity) continue;
+    const runs = samples[name].map((s) => ({ workflowId: s.workflowId!, sent: s.sent, toolStart: s.toolStart }));
+    decisionTasks.set(name, await decisionTaskSpans(ctx.client, runs, toolActivity));
+  }
+  return {
+    series: Object.fromEntries(
+      series.map((name) => {
+        const task = decisionTasks.get(name);
+        // The target's span, sample by sample, for its ratio's interval (ours and the floor by update).
+        const keep = name === 'oursUpdate' || name === 'floorUpdate';
+        return [name, { ...toSeries(samples[name], keep), ...(task && { decisionTask: task }) }];
+      }),
+    ),
+    gatedUpdateRunId: first!.gatedUpdateRunId,
+    gatedSignalRunId: first!.gatedSignalRunId,
+    openaiAgentsRunId: first!.openaiAgentsRunId,
+  };
+}
+
+interface BatchResult {
+  samples: Record<SeriesName, Sample[]>;
+  gatedUpdateRunId: string;
+  gatedSignalRunId?: string;
+  openaiAgentsRunId?: string;
+}
+
+/** One batch: its runs started and paused, then decided round by round, every series once a round. */
+async function measureBatch(
+  ctx: BenchContext,
+  worker: WorkerChild,
+  peer: BenchChild | undefined,
+  series: SeriesName[],
+  n: number,
+): Promise<BatchResult> {
+  const { warmupSamples: warmup } = ctx.settings;
   const total = n + warmup;
   const tag = uniqueName('lat');
   const { client } = ctx;
@@ -220,33 +285,15 @@ export async function measureDecisionLatency(
     }
     if ((i + 1) % 50 === 0) ctx.log(`  ${i + 1}/${total} rounds`);
   }
-
-  const decisionTasks = new Map<SeriesName, DecisionTask>();
-  for (const name of series) {
-    const toolActivity =
-      name === 'oursUpdate' || name === 'oursSignal'
-        ? 'executeTool'
-        : name === 'floorUpdate' || name === 'floorSignal'
-          ? 'floorTool'
-          : undefined;
-    if (!toolActivity) continue;
-    const runs = samples[name].map((s) => ({ workflowId: s.workflowId!, sent: s.sent, toolStart: s.toolStart }));
-    decisionTasks.set(name, await decisionTaskSpans(client, runs, toolActivity));
-  }
   return {
-    series: Object.fromEntries(
-      series.map((name) => {
-        const task = decisionTasks.get(name);
-        return [name, { ...toSeries(samples[name]), ...(task && { decisionTask: task }) }];
-      }),
-    ),
+    samples,
     gatedUpdateRunId: oursUpdate[warmup]!.workflowId,
     gatedSignalRunId: oursSignal[warmup]?.workflowId,
     openaiAgentsRunId: openaiAgentsRuns[warmup]?.workflowId,
   };
 }
 
-function toSeries(samples: Sample[]): LatencySeries {
+function toSeries(samples: Sample[], keepToolStarts: boolean): LatencySeries {
   const span = (f: (s: Sample) => number | undefined) => {
     const values = samples.map(f).filter((v): v is number => v !== undefined);
     return values.length === samples.length ? summarize(values) : undefined;
@@ -260,5 +307,6 @@ function toSeries(samples: Sample[]): LatencySeries {
     ...(withReturn && { sentToReturned: span((s) => s.returned! - s.sent)! }),
     ...(withReturn &&
       samples.every((s) => s.modelRequest !== undefined) && { returnedToModelRequest: span((s) => s.modelRequest! - s.returned!)! }),
+    ...(keepToolStarts && { sentToToolStartMs: samples.map((s) => round(s.toolStart - s.sent, 3)) }),
   };
 }
