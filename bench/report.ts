@@ -517,12 +517,26 @@ the SDK's worker.js timed around each decision's activation, 200 decisions each,
 trip to the server to complete the task (the server writes the events and hands back the tool's activity task) 6.85
 against 6.53 ms; decoding, queueing and the sink calls differ by less than 0.1 ms each. Of the 1.5 ms between the two
 task spans in that run, about 0.8 ms is our workflow code and 0.3 ms the server completing our larger task; about
-0.2 ms is not placed. None of it is a step we can drop without dropping what it checks or shows. The SDK's
-promise hook, which captures and source-maps a stack for every promise a workflow makes, costs both sides alike: with
-the sandbox's \`Error.stackTraceLimit\` cut from 10 to 4 on both sides (\`npm run bench:decision -- --update-only
---stack-frames 4 --floor-stack-frames 4\`, by hand on 2026-11-28 before this patch), our ratio stayed where it was. We
-keep the SDK's default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows two frames of each of its
-awaits (checked by hand with \`temporal workflow stack\`), and a workflow error four.
+0.2 ms is not placed. None of it is a step we can drop without dropping what it checks or shows.
+
+What the pieces cost in the workflow sandbox, measured by hand on 2026-11-29 (a query that loops 2,000 to 10,000 times in a
+workflow on a dev server, timed from the client; not part of these results): a promise costs 25 µs made at the top of a
+call stack and 37 µs made ten or more frames down, which is the SDK's promise hook (for every promise it compiles two
+small functions, captures a stack and source-maps each frame, for the \`__stack_trace\` query). Parsing a decision with
+our zod schema costs 5 µs, and our whole input check 6 µs. So the decision's 22 promises cost 0.5 to 0.8 ms, most of
+it on the floor's side too, and the validator's checks almost nothing. The rest is our own code, which the SDK
+instantiates anew for every run, so it never runs warm; two V8 flags meant for code that runs cold
+(\`--no-lazy-feedback-allocation\`, \`--always-sparkplug\`, on the bench's worker) changed neither side's activation
+measurably (2.5 against 1.7 ms at p50 without them, timed on the workflow thread over 200 decisions each). With the
+sandbox's \`Error.stackTraceLimit\` cut from 10 to 4 on both sides (\`npm run bench:decision -- --update-only
+--stack-frames 4 --floor-stack-frames 4\`, by hand on 2026-11-28), our ratio stayed within its noise. We keep the SDK's
+default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows two frames of each of its awaits
+(checked by hand with \`temporal workflow stack\`), and a workflow error four.
+
+How much of the verdict is noise: six runs of \`npm run bench:decision\` on the code of this run, on the same day (two series, four, or all six interleaved as here with \`--all-series\`; 200
+or 250 samples each), gave 1.09× to 1.13× at p50 and 0.95× to 1.47× at p99. The bootstrap interval above covers only
+the sampling noise within one run; what differs between runs (the machine that day, the full run's other processes)
+moves the ratio as well, and the full runs so far have put it higher than the command alone does.
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the
