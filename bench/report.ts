@@ -534,9 +534,10 @@ default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows 
 (checked by hand with \`temporal workflow stack\`), and a workflow error four.
 
 How much of the verdict is noise: six runs of \`npm run bench:decision\` on the code of this run, on the same day (two series, four, or all six interleaved as here with \`--all-series\`; 200
-or 250 samples each), gave 1.09× to 1.13× at p50 and 0.95× to 1.47× at p99. The bootstrap interval above covers only
-the sampling noise within one run; what differs between runs (the machine that day, the full run's other processes)
-moves the ratio as well, and the full runs so far have put it higher than the command alone does.
+or 250 samples each), gave 1.09× to 1.13× at p50 and 0.95× to 1.47× at p99; a seventh, an hour later and after this
+run (\`--all-series --samples 400\`, two batches), gave 1.17× at p50 (interval 1.15× to 1.21×). The bootstrap interval
+above covers only the sampling noise within one run: the ratio moves more between runs at different hours than
+within one, and no single cause was found (not the batches, not the full run's other processes).
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the
