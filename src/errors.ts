@@ -147,6 +147,18 @@ export class WatcherTooSlowError extends HitlError {
   }
 }
 
+/**
+ * A message or `end` the run refused again and again as busy (src/contract/refusal-codes.ts, RUN_BUSY_TYPE): nothing was
+ * recorded, and sending it again is safe.
+ */
+export class RunBusyError extends HitlError {
+  static readonly errorName = 'RunBusyError';
+  readonly code = 'busy';
+  constructor(readonly workflowId: string) {
+    super(RunBusyError.errorName, `Run ${workflowId} was busy and took nothing; send it again.`);
+  }
+}
+
 /** A message or `end` sent to a run that is not a session, or whose session has ended. */
 export class SessionClosedError extends HitlError {
   static readonly errorName = 'SessionClosedError';

@@ -5,10 +5,12 @@ import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
 
 /**
- * The workflow interceptors every agent bundle holds: the reading of history figures that continue-as-new decides
- * from (src/workflows/history-reading.ts), and the work a workflow task leaves to the next (next-activation.ts).
+ * The workflow interceptors every agent bundle holds: updates refused while a local activity's result that came late
+ * is applied (src/workflows/late-local-result.ts), the reading of history figures that continue-as-new decides from
+ * (history-reading.ts), and the work a workflow task leaves to the next (next-activation.ts).
  */
 const WORKFLOW_INTERCEPTOR_MODULES = [
+  fileURLToPath(new URL('./workflows/late-local-result.ts', import.meta.url)),
   fileURLToPath(new URL('./workflows/history-reading.ts', import.meta.url)),
   fileURLToPath(new URL('./workflows/next-activation.ts', import.meta.url)),
 ];

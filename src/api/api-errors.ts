@@ -8,6 +8,7 @@ import {
   DecisionRefusedError,
   InvalidMessageError,
   InvalidRunInputError,
+  RunBusyError,
   RunNotFoundError,
   SessionClosedError,
   StreamOffsetError,
@@ -23,6 +24,7 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   args_hash_mismatch: 409,
   run_closed: 409,
   run_stuck: 409,
+  busy: 503,
   too_large: 413,
   internal: 500,
   approver_required: 403,
@@ -49,6 +51,7 @@ export function handleApiError(err: unknown, c: Context) {
   if (err instanceof DecisionRefusedError) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
   if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError) return errorResponse(c, 404, err.code, err.message);
   if (err instanceof SessionClosedError) return errorResponse(c, 409, err.code, err.message);
+  if (err instanceof RunBusyError) return errorResponse(c, 503, err.code, err.message);
   if (
     err instanceof UnknownAgentError ||
     err instanceof StreamOffsetError ||

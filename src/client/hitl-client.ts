@@ -16,7 +16,7 @@ import {
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { AgentStore } from '../store/agent-store.js';
-import { ApprovalNotFoundError, DecisionRefusedError, InvalidMessageError, RunNotFoundError, SessionClosedError } from '../errors.js';
+import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -28,6 +28,8 @@ import { decodeApprovalId } from './approval-id.js';
 import { diagnoseRun, withHealth, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
 import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
+import { sendWhileBusy } from './run-busy.js';
+import { sendSessionUpdate } from './session-updates.js';
 import { stuckView } from './stuck-view.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
@@ -187,7 +189,8 @@ export class HitlClient {
     });
     if (problem) throw stuckRefusal(workflowId, problem);
     try {
-      return await handle.executeUpdate(decideUpdate, { args: [input], updateId: options.updateId ?? randomUUID() });
+      const updateId = options.updateId ?? randomUUID();
+      return await sendWhileBusy(() => handle.executeUpdate(decideUpdate, { args: [input], updateId }));
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const code = DecisionRefusedError.codeOf(err.cause);
@@ -236,7 +239,7 @@ export class HitlClient {
   // ---- sessions ------------------------------------------------------------------------------------------
   /** Sends the next user message to a session run; it is queued if a turn is running. */
   async say(workflowId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
-    return this.sessionUpdate(workflowId, () =>
+    return sendSessionUpdate(this.temporal, workflowId, () =>
       this.temporal.workflow
         .getHandle(workflowId)
         .executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
@@ -245,37 +248,9 @@ export class HitlClient {
 
   /** Closes a session run once its current turn is done. */
   async endSession(workflowId: string, reason?: string): Promise<void> {
-    await this.sessionUpdate(workflowId, () =>
+    await sendSessionUpdate(this.temporal, workflowId, () =>
       this.temporal.workflow.getHandle(workflowId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }),
     );
-  }
-
-  private async sessionUpdate<T>(workflowId: string, send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) {
-        const cause = err.cause as { type?: string; message?: string } | undefined;
-        if (cause?.type === InvalidMessageError.errorName) throw new InvalidMessageError(cause.message ?? err.message);
-        throw new SessionClosedError(workflowId, cause?.message ?? err.message);
-      }
-      if (err instanceof WorkflowNotFoundError) {
-        if (await this.hasFinished(workflowId)) throw new SessionClosedError(workflowId, 'the run has finished.');
-        throw new RunNotFoundError(workflowId);
-      }
-      throw err;
-    }
-  }
-
-  /** Updates to a finished run fail as "not found"; tell that apart from a run that never existed. */
-  private hasFinished(workflowId: string): Promise<boolean> {
-    return this.temporal.workflow
-      .getHandle(workflowId)
-      .describe()
-      .then(
-        (d) => d.status.name !== 'RUNNING',
-        () => false,
-      );
   }
 
   // ---- watching ------------------------------------------------------------------------------------------

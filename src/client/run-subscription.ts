@@ -20,6 +20,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { decodePayloadWire, type PollResult } from '@temporalio/workflow-streams/workflow';
 import { runStreamItemsQuery, streamOffsetQuery, streamPollUpdate } from '../contract/messages.js';
+import { RUN_BUSY_TYPE } from '../contract/refusal-codes.js';
 import { RunNotFoundError, StreamOffsetError } from '../errors.js';
 import { RunEvent, type RunStreamItem } from '../schemas/run-event.js';
 import { STREAM_TOPICS } from '../schemas/stream-wire.js';
@@ -208,6 +209,7 @@ function classify(err: unknown, workflowId: string, offset: number): Failure {
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     switch (err.cause.type) {
       case 'StreamDraining':
+      case RUN_BUSY_TYPE:
         return 'draining';
       case 'StreamBusy':
         return 'busy';

@@ -20,7 +20,15 @@ export const REFUSAL_CODES = [
   'not_ready',
   'run_closed',
   'run_stuck',
+  'busy',
   'token_refused',
   'internal',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/**
+ * The failure type of an update a run refused because it was applying a local activity's result that reached it late
+ * (src/workflows/late-local-result.ts): nothing was recorded, and the same update sent again a moment later is taken.
+ * Its details carry the code `busy`.
+ */
+export const RUN_BUSY_TYPE = 'RunBusy';

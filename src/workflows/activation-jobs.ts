@@ -12,6 +12,7 @@ export type Job = {
   updateRandomSeed?: unknown;
   removeFromCache?: unknown;
   doUpdate?: unknown;
+  signalWorkflow?: unknown;
 };
 
 /** Jobs that ride along with others, or that replay does not see where the live run did. */
@@ -19,9 +20,13 @@ function followsOthers(job: Job): boolean {
   return Boolean(job.queryWorkflow || job.resolveActivity?.isLocal || job.notifyHasPatch || job.updateRandomSeed || job.removeFromCache);
 }
 
-/** Whether the activation brings something replay sees where the live run did: a step of the run's own. */
+/**
+ * Whether the activation brings something replay sees where the live run did: a step of the run's own. Updates that
+ * come with a late local result are refused (late-local-result.ts), so no replay sees them.
+ */
 export function isRunStep(jobs: readonly Job[]): boolean {
-  return jobs.some((job) => !followsOthers(job));
+  const late = carriesLateLocalResult(jobs);
+  return jobs.some((job) => !followsOthers(job) && !(late && job.doUpdate));
 }
 
 /**
@@ -33,4 +38,13 @@ export function isRunStep(jobs: readonly Job[]): boolean {
  */
 export function isRecordedStep(jobs: readonly Job[]): boolean {
   return jobs.some((job) => !followsOthers(job) && !job.doUpdate);
+}
+
+/**
+ * A local activity's result delivered with signals or updates: what a query cut leaves (late-local-result.ts). The live
+ * run gets the result here, in the task after the one whose commands recorded its marker, together with whatever
+ * reached the server meanwhile; a replay delivers the result in the earlier task, alone, and the rest here.
+ */
+export function carriesLateLocalResult(jobs: readonly Job[]): boolean {
+  return jobs.some((job) => job.resolveActivity?.isLocal) && jobs.some((job) => job.signalWorkflow || job.doUpdate);
 }

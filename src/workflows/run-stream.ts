@@ -30,6 +30,7 @@ import type { RunEvent } from '../schemas/run-event.js';
 import { STREAM_TOPICS, StreamPollInput, StreamPublishInput, StreamState } from '../schemas/stream-wire.js';
 import { TokenEvent } from '../schemas/token-event.js';
 import { payloadWireSize } from './payload-wire-size.js';
+import { refuseWhileLate } from './late-local-result.js';
 
 export interface RunStreamLimits {
   /**
@@ -149,6 +150,7 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
   const stream = new GuardedStream(prior);
   setHandler(workflowStreamPollUpdate, (input) => stream.onPoll(input), {
     validator: (input) => {
+      refuseWhileLate();
       // The library's own check, which this registration replaces: polls during the hand-off retry on the next run.
       if (stream.draining) throw refusal('StreamDraining', 'Workflow is draining for continue-as-new');
       const problem = pollProblem(stream, input);

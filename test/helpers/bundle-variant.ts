@@ -36,3 +36,8 @@ export function bundleWithReplacement(request: RegExp, replacement: string): Pro
 export function bundleEntry(workflowsPath: string): Promise<string> {
   return bundleToFile({ workflowsPath: path.resolve(workflowsPath) });
 }
+
+/** The production bundle with more workflow interceptor modules, after its own. */
+export function bundleWithInterceptors(...modules: string[]): Promise<string> {
+  return bundleToFile({ workflowInterceptorModules: modules.map((m) => path.resolve(m)) });
+}

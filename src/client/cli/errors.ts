@@ -6,6 +6,7 @@ import {
   HitlError,
   InvalidRunInputError,
   RunNotFoundError,
+  RunBusyError,
   SessionClosedError,
   StreamOffsetError,
   UnknownAgentError,
@@ -39,7 +40,7 @@ function exitCode(err: unknown): number {
   )
     return EXIT.usage;
   if (err instanceof DecisionRefusedError) return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
-  if (err instanceof SessionClosedError) return EXIT.refused;
+  if (err instanceof SessionClosedError || err instanceof RunBusyError) return EXIT.refused;
   if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError) return EXIT.notFound;
   return EXIT.failed;
 }

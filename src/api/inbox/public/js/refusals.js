@@ -6,6 +6,7 @@ const BY_CODE = {
   not_ready: 'What this call depends on is still being looked up. Look at it again and decide in a moment.',
   run_closed: 'This run has already ended; there is nothing left to decide.',
   run_stuck: 'This run is stuck, so your decision was not recorded. What to do is shown below.',
+  busy: 'The run was busy for a moment and did not take your decision. Decide again.',
   args_hash_mismatch: 'The arguments changed since you loaded them. Look at the new arguments and decide again.',
   approver_not_allowed: 'You are not an approver for this tool.',
   approver_required: 'You are not an approver for this tool.',
