@@ -24,7 +24,7 @@ import type { RunStreamItem } from '../src/schemas/run-event.js';
 import { bundleWithInterceptors } from './helpers/bundle-variant.js';
 import { signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
-import { replayOnSuiteBundle } from './helpers/history.js';
+import { replayOnSuiteBundle, waitFor } from './helpers/history.js';
 
 const reader = defineAgent({
   name: 'reader',
@@ -65,7 +65,9 @@ describe('a local tool whose result reaches the run late', () => {
         query = handle.query(pendingApprovalsQuery);
       },
     });
-    await sleep(300);
+    // Sent while the approval's task is held: after it started, well before its 700 ms are up.
+    await waitFor(() => approvalTaskStarted(handle), 30_000, "the approval's task to start", 20);
+    await sleep(100);
     const { landed } = await probe(handle);
     await query;
     const result = await handle.result();
@@ -140,6 +142,13 @@ describe('a local tool whose result reaches the run late', () => {
 });
 
 type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+
+/** Whether a workflow task started after the approval's signal. */
+async function approvalTaskStarted(handle: WorkflowHandle): Promise<boolean> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const approval = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'decision');
+  return approval >= 0 && events.slice(approval).some((e) => e.workflowTaskStartedEventAttributes);
+}
 
 /** The types of the run's events on its stream, read by query (a closed run answers from a replay). */
 async function eventTypes(client: Client, workflowId: string): Promise<string[]> {

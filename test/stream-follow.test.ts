@@ -76,7 +76,7 @@ describe('following a run', () => {
     const watching = reads.map(async (items) => {
       for await (const item of hitl.subscribe(handle.workflowId)) items.push(item);
     });
-    await waitFor(() => reads.every((items) => eventsOf(items).some((e) => e.type === 'approval_requested')), 30_000, 'every watcher');
+    await waitFor(() => reads.every((items) => eventsOf(items).some((e) => e.type === 'approval_requested')), 60_000, 'every watcher');
     // The run holds as many polls as it allows; the last subscriber was refused and reads by query meanwhile.
     const waitingPolls = async () => {
       const { polls } = await streamHistory(handle);

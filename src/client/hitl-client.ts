@@ -178,7 +178,7 @@ export class HitlClient {
    * Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. Refused
    * up front: an input too large for any run (too_large), and a stuck run (run_stuck; no worker could validate the
    * update, so it would only wait). So is a decision whose workflow task fails while applying it: Temporal then drops
-   * the update, and the run waits as it did before.
+   * the update, and the run waits as it did before. One the run refuses as busy is sent again (run-busy.ts).
    */
   async decide(workflowId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
     refuseIfTooLarge(input);
