@@ -17,7 +17,7 @@ import { ApplicationFailure, WorkflowUpdateFailedError, type Client, type Workfl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { pendingApprovalsQuery, runStateQuery, streamPollUpdate } from '../src/contract/messages.js';
+import { decisionSignal, pendingApprovalsQuery, runStateQuery, streamPollUpdate } from '../src/contract/messages.js';
 import { RUN_BUSY_TYPE } from '../src/contract/refusal-codes.js';
 import { itemConverter, readItems } from '../src/client/run-subscription.js';
 import type { RunStreamItem } from '../src/schemas/run-event.js';
@@ -146,7 +146,7 @@ type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 /** Whether a workflow task started after the approval's signal. */
 async function approvalTaskStarted(handle: WorkflowHandle): Promise<boolean> {
   const events = (await handle.fetchHistory()).events ?? [];
-  const approval = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'decision');
+  const approval = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === decisionSignal.name);
   return approval >= 0 && events.slice(approval).some((e) => e.workflowTaskStartedEventAttributes);
 }
 
@@ -163,7 +163,7 @@ async function eventTypes(client: Client, workflowId: string): Promise<string[]>
 function landedWithLateResult(history: History): boolean {
   const events = history.events ?? [];
   const id = (e: (typeof events)[number]) => Number(e.eventId);
-  const decisions = events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'decision');
+  const decisions = events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === decisionSignal.name);
   const second = decisions[1];
   if (!second) return false;
   const marker = events.find((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && id(e) > id(decisions[0]!));
