@@ -21,4 +21,40 @@ describe('__proto__ keys in JSON from outside', () => {
       { numRuns: 300 },
     );
   });
+
+  it('finds one wherever it is in JSON built with it, and the path leads to it (property)', () => {
+    // JSON text written by hand: a value holding `__proto__` as an own key cannot be built in JS and stringified.
+    type Node = { n: number } | { list: Node[] } | { entries: [string, Node][] };
+    const { node } = fc.letrec<{ node: Node }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer().map((n) => ({ n })),
+        fc.array(tie('node'), { maxLength: 4 }).map((list) => ({ list })),
+        fc
+          // Keys unique per object: JSON.parse keeps only the last of a repeated key.
+          .uniqueArray(fc.tuple(fc.constantFrom('a', 'b', '__proto__'), tie('node')), { maxLength: 3, selector: ([key]) => key })
+          .map((entries) => ({ entries })),
+      ),
+    }));
+    const text = (node: Node): string =>
+      'n' in node
+        ? String(node.n)
+        : 'list' in node
+          ? `[${node.list.map(text).join(',')}]`
+          : `{${node.entries.map(([key, value]) => `${JSON.stringify(key)}:${text(value)}`).join(',')}}`;
+    fc.assert(
+      fc.property(node, (tree) => {
+        const json = text(tree);
+        const value: unknown = JSON.parse(json);
+        const at = protoKeyPath(value);
+        expect(at !== undefined).toBe(json.includes('"__proto__":'));
+        if (at === undefined) return;
+        const steps = at.match(/[^.[\]]+/g)!;
+        const holder = steps.slice(0, -1).reduce<unknown>((v, step) => (v as Record<string, unknown>)[step], value);
+        expect(steps.at(-1)).toBe('__proto__');
+        expect(Object.hasOwn(holder as object, '__proto__')).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

@@ -5,6 +5,27 @@
  * never read one way here and another there.
  */
 export function protoKeyPath(value: unknown): string | undefined {
+  return holdsProtoKey(value) ? pathToProtoKey(value) : undefined;
+}
+
+/**
+ * Whether `value` holds such a key anywhere: the walk every input pays, so it builds no paths (a run's carried
+ * transcript has thousands of keys, and their paths were most of the cost of checking it at every run start).
+ */
+function holdsProtoKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const current = stack.pop();
+    if (current === null || typeof current !== 'object') continue;
+    if (!Array.isArray(current) && Object.hasOwn(current, '__proto__')) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current))
+      if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return false;
+}
+
+/** Where the first such key is, for the refusal's message; walked only when there is one. */
+function pathToProtoKey(value: unknown): string | undefined {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length) {
     const [current, at] = stack.pop()!;
