@@ -7,6 +7,7 @@
  *   npm run bench:evicted              # each size's full sample count
  *   options: --samples N (pairs per size)  --out DIR
  *            --target-only (only the size the target judges: 1,000 events of work, continued as new before waiting)
+ *            --save-histories DIR (each size's paused history, to replay in one process with `npm run bench:replay`)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,12 @@ import { EVICTED_SIZES, measureEvicted } from './scenarios/evicted.js';
 import { round } from './stats.js';
 
 const { values: args } = parseArgs({
-  options: { samples: { type: 'string' }, out: { type: 'string' }, 'target-only': { type: 'boolean', default: false } },
+  options: {
+    samples: { type: 'string' },
+    out: { type: 'string' },
+    'target-only': { type: 'boolean', default: false },
+    'save-histories': { type: 'string' },
+  },
 });
 const outDir = path.resolve(args.out ?? BENCH_DIR);
 const started = Date.now();
@@ -55,7 +61,8 @@ async function main(): Promise<void> {
   };
   try {
     const sizes = args['target-only'] ? EVICTED_SIZES.filter((size) => size.continues) : EVICTED_SIZES;
-    const evicted = await measureEvicted(ctx as unknown as BenchContext, args.samples ? Number(args.samples) : undefined, sizes);
+    const saveTo = args['save-histories'] && path.resolve(args['save-histories']);
+    const evicted = await measureEvicted(ctx as unknown as BenchContext, args.samples ? Number(args.samples) : undefined, sizes, saveTo);
     mkdirSync(outDir, { recursive: true });
     const machine = machineDetails((await ensureTemporalCli(() => {})).path, 'sqlite-file');
     const command = ['npm run bench:evicted', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');

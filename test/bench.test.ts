@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- --quick` as CI runs it: a real process, its own dev server, worker and LangGraph processes.
  * Checks that the results have the documented shape and that every paused run completed; the numbers themselves
- * are the benchmark's business. It runs alone, after the other suites (see vitest.config.ts).
+ * are the benchmark's business. It runs alone, after the other suites (see vitest.config.ts); so does `npm run bench:replay`.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -63,4 +64,21 @@ describe('npm run bench -- --quick', () => {
     expect(report).toContain('| floor: a bare workflow waiting for an update (4 events) |');
     expect(existsSync(path.join(outDir, 'results.json.tmp'))).toBe(false);
   });
+});
+
+describe('npm run bench:replay', () => {
+  it(
+    "replays a recorded history on a commit's bundle and this checkout's, then removes the commit's checkout",
+    { timeout: 300_000 },
+    async () => {
+      const worktrees = () => execFileSync('git', ['worktree', 'list', '--porcelain']).toString();
+      const before = worktrees();
+      const history = 'test/histories/v13/late-local-result--read-and-write.json';
+      const { code, output } = await runNpmScript('bench:replay', ['--history', history, '--base', 'HEAD', '--rounds', '2', '--per', '3']);
+      expect(code, output).toBe(0);
+      expect(output).toMatch(/^HEAD \(base\): \d+(\.\d+)? ms per replay/m);
+      expect(output).toMatch(/^this checkout ÷ base: \d+(\.\d+)?$/m);
+      expect(worktrees()).toBe(before);
+    },
+  );
 });

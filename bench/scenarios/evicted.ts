@@ -19,7 +19,9 @@
  * raised, and records that server's settings.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { WorkflowHandle } from '@temporalio/client';
 import getPort from 'get-port';
 import { decideUpdate, decisionSignal, pendingApprovalsQuery } from '../../src/contract/messages.js';
@@ -97,6 +99,8 @@ export async function measureEvicted(
   ctx: BenchContext,
   samples: number | undefined,
   sizes: readonly Size[] = EVICTED_SIZES,
+  /** A directory to write each size's paused template history to, for `npm run bench:replay`. */
+  saveHistoriesTo?: string,
 ): Promise<EvictedResult> {
   const server = await startDevServer({
     forceStart: true,
@@ -123,7 +127,7 @@ export async function measureEvicted(
         `  evicted runs: ${size.events} events${size.continues ? ' of work, continued as new before waiting' : ''}, ${pairs} cached/evicted pairs`,
       );
       // A replay can outlast the workflow task timeout at the largest size: that is a result, not a crash.
-      await measureSize(other, worker, size, pairs).then(
+      await measureSize(other, worker, size, pairs, saveHistoriesTo).then(
         (m) => measured.push(m),
         (err: Error) => {
           // An update's failure says only that it failed; its cause says why (a timed-out workflow task, …).
@@ -146,11 +150,23 @@ export async function measureEvicted(
   }
 }
 
-async function measureSize(ctx: BenchContext, worker: WorkerChild, size: Size, samples: number): Promise<EvictedSize> {
+async function measureSize(
+  ctx: BenchContext,
+  worker: WorkerChild,
+  size: Size,
+  samples: number,
+  saveHistoriesTo: string | undefined,
+): Promise<EvictedSize> {
   const { client } = ctx;
   // Two templates: a reset makes a new run of the same workflow id, and only one run per id may be open.
   const a = await makeTemplate(ctx, worker, size);
   const b = await makeTemplate(ctx, worker, size);
+  if (saveHistoriesTo) {
+    // The paused template, as every copy decided here replays it (in the JSON that `temporal workflow show` writes).
+    mkdirSync(saveHistoriesTo, { recursive: true });
+    const history = await client.workflow.getHandle(a.workflowId, a.runId).fetchHistory();
+    writeFileSync(path.join(saveHistoriesTo, `evicted-${size.events}${size.continues ? '-continued' : ''}.json`), historyToJSON(history));
+  }
   const callId = a.callId;
 
   const resetOf = async (template: Template): Promise<WorkflowHandle> => {
