@@ -47,12 +47,15 @@ async function bundleOf(root: string): Promise<string> {
 async function withCheckoutOf<T>(ref: string, use: (root: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hitl-replay-base-'));
   const root = path.join(dir, 'checkout');
-  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', root, ref], { cwd: ROOT, stdio: 'inherit' });
   try {
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
-    return await use(root);
+    execFileSync('git', ['worktree', 'add', '--detach', '--quiet', root, ref], { cwd: ROOT, stdio: 'inherit' });
+    try {
+      symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+      return await use(root);
+    } finally {
+      execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT });
+    }
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT });
     rmSync(dir, { recursive: true, force: true });
   }
 }
