@@ -605,6 +605,14 @@ further, cheapest first:
    SDK's isolation of runs); our zod schemas are built once per worker (src/schemas/built-once.ts), zod's own module
    is not (its global state must stay per run). What is left (above): the SDK's promise hook, validating and decoding
    the carried input, and the coroutines of a waiting call resuming. The transcript is most of the carried input.
+   zod's module is the largest piece we could take out: a prototype that hands workflow code one zod per worker,
+   evaluated by the first run that builds a schema and kept beside the shared schemas (a webpack alias of \`zod\` to
+   a lazy \`require\` of zod's CommonJS build; its ES build, concatenated, would define its namespaces' getters in
+   every run instead), replayed the default row's paused history in 0.88× to 0.89× the time per run (three
+   interleaved runs in one process, by hand on 2026-11-29; not part of these results). Its price is the isolation that
+   test/zod-in-workflow-sandbox.property.test.ts holds today: a run that changed zod's config, registry or prototypes
+   would change them for every later run of the worker, so workflow code would have to be kept from doing so by
+   static checks (it does none of it now).
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 
