@@ -22,7 +22,7 @@ import type { bundleWorkflows as BundleWorkflows } from '../src/workflow-bundle.
 import { runCommand } from './command.js';
 import { quietLogger } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
-import { round } from './stats.js';
+import { median, ratio, round } from './stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,8 +66,6 @@ function readHistory(file: string): { events?: unknown[] } {
   return json.history ?? json;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 async function main(): Promise<void> {
   if (!args.history || !existsSync(args.history))
     throw new Error('--history FILE: a workflow history to replay (see the header of bench/replay-command.ts)');
@@ -102,7 +100,7 @@ async function main(): Promise<void> {
   console.log(`history: ${args.history} (${history.events?.length ?? 0} events), ${rounds - 1} measured rounds of ${per} replays a side`);
   console.log(`${label}: ${round(b, 3)} ms per replay (median of rounds)`);
   console.log(`this checkout: ${round(o, 3)} ms per replay`);
-  console.log(`this checkout ÷ base: ${round(o / b, 3)}`);
+  console.log(`this checkout ÷ base: ${ratio(o, b)}`);
 }
 
 runCommand(main);
