@@ -11,7 +11,7 @@ import getPort from 'get-port';
 import pLimit from 'p-limit';
 import { startDevServer } from '../src/dev/dev-server.js';
 import { TEMPORAL_DEFAULT_DYNAMIC_CONFIG, type DynamicConfigValue } from '../src/dev/server-dynamic-config.js';
-import { bundleWorkflows, PRELOADED_MODULES, WORKFLOWS_PATH } from '../src/workflow-bundle.js';
+import { bundleWorkflows, WORKFLOWS_PATH } from '../src/workflow-bundle.js';
 import { BENCH_AGENT, PROMPTS } from './bench-agent.js';
 import { connectClient, sleep, startWorkerChild, uniqueName, type BenchContext, type WorkerChild } from './context.js';
 import { floorReadyQuery } from './floor/workflows.js';
@@ -142,13 +142,21 @@ async function attempt(
   }
 }
 
+type WebpackConfig = Parameters<NonNullable<NonNullable<Parameters<typeof bundleWorkflows>[0]>['webpackConfigHook']>>[0];
+
+/** The agent bundle without one zod per worker (src/workflow-bundle.ts): every run instantiates zod's ES build. */
+function withZodPerRun(config: WebpackConfig): WebpackConfig {
+  const { zod$: _shim, 'zod/index.cjs$': _commonjs, ...alias } = config.resolve!.alias as Record<string, string | false>;
+  return { ...config, resolve: { ...config.resolve, alias } };
+}
+
 export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   const experiments: Experiment[] = [];
   const { log } = ctx;
 
   // 1. Where the memory per paused run goes: the floor, the floor plus two zod schemas, the agent workflow as shipped
-  //    (zod instantiated per run, like every module but the preloaded ones), and the agent workflow with zod preloaded
-  //    and shared by all runs: what sharing would save, had it not broken zod (src/workflow-bundle.ts).
+  //    (one zod per worker, src/schemas/zod-per-worker.ts), and the agent workflow with zod's ES build instantiated
+  //    by every run, as it was before: what one zod per worker saves.
   const runs = ctx.settings.mode === 'quick' ? 100 : 300;
   const footprintDescription = `${runs} runs paused at once on a fresh worker process per bundle (default worker options, all cached): RSS growth per run, and runs paused per second`;
   await attempt(ctx, experiments, 'memory-per-cached-run', footprintDescription, async () => {
@@ -158,18 +166,14 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
       zodFloorBundle,
       (await bundleWorkflowCode({ workflowsPath: path.join(BENCH_DIR, 'floor', 'zod-floor-workflows.ts'), logger: quietLogger })).code,
     );
-    const zodSharedBundle = path.join(ctx.tmpDir, 'agent-zod-shared-workflows.js');
-    const sharedZod = path.join(BENCH_DIR, 'experiments', 'shared-zod.ts');
-    writeFileSync(
-      zodSharedBundle,
-      (await bundleWorkflows({ preloadModules: [...PRELOADED_MODULES, sharedZod], logger: quietLogger })).code,
-    );
+    const zodPerRunBundle = path.join(ctx.tmpDir, 'agent-zod-per-run-workflows.js');
+    writeFileSync(zodPerRunBundle, (await bundleWorkflows({ webpackConfigHook: withZodPerRun, logger: quietLogger })).code);
     const floor = await footprint(ctx, 'floor', ctx.floorBundlePath, runs);
     const zodFloor = await footprint(ctx, 'floor+zod', zodFloorBundle, runs);
     const agent = await footprint(ctx, 'agent', ctx.agentBundlePath, runs);
-    const agentZodShared = await footprint(ctx, 'agent', zodSharedBundle, runs);
+    const agentZodPerRun = await footprint(ctx, 'agent', zodPerRunBundle, runs);
     log(
-      `  KiB per cached run: floor ${floor.kibPerRun}, floor + 2 zod schemas ${zodFloor.kibPerRun}, agent ${agent.kibPerRun}, agent with zod shared ${agentZodShared.kibPerRun}`,
+      `  KiB per cached run: floor ${floor.kibPerRun}, floor + 2 zod schemas ${zodFloor.kibPerRun}, agent ${agent.kibPerRun}, agent with zod per run ${agentZodPerRun.kibPerRun}`,
     );
     return {
       name: 'memory-per-cached-run',
@@ -179,11 +183,11 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
         floorKiBPerRun: floor.kibPerRun,
         floorWithZodKiBPerRun: zodFloor.kibPerRun,
         agentKiBPerRun: agent.kibPerRun,
-        agentZodSharedKiBPerRun: agentZodShared.kibPerRun,
+        agentZodPerRunKiBPerRun: agentZodPerRun.kibPerRun,
         floorPausedPerSecond: floor.pausedPerSecond,
         floorWithZodPausedPerSecond: zodFloor.pausedPerSecond,
         agentPausedPerSecond: agent.pausedPerSecond,
-        agentZodSharedPausedPerSecond: agentZodShared.pausedPerSecond,
+        agentZodPerRunPausedPerSecond: agentZodPerRun.pausedPerSecond,
       },
     };
   });

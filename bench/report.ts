@@ -549,11 +549,10 @@ worker resume any run and survive any process dying; no option of ours removes i
     e.footprint
       ? `The bare floor workflow costs ${e.footprint.floorKiBPerRun} KiB per cached run. Every run gets its own instance of the modules the
 bundle imports: the floor plus the two of our schemas the agent parses (its input and a decision), in a bundle that
-does not preload our schema cache, so each run builds them, costs ${e.footprint.floorWithZodKiBPerRun} KiB. The agent workflow, whose schemas are built
-once per worker (src/schemas/built-once.ts), costs ${e.footprint.agentKiBPerRun} KiB per cached run. Preloading zod's own module as well would cost
-${e.footprint.agentZodSharedKiBPerRun ?? '?'} KiB in the same experiment, but zod keeps global state that must be per run and the SDK freezes what runs
-share, which breaks zod (src/workflow-bundle.ts), so each run keeps its own zod module. Runs paused per second: floor
-${e.footprint.floorPausedPerSecond}, agent ${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodSharedPausedPerSecond ?? '?'} with zod shared).`
+does not preload our schema cache, so each run builds them, costs ${e.footprint.floorWithZodKiBPerRun} KiB. The agent workflow, whose schemas and zod itself are
+built once per worker (src/schemas/built-once.ts, zod-per-worker.ts), costs ${e.footprint.agentKiBPerRun} KiB per cached run; the same bundle with zod's ES build
+instantiated by every run, as before, ${e.footprint.agentZodPerRunKiBPerRun ?? '?'} KiB. Runs paused per second: floor ${e.footprint.floorPausedPerSecond}, agent
+${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodPerRunPausedPerSecond ?? '?'} with zod per run).`
       : 'Measured by the memory-per-cached-run experiment in the full run.'
   } The bounded cache makes this a cap on the worker's memory rather than a cost per paused run.
 
@@ -573,7 +572,7 @@ replayed, one activation per workflow task in it. The replay cost above grows wi
 history, plus a fixed cost per run (a fresh workflow context: the bundle's modules instantiated again, though not
 our schemas, which are built once per worker). Timed on the worker by hand on 2026-11-28 (the default row, 100 pairs;
 not part of these results), the replayed run's first activation took about 6.5–7 ms on the worker: creating the
-run's context, with every module of the bundle instantiated anew (zod's among them), about 2 ms against the floor's
+run's context, with every module of the bundle instantiated anew (zod's among them then), about 2 ms against the floor's
 0.6 ms, and running the workflow to its wait about 4.2 ms. By V8 CPU profile of the workflow thread in those
 replays (\`BENCH_CPU_PROFILE_DIR=DIR\`; the profiler slows everything), the SDK's promise hook, which captures and
 source-maps a stack trace for every promise a workflow creates (for the \`__stack_trace\` query; the TypeScript SDK
@@ -588,7 +587,10 @@ key it finds. Replaying the default row's paused history in one process, the two
 at a time (\`npm run bench:replay -- --history FILE --base 9927e93\`, the history from \`npm run bench:evicted --
 --target-only --save-histories DIR\`; by hand on 2026-11-29, not part of these results), took 0.90× to 0.97× the
 time per replay of the code before it in four runs, against 1.02× with this code on both sides: about 0.5 ms of 10
-to 12. The target's row here did not move beyond its noise. In money the
+to 12. zod's modules were the largest piece of a run's fresh context: the bundle now hands every run one zod
+per worker, evaluated by the worker's first run (src/schemas/zod-per-worker.ts), and the same measurement against
+the commit before it (\`--base 612654f\`, by hand on 2026-11-29) took 0.888× the time per replay, about 1.3 ms of
+11.8. In money the
 visibility upserts matter more than in CPU: they are half the billable actions of an approval (section 9). What would cut the cost of deciding an evicted run
 further, cheapest first:
 
@@ -602,17 +604,9 @@ further, cheapest first:
   out.push(`### Not done yet
 
 1. **What is left of a run's fixed start.** Every new or rebuilt run instantiates the bundle's modules anew (the
-   SDK's isolation of runs); our zod schemas are built once per worker (src/schemas/built-once.ts), zod's own module
-   is not (its global state must stay per run). What is left (above): the SDK's promise hook, validating and decoding
-   the carried input, and the coroutines of a waiting call resuming. The transcript is most of the carried input.
-   zod's module is the largest piece we could take out: a prototype that hands workflow code one zod per worker,
-   evaluated by the first run that builds a schema and kept beside the shared schemas (a webpack alias of \`zod\` to
-   a lazy \`require\` of zod's CommonJS build; its ES build, concatenated, would define its namespaces' getters in
-   every run instead), replayed the default row's paused history in 0.88× to 0.89× the time per run (three
-   interleaved runs in one process, by hand on 2026-11-29; not part of these results). Its price is the isolation that
-   test/zod-in-workflow-sandbox.property.test.ts holds today: a run that changed zod's config, registry or prototypes
-   would change them for every later run of the worker, so workflow code would have to be kept from doing so by
-   static checks (it does none of it now).
+   SDK's isolation of runs); our schemas and zod are built once per worker (src/schemas/built-once.ts,
+   zod-per-worker.ts). What is left (above): the SDK's promise hook, validating and decoding the carried input, and
+   the coroutines of a waiting call resuming. The transcript is most of the carried input.
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
    the model activity reads by run and step) instead of as the model call's input.`);
 

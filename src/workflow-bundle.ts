@@ -1,4 +1,5 @@
 /** How the workflow code is bundled, in one place for the worker, the tests and the benchmark. */
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 
@@ -21,13 +22,12 @@ export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./wo
 /**
  * The SDK runs every workflow in one reusable V8 context, but each run gets its own instance of every module the
  * bundle imports, except these: they are evaluated once, frozen and shared by all runs. Only the globals the sandbox
- * lacks, the stateless curves of the signature checks (preloaded-crypto.ts) and the cache of schemas built once per
- * worker (schemas/built-once.ts) are preloaded. zod itself is not: zod keeps global state, which is per process in
- * Node and so must be per run here. Shared, its config (z.config, locales), its global registry (.meta ids) and
- * changes to its prototypes would pass from one run to the next; frozen, its checks that reset a shared regex throw
- * (z.email() and most string formats) and z.config() throws. Our schemas are shared without being frozen
- * (built-once.ts says how, why that is safe, and why workflow code must not call z.config()). test/zod-in-workflow-sandbox.property.test.ts holds every zod
- * feature in the sandbox to plain Node's behaviour, run after run.
+ * lacks, the stateless curves of the signature checks (preloaded-crypto.ts) and the cache of what is built once per
+ * worker (schemas/built-once.ts) are preloaded. zod is not: frozen, its checks that reset a shared regex throw
+ * (z.email() and most string formats) and z.config() throws. It is shared without being frozen instead, one zod per
+ * worker kept in that cache (ZOD_PER_WORKER below), and so are our schemas (built-once.ts says how, why that is
+ * safe, and what workflow code must therefore never do to zod). test/zod-in-workflow-sandbox.property.test.ts holds
+ * every zod feature in the sandbox to plain Node's behaviour, run after run.
  */
 export const PRELOADED_MODULES = [
   fileURLToPath(new URL('./workflows/sandbox-globals.ts', import.meta.url)),
@@ -40,6 +40,11 @@ export const PRELOADED_MODULES = [
  * refused as input instead of failing the workflow task (src/codec/payload-converter.ts). Every agent bundle holds it.
  */
 const PAYLOAD_CONVERTER_PATH = fileURLToPath(new URL('./codec/payload-converter.ts', import.meta.url));
+
+/** What workflow code gets for `import { z } from 'zod'` (see the file). */
+const ZOD_PER_WORKER = fileURLToPath(new URL('./schemas/zod-per-worker.ts', import.meta.url));
+/** zod's CommonJS build, which ZOD_PER_WORKER requires once per worker as 'zod/index.cjs'. */
+const ZOD_COMMONJS = createRequire(import.meta.url).resolve('zod');
 
 type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 type Rule = { use?: { loader?: string; options?: { jsc?: { target?: string } } } };
@@ -62,17 +67,23 @@ function compileForES2018(config: WebpackConfig): WebpackConfig {
 /**
  * Every new run, and every run rebuilt from history once the worker let it go, instantiates each module of the
  * bundle anew (above). The SDK bundles in webpack's development mode, which wraps each ES module in a function of
- * its own with a getter per export; concatenated (scope hoisting, as in production mode), zod's modules and ours
- * become a few functions, which a run instantiates sooner and keeps in less memory (memory-per-cached-run in
- * bench/RESULTS.md). The code is not minified: stack traces and source maps read as before. CommonJS modules (the
- * SDK's) stay as they are.
+ * its own with a getter per export; concatenated (scope hoisting, as in production mode), our modules become a few
+ * functions, which a run instantiates sooner and keeps in less memory (memory-per-cached-run in bench/RESULTS.md).
+ * The code is not minified: stack traces and source maps read as before. CommonJS modules (the SDK's, and the zod
+ * the worker shares) stay as they are.
  */
 function concatenateModules(config: WebpackConfig): WebpackConfig {
   return { ...config, optimization: { ...config.optimization, concatenateModules: true } };
 }
 
+/** `zod` is one zod per worker in the bundle, instead of a module instance per run (src/schemas/zod-per-worker.ts). */
+function zodPerWorker(config: WebpackConfig): WebpackConfig {
+  const alias = { ...(config.resolve?.alias as Record<string, string | false>), zod$: ZOD_PER_WORKER, 'zod/index.cjs$': ZOD_COMMONJS };
+  return { ...config, resolve: { ...config.resolve, alias } };
+}
+
 function workflowWebpackConfig(config: WebpackConfig): WebpackConfig {
-  return concatenateModules(compileForES2018(config));
+  return zodPerWorker(concatenateModules(compileForES2018(config)));
 }
 
 /**

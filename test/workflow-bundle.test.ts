@@ -1,7 +1,7 @@
 /**
  * The bundle every worker runs (built by bundleWorkflows in the global setup) preloads the globals the sandbox
- * lacks and the cache of schemas built once per worker, neither of which pulls in zod: zod stays a module of each
- * run (src/workflow-bundle.ts says why), in the one build of zod the workflows import.
+ * lacks and the cache of what is built once per worker, neither of which pulls in zod: zod is not frozen, but kept
+ * in that cache, one zod per worker, in the one build of zod the workflows get (src/schemas/zod-per-worker.ts).
  * test/zod-in-workflow-sandbox.property.test.ts and test/built-once.test.ts show what that means at run time.
  *
  * It also holds exactly one copy of each Temporal SDK package. `@temporalio/workflow-streams` pins its SDK
@@ -53,14 +53,22 @@ describe('workflow bundle', () => {
     expect(interceptors.slice(0, interceptors.indexOf('}'))).toContain('./src/workflows/next-activation.ts');
   });
 
-  it('concatenates ES modules, zod and ours, so a run instantiates fewer of them', () => {
-    expect(code).toMatch(/^;\/\/ \.\/node_modules\/zod\/v4\/classic\/schemas\.js$/m);
+  it('concatenates our ES modules, so a run instantiates fewer of them', () => {
     expect(code).toMatch(/^;\/\/ \.\/src\/schemas\/decision\.ts$/m);
+    expect(code).toMatch(/^;\/\/ \.\/src\/schemas\/zod-per-worker\.ts$/m);
   });
 
-  it('bundles the ES build of zod the workflows import, and no CommonJS copy', () => {
-    expect(code).toContain('node_modules/zod/v4/classic/schemas.js');
-    expect(code).not.toMatch(/node_modules\/zod\/[\w/.-]*\.cjs/);
+  it("bundles zod's CommonJS build only, evaluated where the worker's one zod is built", () => {
+    expect(code).toContain('// MODULE: ./node_modules/zod/index.cjs');
+    expect(code).toContain('"./node_modules/zod/v4/classic/schemas.cjs"');
+    // No ES build of zod, which every run would instantiate anew.
+    expect(code).not.toMatch(/node_modules\/zod\/[\w/.-]*\.js\b/);
+    // zod's entry is called in one place: the builder of the worker's one zod.
+    const [, entry] = /^var (\w+) = \/\*#__PURE__\*\/__webpack_require__\.\w+\(function\(__unused_webpack_module, exports\) \{$/m.exec(
+      code.slice(code.indexOf('// MODULE: ./node_modules/zod/index.cjs')),
+    )!;
+    expect([...code.matchAll(new RegExp(`\\b${entry}\\(\\)`, 'g'))].map(([call]) => call)).toHaveLength(1);
+    expect(code).toContain(`builtOnce)('schemas/zod-per-worker.z', ()=>(${entry}().z))`);
   });
 
   it('holds one copy of each Temporal SDK package, workflow-streams included', () => {

@@ -24,6 +24,8 @@ export const WORKFLOW_ENTRIES = [
   'src/workflows/sandbox-globals.ts',
   'src/workflows/preloaded-crypto.ts',
   'src/schemas/built-once.ts',
+  // What the bundle resolves `zod` to (src/workflow-bundle.ts).
+  'src/schemas/zod-per-worker.ts',
   'src/workflows/tracing-interceptors.ts',
 ];
 /** The one file allowed to read `Date`: the sandbox makes it the workflow task's time (see the file). */
@@ -65,6 +67,36 @@ const FORBIDDEN_GLOBALS: Record<string, string> = {
   require: 'use static imports',
 };
 
+/**
+ * One zod serves every run of a worker (src/schemas/zod-per-worker.ts), so what a run changes in it reaches every
+ * later run, and a replay on another worker would not see it: `z.config()`, zod's global registry (`.meta()` with
+ * metadata puts a schema in it, and a second run giving the same id would throw), and prototypes, zod's or any.
+ */
+const ZOD_GLOBAL_STATE: Record<string, string> = {
+  config: "z.config(): zod's config is shared by every run of the worker (src/schemas/zod-per-worker.ts)",
+  globalRegistry: "zod's global registry is shared by every run of the worker: use a registry of the run's own (z.registry())",
+  meta: ".meta(…) puts the schema in zod's global registry, shared by every run of the worker: use .describe()",
+  prototype: 'changes a prototype, which every later run of the worker would see',
+};
+
+/** Whether the member expression is (part of) the target of an assignment, `x.prototype.y = …` or `x.prototype = …`. */
+function isAssignedThrough(p: NodePath): boolean {
+  let current: NodePath = p;
+  const through = (parent: NodePath) =>
+    parent.isMemberExpression({ object: current.node }) ||
+    parent.isTSAsExpression() ||
+    parent.isTSNonNullExpression() ||
+    parent.isTSSatisfiesExpression();
+  while (current.parentPath && through(current.parentPath)) current = current.parentPath;
+  const parent = current.parentPath;
+  return (
+    !!parent &&
+    (parent.isAssignmentExpression({ left: current.node }) ||
+      parent.isUpdateExpression() ||
+      parent.isUnaryExpression({ operator: 'delete' }))
+  );
+}
+
 export interface Finding {
   file: string;
   line: number;
@@ -84,6 +116,18 @@ export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIE
     const report = (node: { loc?: { start: { line: number; column: number } } | null }, message: string) =>
       findings.push({ file: relative, line: node.loc?.start.line ?? 0, column: (node.loc?.start.column ?? 0) + 1, message });
 
+    const follow = (node: Parameters<typeof report>[0], source: string) => {
+      if (source.startsWith('.')) {
+        const target = path.resolve(path.dirname(file), source.replace(/\.js$/, '.ts'));
+        if (existsSync(target)) queue.push(target);
+        else report(node, `cannot resolve ${source}`);
+      } else if (source.startsWith('node:') || builtinModules.includes(source)) {
+        report(node, `imports the Node module "${source}": I/O belongs in activities`);
+      } else if (!ALLOWED_PACKAGES.some((pkg) => source === pkg || source.startsWith(`${pkg}/`))) {
+        report(node, `imports "${source}", which is not on the list of packages known to be deterministic (src/dev/determinism-check.ts)`);
+      }
+    };
+
     const ast = parse(readFileSync(file, 'utf8'), { sourceType: 'module', plugins: ['typescript'] });
     traverse(ast, {
       'ImportDeclaration|ExportNamedDeclaration|ExportAllDeclaration'(p: NodePath) {
@@ -91,22 +135,17 @@ export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIE
         if (!node.source || node.importKind === 'type' || node.exportKind === 'type') return;
         const specifiers = (p.node as { specifiers?: { importKind?: string; exportKind?: string }[] }).specifiers ?? [];
         if (specifiers.length > 0 && specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')) return;
-        const source = node.source.value;
-        if (source.startsWith('.')) {
-          const target = path.resolve(path.dirname(file), source.replace(/\.js$/, '.ts'));
-          if (existsSync(target)) queue.push(target);
-          else report(p.node, `cannot resolve ${source}`);
-        } else if (source.startsWith('node:') || builtinModules.includes(source)) {
-          report(p.node, `imports the Node module "${source}": I/O belongs in activities`);
-        } else if (!ALLOWED_PACKAGES.some((pkg) => source === pkg || source.startsWith(`${pkg}/`))) {
-          report(
-            p.node,
-            `imports "${source}", which is not on the list of packages known to be deterministic (src/dev/determinism-check.ts)`,
-          );
-        }
+        follow(p.node, node.source.value);
       },
       MemberExpression(p) {
         const { object, property, computed } = p.node;
+        if (!computed && property.type === 'Identifier' && ZOD_GLOBAL_STATE[property.name]) {
+          const name = property.name;
+          const write = name === 'prototype' && isAssignedThrough(p);
+          const zodMember = object.type === 'Identifier' && object.name === 'z' && name !== 'prototype' && name !== 'meta';
+          const metaCall = name === 'meta' && p.parentPath.isCallExpression({ callee: p.node }) && p.parentPath.node.arguments.length > 0;
+          if (write || zodMember || metaCall) report(p.node, ZOD_GLOBAL_STATE[name]!);
+        }
         if (computed || object.type !== 'Identifier' || property.type !== 'Identifier' || p.scope.hasBinding(object.name, true)) return;
         if (object.name === 'Math' && property.name === 'random')
           report(p.node, 'Math.random(): use uuid4() or a seeded choice from the workflow input');
@@ -123,6 +162,11 @@ export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIE
       Identifier(p) {
         const advice = FORBIDDEN_GLOBALS[p.node.name];
         if (!advice || !p.isReferencedIdentifier() || p.scope.hasBinding(p.node.name, true)) return;
+        // `require('literal')` is bundled like a static import (src/schemas/zod-per-worker.ts needs it to be lazy).
+        const call = p.parent as { type: string; callee?: unknown; arguments?: { type: string; value?: unknown }[] };
+        const [source, ...rest] = call.type === 'CallExpression' && call.callee === p.node ? call.arguments! : [];
+        if (p.node.name === 'require' && source?.type === 'StringLiteral' && rest.length === 0)
+          return follow(p.node, source.value as string);
         report(p.node, `uses the global "${p.node.name}": ${advice}`);
       },
     });

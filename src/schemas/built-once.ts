@@ -4,7 +4,7 @@
  * zod schema constructions were most of that work (bench/RESULTS.md, "Deciding a run evicted from the worker's
  * cache"). This module is preloaded (PRELOADED_MODULES in src/workflow-bundle.ts), so one instance of it serves
  * every run of the worker: the first run to evaluate a schema module builds its schemas, and every later run gets
- * the same ones.
+ * the same ones. zod itself is kept here the same way (zod-per-worker.ts).
  *
  * Why that is safe: a schema is immutable configuration, and what zod caches in it (compiled parsers, lazily
  * computed internals) is a pure function of the schema, the same whichever run fills it in. What a parse returns is
@@ -15,13 +15,12 @@
  * code, and reading per-run state in one (`workflowInfo()`, `patched()`, a module-level `let`) would fix the first
  * run's value for every run of the worker; a refinement they hold must not keep state of its own.
  *
- * Three consequences. The shared schemas parse with the zod module of the run that built them, so that run's zod
- * config would apply to every run after it: workflow code never calls `z.config()` (the static test checks). A shared
- * schema's metadata (`.describe()`, `.meta()`) sits in the global registry of the run that built it, which zod keeps
- * per run here: the schema's own `.description` finds it, another run's `z.toJSONSchema` would not; workflow code
- * reads no schema metadata (tool definitions become JSON Schema in the model activity). And the first run's module
- * instances stay alive as long as the worker, since its schemas' checks are its functions: one run's modules, however
- * many runs follow.
+ * Two consequences. The shared schemas parse with the one zod of the worker (zod-per-worker.ts), so a run's change
+ * to zod's global state would apply to every run after it: workflow code never calls `z.config()`, never registers
+ * a schema or gives one an id, and extends no zod prototype (the static test checks). A schema's `.describe()` text
+ * sits in that zod's global registry, keyed weakly by the schema, so every run finds it. And the first run's module
+ * instances stay alive as long as the worker, since its schemas' checks are its functions: one run's modules,
+ * however many runs follow.
  *
  * Why not preload the schema modules themselves: the SDK deep-freezes what a preloaded module exports, and a frozen
  * zod schema throws the first time it fills in a lazy internal. The cache below is reachable from no export, so it

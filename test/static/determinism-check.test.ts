@@ -1,0 +1,64 @@
+/**
+ * The determinism check (src/dev/determinism-check.ts) on small workflow modules written for each rule: what it
+ * must report, and what it must let through, since `npm test` fails on any finding.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkWorkflowDeterminism } from '../../src/dev/determinism-check.js';
+
+let root: string | undefined;
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** The messages the check reports for a workflow entry `entry.ts` with `code`, plus any other modules given. */
+function findings(code: string, modules: Record<string, string> = {}): string[] {
+  root = mkdtempSync(path.join(tmpdir(), 'determinism-'));
+  for (const [name, text] of Object.entries({ 'entry.ts': code, ...modules })) writeFileSync(path.join(root, name), text);
+  return checkWorkflowDeterminism(root, ['entry.ts']).findings.map((f) => `${f.line}: ${f.message}`);
+}
+
+describe('determinism check', () => {
+  it('lets a workflow module that uses only allowed packages and its own modules through, and follows them', () => {
+    expect(
+      findings(`import { z } from 'zod';\nimport { helper } from './helper.js';\nexport const s = z.string().describe('a');\n`, {
+        'helper.ts': `export const helper = () => Date.now();\n`,
+      }),
+    ).toEqual(['1: Date.now(): use workflowNow() from workflow-clock.ts']);
+  });
+
+  it('takes require of a literal as the import webpack bundles it as, and refuses any other require', () => {
+    expect(findings(`export const z = require('zod/index.cjs').z;\n`)).toEqual([]);
+    expect(findings(`export const fs = require('node:fs');\n`)).toEqual([
+      '1: imports the Node module "node:fs": I/O belongs in activities',
+    ]);
+    expect(findings(`export const pad = require('left-pad');\n`)).toEqual([
+      '1: imports "left-pad", which is not on the list of packages known to be deterministic (src/dev/determinism-check.ts)',
+    ]);
+    expect(findings(`const name = 'zod';\nexport const z = require(name);\n`)).toEqual([
+      '2: uses the global "require": use static imports',
+    ]);
+    expect(findings(`export const r = require;\n`)).toEqual(['1: uses the global "require": use static imports']);
+    expect(findings(`export const h = require('./helper.js');\n`, { 'helper.ts': `export const now = Math.random();\n` })).toEqual([
+      '1: Math.random(): use uuid4() or a seeded choice from the workflow input',
+    ]);
+  });
+
+  it("refuses changes to zod's global state and to prototypes, which every later run of the worker would see", () => {
+    const zod = `import { z } from 'zod';\n`;
+    expect(findings(`${zod}z.config(z.locales.de());\n`)).toEqual([expect.stringMatching(/^2: z\.config\(\): /)]);
+    expect(findings(`${zod}export const s = z.string().meta({ id: 'Name' });\n`)).toEqual([expect.stringMatching(/^2: \.meta\(…\) puts/)]);
+    expect(findings(`${zod}z.string().register(z.globalRegistry, { id: 'x' });\n`)).toEqual([
+      expect.stringMatching(/^2: zod's global registry is shared/),
+    ]);
+    expect(findings(`${zod}(z.ZodType.prototype as any).probe = 1;\n`)).toEqual([expect.stringMatching(/^2: changes a prototype/)]);
+    expect(findings(`Array.prototype.last = function () {};\ndelete Object.prototype.x;\n`)).toHaveLength(2);
+    // Reading is fine: a schema's metadata, a prototype's method, a registry of the run's own.
+    expect(
+      findings(`${zod}const s = z.string().describe('a');\nexport const m = [s.meta(), Array.prototype.slice.call([1]), z.registry()];\n`),
+    ).toEqual([]);
+  });
+});
