@@ -17,7 +17,7 @@
  *
  * Two consequences. The shared schemas parse with the one zod of the worker (zod-per-worker.ts), so a run's change
  * to zod's global state would apply to every run after it: workflow code never calls `z.config()`, never registers
- * a schema or gives one an id, and extends no zod prototype (the static test checks). A schema's `.describe()` text
+ * a schema or gives one an id, and extends no zod prototype (src/dev/determinism-check.ts refuses each). A schema's `.describe()` text
  * sits in that zod's global registry, keyed weakly by the schema, so every run finds it. And the first run's module
  * instances stay alive as long as the worker, since its schemas' checks are its functions: one run's modules,
  * however many runs follow.

@@ -8,7 +8,7 @@
  * Why that costs no isolation we had: the shared schemas (built-once.ts) already parse with the zod of the run that
  * built them, so a run's zod config reached later runs before this. What one zod adds is that zod's global registry
  * and its prototypes are shared too. Workflow code changes none of it: it never calls `z.config()`, registers no
- * schema, gives none an id, and extends no prototype (test/static/built-once.test.ts checks), so a run behaves the
+ * schema, gives none an id, and extends no prototype (the determinism check refuses each), so a run behaves the
  * same, and a replay decides the same, whichever runs came before it on the worker.
  *
  * Why zod's CommonJS build: webpack bundles it as a module of its own, so it is evaluated only when the first run
