@@ -79,6 +79,23 @@ const ZOD_GLOBAL_STATE: Record<string, string> = {
   prototype: 'changes a prototype, which every later run of the worker would see',
 };
 
+/**
+ * In the bundle, 'zod' is the one zod of the worker (src/schemas/zod-per-worker.ts), which exports `z` and nothing
+ * else: any other name imported from it would be undefined at run time (webpack only warns), and a subpath would
+ * bring a second zod, instantiated by every run.
+ */
+const ZOD_IMPORT = "workflow code imports only `{ z }` from 'zod' (src/schemas/zod-per-worker.ts); types may come from anywhere";
+
+/** Whether an import of `source` takes only `z` from 'zod' (besides types). */
+function importsOnlyZ(p: NodePath, source: string): boolean {
+  if (!p.isImportDeclaration() || source !== 'zod') return false;
+  return p.node.specifiers.every(
+    (s) =>
+      s.type === 'ImportSpecifier' &&
+      (s.importKind === 'type' || (s.imported.type === 'Identifier' ? s.imported.name : s.imported.value) === 'z'),
+  );
+}
+
 /** Whether the member expression is (part of) the target of an assignment, `x.prototype.y = …` or `x.prototype = …`. */
 function isAssignedThrough(p: NodePath): boolean {
   let current: NodePath = p;
@@ -135,6 +152,7 @@ export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIE
         if (!node.source || node.importKind === 'type' || node.exportKind === 'type') return;
         const specifiers = (p.node as { specifiers?: { importKind?: string; exportKind?: string }[] }).specifiers ?? [];
         if (specifiers.length > 0 && specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')) return;
+        if (/^zod(\/|$)/.test(node.source.value) && !importsOnlyZ(p, node.source.value)) report(p.node, ZOD_IMPORT);
         follow(p.node, node.source.value);
       },
       MemberExpression(p) {

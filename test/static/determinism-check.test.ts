@@ -47,6 +47,20 @@ describe('determinism check', () => {
     ]);
   });
 
+  it("takes only `z` from 'zod', the one name the worker's one zod exports, and no subpath of it", () => {
+    const refused = [expect.stringMatching(/^1: workflow code imports only `\{ z \}` from 'zod'/)];
+    expect(
+      findings(
+        `import { z, type ZodType } from 'zod';\nimport type { ZodError } from 'zod';\nexport type T = ZodType | ZodError;\nexport const s = z.string();\n`,
+      ),
+    ).toEqual([]);
+    expect(findings(`import { z, ZodError } from 'zod';\nexport const e = [z, ZodError];\n`)).toEqual(refused);
+    expect(findings(`import * as zod from 'zod';\nexport const s = zod.z.string();\n`)).toEqual(refused);
+    expect(findings(`import z from 'zod';\nexport const s = z.string();\n`)).toEqual(refused);
+    expect(findings(`import { z } from 'zod/v4';\nexport const s = z.string();\n`)).toEqual(refused);
+    expect(findings(`export { z } from 'zod';\n`)).toEqual(refused);
+  });
+
   it("refuses changes to zod's global state and to prototypes, which every later run of the worker would see", () => {
     const zod = `import { z } from 'zod';\n`;
     expect(findings(`${zod}z.config(z.locales.de());\n`)).toEqual([expect.stringMatching(/^2: z\.config\(\): /)]);
