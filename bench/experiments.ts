@@ -11,7 +11,7 @@ import getPort from 'get-port';
 import pLimit from 'p-limit';
 import { startDevServer } from '../src/dev/dev-server.js';
 import { TEMPORAL_DEFAULT_DYNAMIC_CONFIG, type DynamicConfigValue } from '../src/dev/server-dynamic-config.js';
-import { bundleWorkflows, WORKFLOWS_PATH } from '../src/workflow-bundle.js';
+import { bundleWorkflows, WORKFLOWS_PATH, ZOD_PER_WORKER_ALIASES } from '../src/workflow-bundle.js';
 import { BENCH_AGENT, PROMPTS } from './bench-agent.js';
 import { connectClient, sleep, startWorkerChild, uniqueName, type BenchContext, type WorkerChild } from './context.js';
 import { floorReadyQuery } from './floor/workflows.js';
@@ -146,8 +146,8 @@ type WebpackConfig = Parameters<NonNullable<NonNullable<Parameters<typeof bundle
 
 /** The agent bundle without one zod per worker (src/workflow-bundle.ts): every run instantiates zod's ES build. */
 function withZodPerRun(config: WebpackConfig): WebpackConfig {
-  const { zod$: _shim, 'zod/index.cjs$': _commonjs, ...alias } = config.resolve!.alias as Record<string, string | false>;
-  return { ...config, resolve: { ...config.resolve, alias } };
+  const alias = Object.entries(config.resolve!.alias as Record<string, string | false>).filter(([key]) => !(key in ZOD_PER_WORKER_ALIASES));
+  return { ...config, resolve: { ...config.resolve, alias: Object.fromEntries(alias) } };
 }
 
 export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {

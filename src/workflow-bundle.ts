@@ -25,7 +25,7 @@ export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [fileURLToPath(new URL('./wo
  * lacks, the stateless curves of the signature checks (preloaded-crypto.ts) and the cache of what is built once per
  * worker (schemas/built-once.ts) are preloaded. zod is not: frozen, its checks that reset a shared regex throw
  * (z.email() and most string formats) and z.config() throws. It is shared without being frozen instead, one zod per
- * worker kept in that cache (ZOD_PER_WORKER below), and so are our schemas (built-once.ts says how, why that is
+ * worker kept in that cache (ZOD_PER_WORKER_ALIASES below), and so are our schemas (built-once.ts says how, why that is
  * safe, and what workflow code must therefore never do to zod). test/zod-in-workflow-sandbox.property.test.ts holds
  * every zod feature in the sandbox to plain Node's behaviour, run after run.
  */
@@ -41,10 +41,15 @@ export const PRELOADED_MODULES = [
  */
 const PAYLOAD_CONVERTER_PATH = fileURLToPath(new URL('./codec/payload-converter.ts', import.meta.url));
 
-/** What workflow code gets for `import { z } from 'zod'` (see the file). */
-const ZOD_PER_WORKER = fileURLToPath(new URL('./schemas/zod-per-worker.ts', import.meta.url));
-/** zod's CommonJS build, which ZOD_PER_WORKER requires once per worker as 'zod/index.cjs'. */
-const ZOD_COMMONJS = createRequire(import.meta.url).resolve('zod');
+/**
+ * One zod per worker (src/schemas/zod-per-worker.ts): workflow code's `import { z } from 'zod'` gets that module, which
+ * requires zod's CommonJS build once per worker as 'zod/index.cjs'. Without these aliases, each run instantiates
+ * zod's ES build (the bench's memory-per-cached-run experiment measures that bundle too).
+ */
+export const ZOD_PER_WORKER_ALIASES = {
+  zod$: fileURLToPath(new URL('./schemas/zod-per-worker.ts', import.meta.url)),
+  'zod/index.cjs$': createRequire(import.meta.url).resolve('zod'),
+};
 
 type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 type Rule = { use?: { loader?: string; options?: { jsc?: { target?: string } } } };
@@ -76,9 +81,8 @@ function concatenateModules(config: WebpackConfig): WebpackConfig {
   return { ...config, optimization: { ...config.optimization, concatenateModules: true } };
 }
 
-/** `zod` is one zod per worker in the bundle, instead of a module instance per run (src/schemas/zod-per-worker.ts). */
 function zodPerWorker(config: WebpackConfig): WebpackConfig {
-  const alias = { ...(config.resolve?.alias as Record<string, string | false>), zod$: ZOD_PER_WORKER, 'zod/index.cjs$': ZOD_COMMONJS };
+  const alias = { ...(config.resolve?.alias as Record<string, string | false>), ...ZOD_PER_WORKER_ALIASES };
   return { ...config, resolve: { ...config.resolve, alias } };
 }
 

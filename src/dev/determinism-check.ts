@@ -72,12 +72,12 @@ const FORBIDDEN_GLOBALS: Record<string, string> = {
  * later run, and a replay on another worker would not see it: `z.config()`, zod's global registry (`.meta()` with
  * metadata puts a schema in it, and a second run giving the same id would throw), and prototypes, zod's or any.
  */
-const ZOD_GLOBAL_STATE: Record<string, string> = {
+const ZOD_GLOBAL_STATE = {
   config: "z.config(): zod's config is shared by every run of the worker (src/schemas/zod-per-worker.ts)",
   globalRegistry: "zod's global registry is shared by every run of the worker: use a registry of the run's own (z.registry())",
   meta: ".meta(…) puts the schema in zod's global registry, shared by every run of the worker: use .describe()",
   prototype: 'changes a prototype, which every later run of the worker would see',
-};
+} as const;
 
 /**
  * In the bundle, 'zod' is the one zod of the worker (src/schemas/zod-per-worker.ts), which exports `z` and nothing
@@ -86,14 +86,31 @@ const ZOD_GLOBAL_STATE: Record<string, string> = {
  */
 const ZOD_IMPORT = "workflow code imports only `{ z }` from 'zod' (src/schemas/zod-per-worker.ts); types may come from anywhere";
 
-/** Whether an import of `source` takes only `z` from 'zod' (besides types). */
-function importsOnlyZ(p: NodePath, source: string): boolean {
-  if (!p.isImportDeclaration() || source !== 'zod') return false;
+/** Whether an import (of 'zod') takes only `z` from it, besides types; a re-export never does. */
+function importsOnlyZ(p: NodePath): boolean {
+  if (!p.isImportDeclaration()) return false;
   return p.node.specifiers.every(
     (s) =>
       s.type === 'ImportSpecifier' &&
       (s.importKind === 'type' || (s.imported.type === 'Identifier' ? s.imported.name : s.imported.value) === 'z'),
   );
+}
+
+/** What the member expression `object.name` at `p` changes in zod's global state or a prototype, if anything. */
+function sharedStateChange(p: NodePath, object: { type: string; name?: string }, name: string): string | undefined {
+  switch (name) {
+    case 'prototype':
+      return isAssignedThrough(p) ? ZOD_GLOBAL_STATE.prototype : undefined;
+    case 'meta':
+      return p.parentPath?.isCallExpression({ callee: p.node }) && p.parentPath.node.arguments.length > 0
+        ? ZOD_GLOBAL_STATE.meta
+        : undefined;
+    case 'config':
+    case 'globalRegistry':
+      return object.type === 'Identifier' && object.name === 'z' ? ZOD_GLOBAL_STATE[name] : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** Whether the member expression is (part of) the target of an assignment, `x.prototype.y = …` or `x.prototype = …`. */
@@ -152,18 +169,13 @@ export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIE
         if (!node.source || node.importKind === 'type' || node.exportKind === 'type') return;
         const specifiers = (p.node as { specifiers?: { importKind?: string; exportKind?: string }[] }).specifiers ?? [];
         if (specifiers.length > 0 && specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')) return;
-        if (/^zod(\/|$)/.test(node.source.value) && !importsOnlyZ(p, node.source.value)) report(p.node, ZOD_IMPORT);
+        if (/^zod(\/|$)/.test(node.source.value) && !(node.source.value === 'zod' && importsOnlyZ(p))) report(p.node, ZOD_IMPORT);
         follow(p.node, node.source.value);
       },
       MemberExpression(p) {
         const { object, property, computed } = p.node;
-        if (!computed && property.type === 'Identifier' && ZOD_GLOBAL_STATE[property.name]) {
-          const name = property.name;
-          const write = name === 'prototype' && isAssignedThrough(p);
-          const zodMember = object.type === 'Identifier' && object.name === 'z' && name !== 'prototype' && name !== 'meta';
-          const metaCall = name === 'meta' && p.parentPath.isCallExpression({ callee: p.node }) && p.parentPath.node.arguments.length > 0;
-          if (write || zodMember || metaCall) report(p.node, ZOD_GLOBAL_STATE[name]!);
-        }
+        const change = !computed && property.type === 'Identifier' ? sharedStateChange(p, object, property.name) : undefined;
+        if (change) report(p.node, change);
         if (computed || object.type !== 'Identifier' || property.type !== 'Identifier' || p.scope.hasBinding(object.name, true)) return;
         if (object.name === 'Math' && property.name === 'random')
           report(p.node, 'Math.random(): use uuid4() or a seeded choice from the workflow input');
