@@ -14,6 +14,7 @@ import traverseModule, { type NodePath } from '@babel/traverse';
 // bundlers' interop the function itself.
 type Traverse = typeof traverseModule.default;
 const traverse: Traverse = typeof traverseModule === 'function' ? (traverseModule as unknown as Traverse) : traverseModule.default;
+type Node = NodePath['node'];
 
 /**
  * The workflows, the modules preloaded into the same sandbox (PRELOADED_MODULES in src/workflow-bundle.ts) and the
@@ -85,6 +86,8 @@ const ZOD_GLOBAL_STATE = {
  * bring a second zod, instantiated by every run.
  */
 const ZOD_IMPORT = "workflow code imports only `{ z }` from 'zod' (src/schemas/zod-per-worker.ts); types may come from anywhere";
+const ZOD_USE =
+  "uses `z` other than as `z.<name>` (an alias, a computed key, a value passed on), which the checks of zod's shared state could not follow";
 
 /** Whether an import (of 'zod') takes only `z` from it, besides types; a re-export never does. */
 function importsOnlyZ(p: NodePath): boolean {
@@ -97,14 +100,15 @@ function importsOnlyZ(p: NodePath): boolean {
 }
 
 /** What the member expression `object.name` at `p` changes in zod's global state or a prototype, if anything. */
-function sharedStateChange(p: NodePath, object: { type: string; name?: string }, name: string): string | undefined {
+function sharedStateChange(p: NodePath, object: Node, name: string): string | undefined {
   switch (name) {
     case 'prototype':
       return isAssignedThrough(p) ? ZOD_GLOBAL_STATE.prototype : undefined;
     case 'meta':
-      return p.parentPath?.isCallExpression({ callee: p.node }) && p.parentPath.node.arguments.length > 0
-        ? ZOD_GLOBAL_STATE.meta
-        : undefined;
+      // Read with no arguments it only reads; taken as a value, it could be called with some anywhere.
+      return p.parentPath?.isCallExpression({ callee: p.node }) && p.parentPath.node.arguments.length === 0
+        ? undefined
+        : ZOD_GLOBAL_STATE.meta;
     case 'config':
     case 'globalRegistry':
       return object.type === 'Identifier' && object.name === 'z' ? ZOD_GLOBAL_STATE[name] : undefined;
@@ -127,8 +131,54 @@ function isAssignedThrough(p: NodePath): boolean {
     !!parent &&
     (parent.isAssignmentExpression({ left: current.node }) ||
       parent.isUpdateExpression() ||
-      parent.isUnaryExpression({ operator: 'delete' }))
+      parent.isUnaryExpression({ operator: 'delete' }) ||
+      (parent.isCallExpression() && parent.node.arguments[0] === current.node && isMutator(parent.node.callee)))
   );
+}
+
+/** `Object.defineProperty(target, …)` and the other built-ins that change their first argument. */
+const MUTATORS: Record<string, string[]> = {
+  Object: ['assign', 'defineProperty', 'defineProperties', 'setPrototypeOf'],
+  Reflect: ['set', 'defineProperty', 'deleteProperty', 'setPrototypeOf'],
+};
+function isMutator(callee: Node): boolean {
+  if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier') return false;
+  const name = memberName(callee);
+  return name !== undefined && (MUTATORS[callee.object.name]?.includes(name) ?? false);
+}
+
+/** The name a member expression reads, `x.name` or `x['name']`; undefined when it is computed at run time. */
+function memberName(node: { computed: boolean; property: Node }): string | undefined {
+  const { computed, property } = node;
+  if (!computed) return property.type === 'Identifier' ? property.name : undefined;
+  if (property.type === 'StringLiteral') return property.value;
+  if (property.type === 'TemplateLiteral' && property.expressions.length === 0) return property.quasis[0]!.value.cooked ?? undefined;
+  return undefined;
+}
+
+/**
+ * Where workflow code may use the `z` it imports from 'zod': as `z.<name>`, or in a type. Anything else (an alias,
+ * `z[key]`, passing `z` on) would let the checks of zod's shared state above be walked around.
+ */
+function zodMisuses(program: NodePath): NodePath[] {
+  const misuses: NodePath[] = [];
+  for (const binding of Object.values(program.scope.bindings)) {
+    const declaration = binding.path.parentPath;
+    const specifier = binding.path.node;
+    // Any other name from 'zod' is refused at its import (ZOD_IMPORT).
+    const isZ =
+      specifier.type === 'ImportSpecifier' &&
+      (specifier.imported.type === 'Identifier' ? specifier.imported.name : specifier.imported.value) === 'z';
+    if (binding.kind !== 'module' || !declaration?.isImportDeclaration() || declaration.node.source.value !== 'zod' || !isZ) continue;
+    for (const ref of binding.referencePaths) {
+      const parent = ref.parentPath;
+      const asObject =
+        (parent?.isMemberExpression({ object: ref.node }) || parent?.isOptionalMemberExpression({ object: ref.node })) &&
+        memberName(parent.node as { computed: boolean; property: Node }) !== undefined;
+      if (!asObject && !ref.findParent((a) => a.isTSType() || a.isTSTypeAnnotation())) misuses.push(ref);
+    }
+  }
+  return misuses;
 }
 
 export interface Finding {
@@ -172,15 +222,21 @@ export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIE
         if (/^zod(\/|$)/.test(node.source.value) && !(node.source.value === 'zod' && importsOnlyZ(p))) report(p.node, ZOD_IMPORT);
         follow(p.node, node.source.value);
       },
-      MemberExpression(p) {
-        const { object, property, computed } = p.node;
-        const change = !computed && property.type === 'Identifier' ? sharedStateChange(p, object, property.name) : undefined;
-        if (change) report(p.node, change);
-        if (computed || object.type !== 'Identifier' || property.type !== 'Identifier' || p.scope.hasBinding(object.name, true)) return;
-        if (object.name === 'Math' && property.name === 'random')
-          report(p.node, 'Math.random(): use uuid4() or a seeded choice from the workflow input');
-        if (object.name === 'Date' && property.name === 'now' && relative !== CLOCK_FILE)
-          report(p.node, 'Date.now(): use workflowNow() from workflow-clock.ts');
+      Program(p) {
+        for (const ref of zodMisuses(p)) report(ref.node, ZOD_USE);
+      },
+      'MemberExpression|OptionalMemberExpression'(p: NodePath) {
+        const node = p.node as Node & { object: Node; computed: boolean; property: Node };
+        const name = memberName(node);
+        if (name === undefined) return;
+        const change = sharedStateChange(p, node.object, name);
+        if (change) report(node, change);
+        const { object } = node;
+        if (object.type !== 'Identifier' || p.scope.hasBinding(object.name, true)) return;
+        if (object.name === 'Math' && name === 'random')
+          report(node, 'Math.random(): use uuid4() or a seeded choice from the workflow input');
+        if (object.name === 'Date' && name === 'now' && relative !== CLOCK_FILE)
+          report(node, 'Date.now(): use workflowNow() from workflow-clock.ts');
       },
       'NewExpression|CallExpression'(p: NodePath) {
         const node = p.node as { callee: { type: string; name?: string }; arguments: unknown[]; type: string };

@@ -54,7 +54,7 @@ describe('determinism check', () => {
         `import { z, type ZodType } from 'zod';\nimport type { ZodError } from 'zod';\nexport type T = ZodType | ZodError;\nexport const s = z.string();\n`,
       ),
     ).toEqual([]);
-    expect(findings(`import { z, ZodError } from 'zod';\nexport const e = [z, ZodError];\n`)).toEqual(refused);
+    expect(findings(`import { z, ZodError } from 'zod';\nexport const e = [z.string(), ZodError];\n`)).toEqual(refused);
     expect(findings(`import * as zod from 'zod';\nexport const s = zod.z.string();\n`)).toEqual(refused);
     expect(findings(`import z from 'zod';\nexport const s = z.string();\n`)).toEqual(refused);
     expect(findings(`import { z } from 'zod/v4';\nexport const s = z.string();\n`)).toEqual(refused);
@@ -70,9 +70,36 @@ describe('determinism check', () => {
     ]);
     expect(findings(`${zod}(z.ZodType.prototype as any).probe = 1;\n`)).toEqual([expect.stringMatching(/^2: changes a prototype/)]);
     expect(findings(`Array.prototype.last = function () {};\ndelete Object.prototype.x;\n`)).toHaveLength(2);
+    // Through a computed key that names them, or a built-in that changes its first argument.
+    expect(findings(`${zod}z['config']({});\nexport const s = z.string()[\`meta\`]({ id: 'Name' });\n`)).toEqual([
+      expect.stringMatching(/^2: z\.config\(\): /),
+      expect.stringMatching(/^3: \.meta\(…\) puts/),
+    ]);
+    expect(
+      findings(
+        `Object.defineProperty(Array.prototype, 'last', { value: 1 });\nReflect.set(String['prototype'], 'x', 1);\nexport const copy = Object.assign({}, Map.prototype);\n`,
+      ),
+    ).toEqual([expect.stringMatching(/^1: changes a prototype/), expect.stringMatching(/^2: changes a prototype/)]);
+    expect(findings(`${zod}const meta = z.string().meta;\nexport const s = meta.call(z.string(), { id: 'Name' });\n`)).toEqual([
+      expect.stringMatching(/^2: \.meta\(…\) puts/),
+    ]);
     // Reading is fine: a schema's metadata, a prototype's method, a registry of the run's own.
     expect(
       findings(`${zod}const s = z.string().describe('a');\nexport const m = [s.meta(), Array.prototype.slice.call([1]), z.registry()];\n`),
+    ).toEqual([]);
+  });
+
+  it('takes `z` only as `z.<name>` or in a type, so no alias or computed key walks around the checks above', () => {
+    const zod = `import { z } from 'zod';\n`;
+    const refused = (line: number) => expect.stringMatching(new RegExp(`^${line}: uses \`z\` other than as \`z\\.<name>\``));
+    expect(findings(`${zod}const zz = z;\nzz.config({});\n`)).toEqual([refused(2)]);
+    expect(findings(`${zod}const key = 'config';\nz[key]({});\n`)).toEqual([refused(3)]);
+    expect(findings(`${zod}const { config } = z;\nconfig({});\n`)).toEqual([refused(2)]);
+    expect(findings(`${zod}const use = (zod: unknown) => zod;\nuse(z);\n`)).toEqual([refused(3)]);
+    expect(
+      findings(
+        `${zod}export const s = z.object({ a: z.string() });\nexport type S = z.infer<typeof s>;\nexport const t: typeof z.string = z.string;\nexport const u = z?.number();\n`,
+      ),
     ).toEqual([]);
   });
 });
