@@ -156,6 +156,7 @@ describe('the inbox follows the selected run live', () => {
       // as it ended, from its state.
       await expect.poll(heading, { timeout: 30_000 }).not.toContain('live');
       expect(await transcript()).toContain(CUT_ANSWER);
+      expect(await transcript()).toContain('The run ended: Completed.');
       expect(pageErrors).toEqual([]);
     } finally {
       await page.unroute(cut);

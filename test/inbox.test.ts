@@ -318,18 +318,21 @@ describe('approval inbox', () => {
     // Hold the page's timers (its polling) so the list still shows the call after it is decided elsewhere.
     // pauseAt jumps there at once (firing what is due, waited out below), so a slow round trip cannot land in the past.
     await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 2000);
-    await expect.poll(() => inFlight.size).toBe(0);
-    expect(await request('bob', 'POST', `/api/approvals/${race}/approve`, {})).toMatchObject({ status: 200 });
+    try {
+      await expect.poll(() => inFlight.size).toBe(0);
+      expect(await request('bob', 'POST', `/api/approvals/${race}/approve`, {})).toMatchObject({ status: 200 });
 
-    const refused = page.waitForResponse((r) => r.url().endsWith(`/api/approvals/${race}/approve`));
-    await page.getByRole('button', { name: 'Approve', exact: true }).click();
-    expect((await refused).status()).toBe(409);
-    // Whether the run has finished by then or not: a decided call stays known as decided for the life of the run.
-    await expect
-      .poll(() => page.locator('.decide [role=alert] strong').innerText())
-      .toBe('Someone already decided this call, so your decision was not applied.');
-
-    await page.clock.resume();
+      const refused = page.waitForResponse((r) => r.url().endsWith(`/api/approvals/${race}/approve`));
+      await page.getByRole('button', { name: 'Approve', exact: true }).click();
+      expect((await refused).status()).toBe(409);
+      // Whether the run has finished by then or not: a decided call stays known as decided for the life of the run.
+      await expect
+        .poll(() => page.locator('.decide [role=alert] strong').innerText())
+        .toBe('Someone already decided this call, so your decision was not applied.');
+    } finally {
+      // The page is shared with the tests after this one: held timers would fail them all.
+      await page.clock.resume();
+    }
     await item(race).waitFor({ state: 'detached' });
     await expect.poll(() => page.locator('.empty').innerText()).toContain('Nothing is waiting for a decision');
     await expect
@@ -407,14 +410,17 @@ describe('bulk decisions and quorum in the inbox', () => {
     for (const id of [raced!, fine!]) await checkbox(id).check();
     // pauseAt jumps there at once (firing what is due, waited out below), so a slow round trip cannot land in the past.
     await page.clock.pauseAt((await page.evaluate<number>('Date.now()')) + 2000);
-    await expect.poll(() => inFlight.size).toBe(0);
-    expect(await request('bob', 'POST', `/api/approvals/${raced}/reject`, { reason: 'bob was first' })).toMatchObject({ status: 200 });
-    await page.getByRole('button', { name: 'Approve checked' }).click();
-    await expect
-      .poll(() => page.locator('.bulk [role=alert] strong').innerText())
-      .toBe('inboxteam (1 call, none decided): Someone already decided this call, so your decision was not applied.');
-    expect(await page.locator('.announcement').innerText()).toBe('Approved 1 call. 1 call in 1 run not decided.');
-    await page.clock.resume();
+    try {
+      await expect.poll(() => inFlight.size).toBe(0);
+      expect(await request('bob', 'POST', `/api/approvals/${raced}/reject`, { reason: 'bob was first' })).toMatchObject({ status: 200 });
+      await page.getByRole('button', { name: 'Approve checked' }).click();
+      await expect
+        .poll(() => page.locator('.bulk [role=alert] strong').innerText())
+        .toBe('inboxteam (1 call, none decided): Someone already decided this call, so your decision was not applied.');
+      expect(await page.locator('.announcement').innerText()).toBe('Approved 1 call. 1 call in 1 run not decided.');
+    } finally {
+      await page.clock.resume();
+    }
     await item(fine!).waitFor({ state: 'detached' });
 
     const decided = await Promise.all([runIds[0]!, runIds[3]!, runIds[5]!].map(decisionsOf));

@@ -71,6 +71,22 @@ describe('the live transcript', () => {
     ]);
     expect(view.status).toBe('Completed');
   });
+
+  it('says that a run ended when its state says so, as its stream would (a failure with the error)', () => {
+    const messages = [{ role: 'user', content: 'hi' }];
+    expect(viewOf({ status: 'Completed', messages }).messages).toEqual([
+      ...messages,
+      { role: 'note', content: 'The run ended: Completed.' },
+    ]);
+    expect(viewOf({ status: 'Failed', error: 'the model refused', messages }).messages.at(-1)).toEqual({
+      role: 'note',
+      content: 'The run ended: Failed (the model refused).',
+    });
+    expect(
+      applyItem(viewOf({ status: 'Running', messages }), event({ type: 'run_failed', status: 'Failed', error: 'the model refused' })),
+    ).toEqual(viewOf({ status: 'Failed', error: 'the model refused', messages }));
+    expect(viewOf({ status: 'AwaitingApproval', messages }).messages).toEqual(messages);
+  });
 });
 
 describe("the page's poll of the run", () => {

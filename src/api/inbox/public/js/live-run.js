@@ -78,9 +78,13 @@ export function streamStalled({ headAtLastPoll, nextAtLastPoll }, next) {
   return headAtLastPoll !== undefined && next === nextAtLastPoll && next < headAtLastPoll;
 }
 
-/** The transcript as the run state gives it, before any event. */
+/** How the transcript says that the run ended, whether the stream brought it or the run's state did. */
+const endNote = (status, error) => ({ role: 'note', content: `The run ended: ${status}${error ? ` (${error})` : ''}.` });
+
+/** The transcript as the run state gives it, before any event; a run that has ended says so, as its stream would. */
 export function viewOf(run) {
-  return { status: run.status, messages: [...run.messages], live: undefined, ended: false };
+  const messages = OPEN.has(run.status) ? [...run.messages] : [...run.messages, endNote(run.status, run.error)];
+  return { status: run.status, messages, live: undefined, ended: false };
 }
 
 /** The view after one stream item. Text of a retried model call starts over; the step's reply replaces its text. */
@@ -118,9 +122,8 @@ export function applyItem(view, { topic, data }) {
     case 'approval_noted':
       return note(`${data.entry.toolName} (${data.entry.id}): ${data.entry.message}`);
     case 'run_finished':
-      return { ...note(`The run ended: ${data.status}.`), status: data.status, live: undefined };
     case 'run_failed':
-      return { ...note(`The run ended: ${data.status}${data.error ? ` (${data.error})` : ''}.`), status: data.status, live: undefined };
+      return { ...add(endNote(data.status, data.error)), status: data.status, live: undefined };
     default:
       return view;
   }
