@@ -4,7 +4,7 @@
  * like a gated call: approve continues, edit changes what it shows, reject (with a message) redirects or stops the
  * run. Decided here from the `hitl` CLI, over HTTP, and by the update.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
@@ -25,16 +25,24 @@ const careful = defineAgent({
   tools: ['write_file', 'read_data'],
   interrupt: { beforeTools: { tools: ['write_file'], approvers: ['editors'] } },
 });
+// Emails wait for support; a file write that nobody decides within 2 s runs.
+const gatekeeper = defineAgent({
+  name: 'gatekeeper',
+  instructions: 'You answer customers.',
+  tools: ['send_email', 'write_file'],
+  approval: { tools: { send_email: { approvers: ['support'] }, write_file: { timeout: '2s', onTimeout: 'approve' } } },
+});
 const TOKEN = 'alice-breakpoint-token-0123';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const draft = call('w1', 'write_file', { path: 'report.md', content: 'draft' });
+const email = (id: string, to: string, body = 'Your refund is on its way.') => call(id, 'send_email', { to, subject: 'Refund', body });
 
 let h: Harness;
 let api: Listening;
 beforeAll(async () => {
   h = await startHarness({
-    agents: { stepper, careful },
+    agents: { stepper, careful, gatekeeper },
     script: {
       conversations: [
         { match: 'cli report', replies: [{ toolCalls: [draft] }, { content: 'Written.' }] },
@@ -45,6 +53,15 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('r1', 'read_data', { table: 'refunds' })] }, { toolCalls: [draft] }, { content: 'Done.' }],
         },
         { match: 'wait a little', replies: [{ content: 'Went on by itself.' }] },
+        {
+          match: 'people write calls',
+          replies: [
+            { toolCalls: [email('m1', 'ada@example.com')] },
+            { toolCalls: [email('m2', 'ada@example.com')] },
+            { toolCalls: [email('m3', 'x@example.com'), email('m4', 'y@example.com')] },
+            { content: 'Done.' },
+          ],
+        },
       ],
     },
   });
@@ -239,5 +256,80 @@ describe('breakpoints', () => {
     expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'Went on by itself.' });
     expect((await handle.query(runStateQuery)).decisions).toMatchObject([{ id: 'break-1', type: 'approve', via: 'timeout' }]);
     expect(await handle.query(pendingApprovalsQuery)).toEqual([]);
+  });
+
+  it('makes a call a person wrote at a breakpoint wait for someone else: not its writer, not `always`, not its deadline', async () => {
+    const handle = await h.start({ agent: 'gatekeeper', prompt: 'Let people write calls', interrupt: { afterModel: true } });
+    const support = (approver: string) => ({ approver, groups: ['support'] });
+    const pendingIds = async () => (await handle.query(pendingApprovalsQuery)).map((p) => p.id);
+
+    // The model's own email, let through at the breakpoint, then approved by bob for every later email.
+    await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ id: 'break-1', type: 'approve' }], ...support('alice') });
+    const [first] = await waitForPending(handle, 1);
+    expect(first).toMatchObject({ id: 'call-1', toolName: 'send_email' });
+    expect(first!.proposedBy).toBeUndefined();
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve', always: true }], ...support('bob') });
+
+    // bob rewrites the next reply: an email of his own, and a file write whose deadline would approve it.
+    await waitFor(async () => (await pendingIds()).includes('break-2'));
+    const written = {
+      content: null,
+      toolCalls: [
+        { name: 'send_email', args: { to: 'attacker@example.com', subject: 'Refund', body: 'bob wrote this' } },
+        { name: 'write_file', args: { path: 'bob.txt', content: 'bob wrote this' } },
+      ],
+    };
+    await decide(handle, { decisions: [{ id: 'break-2', type: 'edit', args: written }], ...support('bob') });
+    const waiting = await waitForPending(handle, 2);
+    const byBob = { approver: 'bob', callId: 'break-2', toolName: 'breakpoint:afterModel' };
+    expect(waiting).toMatchObject([
+      { toolName: 'send_email', args: { to: 'attacker@example.com' }, proposedBy: byBob, excludedApprovers: ['bob'] },
+      { toolName: 'write_file', proposedBy: byBob, excludedApprovers: ['bob'], onTimeout: 'reject' },
+    ]);
+    const [mail, file] = waiting.map((p) => p.id);
+    // Not by his standing approval, and not by himself; carol, also support, may.
+    const own = await refusalOf(decide(handle, { decisions: [{ id: mail!, type: 'approve' }], ...support('bob') }));
+    expect(own).toMatchObject({ code: 'four_eyes' });
+    expect(own.message).toContain(`bob wrote send_email (${mail}) by an edit`);
+    await decide(handle, { decisions: [{ id: mail!, type: 'approve' }], ...support('carol') });
+    // Nobody decides the file write: its deadline rejects it instead of approving it.
+    await waitFor(async () => (await handle.query(runStateQuery)).decisions.some((d) => d.id === file && d.type === 'timeout'));
+    expect(existsSync(path.join(h.dataDir, 'workspace', 'bob.txt'))).toBe(false);
+
+    // alice keeps the model's first email as it was (its keys in another order) and rewrites the second's body: only
+    // the one she wrote waits; bob's standing approval settles the model's.
+    await waitFor(async () => (await pendingIds()).includes('break-3'));
+    const [third] = await handle.query(pendingApprovalsQuery);
+    const [kept, changed] = (third!.args as { toolCalls: { id: string }[] }).toolCalls;
+    const rewritten = {
+      content: null,
+      toolCalls: [
+        { id: kept!.id, name: 'send_email', args: { body: 'Your refund is on its way.', subject: 'Refund', to: 'x@example.com' } },
+        { id: changed!.id, name: 'send_email', args: { to: 'y@example.com', subject: 'Refund', body: 'alice wrote this' } },
+      ],
+    };
+    await decide(handle, { decisions: [{ id: 'break-3', type: 'edit', args: rewritten }], ...support('alice') });
+    const [hers] = await waitForPending(handle, 1);
+    expect(hers).toMatchObject({
+      id: changed!.id,
+      args: { body: 'alice wrote this' },
+      proposedBy: { approver: 'alice', callId: 'break-3' },
+    });
+    // Its writer may still withdraw it, as she could have left it out.
+    await decide(handle, { decisions: [{ id: changed!.id, type: 'reject', message: 'not this one' }], ...support('alice') });
+
+    await waitFor(async () => (await pendingIds()).includes('break-4'));
+    await decide(handle, { decisions: [{ id: 'break-4', type: 'approve' }], ...support('alice') });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'Done.' });
+    const { decisions } = await handle.query(runStateQuery);
+    const calls = decisions.filter((d) => d.outcome === 'applied' && !d.id!.startsWith('break-'));
+    expect(calls.map((d) => [d.id, d.type, d.via, d.approver])).toEqual([
+      ['call-1', 'approve', 'update', 'bob'],
+      [mail, 'approve', 'update', 'carol'],
+      [file, 'timeout', 'timeout', undefined],
+      [kept!.id, 'approve', 'always', 'bob'],
+      [changed!.id, 'reject', 'update', 'alice'],
+    ]);
   });
 });

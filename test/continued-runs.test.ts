@@ -13,7 +13,7 @@ import { HitlClient } from '../src/client/hitl-client.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { InvalidRunInputError } from '../src/errors.js';
 import { CARRY_FROM_CALLER } from '../src/schemas/agent-workflow-input.js';
-import { decide, waitForPending } from './helpers/decisions.js';
+import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { startOf, waitFor } from './helpers/history.js';
 
@@ -29,6 +29,10 @@ beforeAll(async () => {
         {
           match: 'pause before each model call',
           replies: [{ ...read, repeat: 6 }, { content: 'paused and done' }],
+        },
+        {
+          match: 'decided as it starts over',
+          replies: [{ toolCalls: [call('c', 'cancel_order', { orderId: '1238' })] }, { content: 'cancel handled' }],
         },
         {
           match: 'forged carry',
@@ -187,6 +191,42 @@ describe('continued runs', () => {
         await waitFor(async () => (await latest.query(pendingApprovalsQuery))[0]?.id !== pending!.id, 60_000, 'the next pause');
       }
       expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'paused and done' });
+    },
+  );
+
+  it(
+    "takes a decision signal that comes with a continued run's first task, once the run has restored what it carried",
+    { timeout: 300_000 },
+    async () => {
+      const handle = await h.start({ agent: 'demo', prompt: 'decided as it starts over', continueAsNew: { maxEvents: 200 } });
+      await waitForPending(handle, 1);
+      // Refused decisions grow the history while the call waits, until the run starts over with the call still waiting.
+      const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
+      const startedOver = async () => (await latest.describe()).runId !== handle.firstExecutionRunId;
+      while (!(await startedOver())) await signalDecision(latest, { decisions: [{ id: 'call-1', type: 'nope' }] });
+      await waitForPending(latest, 1);
+      const continuedRunId = (await latest.describe()).runId;
+      const continued = h.temporal.client.workflow.getHandle(handle.workflowId, continuedRunId);
+      await signalDecision(latest, { decisions: [{ id: 'call-1', type: 'reject', message: 'not today' }], approver: 'alice' });
+      expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'cancel handled' });
+
+      // Reset to its first task, the continued run gets the signal again with that task (Temporal reapplies signals
+      // after the reset point). Taken before the run had restored the call it carried, it used to be refused, its
+      // refusal wiped from the audit by the restore, and the call left waiting for good.
+      const firstTask = (await continued.fetchHistory()).events!.find((e) => e.workflowTaskCompletedEventAttributes)!.eventId;
+      const reset = await h.temporal.client.workflowService.resetWorkflowExecution({
+        namespace: h.temporal.client.options.namespace,
+        workflowExecution: { workflowId: handle.workflowId, runId: continuedRunId },
+        reason: 'test: the decision signal comes with the first task',
+        workflowTaskFinishEventId: firstTask,
+        requestId: randomUUID(),
+      });
+      const again = h.temporal.client.workflow.getHandle(handle.workflowId, reset.runId);
+      expect(await again.result()).toMatchObject({ status: 'Completed', output: 'cancel handled' });
+      const { decisions } = await again.query(runStateQuery);
+      expect(decisions.filter((d) => d.id === 'call-1' && d.outcome === 'applied')).toMatchObject([
+        { type: 'reject', via: 'signal', approver: 'alice', message: 'not today' },
+      ]);
     },
   );
 

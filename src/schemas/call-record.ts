@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { builtOnce } from './built-once.js';
 import { OnTimeout } from './approval-policy.js';
 import { DecisionType } from './decision.js';
-import { PendingApproval } from './pending-approval.js';
+import { PendingApproval, WrittenBy } from './pending-approval.js';
 import { ReviewConfig, ReviewOutcome } from './review.js';
 import { ToolArgs } from './tool-args.js';
 
@@ -95,6 +95,8 @@ export const CallRecord = builtOnce('schemas/call-record.CallRecord', () =>
     /** How many times it was announced to approvers: the second and later waits get ids `<id>.<n>`. @default 1 */
     announcements: z.number().int().optional(),
     proposal: ProposedCall.optional(),
+    /** Set when a person wrote the call, editing the model's reply at a breakpoint (patch breakpointCallsWaitForPeople). */
+    writtenBy: WrittenBy.optional(),
     /** The reviewer's outcome, once it has reviewed the call (it reviews a call once). */
     review: ReviewOutcome.optional(),
     resolution: Resolution.optional(),

@@ -11,6 +11,17 @@ export const CountedApproval = builtOnce('schemas/pending-approval.CountedApprov
   z.object({ approver: z.string(), at: z.iso.datetime() }),
 );
 
+/**
+ * Who wrote a call instead of the model: an approver who edited another call (`callId`, `toolName`: that call) into
+ * one their authority could not approve, or a person who edited the model's reply at a breakpoint (`callId`
+ * `break-<n>`, `toolName` `breakpoint:<where>`). Such a call waits for someone else: its writer may not approve or
+ * edit it (only withdraw it), an `always` approval does not settle it, and its deadline never approves it.
+ */
+export const WrittenBy = builtOnce('schemas/pending-approval.WrittenBy', () =>
+  z.object({ approver: z.string().optional(), callId: z.string(), toolName: z.string() }),
+);
+export type WrittenBy = z.infer<typeof WrittenBy>;
+
 /** Why a call that had been approved waits again. */
 export const REPEND_REASONS = ['consent_expired', 'world_changed', 'precheck_failed'] as const;
 
@@ -35,7 +46,7 @@ export const PendingApproval = builtOnce('schemas/pending-approval.PendingApprov
     deadline: z.iso.datetime(),
     step: z.number().int(),
     approvers: z.array(z.string()).optional(),
-    /** Who may not approve or edit it: the run's requester, under the four-eyes rule. */
+    /** Who may not approve or edit it: the run's requester, under the four-eyes rule, and whoever wrote it (`proposedBy`). */
     excludedApprovers: z.array(z.string()).optional(),
     onTimeout: OnTimeout,
     /** The policy rule that gated the call, e.g. `tools.process_refund.when`. */
@@ -78,8 +89,8 @@ export const PendingApproval = builtOnce('schemas/pending-approval.PendingApprov
         worldBefore: z.unknown().optional(),
       })
       .optional(),
-    /** An approver edited another call into this one, which their authority could not approve: it waits anew. */
-    proposedBy: z.object({ approver: z.string().optional(), callId: z.string(), toolName: z.string() }).optional(),
+    /** A person wrote this call, by an edit of another call or of the model's reply at a breakpoint (WrittenBy). */
+    proposedBy: WrittenBy.optional(),
     /** Set when the call belongs to a sub-agent's run: the workflow id of the run that owns it. */
     subAgentWorkflowId: z.string().optional(),
     /** The agent whose call it is (a sub-agent's calls carry the sub-agent's name). */

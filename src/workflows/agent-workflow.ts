@@ -3,54 +3,29 @@
  * (gated ones wait for a human); append the results in the model's order; repeat until it answers without tools
  * or hits maxSteps. Session runs then wait for the next message. Long runs continue as new with all they know.
  *
- * Every handler is registered here, before the first await, so nothing sent early is lost. None of them throws on
- * input: a refused update is rejected by its validator, a refused signal is recorded in the audit log, and either
- * way the run is unchanged. Each handler ends by refreshing what the outside sees.
+ * Every handler (run-handlers.ts) is registered before the first await, so nothing sent early is lost: the queries at
+ * once, the inputs once the run has taken its input and restored what it carried.
  */
-import { ApplicationFailure, ContinueAsNew, currentUpdateInfo, isCancellation, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ContinueAsNew, isCancellation } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { z } from 'zod';
-import {
-  decideUpdate,
-  decisionSignal,
-  endSignal,
-  endUpdate,
-  messageSignal,
-  messageUpdate,
-  pendingApprovalQuery,
-  pendingApprovalsQuery,
-  interruptQuery,
-  interruptionsQuery,
-  listingsDueSignal,
-  runStateQuery,
-  toolsQuery,
-} from '../contract/messages.js';
-import type { DecisionInputShape } from '../contract/seed-decisions.js';
-import { truncateBytes } from '../bounds/truncate.js';
-import { DecisionRefusedError, InvalidRunInputError, StructuredOutputError } from '../errors.js';
+import { InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
-import { RunStateQueryOptions } from '../schemas/run-state.js';
-import { toolSpecs } from '../tools/registry.js';
 import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { carriedWithinChain } from './carry-origin.js';
 import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from './continue-as-new.js';
-import { planDecisions, type Plan, type PlanContext, type SigningContext } from './decision-plan.js';
 import { PATCHES, takePatchesAtStart, takesPatch } from './patches.js';
-import { extraArgumentsRefusal } from './one-argument.js';
 import { startInputRefusal } from './start-input-refusal.js';
 import { openRunEvents } from './run-events.js';
 import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { provenRequester } from './proven-requester.js';
-import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
-import { listedPending, pendingCall, runState, runTools } from './run-views.js';
-import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
+import { registerInputs, registerQueries } from './run-handlers.js';
 import { withMcpTools } from './mcp-tools.js';
-import { checkEnd, checkMessage, queueMessage, waitForNextTurn } from './session.js';
-import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
+import { waitForNextTurn } from './session.js';
 import { settleCall } from './tool-execution.js';
 import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 import { workflowNow } from './workflow-clock.js';
@@ -64,7 +39,11 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
   const rawCarry = (rawInput as { carry?: { stream?: WorkflowStreamState } } | null | undefined)?.carry;
   const carryFromChain = carriedWithinChain(rawCarry);
   const run = new AgentRun(openRunEvents(carryFromChain ? rawCarry?.stream : undefined));
-  registerHandlers(run);
+  registerQueries(run);
+  // The SDK hands a signal or update that came with this first task to its handler as the handler is registered: a
+  // continued run takes them once it has restored what it carried (patch inputsAfterSetup), never before.
+  const inputsAfterSetup = takesPatch(PATCHES.inputsAfterSetup);
+  if (!inputsAfterSetup) registerInputs(run);
   try {
     const refused = startInputRefusal(rawInput, extra);
     if (refused) throw new InvalidRunInputError(refused);
@@ -74,7 +53,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
     if (input.carry && !carryFromChain) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
-    else {
+    if (inputsAfterSetup) registerInputs(run);
+    if (!input.carry) {
       // The context comes back checked against the agent's schema (with its defaults): tools and hooks get that.
       const { checkedContext, ...resolved } = await resolveAgent(input.agent, input.context);
       const snapshot = await withMcpTools(resolved);
@@ -152,149 +132,5 @@ async function runTurn(run: AgentRun): Promise<Answer> {
       output: turn.intake.message.content ?? '',
       ...(structured?.ok && { structured: structured.value }),
     };
-  }
-}
-
-function registerHandlers(run: AgentRun): void {
-  setHandler(pendingApprovalsQuery, () => listedPending(run));
-  setHandler(pendingApprovalQuery, (id: string) => (typeof id === 'string' ? pendingCall(run, id) : undefined));
-  setHandler(interruptQuery, () => langChainInterrupt(listedPending(run)));
-  setHandler(interruptionsQuery, () => toolApprovalItems(listedPending(run), run.agent));
-  setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, runStateOptions(options)));
-  setHandler(toolsQuery, () => runTools(run));
-
-  // The validator's plan, for its handler: the SDK starts the handler right after the validator, in the same call and
-  // with no workflow code in between (so against the same state), and a replay, which runs no validator, plans anew.
-  let validated: { updateId: string; plan: Plan } | undefined;
-  setHandler(
-    decideUpdate,
-    (input: DecisionInputShape, ...extra: unknown[]) => {
-      const updateId = currentUpdateInfo()?.id;
-      const plan = validated && validated.updateId === updateId ? validated.plan : planFor(run, input, extra);
-      validated = undefined;
-      // The validator already checked this input against this same state; a failure here would be a bug.
-      if (!plan.ok) throw plan.error.toFailure();
-      return guarded(run, () => ({ applied: applyPlan(run, plan.decisions, 'update', plan.input) }));
-    },
-    {
-      validator: (input: DecisionInputShape, ...extra: unknown[]) => {
-        const plan = planFor(run, input, extra);
-        if (!plan.ok) throw plan.error.toFailure();
-        validated = { updateId: currentUpdateInfo()!.id, plan };
-      },
-    },
-  );
-  setHandler(decisionSignal, (input: DecisionInputShape, ...extra: unknown[]) =>
-    onSignal(run, 'decision', () => decideBySignal(run, input, extra)),
-  );
-
-  setHandler(messageUpdate, (input, ...extra: unknown[]) => guarded(run, () => ({ queued: queueMessage(run, input, extra) })), {
-    validator: (input, ...extra: unknown[]) => void checkMessage(run, input, extra),
-  });
-  setHandler(messageSignal, (input, ...extra: unknown[]) => onSignal(run, 'message', () => queueMessage(run, input, extra)));
-  const end = (input: unknown, extra: unknown[]) => {
-    checkEnd(run, input, extra);
-    run.session.requestEnd();
-    return { ending: true as const };
-  };
-  setHandler(endUpdate, (input, ...extra: unknown[]) => guarded(run, () => end(input, extra)), {
-    validator: (input, ...extra: unknown[]) => checkEnd(run, input, extra),
-  });
-  setHandler(endSignal, (input, ...extra: unknown[]) => onSignal(run, 'end', () => end(input, extra)));
-  // Whatever comes with it is ignored: at worst, a sender makes the run publish its listings early.
-  setHandler(listingsDueSignal, () => run.visibility.releaseListings());
-
-  setHandler(childApprovalsSignal, (raw, ...extra: unknown[]) => {
-    const checked = takesPatch(PATCHES.checkedChildReports);
-    const report = acceptedReport(raw, workflowInfo().workflowId, checked);
-    if (!report || (checked && !run.children.isRunning(report.workflowId)) || extraArgumentsRefusal('report', extra)) {
-      return log.warn('ignored a sub-agent report that is malformed or not from a running sub-agent of this run');
-    }
-    if (run.children.take(report)) run.refresh();
-  });
-}
-
-function decideBySignal(run: AgentRun, input: unknown, extra: unknown[]): void {
-  const plan = planFor(run, input, extra);
-  if (plan.ok) applyPlan(run, plan.decisions, 'signal', plan.input);
-  else recordRefusal(run, plan.error, 'signal', input);
-}
-
-/** A decision's plan; one sent with more than its one argument is refused whole. */
-function planFor(run: AgentRun, input: unknown, extra: unknown[]): Plan {
-  const extraArguments = extraArgumentsRefusal('decision input', extra);
-  if (extraArguments) return { ok: false, error: new DecisionRefusedError('malformed', extraArguments) };
-  return planDecisions(input, planContext(run));
-}
-
-/** The runState query's options; junk is answered with zod's words for what is wrong, not its raw list of issues. */
-function runStateOptions(raw: unknown): RunStateQueryOptions {
-  const parsed = RunStateQueryOptions.safeParse(raw ?? {});
-  if (parsed.success) return parsed.data;
-  throw ApplicationFailure.create({
-    type: 'InvalidQueryOptions',
-    message: `runState options: ${truncateBytes(z.prettifyError(parsed.error), 2000)}`,
-    nonRetryable: true,
-  });
-}
-
-function planContext(run: AgentRun): PlanContext {
-  const forwarded = run.children.forwardedByShownId();
-  return {
-    pending: run.pending(),
-    decided: { get: (id: string) => forwarded.get(id) ?? run.book.decidedEarlier(id) },
-    available: run.started ? run.snapshot.tools : [],
-    specs: toolSpecs,
-    mcpTools: run.started ? (run.snapshot.mcpTools ?? []) : [],
-    ...(run.started && { policy: run.policy }),
-    ...(run.input?.requestedBy && { requestedBy: run.input.requestedBy }),
-    ...(run.started && { facts: { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent } }),
-    subAgentTools: run.children.tools(),
-    ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
-    refusesUncheckedTokens: takesPatch(PATCHES.tokensNeedSigners),
-    refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
-    refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
-    proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
-    deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
-    escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
-  };
-}
-
-/** Tokens bind to the top-level run: a sub-agent's calls are shown there as `<its path>/<id>`. */
-function signingContext(run: AgentRun, signed: NonNullable<AgentRun['snapshot']['signedDecisions']>): SigningContext {
-  const { workflowId, root } = workflowInfo();
-  const rootWorkflowId = root?.workflowId ?? workflowId;
-  const path = workflowId.startsWith(`${rootWorkflowId}/`) ? workflowId.slice(rootWorkflowId.length + 1) : '';
-  return {
-    required: signed.required,
-    ...(signed.trust && { trust: signed.trust }),
-    now: workflowNow(),
-    rootWorkflowId,
-    shownIdPrefix: path ? `${path}/` : '',
-    usedTokenIds: run.usedTokens.ids,
-  };
-}
-
-/** An update handler's work, then the refresh; a bug surfaces as the update's failure, never the task's. */
-function guarded<T>(run: AgentRun, work: () => T): T {
-  try {
-    return work();
-  } catch (err) {
-    if (err instanceof ApplicationFailure) throw err;
-    throw ApplicationFailure.create({ type: 'InternalError', message: String(err), nonRetryable: true });
-  } finally {
-    run.refresh();
-  }
-}
-
-/** A signal handler's work, then the refresh. A signal that cannot be taken is logged (decisions: audited). */
-function onSignal(run: AgentRun, name: string, work: () => unknown): void {
-  try {
-    work();
-  } catch (err) {
-    log.warn(`${name} signal refused`, { reason: err instanceof Error ? err.message : String(err) });
-    if (name === 'decision') recordRefusal(run, new DecisionRefusedError('internal', String(err)), 'signal' as Channel, undefined);
-  } finally {
-    run.refresh();
   }
 }

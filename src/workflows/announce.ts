@@ -23,10 +23,13 @@ export function announce(
 ): void {
   const gate = record.gate!;
   const args = record.proposal?.args ?? record.args!;
-  // The requester under four eyes, and whoever proposed this call by an edit: neither approves it.
+  // The requester under four eyes, and whoever wrote this call (by an edit, or at a breakpoint): neither approves it.
+  const writtenBy = record.proposal
+    ? { approver: record.proposal.approver, callId: record.id, toolName: record.toolName }
+    : record.writtenBy;
   const excluded = [
     ...(run.policy.fourEyes && run.input.requestedBy ? [run.input.requestedBy] : []),
-    ...(record.proposal?.approver ? [record.proposal.approver] : []),
+    ...(writtenBy?.approver ? [writtenBy.approver] : []),
   ];
   const v4 = ownIds && takesPatch(PATCHES.whoDecides);
   run.book.announce(record, {
@@ -43,7 +46,7 @@ export function announce(
     onTimeout: gate.onTimeout,
     rule: record.rule,
     ...(ownIds ? { checks: v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
-    ...(record.proposal && { proposedBy: { approver: record.proposal.approver, callId: record.id, toolName: record.toolName } }),
+    ...(writtenBy && { proposedBy: writtenBy }),
     ...(ownIds && { agent: run.agent }),
     ...(v4 && whoDecides(gate, at)),
     ...extras,

@@ -41,14 +41,14 @@ export function startOverPatches(run: AgentRun): PatchId[] {
   ];
 }
 
+/** How a breakpoint was decided, and the breakpoint as approvers saw it (its id `break-<n>` and `breakpoint:<where>`). */
+export interface Paused {
+  resolution: Resolution;
+  breakpoint: { id: string; toolName: string };
+}
+
 /** Announces the breakpoint to approvers and waits for its decision (or its deadline's `onTimeout`). */
-export async function pauseAt(
-  run: AgentRun,
-  kind: BreakpointKind,
-  setting: Setting,
-  args: ToolArgs,
-  description: string,
-): Promise<Resolution> {
+export async function pauseAt(run: AgentRun, kind: BreakpointKind, setting: Setting, args: ToolArgs, description: string): Promise<Paused> {
   const record = run.breakpoints.open(kind, run.step, args, {
     allowedDecisions: ['approve', 'edit', 'reject'],
     description,
@@ -62,7 +62,7 @@ export async function pauseAt(
   run.notifications.send('approval.requested', record.pending!);
   run.refresh(`paused at a breakpoint (${kind})`);
   try {
-    return await awaitDecision(run, record);
+    return { resolution: await awaitDecision(run, record), breakpoint: { id: record.id, toolName: record.toolName } };
   } finally {
     run.breakpoints.close();
     run.refresh('running the agent');
@@ -77,7 +77,7 @@ export async function breakBeforeModel(run: AgentRun): Promise<string | undefine
   const setting = breakpointAt(run, 'beforeModel');
   if (!setting) return undefined;
   const tail = run.transcript.messages.slice(run.transcript.tailStart);
-  const resolution = await pauseAt(
+  const { resolution } = await pauseAt(
     run,
     'beforeModel',
     setting,

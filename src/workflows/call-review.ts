@@ -15,10 +15,13 @@ import type { AgentRun } from './agent-run.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { consentWindow, settle } from './run-decisions.js';
 
-/** The call waits for its reviewer before any human sees it. */
+/**
+ * The call waits for its reviewer before any human sees it. Not a call a person wrote at a breakpoint: a reviewer
+ * stands in for people on the model's calls, and a person's call waits for another person.
+ */
 export function reviewsFirst(record: CallRecord): boolean {
   const config = record.gate?.review;
-  return !!config && !config.shadow && !record.review && takesPatch(PATCHES.whoDecides);
+  return !!config && !config.shadow && !record.review && !record.writtenBy && takesPatch(PATCHES.whoDecides);
 }
 
 /** Asks the reviewer; never throws on its failure (the call then goes to humans). */

@@ -12,6 +12,7 @@ import type { AgentRun } from './agent-run.js';
 import { announce, requestApproval } from './announce.js';
 import { preparedFirst } from './call-preparation.js';
 import { mcpToolOf } from './mcp-tools.js';
+import { proposalGate } from './proposal-gate.js';
 import { droppedCallsNote, type Intake } from './reply-intake.js';
 import { applyAlways, standingDecision } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
@@ -28,6 +29,7 @@ export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {
       rule: '',
       status: 'waiting',
       ...(i === 0 && intake.droppedCalls > 0 && { note: droppedCallsNote(intake.droppedCalls) }),
+      ...(call.writtenBy && { writtenBy: call.writtenBy }),
     };
     if (call.problem) return { ...record, problem: call.problem, rule: 'not gated: too large' };
     classify(run, record, requestedAt, ownIds);
@@ -58,7 +60,8 @@ function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds
     const classification = classifyCall(run.policy, record.toolName, parsed.args, facts, mcp?.annotations);
     record.rule = classification.rule;
     if (!classification.gated) return;
-    record.gate = classification.settings;
+    // A call a person wrote waits for someone who may approve it, whatever the deadline says (proposal-gate.ts).
+    record.gate = record.writtenBy ? proposalGate(classification.settings, true) : classification.settings;
     // Calls described by their tool, reviewed first or prechecked are shown once that is done (src/workflows/gated-call.ts).
     if (!preparedFirst(run, record)) announce(run, record, classification.settings.description, ownIds, requestedAt);
   } catch (err) {

@@ -99,6 +99,17 @@ export const PATCHES = {
    * Each took workflow promises, and the timer a command, from the task that starts the tool.
    */
   toolWakesListings: 'tool-wakes-listings',
+  /**
+   * A call a person wrote by editing the model's reply at a breakpoint waits for someone else, as a proposal does: its
+   * writer may not approve it, an `always` approval, a reviewer and its deadline do not settle it (reply-review.ts).
+   */
+  breakpointCallsWaitForPeople: 'breakpoint-calls-wait-for-people',
+  /**
+   * Decisions, messages and reports are taken once the run is set up (agent-workflow.ts): the SDK hands a signal that
+   * came with the run's first task to its handler as the handler is registered, which was before a continued run
+   * restored what it carried, so the signal was refused or lost.
+   */
+  inputsAfterSetup: 'inputs-after-setup',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -146,8 +157,10 @@ const SET_7: readonly PatchId[] = [...SET_6, PATCHES.oneArgumentEach, PATCHES.wo
 const SET_8: readonly PatchId[] = [...SET_7, PATCHES.unseenWorldWaits, PATCHES.protoKeysRefused, PATCHES.proposersMayWithdraw];
 const SET_9: readonly PatchId[] = [...SET_8, PATCHES.deadlinesApproveNoProposal, PATCHES.escalatedMayEdit];
 const SET_10: readonly PatchId[] = [...SET_9, PATCHES.toolFirst];
+const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-11', patches: [...SET_10, PATCHES.toolWakesListings] },
+  { id: 'patch-set-12', patches: [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup] },
+  { id: 'patch-set-11', patches: SET_11 },
   { id: 'patch-set-10', patches: SET_10 },
   { id: 'patch-set-9', patches: SET_9 },
   { id: 'patch-set-8', patches: SET_8 },

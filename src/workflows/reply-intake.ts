@@ -8,6 +8,7 @@
 import { LIMITS } from '../contract/limits.js';
 import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
 import type { AssistantMessage, ToolCall } from '../schemas/chat-message.js';
+import type { WrittenBy } from '../schemas/pending-approval.js';
 
 export interface IntakeCall {
   id: string;
@@ -18,6 +19,8 @@ export interface IntakeCall {
   rawArgs: string;
   /** Set when the call cannot run whatever its tool: it goes back to the model with this error. */
   problem?: string;
+  /** Set when a person wrote the call at a breakpoint, not the model (reply-rewrite.ts, writtenAt). */
+  writtenBy?: WrittenBy;
 }
 
 export interface Intake {

@@ -7,10 +7,11 @@ import type { ModelCallInfo, ReplyView } from '../hooks/hook-types.js';
 import { BREAKPOINT_EDITS, type BreakpointKind } from '../schemas/agent-options.js';
 import type { Resolution } from '../schemas/call-record.js';
 import type { AgentRun } from './agent-run.js';
-import { breakpointAt, pauseAt } from './breakpoint-pause.js';
+import { breakpointAt, pauseAt, type Paused } from './breakpoint-pause.js';
 import { afterModel } from './model-hooks.js';
+import { PATCHES, takesPatch } from './patches.js';
 import type { Intake } from './reply-intake.js';
-import { rewriteReply, writtenFrom } from './reply-rewrite.js';
+import { rewriteReply, writtenAt, writtenFrom } from './reply-rewrite.js';
 
 export type Review =
   | { kind: 'take'; intake: Intake; rewritten: boolean }
@@ -48,14 +49,15 @@ export async function reviewReply(run: AgentRun, intake: Intake, call: ModelCall
 
   const after = breakpointAt(run, 'afterModel');
   if (after) {
-    const resolution = await pauseAt(run, 'afterModel', after, writtenFrom(current), afterModelText(run.step));
+    const paused = await pauseAt(run, 'afterModel', after, writtenFrom(current), afterModelText(run.step));
+    const { resolution } = paused;
     const rejected = rejection(resolution, 'afterModel');
     if (rejected !== undefined) {
       run.modelCalls.judge({ action: 'reject', by: 'breakpoint', reason: rejected });
       return { kind: 'sendBack', reason: rejected };
     }
     if (resolution.kind === 'edit') {
-      current = rewriteReply(run, current, BREAKPOINT_EDITS.afterModel.parse(resolution.args));
+      current = byPerson(current, rewriteReply(run, current, BREAKPOINT_EDITS.afterModel.parse(resolution.args)), paused);
       rewritten = true;
       run.modelCalls.judge({ action: 'edit', by: 'breakpoint' });
     }
@@ -71,13 +73,14 @@ export async function reviewReply(run: AgentRun, intake: Intake, call: ModelCall
       : undefined;
   if (before) {
     const names = [...new Set(current.calls.map((c) => c.name))].join(', ');
-    const resolution = await pauseAt(
+    const paused = await pauseAt(
       run,
       'beforeTools',
       before,
       { toolCalls: writtenFrom(current).toolCalls },
       beforeToolsText(run.step, names),
     );
+    const { resolution } = paused;
     const rejected = rejection(resolution, 'beforeTools');
     if (rejected !== undefined) {
       run.modelCalls.judge({ action: 'reject', by: 'breakpoint', reason: rejected });
@@ -85,12 +88,25 @@ export async function reviewReply(run: AgentRun, intake: Intake, call: ModelCall
     }
     if (resolution.kind === 'edit') {
       const { toolCalls } = BREAKPOINT_EDITS.beforeTools.parse(resolution.args);
-      current = rewriteReply(run, current, { content: current.message.content, toolCalls });
+      current = byPerson(current, rewriteReply(run, current, { content: current.message.content, toolCalls }), paused);
       rewritten = true;
       run.modelCalls.judge({ action: 'edit', by: 'breakpoint' });
     }
   }
   return { kind: 'take', intake: current, rewritten };
+}
+
+/**
+ * The calls a person wrote at the breakpoint, marked as theirs (patch breakpointCallsWaitForPeople): before it, a
+ * call written there ran as if the model had asked for it, under an `always` approval or its writer's own.
+ */
+function byPerson(before: Intake, after: Intake, { resolution, breakpoint }: Paused): Intake {
+  if (!takesPatch(PATCHES.breakpointCallsWaitForPeople) || resolution.kind !== 'edit') return after;
+  return writtenAt(before, after, {
+    ...(resolution.approver && { approver: resolution.approver }),
+    callId: breakpoint.id,
+    toolName: breakpoint.toolName,
+  });
 }
 
 function viewOf(intake: Intake): ReplyView {

@@ -123,7 +123,8 @@ function countTowardQuorum(run: AgentRun, record: CallRecord, planned: PlannedDe
  * person who may approve them.
  */
 export function standingDecision(run: AgentRun, record: CallRecord): AlwaysDecision | undefined {
-  if (record.pending?.proposedBy && takesPatch(PATCHES.proposalsWaitForPeople)) return undefined;
+  // `writtenBy` (at a breakpoint) is there before the call is shown, `proposedBy` only once it is.
+  if ((record.pending?.proposedBy || record.writtenBy) && takesPatch(PATCHES.proposalsWaitForPeople)) return undefined;
   const always = run.alwaysFor(record.pending?.toolName ?? record.toolName);
   if (always?.type === 'approve' && (record.gate?.requiredApprovals ?? 1) > 1) return undefined;
   return always;
