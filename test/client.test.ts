@@ -4,16 +4,22 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { decodeApprovalId, encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
+import type { Listening } from '../src/api/listen.js';
 import { DecisionRefusedError, RunNotFoundError } from '../src/errors.js';
 import type { RunStreamItem } from '../src/schemas/run-event.js';
+import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { readSse } from './helpers/sse.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'clientdemo' });
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 
 let h: Harness;
 let hitl: HitlClient;
+let api: Listening;
+const TOKEN = 'client-token-0123456789';
 beforeAll(async () => {
   h = await startHarness({
     agents: { clientdemo: agent },
@@ -40,12 +46,17 @@ beforeAll(async () => {
             { content: 'helpers done' },
           ],
         },
+        { match: 'client terminated', replies: [{ toolCalls: [call('t1', 'cancel_order', { orderId: '1236' })] }, { content: 'never' }] },
       ],
     },
   });
   hitl = new HitlClient(h.temporal.client, h.taskQueue);
+  api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'alice', groups: ['finance'] } } });
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
 
 describe('HitlClient', () => {
   it('starts a run, finds it waiting across runs, decides idempotently, and watches it to the end', async () => {
@@ -158,6 +169,61 @@ describe('HitlClient', () => {
     await expect(hitl.approve(runId, 'call-1')).rejects.toSatisfy(alreadyDecided);
     // With no worker to replay the run for a query too: a completed run's result holds its audit log.
     await h.restartWorker({ whileStopped: () => expect(hitl.approve(runId, 'call-2')).rejects.toSatisfy(alreadyDecided) });
+  });
+
+  it('says how Temporal ended a run it terminated while it waited, with nothing pending, over the client and HTTP', async () => {
+    const { workflowId: runId } = await hitl.startRun({ agent: 'clientdemo', prompt: 'client terminated' });
+    await waitFor(async () => (await hitl.pending(runId)).length === 1);
+    const approvalId = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
+    await waitFor(async () => (await hitl.listWaiting({ workflowId: runId })).length === 1);
+    const get = async (path: string) => {
+      const response = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    expect((await get(`/api/approvals?workflowId=${runId}`)).body).toHaveLength(1);
+
+    await h.temporal.client.workflow.getHandle(runId).terminate('terminated by the test');
+
+    // The run still answers queries from its last state (waiting, call-1 pending): Temporal's word wins.
+    const state = await hitl.getRun(runId);
+    expect(state).toMatchObject({ status: 'Terminated', pending: [] });
+    // What the run said of its history stands.
+    expect(state.messages.some((m) => m.role === 'user' && m.content === 'client terminated')).toBe(true);
+    expect(state.policyOutcomes).toEqual([expect.objectContaining({ id: 'call-1', toolName: 'cancel_order', gated: true })]);
+    expect(await hitl.pending(runId)).toEqual([]);
+    await expect(hitl.findApproval(approvalId)).rejects.toThrow(`run ${runId} has ended (Terminated)`);
+    await waitFor(async () => (await hitl.listWaiting({ workflowId: runId })).length === 0);
+    await expect(hitl.approve(runId, 'call-1')).rejects.toSatisfy((e) => e instanceof DecisionRefusedError && e.code === 'run_closed');
+
+    expect(await get(`/api/runs/${runId}`)).toMatchObject({ status: 200, body: { status: 'Terminated', pending: [] } });
+    expect(await get(`/api/approvals/${approvalId}`)).toMatchObject({ status: 404, body: { error: { code: 'approval_not_found' } } });
+    expect(await get(`/api/approvals?workflowId=${runId}`)).toEqual({ status: 200, body: [] });
+    expect((await hitl.listRuns({ agent: 'clientdemo' })).find((r) => r.workflowId === runId)).toMatchObject({
+      status: 'Terminated',
+      pendingCount: 0,
+    });
+
+    // Watchers: the run never ran again to tell its stream, so the client tells them last, after the stream's end.
+    const items: RunStreamItem[] = [];
+    for await (const item of hitl.subscribe(runId)) items.push(item);
+    expect(items.map((i) => i.offset)).toEqual(items.map((_, i) => i));
+    expect(items.at(-2)).toMatchObject({ topic: 'events', event: { type: 'status_changed', status: 'AwaitingApproval' } });
+    const told = { type: 'run_failed', status: 'Terminated', error: 'terminated by the test' };
+    expect(items.at(-1)).toEqual({ offset: items.length - 1, topic: 'events', event: told });
+    const sse = await readSse(`${api.url}/api/runs/${runId}/events`, { token: TOKEN });
+    expect(sse.events.slice(-2)).toEqual([
+      { id: String(items.length - 1), event: 'events', data: JSON.stringify(told) },
+      expect.objectContaining({ event: 'end' }),
+    ]);
+
+    // The CLI speaks through the client: show, pending --wait and watch all say how it ended.
+    const show = await runHitl(h, ['show', runId]);
+    expect(show.stdout.split('\n')[0]).toContain('Terminated');
+    expect(show.stdout).not.toContain('Waiting for approval');
+    expect(await runHitl(h, ['pending', runId, '--wait', '5'])).toMatchObject({ code: 0, stdout: 'Nothing is waiting.\n' });
+    const watched = await runHitl(h, ['watch', runId]);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout.trim().split('\n').at(-1)).toBe('Terminated: terminated by the test');
   });
 
   it('says clearly when a run or an approval does not exist', async () => {

@@ -31,6 +31,7 @@ import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLa
 import { sendWhileBusy } from './run-busy.js';
 import { sendSessionUpdate } from './session-updates.js';
 import { stuckView } from './stuck-view.js';
+import { asEnded, endedAs, waitsForNothing } from './ended-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
@@ -94,6 +95,7 @@ export class HitlClient {
    * A run's state from the run itself. A stuck run cannot answer (its workflow task fails, or no worker polls):
    * then the view comes from what Temporal knows (status, prompt and pending calls as last published), with the
    * problem said plainly. A query that fails is checked again the same way: the run may have got stuck meanwhile.
+   * A run Temporal has closed says how Temporal ended it, with nothing pending (ended-run.ts).
    */
   async getRun(workflowId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunView> {
     const handle = this.temporal.workflow.getHandle(workflowId);
@@ -101,7 +103,7 @@ export class HitlClient {
     const problem = await this.diagnose(workflowId, { description });
     if (problem) return stuckView(this.temporal, handle, problem);
     try {
-      return withRetrying(await this.call(workflowId, () => handle.query(runStateQuery, options)), description);
+      return asEnded(withRetrying(await this.call(workflowId, () => handle.query(runStateQuery, options)), description), description);
     } catch (err) {
       const later = await this.diagnose(workflowId).catch(() => undefined);
       if (later) return stuckView(this.temporal, handle, later);
@@ -135,11 +137,13 @@ export class HitlClient {
   }
 
   // ---- approvals -----------------------------------------------------------------------------------------
-  /** What waits in one run; a stuck run's list is what it last published. */
+  /** What waits in one run; a stuck run's list is what it last published, a closed run's is empty. */
   async pending(workflowId: string): Promise<PendingApproval[]> {
     const handle = this.temporal.workflow.getHandle(workflowId);
-    const problem = await this.diagnose(workflowId);
+    const description = await this.call(workflowId, () => handle.describe());
+    const problem = await this.diagnose(workflowId, { description });
     if (problem) return (await stuckView(this.temporal, handle, problem)).pending;
+    if (waitsForNothing(description)) return [];
     return this.call(workflowId, () => handle.query(pendingApprovalsQuery));
   }
 
@@ -165,6 +169,8 @@ export class HitlClient {
         if (!call) throw notWaiting();
         return { ...toWaiting(call, ref.workflowId, agent, memoOf(description)), problem };
       }
+      const ended = endedAs(description);
+      if (ended) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} has ended (${ended}): nothing waits for a decision`);
       const call = await handle.query(pendingApprovalQuery, ref.callId);
       if (!call) throw notWaiting();
       return toWaiting(call, ref.workflowId, agent, memoOf(description));

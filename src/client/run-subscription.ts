@@ -26,6 +26,7 @@ import { RunEvent, type RunStreamItem } from '../schemas/run-event.js';
 import { STREAM_TOPICS } from '../schemas/stream-wire.js';
 import { TokenEvent } from '../schemas/token-event.js';
 import { readEarlierRuns } from './earlier-runs.js';
+import { untoldEnd } from './ended-run.js';
 
 export interface SubscribeOptions {
   /** The first offset to read (an SSE `Last-Event-ID` plus one). @default 0: all the stream still keeps */
@@ -50,7 +51,10 @@ export interface SubscribeOptions {
 
 type Failure = 'draining' | 'busy' | 'truncated' | 'gone';
 
-/** The run's events and model text from `fromOffset`, until the run closes (or `signal` aborts). */
+/**
+ * The run's events and model text from `fromOffset`, until the run closes (or `signal` aborts). A run Temporal
+ * terminated or timed out ends on a `run_failed` event saying so, which its own stream cannot hold.
+ */
 export async function* subscribeRun(client: Client, workflowId: string, options: SubscribeOptions = {}): AsyncGenerator<RunStreamItem> {
   const { signal, pollCooldownMs = 100, busyIntervalMs = 1000, closedCheckMs = 5000 } = options;
   const convert = itemConverter(client);
@@ -99,6 +103,9 @@ export async function* subscribeRun(client: Client, workflowId: string, options:
         offset = read.next_offset;
         more = read.more_ready;
       }
+      // Terminated or timed out: said last, at the offset the stream would have given it.
+      const end = signal?.aborted ? undefined : await untoldEnd(client, workflowId, result.closedRunId).catch(() => undefined);
+      if (end) yield { offset, topic: 'events', event: end };
       return;
     }
     // A poll from offset 0 answers from the run's first item: what came before it is in the runs before this one.

@@ -45,7 +45,15 @@ export const RunEvent = z.discriminatedUnion('type', [
   /** Session runs: a user message waits for the next turn (`queued` messages now). */
   z.object({ type: z.literal('message_queued'), content: z.string(), queued: z.number().int() }),
   z.object({ type: z.literal('run_finished'), status: RunOutcome, output: z.string(), steps: step, usage: Usage }),
-  z.object({ type: z.literal('run_failed'), status: z.enum(['Failed', 'Canceled']), error: z.string().optional() }),
+  /**
+   * The run failed or was canceled (it says so itself), or Temporal terminated it or its timeout ran out: clients
+   * add those as the last event (src/client/ended-run.ts), as the run never ran again to say them.
+   */
+  z.object({
+    type: z.literal('run_failed'),
+    status: z.enum(['Failed', 'Canceled', 'Terminated', 'TimedOut']),
+    error: z.string().optional(),
+  }),
 ]);
 
 export type RunEvent = z.infer<typeof RunEvent>;

@@ -1,0 +1,54 @@
+/**
+ * The one rule for what the client says of a run Temporal has closed, whatever a query answers. A closed run still
+ * answers queries, from its last state by replay: a run terminated or timed out while it waited says it waits, with
+ * its calls pending. Temporal's word on how it ended wins (`runStatusOf`), and a closed run waits for nothing; what
+ * the run says of its messages and decisions stands, as its history. Watchers are told the end too, when the run
+ * could not tell its stream itself.
+ */
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { runStatusOf, type RunStatus } from '../contract/run-status.js';
+import type { RunEvent } from '../schemas/run-event.js';
+import type { RunState } from '../schemas/run-state.js';
+
+// @temporalio/proto is CommonJS: Node's ESM loader exposes it as a default export only.
+const { HistoryEventFilterType } = proto.temporal.api.enums.v1;
+
+/** How the run ended as Temporal has it (`said`: what the run itself says), or undefined while it is open. */
+export function endedAs(description: WorkflowExecutionDescription, said?: RunStatus): RunStatus | undefined {
+  const execution = description.status.name;
+  // A continued-as-new execution is not the run: its workflow id's current execution is.
+  if (execution === 'RUNNING' || execution === 'CONTINUED_AS_NEW') return undefined;
+  return runStatusOf(said, execution);
+}
+
+/** A closed run waits for nothing: its calls are not asked for (a closed run's query needs a worker to replay it). */
+export function waitsForNothing(description: WorkflowExecutionDescription): boolean {
+  return endedAs(description) !== undefined;
+}
+
+/** The run's own state, with the status Temporal ended it with and nothing pending once it has closed. */
+export function asEnded(state: RunState, description: WorkflowExecutionDescription): RunState {
+  const status = endedAs(description, state.status);
+  return status ? { ...state, status, pending: [] } : state;
+}
+
+/**
+ * The last event of a closed run (`runId`) that its stream cannot hold: Temporal terminated it or its timeout ran
+ * out, so its code never ran to say so (it says Failed and Canceled itself). With the termination's reason, if given.
+ */
+export async function untoldEnd(client: Client, workflowId: string, runId: string): Promise<RunEvent | undefined> {
+  const description = await client.workflow.getHandle(workflowId, runId).describe();
+  const execution = description.status.name;
+  if (execution !== 'TERMINATED' && execution !== 'TIMED_OUT') return undefined;
+  const status = endedAs(description) as 'Terminated' | 'TimedOut';
+  const { history } = await client.workflowService
+    .getWorkflowExecutionHistory({
+      namespace: client.options.namespace,
+      execution: { workflowId, runId },
+      historyEventFilterType: HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT,
+    })
+    .catch(() => ({ history: undefined }));
+  const reason = history?.events?.[0]?.workflowExecutionTerminatedEventAttributes?.reason;
+  return { type: 'run_failed', status, ...(reason && { error: reason }) };
+}
