@@ -1,6 +1,6 @@
 /** Each `hitl` command, spawned as a real process against the real dev server and worker. */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
@@ -121,10 +121,26 @@ describe('hitl', { timeout: 240_000 }, () => {
       code: 0,
       stdout: '✓ approve write_file (call-1) by alice\n',
     });
+    // A blank --as is refused before anything is sent (the client would drop it and decide in no one's name):
+    // call-3 is still pending for the reject below, and the audit log holds no approval of it.
+    for (const blank of await Promise.all(['', '  '].map((as) => hitl(['approve', runId, 'call-3', '--as', as]))))
+      expect(blank).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('is invalid. expected a name, not a blank one') });
     expect(await hitl(['reject', runId, 'call-3', '--message', 'keep the order'])).toMatchObject({
       code: 0,
       stdout: '✓ reject cancel_order (call-3)\n',
     });
+    // A file that cannot be read or holds no JSON object is the usage error a bad --args is, naming the file;
+    // nothing is sent, so call-2 waits for the edit below.
+    const notJson = path.join(h.dataDir, 'passwd');
+    writeFileSync(notJson, 'root:x:0:0:root:/root:/bin/bash\n');
+    const array = path.join(h.dataDir, 'array.json');
+    writeFileSync(array, '[1,2]');
+    const badFiles = [notJson, array, h.dataDir];
+    for (const [i, bad] of (await Promise.all(badFiles.map((f) => hitl(['edit', runId, 'call-2', '--args-file', f])))).entries()) {
+      expect(bad).toMatchObject({ code: 2, stdout: '' });
+      expect(bad.stderr).toContain(`error: option '--args-file <file>' argument '${badFiles[i]}' is invalid. `);
+      expect(bad.stderr).not.toMatch(/^\s+at /m);
+    }
     const argsFile = path.join(h.dataDir, 'args.json');
     writeFileSync(argsFile, JSON.stringify({ path: 'b.txt', content: 'from a file' }));
     expect(await hitl(['edit', runId, 'call-2', '--args-file', argsFile])).toMatchObject({
@@ -265,6 +281,55 @@ describe('hitl', { timeout: 240_000 }, () => {
       expect(completion.choices[0].message.content).toBe('hello from the script');
     } finally {
       child.kill('SIGTERM');
+    }
+  });
+
+  it('refuses a blank identity in every option that names one, before connecting', async () => {
+    const blanks = [
+      { option: '--as <approver>', args: ['review', 'run', '--as', ''] },
+      { option: '--group <group>', args: ['review', 'run', '--as', 'rex', '--group', ' '] },
+      { option: '--requested-by <who>', args: ['start', '--agent', 'clidemo', '--requested-by', '', 'hello'] },
+      { option: '--from <who>', args: ['say', 'run', 'hello', '--from', ' '] },
+      { option: '--as <approver>', args: ['sign', '--as', ''] },
+      { option: '--group <group>', args: ['sign', '--as', 'alice', '--group', ''] },
+      { option: '--as <who>', args: ['sign-request', '--as', '\t'] },
+    ];
+    // An unreachable Temporal: a command that got past its options would fail to connect, not exit 2.
+    const env = { TEMPORAL_ADDRESS: '127.0.0.1:1', HITL_CONNECT_TIMEOUT_MS: '1000' };
+    const results = await Promise.all(blanks.map(({ args }) => hitl(args, { env })));
+    for (const [i, { option, args }] of blanks.entries()) {
+      expect(results[i], args.join(' ')).toMatchObject({ code: 2, stdout: '' });
+      expect(results[i]!.stderr, args.join(' ')).toMatch(
+        new RegExp(`^error: option '${option}' argument '\\s*' is invalid\\. expected a name, not a blank one\n`),
+      );
+    }
+  });
+
+  it('a reader that closes stdout early (| head) ends any command quietly, with 0; another failed write is an error', async () => {
+    // Closed before the first write: a command that prints at once, one that reads a run, one that streams.
+    const closed = await Promise.all(
+      [['keygen'], ['show', runId], ['--json', 'watch', runId, '--from', '3']].map((args) => hitl(args, { closeStdout: 'at-once' })),
+    );
+    for (const result of closed) expect(result).toMatchObject({ code: 0, stderr: '' });
+
+    // Closed after the first chunk of a live watch: the approval makes the run write more, after the pipe closed.
+    const id = await startRun('cli refund through a pipe', 1);
+    let approved: Promise<unknown> | undefined;
+    const watched = await hitl(['watch', id], {
+      closeStdout: 'after-first-chunk',
+      onStdout: () => (approved ??= hitl(['approve', id, 'call-1', '--as', 'fay', '--group', 'finance'])),
+    });
+    expect(await approved).toMatchObject({ code: 0 });
+    expect(watched).toMatchObject({ code: 0, stderr: '' });
+
+    const full = openSync('/dev/full', 'w');
+    try {
+      expect(await hitl(['keygen'], { stdoutFd: full })).toMatchObject({
+        code: 1,
+        stderr: 'Error: ENOSPC: no space left on device, write\n',
+      });
+    } finally {
+      closeSync(full);
     }
   });
 

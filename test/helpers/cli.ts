@@ -11,11 +11,17 @@ export interface CliResult {
 
 const BIN = path.resolve('bin/hitl.js');
 
-export function runHitl(
-  h: Harness,
-  args: string[],
-  options: { input?: string; env?: Record<string, string>; onStdout?: (soFar: string) => void } = {},
-): Promise<CliResult> {
+export interface RunHitlOptions {
+  input?: string;
+  env?: Record<string, string>;
+  onStdout?: (soFar: string) => void;
+  /** A reader that stops reading (`| head`): stdout's pipe is closed before the CLI writes, or after its first chunk. */
+  closeStdout?: 'at-once' | 'after-first-chunk';
+  /** stdout goes to this open file descriptor instead of a pipe (then `stdout` is empty). */
+  stdoutFd?: number;
+}
+
+export function runHitl(h: Harness, args: string[], options: RunHitlOptions = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: {
@@ -29,15 +35,19 @@ export function runHitl(
         VISUAL: '',
         ...options.env,
       },
+      stdio: ['pipe', options.stdoutFd ?? 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => {
+    if (options.closeStdout === 'at-once') child.stdout?.destroy();
+    child.stdout?.on('data', (d) => {
       stdout += d;
+      if (options.closeStdout === 'after-first-chunk') child.stdout?.destroy();
       options.onStdout?.(stdout);
     });
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(options.input ?? '');
+    // stdin and stderr are always pipes (only stdout may go elsewhere).
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdin!.end(options.input ?? '');
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -35,14 +35,28 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * A reader that stops early (`hitl watch RUN | head -3`) closes stdout: the next write fails with EPIPE, which would
+ * crash the CLI with a stack trace. Here, once for every command, it ends the CLI quietly with 0 instead, as Unix
+ * tools do (the output was cut short by the reader's choice); any other failure to write is an error like others.
+ */
+function endQuietlyWhenStdoutCloses(json: () => boolean): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    exitWithError(err, json());
+  });
+}
+
 export async function main(argv = process.argv): Promise<void> {
   const program = buildProgram();
+  const json = () => Boolean(program.opts().json);
+  endQuietlyWhenStdoutCloses(json);
   try {
     await program.parseAsync(argv);
   } catch (err) {
     // Commander has already printed usage errors and help.
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
-    exitWithError(err, Boolean(program.opts().json));
+    exitWithError(err, json());
   } finally {
     await closeSharedHitlClient();
   }

@@ -1,5 +1,4 @@
 /** `hitl pending`, and `hitl approve|reject|edit|respond RUN ID`. */
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
@@ -12,19 +11,17 @@ import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import { appliedLine } from '../applied-text.js';
 import { UsageError } from '../errors.js';
+import { collectIdentities, parseIdentity, parseJson, parseJsonFile } from '../option-values.js';
 import { pendingTable, print, stuckNotice, table, until, whoDecidesCell } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliContext, RegisterCommand } from './context.js';
-import { parseJson } from './runs.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function decisionOptions(command: Command): Command {
   return command
     .argument('<workflow-id>', 'the run')
     .argument('<call-id>', 'the pending call (as `hitl pending` lists it)')
-    .option('--as <approver>', 'who decides')
-    .option('--group <group>', 'a group of the approver (repeatable)', collect)
+    .option('--as <approver>', 'who decides', parseIdentity)
+    .option('--group <group>', 'a group of the approver (repeatable)', collectIdentities)
     .option('--args-hash <hash>', 'refuse if the arguments are not the ones you saw');
 }
 
@@ -138,12 +135,12 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
 
   decisionOptions(program.command('edit').description('run the call with new arguments (or as another tool)'))
     .option('--args <json>', 'the new arguments', parseJson)
-    .option('--args-file <file>', 'a file holding the new arguments')
+    .option('--args-file <file>', 'a file holding the new arguments', parseJsonFile)
     .option('--name <tool>', 'run this tool instead')
     .option('--message <text>', 'comment for the audit log')
     .action(
       decideAction(ctx, 'edit', (o) => ({
-        args: o.argsFile ? parseJson(readFileSync(o.argsFile as string, 'utf8')) : (o.args as Record<string, unknown> | undefined),
+        args: (o.argsFile ?? o.args) as Record<string, unknown> | undefined,
         name: o.name as string | undefined,
         message: o.message as string | undefined,
       })),

@@ -11,6 +11,7 @@ import { DecisionRefusedError } from '../../../errors.js';
 import type { DecideResult, DecisionType } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { appliedLine } from '../applied-text.js';
+import { collectIdentities, parseIdentity } from '../option-values.js';
 import { reviewText } from '../review-text.js';
 import { style } from '../output.js';
 import { terminalText } from '../terminal-text.js';
@@ -73,8 +74,8 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
     .command('review')
     .description('review each pending call of a run interactively')
     .argument('<workflow-id>', 'the run')
-    .option('--as <approver>', 'who decides')
-    .option('--group <group>', 'a group of the approver (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--as <approver>', 'who decides', parseIdentity)
+    .option('--group <group>', 'a group of the approver (repeatable)', collectIdentities)
     .action(async (workflowId: string, opts) => {
       const hitl = await ctx.hitl();
       const input = lineReader();

@@ -1,5 +1,5 @@
 /** `hitl start`, `hitl runs`, `hitl show`. */
-import { InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
 import { checkRunStart } from '../../../agents/check-run-start.js';
 import { loadAgents } from '../../../agents/registry.js';
 import { readEnvConfig } from '../../../config.js';
@@ -8,19 +8,10 @@ import type { RunState } from '../../../schemas/run-state.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { checkAgentServed } from '../../served-agent.js';
 import { shellWord } from '../../shell-word.js';
+import { parseIdentity, parseJson } from '../option-values.js';
 import { pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
-
-export function parseJson(value: string): Record<string, unknown> {
-  try {
-    const parsed = JSON.parse(value) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new InvalidArgumentError('expected a JSON object');
-}
 
 export const registerRunCommands: RegisterCommand = (program, ctx) => {
   program
@@ -30,6 +21,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .option(
       '--requested-by <who>',
       'who asks (the four-eyes rule keeps them from approving their own calls); signed in that name when HITL_SIGNING_KEY is set',
+      parseIdentity,
     )
     .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
@@ -117,7 +109,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     .description('send the next user message to a session run')
     .argument('<workflow-id>', 'the session run')
     .argument('<message>', 'what to say')
-    .option('--from <who>', 'who says it')
+    .option('--from <who>', 'who says it', parseIdentity)
     .action(async (workflowId: string, message: string, opts) => {
       const queued = await (await ctx.hitl()).say(workflowId, message, { from: opts.from });
       print(ctx.out(), queued, () => `Sent (${queued.queued} message${queued.queued === 1 ? '' : 's'} queued for the next turn).`);

@@ -13,11 +13,9 @@ import { signDecisionToken } from '../../../signing/sign-decision.js';
 import { signRequestToken } from '../../../signing/sign-request.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import { generateSigningKey, SIGNING_ALGORITHMS } from '../../../signing/signing-key.js';
+import { collectIdentities, parseIdentity, parseJson } from '../option-values.js';
 import { print } from '../output.js';
 import type { RegisterCommand } from './context.js';
-import { parseJson } from './runs.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function requireSigner() {
   const signer = decisionSignerFromConfig(readEnvConfig());
@@ -39,8 +37,8 @@ export const registerSignCommands: RegisterCommand = (program, ctx) => {
     .requiredOption('--call <id>', 'the tool call id')
     .addOption(new Option('--type <type>', 'the decision').choices(DECISION_TYPES).makeOptionMandatory())
     .requiredOption('--args-hash <hash>', 'argsHash of the arguments you saw (hitl pending --json shows it)')
-    .requiredOption('--as <approver>', 'who decides')
-    .option('--group <group>', 'a group of the approver (repeatable)', collect)
+    .requiredOption('--as <approver>', 'who decides', parseIdentity)
+    .option('--group <group>', 'a group of the approver (repeatable)', collectIdentities)
     .option('--ttl <duration>', 'how long the token lives (default: 10m)', seconds)
     .option('--args <json>', 'edit: the new arguments', parseJson)
     .option('--name <tool>', 'edit: run this tool instead')
@@ -76,7 +74,7 @@ export const registerSignCommands: RegisterCommand = (program, ctx) => {
     .requiredOption('--workflow-id <id>', 'the workflow id the run will start with')
     .requiredOption('--agent <name>', 'its agent')
     .requiredOption('--prompt <text>', 'its prompt, exactly')
-    .requiredOption('--as <who>', "who asks (the run's requestedBy)")
+    .requiredOption('--as <who>', "who asks (the run's requestedBy)", parseIdentity)
     .option('--ttl <duration>', 'how long the token lives (default: 10m)', seconds)
     .action((opts) => {
       const signer = requireSigner();

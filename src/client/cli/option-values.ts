@@ -1,0 +1,45 @@
+/**
+ * Parsers for option values. They run while Commander parses the command line, so a bad value is a usage error
+ * (exit 2) that names the option and its value, printed before anything is sent.
+ */
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+
+export function parseJson(value: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new InvalidArgumentError('expected a JSON object');
+}
+
+/** A file holding a JSON object (`--args-file`): refused as `--args` is, whether it cannot be read or holds no object. */
+export function parseJsonFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InvalidArgumentError(`cannot read the file (${err instanceof Error ? err.message : String(err)})`);
+  }
+  try {
+    return parseJson(text);
+  } catch {
+    throw new InvalidArgumentError('expected a file holding a JSON object');
+  }
+}
+
+/**
+ * Who decides, asks or speaks (`--as`, `--group`, `--requested-by`, `--from`). A blank name would act in no one's
+ * name: the client drops an empty approver, so the decision would go through unattributed.
+ */
+export function parseIdentity(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a name, not a blank one');
+  return value;
+}
+
+/** A repeatable identity option (`--group`): each value is checked as it is collected. */
+export function collectIdentities(value: string, previous: string[] = []): string[] {
+  return [...previous, parseIdentity(value)];
+}
