@@ -105,6 +105,8 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
       allowedDecisions: ['approve', 'reject'],
       excludedApprovers: ['bob'],
       proposedBy: { approver: 'bob', callId: 'call-1', toolName: 'cancel_order' },
+      // The rule that gates what it became, not the model's cancel_order's.
+      rule: expect.stringMatching(/^tools\.execute_sql/),
     });
     // The editor may not approve what he proposed; someone else may reject it, and the model hears why.
     const proposalId = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1.2' });

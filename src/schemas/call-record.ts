@@ -69,6 +69,8 @@ export const ProposedCall = builtOnce('schemas/call-record.ProposedCall', () =>
     toolName: z.string(),
     args: ToolArgs,
     approver: z.string().optional(),
+    /** The policy rule that gates what it became (the call's own `rule` is the model's call's). */
+    rule: z.string().optional(),
   }),
 );
 

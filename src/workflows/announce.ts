@@ -44,7 +44,7 @@ export function announce(
     ...(gate.approvers && { approvers: gate.approvers }),
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
-    rule: record.rule,
+    rule: record.proposal?.rule ?? record.rule,
     ...(ownIds ? { checks: v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
     ...(writtenBy && { proposedBy: writtenBy }),
     ...(ownIds && { agent: run.agent }),

@@ -65,7 +65,7 @@ export interface PlannedDecision {
   args: ToolArgs;
   argsHash: string;
   /** The edit turned the call into one its approver may not approve: it waits for these settings' approvers. */
-  proposal?: { gate: GateSettings };
+  proposal?: { gate: GateSettings; rule: string };
   /** An approval toward a quorum: approvals counted once it is, of how many are needed. */
   quorum?: { approvals: number; required: number };
   /** The verified token the decision carried: its id is used up once the decision is applied. */

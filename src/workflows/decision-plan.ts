@@ -174,7 +174,9 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
     // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
     const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
-    return direct ? planned : { ...planned, proposal: { gate: proposalGate(target.settings, ctx.deadlinesApproveNoProposal === true) } };
+    return direct
+      ? planned
+      : { ...planned, proposal: { gate: proposalGate(target.settings, ctx.deadlinesApproveNoProposal === true), rule: target.rule } };
   }
   if (target.settings.approvers) {
     // Tiers of the call's ladder that it reached (escalation.ts) may approve it as it is; within its tool they may

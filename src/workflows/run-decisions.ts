@@ -138,7 +138,8 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
   const before = record.pending!;
   const proposal = planned.proposal!;
   run.book.markDecided(before.id, { type: 'edit', ...(planned.approver && { approver: planned.approver }) });
-  run.book.propose(record, { toolName: planned.toolName, args: planned.args, approver: planned.approver }, proposal.gate);
+  const proposed = { toolName: planned.toolName, args: planned.args, approver: planned.approver, rule: proposal.rule };
+  run.book.propose(record, proposed, proposal.gate);
   // Looked up before anyone may run it, while the call waits (proposal-preparation.ts); approvers are told then.
   const preparing = preparedBeforeDeciding(run, record, planned.toolName);
   announce(run, record, proposal.gate.description, true, undefined, preparing ? { preparing } : {});
