@@ -11,6 +11,8 @@ import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { LIMITS } from '../src/contract/limits.js';
+import { InvalidRunInputError } from '../src/errors.js';
+import { CARRY_FROM_CALLER } from '../src/schemas/agent-workflow-input.js';
 import { endSignal, messageSignal, pendingApprovalQuery, pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import type { Listening } from '../src/api/listen.js';
 import type { RunState } from '../src/schemas/run-state.js';
@@ -596,6 +598,20 @@ describe('start input and stray signals', () => {
     expect((failed as WorkflowFailedError).cause).toMatchObject({
       type: 'InvalidRunInputError',
       message: expect.stringContaining('unknown key "aproval"'),
+    });
+    // A key that is no misspelling is refused as what it is: a `__proto__` key, a carried state from a caller, however
+    // that carry is shaped (before the schema, which would only say that its shape is wrong).
+    const refusalOf = async (input: unknown) =>
+      ((await (await h.start(input as never)).result().catch((e: unknown) => e)) as WorkflowFailedError).cause;
+    tally.inputs++;
+    expect(await refusalOf(JSON.parse('{"agent": "demo", "prompt": "never read", "__proto__": {"maxSteps": 1}}'))).toMatchObject({
+      type: 'InvalidRunInputError',
+      message: expect.stringContaining('The start input has a key named __proto__'),
+    });
+    tally.inputs++;
+    expect(await refusalOf({ agent: 'demo', prompt: 'never read', carry: { messages: 'junk' } })).toMatchObject({
+      type: 'InvalidRunInputError',
+      message: new InvalidRunInputError(CARRY_FROM_CALLER).message,
     });
   });
 

@@ -47,10 +47,11 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
   try {
     const refused = startInputRefusal(rawInput, extra);
     if (refused) throw new InvalidRunInputError(refused);
+    // Before the schema reads it: a caller's carry is refused as what it is, however it is shaped.
+    if (rawCarry !== undefined && !carryFromChain) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
-    if (input.carry && !carryFromChain) throw new InvalidRunInputError(CARRY_FROM_CALLER);
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     if (inputsAfterSetup) registerInputs(run);

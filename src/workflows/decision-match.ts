@@ -40,9 +40,12 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
     }
     const earlier = ctx.decided.get(id!);
     if (earlier) {
-      const how =
-        earlier.type === 'settled' ? 'settled earlier in this run' : `${earlier.type}${earlier.approver ? ` by ${earlier.approver}` : ''}`;
-      return new DecisionRefusedError('already_decided', `${id} was already decided (${how}).`);
+      // `settled`: an id the run handed out and no longer keeps in detail, which may never have waited for anyone (a
+      // call that ran without a gate, was invalid, or was replaced at a breakpoint): not "decided" by someone.
+      if (earlier.type === 'settled')
+        return new DecisionRefusedError('already_decided', `${id} is not waiting for a decision: it was settled earlier in this run.`);
+      const by = earlier.approver ? ` by ${earlier.approver}` : '';
+      return new DecisionRefusedError('already_decided', `${id} was already decided (${earlier.type}${by}).`);
     }
     const waiting = ctx.pending.map((p) => p.id).join(', ') || 'none';
     return new DecisionRefusedError('unknown_call', `No pending call has id ${id}. Pending: ${waiting}.`);

@@ -84,6 +84,18 @@ describe('planDecisions', () => {
     expect(code(input)).toBe(expected);
   });
 
+  it('says who decided a call it keeps, and of one it settled without keeping the detail, that it waits no more', () => {
+    const message = (id: string, decided: PlanContext['decided']) => {
+      const plan = planDecisions({ decisions: [{ id, type: 'approve' }] }, { ...ctx, decided });
+      return plan.ok ? 'ok' : plan.error.message;
+    };
+    expect(message('z', ctx.decided)).toBe('z was already decided (reject by ann).');
+    // Such an id may never have waited for anyone (it ran without a gate, or was replaced at a breakpoint).
+    expect(message('call-1', new Map([['call-1', { type: 'settled' }]]))).toBe(
+      'call-1 is not waiting for a decision: it was settled earlier in this run.',
+    );
+  });
+
   it('lets the requester reject their own call under four eyes, and a group member approve', () => {
     expect(code({ decisions: [{ id: 'b', type: 'reject' }], approver: 'rita', groups: ['finance'] })).toBe('ok');
     expect(code({ decisions: [{ id: 'b', type: 'approve' }], approver: 'fred', groups: ['finance'] })).toBe('ok');

@@ -16,9 +16,11 @@ export function startInputRefusal(rawInput: unknown, extra: unknown[]): string |
   if (undecoded !== undefined) return undecodableMessage('input', undecoded);
   const extraArguments = extraArgumentsRefusal('start input', extra);
   if (extraArguments) return extraArguments;
+  // A `__proto__` key is refused as what it is, not as a misspelling (both refuse the input whole).
+  const protoKey = takesPatch(PATCHES.protoKeysRefused) ? protoKeyRefusal('start input', rawInput) : undefined;
+  if (protoKey) return protoKey;
   const unknownKeys = takesPatch(PATCHES.strictStartInput) ? keysNotIn(rawInput, AgentWorkflowInput.shape) : [];
-  if (unknownKeys.length) return unknownKeysMessage(unknownKeys);
-  return takesPatch(PATCHES.protoKeysRefused) ? protoKeyRefusal('start input', rawInput) : undefined;
+  return unknownKeys.length ? unknownKeysMessage(unknownKeys) : undefined;
 }
 
 function unknownKeysMessage(keys: string[]): string {
