@@ -42,6 +42,7 @@ let h: Harness;
 let api: Listening;
 beforeAll(async () => {
   h = await startHarness({
+    recordAs: 'breakpoints',
     agents: { stepper, careful, gatekeeper },
     script: {
       conversations: [
