@@ -284,6 +284,8 @@ const UNDECODABLE: Record<string, Payload> = {
   'no encoding': { metadata: {}, data: text('{"decisions":[]}') },
   'JSON that does not parse': { metadata: { encoding: text('json/plain') }, data: text('{"decisions": [') },
   'a ciphertext, to a worker with no codec': { metadata: { encoding: text('binary/encrypted') }, data: text('sealed') },
+  // What a Python client sends for bytes, or `temporal workflow update execute --input-meta encoding=binary/plain`.
+  'bytes (binary/plain)': { metadata: { encoding: text('binary/plain') }, data: text('{"decisions":[]}') },
 };
 
 /** A client whose every payload is `payload`, whatever it was asked to send: a sender in another language, or none. */
@@ -338,6 +340,33 @@ describe('payloads the worker cannot decode', () => {
     });
     const history = await h.temporal.client.workflow.getHandle(started.workflowId).fetchHistory();
     expect(history.events!.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+  });
+});
+
+describe('numbers JSON cannot hold', () => {
+  it('a HumanResponse accept whose arguments hold 1e400 (Infinity once parsed) is refused as malformed, by signal, update and HTTP', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'A refund then attack' });
+    const [refund] = await waitForPending(handle, 1);
+    const body = `{"id": "${refund!.id}", "type": "accept", "args": {"action": "process_refund", "args": {"orderId": "1234", "amount": 1e400}}}`;
+    const message = 'Malformed decision input: args.args.amount is a number JSON cannot hold (one like 1e400 is read as Infinity).';
+    const forged = sendingOnly({ metadata: { encoding: text('json/plain') }, data: text(body) }).workflow.getHandle(handle.workflowId);
+    await refusedUnchanged(handle, 'signal', () => forged.signal('decision', {}));
+    expect((await handle.query(runStateQuery)).decisions.at(-1)?.refusal).toMatchObject({ code: 'malformed', message });
+    await refusedUnchanged(handle, 'update', async () => {
+      await expect(forged.executeUpdate('decide', { args: [{}] })).rejects.toMatchObject({
+        cause: { type: 'DecisionRefusedError', message },
+      });
+      throw new Error('refused');
+    });
+    tally.inputs++;
+    const response = await http('POST', `/api/runs/${encodeURIComponent(handle.workflowId)}/decisions`, body, {
+      'content-type': 'application/json',
+    });
+    expect({ status: response.status, body: await response.json() }).toMatchObject({
+      status: 400,
+      body: { error: { code: 'malformed', message } },
+    });
+    await finishes(handle, 'refund done');
   });
 });
 

@@ -22,6 +22,7 @@ import { runRoutes } from './run-routes.js';
 import { streamRoutes } from './stream-routes.js';
 import { toolRoutes } from './tool-routes.js';
 import { tracingHttpMiddleware } from '../telemetry/tracing.js';
+import { inputProblems } from '../client/input-problems.js';
 import { Condition } from '../schemas/condition.js';
 
 /** Paths reachable without a token. */
@@ -35,7 +36,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
   const log = options.log ?? ((line: string) => console.log(line));
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
-      if (!result.success) return errorResponse(c, 400, 'invalid_request', z.prettifyError(result.error as z.ZodError));
+      if (!result.success) return errorResponse(c, 400, 'invalid_request', inputProblems(result.error as z.ZodError));
       return undefined;
     },
   });

@@ -3,12 +3,12 @@
  * (agent-workflow.ts), what the run would refuse: the input's shape, a carried state (only a run's own chain hands
  * one over), and the context against the agent's schema when the client knows the agent.
  */
-import { z } from 'zod';
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
 import { InvalidRunInputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
 import { signRequestToken } from '../signing/sign-request.js';
+import { inputProblems } from './input-problems.js';
 
 /** What the client knows of the agents the workers serve: enough to refuse a context that does not fit. */
 export type KnownAgents = Readonly<Record<string, { contextSchema?: ContextSchema }>>;
@@ -18,7 +18,7 @@ export type StartInput = Omit<AgentWorkflowArgs, 'carry'>;
 
 export function checkStartInput(input: StartInput, agents: KnownAgents | undefined): AgentWorkflowInput {
   const checked = AgentWorkflowInput.safeParse(input);
-  if (!checked.success) throw new InvalidRunInputError(z.prettifyError(checked.error));
+  if (!checked.success) throw new InvalidRunInputError(inputProblems(checked.error));
   const parsed = checked.data;
   if (parsed.carry) throw new InvalidRunInputError(CARRY_FROM_CALLER);
   const schema = agents && Object.hasOwn(agents, parsed.agent) ? agents[parsed.agent]!.contextSchema : undefined;

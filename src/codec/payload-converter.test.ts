@@ -31,6 +31,12 @@ describe('the workflow payload converter', () => {
       expect(undecodableReason(payloadConverter.fromPayload(payload))).toContain(reason);
     }
   });
+
+  it('takes a binary/plain payload for the bytes it is, which no input of the workflow is, not for an object', () => {
+    const bytes = { metadata: { encoding: text('binary/plain') }, data: text('{"decisions": []}') };
+    expect(defaultPayloadConverter.fromPayload(bytes)).toBeInstanceOf(Uint8Array);
+    expect(undecodableReason(payloadConverter.fromPayload(bytes))).toBe('encoding binary/plain: bytes, where JSON is taken');
+  });
 });
 
 describe('the tolerant codec', () => {

@@ -133,6 +133,19 @@ describe('planDecisions with the seeds’ shapes', () => {
     }
   });
 
+  it('refuses as malformed a number JSON cannot hold (1e400 reads as Infinity), in any shape, saying where it is', () => {
+    const cases: [string, string][] = [
+      ['{"type": "accept", "args": {"action": "write_file", "args": {"path": "a.txt", "n": 1e400}}}', 'args.args.n'],
+      ['[{"type": "edit", "args": {"action": "write_file", "args": {"path": "a.txt", "n": -1e400}}}]', '[0].args.args.n'],
+      ['{"decisions": [{"type": "edit", "name": "write_file", "args": {"path": "a.txt", "n": [1, 1e400]}}]}', 'decisions[0].args.n[1]'],
+    ];
+    for (const [json, where] of cases) {
+      expect(planned(JSON.parse(json))).toBe(
+        `malformed: Malformed decision input: ${where} is a number JSON cannot hold (one like 1e400 is read as Infinity).`,
+      );
+    }
+  });
+
   it('verifies a token against the decision a seed shape becomes', () => {
     const signer = newSigner('EdDSA', 'seed-key');
     const signing = {

@@ -19,11 +19,19 @@ export function table(head: string[], rows: (string | number | undefined)[][]): 
   return t.toString();
 }
 
-export function until(deadline: string): string {
-  const ms = Date.parse(deadline) - Date.now();
-  if (ms <= 0) return pc.red('overdue');
-  const hours = ms / 3_600_000;
-  return hours >= 48 ? `${Math.round(hours / 24)}d` : hours >= 1 ? `${Math.round(hours)}h` : `${Math.max(1, Math.round(ms / 60_000))}m`;
+export function until(deadline: string, now = Date.now()): string {
+  const ms = Date.parse(deadline) - now;
+  return ms <= 0 ? pc.red('overdue') : durationText(ms);
+}
+
+/** A span as durations are written (`30s`, `15m`, `2h`, `3d`), in the largest unit it rounds to at least 1 of. */
+export function durationText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${Math.max(1, seconds)}s`;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.round(ms / 3_600_000);
+  return hours < 48 ? `${hours}h` : `${Math.round(ms / 86_400_000)}d`;
 }
 
 export const style = pc;

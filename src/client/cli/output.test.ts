@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { durationText, until } from './output.js';
+
+describe('due times', () => {
+  it('are written as durations are (30s, 15m, 2h, 3d), seconds under a minute', () => {
+    const cases: [number, string][] = [
+      [1, '1s'],
+      [5_000, '5s'],
+      [59_000, '59s'],
+      [59_600, '1m'],
+      [90_000, '2m'],
+      [59 * 60_000, '59m'],
+      [59.6 * 60_000, '1h'],
+      [47 * 3_600_000, '47h'],
+      [48 * 3_600_000, '2d'],
+      [7 * 86_400_000, '7d'],
+    ];
+    for (const [ms, text] of cases) expect(durationText(ms), `${ms} ms`).toBe(text);
+  });
+
+  it('count from now, and a deadline passed is overdue', () => {
+    const now = Date.parse('2026-01-01T00:00:00.000Z');
+    expect(until('2026-01-01T00:00:05.000Z', now)).toBe('5s');
+    expect(until('2026-01-01T00:00:00.000Z', now)).toContain('overdue');
+  });
+});
