@@ -111,6 +111,15 @@ export async function spawnChild(
 }
 
 /** The child's side: answer requests with the handlers; `stop` runs `onStop` and exits. */
+/**
+ * Call first in a child: it exits when its runner is gone (the IPC channel closes with it), as when the runner gave
+ * up because another child failed to start. Otherwise a worker process left waiting for a server that had died held
+ * on, and could take ports and a core from the next run.
+ */
+export function exitWithParent(): void {
+  process.once('disconnect', () => process.exit(0));
+}
+
 export function serveParent(
   handlers: Record<string, (req: ChildRequest) => Promise<unknown> | unknown>,
   onStop: () => Promise<void>,

@@ -14,7 +14,7 @@ import { createWorker, DEFAULT_HEAP_GROWTH_PERCENT, preferSmallHeaps } from '../
 import { benchAgent, benchTools, BENCH_AGENT } from './bench-agent.js';
 import { floorActivities } from './floor/activities.js';
 import { openaiAgentsPeerActivities } from './peer/openai-agents/activities.js';
-import { markNow, rssOf, serveParent, type ActivityMark } from './ipc.js';
+import { exitWithParent, markNow, rssOf, serveParent, type ActivityMark } from './ipc.js';
 
 export interface WorkerProcessConfig {
   address: string;
@@ -49,6 +49,7 @@ export interface WorkerProcessConfig {
   heapGrowthPercent?: number;
 }
 
+exitWithParent();
 const config = JSON.parse(process.env.BENCH_WORKER ?? '') as WorkerProcessConfig;
 // As createWorker does, before any workflow thread exists: the floor's workers get the same heaps as ours.
 if (config.optimizeForSize) preferSmallHeaps();

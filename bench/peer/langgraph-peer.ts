@@ -6,9 +6,10 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Command } from '@langchain/langgraph';
 import pLimit from 'p-limit';
 import { PROMPTS } from '../bench-agent.js';
-import { markNow, rssOf, serveParent } from '../ipc.js';
+import { exitWithParent, markNow, rssOf, serveParent } from '../ipc.js';
 import { buildPeerGraph, type PeerDecision, type PeerMark } from './graph.js';
 
+exitWithParent();
 const config = JSON.parse(process.env.BENCH_PEER ?? '') as { modelBaseURL: string; checkpointFile: string };
 const marks = new Map<string, PeerMark[]>();
 const { graph, checkpointer } = buildPeerGraph({ ...config, marks });
