@@ -78,6 +78,8 @@ const ZOD_GLOBAL_STATE = {
   globalRegistry: "zod's global registry is shared by every run of the worker: use a registry of the run's own (z.registry())",
   meta: ".meta(…) puts the schema in zod's global registry, shared by every run of the worker: use .describe()",
   prototype: 'changes a prototype, which every later run of the worker would see',
+  prototypeValue:
+    'takes a prototype as a value (stored, passed on, returned), where the check cannot see what changes it: read through it (X.prototype.name) or compare it',
 } as const;
 
 /**
@@ -103,7 +105,8 @@ function importsOnlyZ(p: NodePath): boolean {
 function sharedStateChange(p: NodePath, object: Node, name: string): string | undefined {
   switch (name) {
     case 'prototype':
-      return isAssignedThrough(p) ? ZOD_GLOBAL_STATE.prototype : undefined;
+    case '__proto__':
+      return prototypeUse(p);
     case 'meta':
       // Read with no arguments it only reads; taken as a value, it could be called with some anywhere.
       return p.parentPath?.isCallExpression({ callee: p.node }) && p.parentPath.node.arguments.length === 0
@@ -115,6 +118,32 @@ function sharedStateChange(p: NodePath, object: Node, name: string): string | un
     default:
       return undefined;
   }
+}
+
+/**
+ * What a prototype reached at `p` (`X.prototype`, `x.__proto__`, `Object.getPrototypeOf(x)`) is used for, if it is
+ * anything but read through or compared: a write through it, or the prototype itself taken as a value, which an
+ * alias could then change out of the check's sight (`const p = Array.prototype; p.last = …`).
+ */
+function prototypeUse(p: NodePath): string | undefined {
+  if (isAssignedThrough(p)) return ZOD_GLOBAL_STATE.prototype;
+  let current: NodePath = p;
+  while (current.parentPath && (current.parentPath.isTSAsExpression() || current.parentPath.isTSNonNullExpression()))
+    current = current.parentPath;
+  const parent = current.parentPath;
+  const readThrough = parent?.isMemberExpression({ object: current.node }) || parent?.isOptionalMemberExpression({ object: current.node });
+  const compared = parent?.isBinaryExpression() && ['===', '!==', '==', '!='].includes(parent.node.operator);
+  return readThrough || compared ? undefined : ZOD_GLOBAL_STATE.prototypeValue;
+}
+
+/** `Object.getPrototypeOf(x)` or `Reflect.getPrototypeOf(x)`: a prototype, as `X.prototype` is. */
+function isPrototypeGetter(callee: Node): boolean {
+  return (
+    callee.type === 'MemberExpression' &&
+    callee.object.type === 'Identifier' &&
+    ['Object', 'Reflect'].includes(callee.object.name) &&
+    memberName(callee) === 'getPrototypeOf'
+  );
 }
 
 /** Whether the member expression is (part of) the target of an assignment, `x.prototype.y = …` or `x.prototype = …`. */
@@ -239,6 +268,10 @@ export function checkWorkflowDeterminism(root: string, entries = WORKFLOW_ENTRIE
           report(node, 'Date.now(): use workflowNow() from workflow-clock.ts');
       },
       'NewExpression|CallExpression'(p: NodePath) {
+        if (p.isCallExpression() && isPrototypeGetter(p.node.callee)) {
+          const use = prototypeUse(p);
+          if (use) report(p.node, use);
+        }
         const node = p.node as { callee: { type: string; name?: string }; arguments: unknown[]; type: string };
         if (node.callee.type !== 'Identifier' || node.callee.name !== 'Date' || p.scope.hasBinding('Date', true) || relative === CLOCK_FILE)
           return;
