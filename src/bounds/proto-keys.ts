@@ -4,8 +4,10 @@
  * held is inherited by the copy, where a later schema reads it as if it had been sent. Such input is refused whole,
  * never read one way here and another there.
  */
+import { firstPath } from './json-path.js';
+
 export function protoKeyPath(value: unknown): string | undefined {
-  return holdsProtoKey(value) ? pathToProtoKey(value) : undefined;
+  return holdsProtoKey(value) ? firstPath(value, (key) => key === '__proto__') : undefined;
 }
 
 /**
@@ -22,25 +24,6 @@ function holdsProtoKey(value: unknown): boolean {
       if (child !== null && typeof child === 'object') stack.push(child);
   }
   return false;
-}
-
-/** Where the first such key is, for the refusal's message; walked only when there is one. */
-function pathToProtoKey(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, '']];
-  while (stack.length) {
-    const [current, at] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (Array.isArray(current)) {
-      current.forEach((item, i) => stack.push([item, `${at}[${i}]`]));
-      continue;
-    }
-    for (const key of Object.keys(current)) {
-      const path = at ? `${at}.${key}` : key;
-      if (key === '__proto__') return path;
-      stack.push([(current as Record<string, unknown>)[key], path]);
-    }
-  }
-  return undefined;
 }
 
 /** Why `what` is refused, if it holds such a key. Call only on values bounded in depth and size. */

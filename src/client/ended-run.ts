@@ -22,11 +22,6 @@ export function endedAs(description: WorkflowExecutionDescription, said?: RunSta
   return runStatusOf(said, execution);
 }
 
-/** A closed run waits for nothing: its calls are not asked for (a closed run's query needs a worker to replay it). */
-export function waitsForNothing(description: WorkflowExecutionDescription): boolean {
-  return endedAs(description) !== undefined;
-}
-
 /** The run's own state, with the status Temporal ended it with and nothing pending once it has closed. */
 export function asEnded(state: RunState, description: WorkflowExecutionDescription): RunState {
   const status = endedAs(description, state.status);

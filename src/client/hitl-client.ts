@@ -31,7 +31,7 @@ import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLa
 import { sendWhileBusy } from './run-busy.js';
 import { sendSessionUpdate } from './session-updates.js';
 import { stuckView } from './stuck-view.js';
-import { asEnded, endedAs, waitsForNothing } from './ended-run.js';
+import { asEnded, endedAs } from './ended-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
@@ -143,7 +143,8 @@ export class HitlClient {
     const description = await this.call(workflowId, () => handle.describe());
     const problem = await this.diagnose(workflowId, { description });
     if (problem) return (await stuckView(this.temporal, handle, problem)).pending;
-    if (waitsForNothing(description)) return [];
+    // A closed run waits for nothing; its query would need a worker to replay it.
+    if (endedAs(description)) return [];
     return this.call(workflowId, () => handle.query(pendingApprovalsQuery));
   }
 

@@ -12,6 +12,7 @@
  *
  * A decision token binds the normalized decision: sign what the shape becomes here (README, "Clients written for other frameworks").
  */
+import { nonFiniteNumberPath } from '../bounds/non-finite-numbers.js';
 import { z } from 'zod';
 import { builtOnce } from '../schemas/built-once.js';
 import { argsHash } from '../policy/args-hash.js';
@@ -60,7 +61,7 @@ export type Normalized = { ok: true; input: unknown } | { ok: false; message: st
 export function parseDecisionInput(
   raw: unknown,
 ): { ok: true; input: DecideInput } | { ok: false; code: 'malformed' | 'empty'; message: string } {
-  const nonFinite = nonFiniteNumberAt(raw);
+  const nonFinite = nonFiniteNumberPath(raw);
   if (nonFinite !== undefined) {
     const message = `Malformed decision input: ${nonFinite} is a number JSON cannot hold (one like 1e400 is read as Infinity).`;
     return { ok: false, code: 'malformed', message };
@@ -135,26 +136,6 @@ function toDecision(response: HumanResponse): Decision {
     case 'edit':
       return { ...extras, type: 'edit', name: response.args.action, args: response.args.args };
   }
-}
-
-/**
- * Where the input holds Infinity or NaN, which JSON text reads 1e400 as: no call's arguments can hold one, and
- * their hash (RFC 8785) throws on it. Walked without recursion, so no nesting can overflow the stack.
- */
-function nonFiniteNumberAt(raw: unknown): string | undefined {
-  const stack: [unknown, string][] = [[raw, '']];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const [value, path] = stack.pop()!;
-    if (typeof value === 'number' && !Number.isFinite(value)) return path || 'the input';
-    if (typeof value !== 'object' || value === null || seen.has(value)) continue;
-    seen.add(value);
-    const entries = Array.isArray(value)
-      ? value.map((v, i) => [`[${i}]`, v] as const)
-      : Object.entries(value).map(([k, v]) => [`.${k}`, v] as const);
-    for (const [key, v] of entries.reverse()) stack.push([v, path ? `${path}${key}` : key.replace(/^\./, '')]);
-  }
-  return undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
