@@ -1,13 +1,13 @@
 /**
  * Who decides, on the real server: reviewers before humans (a rule that approves, one that rejects, a model that
- * escalates with its reasoning, one that fails, and shadow mode), conditions that see the run's context, and a
- * run's own policy that may tighten its agent's but never loosen it.
+ * escalates with its reasoning, one that fails, and shadow mode), conditions that see the run's context, a run's own
+ * policy that may tighten its agent's but never loosen it, and approvers named by kind (`group:`, `user:`).
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
-import { decide, toolMessages, waitForPending } from './helpers/decisions.js';
+import { decide, refusalOf, signalDecision, toolMessages, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { activitySummaries } from './helpers/history.js';
 
@@ -48,12 +48,20 @@ const contextual = defineAgent({
   },
 });
 
+// Approvers named by kind: a person called `finance`, or in a group called `cfo`, is neither.
+const typed = defineAgent({
+  name: 'typed',
+  instructions: 'You are a support agent.',
+  tools: ['write_file'],
+  approval: { tools: { write_file: { approvers: ['group:finance', 'user:cfo'] } } },
+});
+
 let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness({
     recordAs: 'who-decides',
-    agents: { reviewed, contextual },
+    agents: { reviewed, contextual, typed },
     script: {
       conversations: [
         // The reviewers' requests come first: they also quote the run's prompt.
@@ -78,6 +86,7 @@ beforeAll(async () => {
         { match: 'context refund', replies: [call('process_refund', { orderId: '1238', amount: 200 }), { content: 'context done' }] },
         { match: 'context write', replies: [call('write_file', { path: 'context.txt', content: 'x' }), { content: 'context write done' }] },
         { match: 'tightened', replies: [call('cancel_order', { orderId: '1238' }), { content: 'tightened done' }] },
+        { match: 'typed write', replies: [call('write_file', { path: 'typed.txt', content: 'x' }), { content: 'typed done' }] },
       ],
     },
   });
@@ -250,5 +259,31 @@ describe('what a run’s policy may see and change', () => {
         '- tools.cancel_order.onTimeout: a run may not approve calls nobody decided',
     );
     expect(await handle.query(pendingApprovalsQuery).catch(() => [])).toEqual([]);
+  });
+});
+
+describe('approvers named by kind', () => {
+  it('group:<name> lets in the group’s members, not a person of that name; user:<id> the person, not a group', async () => {
+    const handle = await h.start({ agent: 'typed', prompt: 'A typed write' });
+    const [pending] = await waitForPending(handle, 1);
+    expect(pending).toMatchObject({ id: 'call-1', toolName: 'write_file', approvers: ['group:finance', 'user:cfo'] });
+    const approve = { decisions: [{ id: 'call-1', type: 'approve' as const }] };
+    for (const who of [{ approver: 'finance' }, { approver: 'dave', groups: ['cfo'] }, { approver: 'dave', groups: ['group:finance'] }]) {
+      expect(await refusalOf(decide(handle, { ...approve, ...who }))).toEqual({
+        code: 'approver_not_allowed',
+        message: `${who.approver} may not decide write_file (call-1); approvers: group:finance, user:cfo.`,
+      });
+    }
+    // By signal the same: refused, audited, the call still waiting.
+    await signalDecision(handle, { ...approve, approver: 'finance' });
+    expect(await waitForPending(handle, 1)).toMatchObject([{ id: 'call-1' }]);
+    await decide(handle, { ...approve, approver: 'fay', groups: ['finance'] });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'typed done' });
+    const { decisions } = await handle.query(runStateQuery);
+    expect(decisions.map((d) => [d.via, d.outcome, d.refusal?.code, d.approver])).toEqual([
+      ['signal', 'refused', 'approver_not_allowed', 'finance'],
+      ['update', 'applied', undefined, 'fay'],
+    ]);
+    expect(await toolMessages(handle)).toEqual([['c', expect.stringContaining('typed.txt')]]);
   });
 });

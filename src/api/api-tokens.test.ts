@@ -31,6 +31,23 @@ describe('TokenVerifier', () => {
     }
   });
 
+  it('refuses a name that is both a person and a group, which a bare approver entry could not tell apart', () => {
+    const parsed = ApiTokens.safeParse({
+      'first-token-0123456789': { approver: 'finance' },
+      'second-token-012345678': { approver: 'ann', groups: ['finance', 'ops'] },
+    });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([
+      [
+        [],
+        '"finance" is both a person and a group: a policy\'s approver "finance" would match either. Rename one (a policy can also say user:finance or group:finance).',
+      ],
+    ]);
+    // One person's own group of their own name is the same confusion.
+    expect(ApiTokens.safeParse({ 'first-token-0123456789': { approver: 'ops', groups: ['ops'] } }).success).toBe(false);
+    expect(ApiTokens.safeParse({ 'first-token-0123456789': { approver: 'ann', groups: ['finance'] } }).success).toBe(true);
+  });
+
   it('refuses short tokens in the configuration', () => {
     expect(ApiTokens.safeParse({ short: { approver: 'x' } }).success).toBe(false);
   });

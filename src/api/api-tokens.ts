@@ -11,7 +11,20 @@ export const Identity = z.strictObject({
   approver: z.string().min(1),
   groups: z.array(z.string().min(1)).default([]),
 });
-export const ApiTokens = z.record(z.string().min(16, 'tokens must be at least 16 characters'), Identity);
+/**
+ * A policy's bare approver entry matches a person or a group of that name (src/policy/may-decide.ts), so a name that
+ * is both would give the person the group's authority: the configuration is refused until one is renamed.
+ */
+export const ApiTokens = z.record(z.string().min(16, 'tokens must be at least 16 characters'), Identity).superRefine((tokens, ctx) => {
+  const people = new Set(Object.values(tokens).map((identity) => identity.approver));
+  const both = [...new Set(Object.values(tokens).flatMap((identity) => identity.groups))].filter((group) => people.has(group));
+  for (const name of both) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${name}" is both a person and a group: a policy's approver "${name}" would match either. Rename one (a policy can also say user:${name} or group:${name}).`,
+    });
+  }
+});
 
 export type Identity = z.infer<typeof Identity>;
 export type ApiTokens = z.infer<typeof ApiTokens>;

@@ -1,11 +1,11 @@
 /**
  * Who may decide a call: one rule for the decision planner (which refuses) and the approval views (which show
- * buttons only to those who may press them). Approvers are identities or groups; under the four-eyes rule the
- * run's requester may not approve or edit its own calls; under a quorum each approver counts once, so one who
- * has approved may not approve again (they may still reject).
+ * buttons only to those who may press them). Approvers are identities or groups (`approverMatches`); under the
+ * four-eyes rule the run's requester may not approve or edit its own calls; under a quorum each approver counts
+ * once, so one who has approved may not approve again (they may still reject).
  */
 export interface DecisionAuthority {
-  /** Identities or groups allowed to decide; anyone when absent. */
+  /** Identities or groups allowed to decide (`user:<id>`, `group:<name>` or a bare name); anyone when absent. */
   approvers?: readonly string[];
   /** Who may not approve or edit (the requester, under four eyes; whoever wrote the call by an edit). */
   excludedApprovers?: readonly string[];
@@ -30,15 +30,38 @@ export type Verdict =
       proposer?: boolean;
     };
 
+/** Which rules a run decides by: the newest unless its patches say otherwise (decision-plan.ts). */
+export interface DecisionRules {
+  /** The four-eyes rule also needs the approver to say who they are (decision rules v2 and up). @default true */
+  strictFourEyes?: boolean;
+  /** `user:` and `group:` entries name one kind only (patch set 13 and up). @default true */
+  typedApprovers?: boolean;
+}
+
+const USER = 'user:';
+const GROUP = 'group:';
+
 /**
- * @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them.
- * @param strictFourEyes the four-eyes rule also needs the approver to say who they are (decision rules v2 and up).
+ * Whether `who` is one of `approvers`. `user:alice` is the identity alice and `group:finance` the group finance, and
+ * neither matches the other kind; a bare `finance` matches an identity or a group of that name, so a person whose
+ * identity (an OIDC `sub`, say) equals a group's name would carry that group's authority. Before typed entries
+ * (`typed` false) every entry was bare, prefix and all.
  */
-export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: boolean, strictFourEyes = true): Verdict {
+export function approverMatches(approvers: readonly string[], who: Decider, typed = true): boolean {
   const groups = who.groups ?? [];
+  return approvers.some((entry) => {
+    if (typed && entry.startsWith(USER)) return entry.slice(USER.length) === who.approver;
+    if (typed && entry.startsWith(GROUP)) return groups.includes(entry.slice(GROUP.length));
+    return entry === who.approver || groups.includes(entry);
+  });
+}
+
+/** @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them. */
+export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: boolean, rules: DecisionRules = {}): Verdict {
+  const { strictFourEyes = true, typedApprovers = true } = rules;
   if (call.approvers) {
     if (!who.approver) return { ok: false, code: 'approver_required', reason: `may only be decided by ${call.approvers.join(', ')}` };
-    if (!call.approvers.includes(who.approver) && !groups.some((g) => call.approvers!.includes(g))) {
+    if (!approverMatches(call.approvers, who, typedApprovers)) {
       return { ok: false, code: 'approver_not_allowed', reason: `approvers: ${call.approvers.join(', ')}` };
     }
   }

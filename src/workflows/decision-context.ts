@@ -41,6 +41,8 @@ export interface PlanContext {
   deadlinesApproveNoProposal?: boolean;
   /** Tiers an escalation reached may edit the call within its tool, as they may approve it (runs since patch set 9). */
   escalatedMayEdit?: boolean;
+  /** `user:` and `group:` approver entries name one kind only (src/policy/may-decide.ts; runs since patch set 13). */
+  typedApprovers?: boolean;
 }
 
 export interface SigningContext {

@@ -104,7 +104,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     );
   }
   const withdrawn = ctx.proposersMayWithdraw && decision.type === 'reject' && !decision.always && mayWithdraw(call, who);
-  const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, runsTheTool, checks >= 2);
+  const typedApprovers = ctx.typedApprovers === true;
+  const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, runsTheTool, { strictFourEyes: checks >= 2, typedApprovers });
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
   const quorum = countApproval(decision, call, approver, label);
   if (quorum instanceof DecisionRefusedError) return quorum;
@@ -173,7 +174,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     }
     // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
     // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
-    const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true).ok;
+    const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true, { typedApprovers }).ok;
     return direct
       ? planned
       : { ...planned, proposal: { gate: proposalGate(target.settings, ctx.deadlinesApproveNoProposal === true), rule: target.rule } };
@@ -182,7 +183,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     // Tiers of the call's ladder that it reached (escalation.ts) may approve it as it is; within its tool they may
     // edit it too, where the edited call's own gate has the same tiers (runs since patch set 9).
     const reached = ctx.escalatedMayEdit && toolName === call.toolName ? reachedTiers(call, target.settings) : [];
-    const refused = mayDecide({ approvers: [...new Set([...target.settings.approvers, ...reached])] }, who, false);
+    const approvers = [...new Set([...target.settings.approvers, ...reached])];
+    const refused = mayDecide({ approvers }, who, false, { typedApprovers });
     if (!refused.ok) return authorityRefusal(refused, approver, decision.type, `the edited call (${toolName})`);
   }
   return planned;

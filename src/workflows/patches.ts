@@ -110,6 +110,11 @@ export const PATCHES = {
    * restored what it carried, so the signal was refused or lost.
    */
   inputsAfterSetup: 'inputs-after-setup',
+  /**
+   * An approver entry `user:<id>` matches that identity only and `group:<name>` that group only (may-decide.ts): a
+   * bare name also matches a person of the group's name. Before, every entry was a bare name, prefix included.
+   */
+  typedApprovers: 'typed-approvers',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -158,8 +163,10 @@ const SET_8: readonly PatchId[] = [...SET_7, PATCHES.unseenWorldWaits, PATCHES.p
 const SET_9: readonly PatchId[] = [...SET_8, PATCHES.deadlinesApproveNoProposal, PATCHES.escalatedMayEdit];
 const SET_10: readonly PatchId[] = [...SET_9, PATCHES.toolFirst];
 const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
+const SET_12: readonly PatchId[] = [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-12', patches: [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup] },
+  { id: 'patch-set-13', patches: [...SET_12, PATCHES.typedApprovers] },
+  { id: 'patch-set-12', patches: SET_12 },
   { id: 'patch-set-11', patches: SET_11 },
   { id: 'patch-set-10', patches: SET_10 },
   { id: 'patch-set-9', patches: SET_9 },

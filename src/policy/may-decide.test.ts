@@ -1,0 +1,89 @@
+/** Who may decide a call: typed approver entries name one kind of approver, bare ones either. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { approverMatches, mayDecide } from './may-decide.js';
+
+describe('approverMatches', () => {
+  const financeGroupMember = { approver: 'alice', groups: ['finance'] };
+  const personNamedFinance = { approver: 'finance', groups: [] };
+
+  it('a bare name matches a person or a group of that name', () => {
+    expect(approverMatches(['finance'], financeGroupMember)).toBe(true);
+    expect(approverMatches(['finance'], personNamedFinance)).toBe(true);
+  });
+
+  it('group:<name> matches the group only, user:<id> the person only', () => {
+    expect(approverMatches(['group:finance'], financeGroupMember)).toBe(true);
+    expect(approverMatches(['group:finance'], personNamedFinance)).toBe(false);
+    expect(approverMatches(['user:finance'], personNamedFinance)).toBe(true);
+    expect(approverMatches(['user:finance'], financeGroupMember)).toBe(false);
+    expect(approverMatches(['user:alice', 'group:ops'], financeGroupMember)).toBe(true);
+  });
+
+  it('runs before typed entries read every entry as a bare name, prefix included', () => {
+    expect(approverMatches(['group:finance'], financeGroupMember, false)).toBe(false);
+    expect(approverMatches(['group:finance'], { approver: 'group:finance' }, false)).toBe(true);
+    expect(approverMatches(['user:bob'], { approver: 'user:bob' }, false)).toBe(true);
+  });
+
+  it('an empty name after the prefix matches nobody', () => {
+    expect(approverMatches(['user:', 'group:'], { approver: 'alice', groups: ['finance'] })).toBe(false);
+  });
+
+  const name = fc.stringMatching(/^[a-z:]{1,8}$/);
+  const decider = fc.record({ approver: name, groups: fc.array(name, { maxLength: 3 }) });
+
+  it('matches exactly when some entry names the approver (user:, bare) or one of their groups (group:, bare)', () => {
+    fc.assert(
+      fc.property(fc.array(name, { maxLength: 4 }), decider, (entries, who) => {
+        const expected = entries.some((e) =>
+          e.startsWith('user:')
+            ? e.slice(5) === who.approver
+            : e.startsWith('group:')
+              ? who.groups.includes(e.slice(6))
+              : e === who.approver || who.groups.includes(e),
+        );
+        expect(approverMatches(entries, who)).toBe(expected);
+        // Untyped, as runs before patch set 13 decided.
+        expect(approverMatches(entries, who, false)).toBe(entries.some((e) => e === who.approver || who.groups.includes(e)));
+      }),
+    );
+  });
+
+  it('a group: entry never lets in a person for their identity alone', () => {
+    fc.assert(
+      fc.property(name, (group) => {
+        expect(approverMatches([`group:${group}`], { approver: group, groups: [] })).toBe(false);
+        expect(approverMatches([`user:${group}`], { approver: 'someone-else', groups: [group] })).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('mayDecide', () => {
+  it('refuses a person who only shares a group’s name, and says who may decide', () => {
+    expect(mayDecide({ approvers: ['group:finance'] }, { approver: 'finance' }, true)).toEqual({
+      ok: false,
+      code: 'approver_not_allowed',
+      reason: 'approvers: group:finance',
+    });
+    expect(mayDecide({ approvers: ['group:finance'] }, { approver: 'finance' }, true, { typedApprovers: false })).toMatchObject({
+      ok: false,
+    });
+    expect(mayDecide({ approvers: ['finance'] }, { approver: 'finance' }, true)).toEqual({ ok: true });
+  });
+
+  it('keeps its other rules whatever the entries: four eyes, a named approver, one approval each', () => {
+    const call = { approvers: ['group:finance'], excludedApprovers: ['alice'], approvals: [{ approver: 'carol' }] };
+    expect(mayDecide(call, { approver: 'alice', groups: ['finance'] }, true)).toMatchObject({ ok: false, code: 'four_eyes' });
+    expect(mayDecide(call, { approver: 'alice', groups: ['finance'] }, false)).toEqual({ ok: true });
+    expect(mayDecide(call, { groups: ['finance'] }, true)).toMatchObject({ ok: false, code: 'approver_required' });
+    expect(mayDecide(call, { approver: 'carol', groups: ['finance'] }, true)).toMatchObject({ ok: false, code: 'already_approved' });
+    expect(mayDecide(call, { approver: 'dave', groups: ['finance'] }, true)).toEqual({ ok: true });
+  });
+
+  it('under decision rules v1, four eyes lets an unnamed approver through', () => {
+    expect(mayDecide({ excludedApprovers: ['alice'] }, {}, true, { strictFourEyes: false })).toEqual({ ok: true });
+    expect(mayDecide({ excludedApprovers: ['alice'] }, {}, true)).toMatchObject({ ok: false, code: 'approver_required' });
+  });
+});

@@ -1,0 +1,48 @@
+/** The planner reads approver entries by kind (`group:`, `user:`) in runs since patch set 13, as bare names before. */
+import { describe, expect, it } from 'vitest';
+import { ApprovalPolicy } from '../schemas/approval-policy.js';
+import { toolSpecs } from '../tools/registry.js';
+import { pendingApproval as pending } from '../../test/helpers/pending-approval.js';
+import { planDecisions, type PlanContext } from './decision-plan.js';
+
+const ctx: PlanContext = {
+  pending: [
+    pending('a', 'write_file', { path: 'a', content: 'x' }),
+    pending('b', 'process_refund', { orderId: '1', amount: 20000 }, { approvers: ['group:finance', 'user:cfo'] }),
+  ],
+  decided: new Map(),
+  available: ['write_file', 'process_refund'],
+  specs: toolSpecs,
+};
+
+describe('planDecisions, approvers by kind', () => {
+  it('reads `group:` and `user:` approver entries as one kind only in runs since patch set 13', () => {
+    const typedCtx = (typedApprovers: boolean): PlanContext => ({
+      ...ctx,
+      typedApprovers,
+      pending: ctx.pending.map((p) => ({ ...p, checks: 4 })),
+      policy: ApprovalPolicy.parse({ tools: { process_refund: { approvers: ['group:finance'] } } }),
+    });
+    const codeOf = (raw: unknown, typed: boolean) => {
+      const plan = planDecisions(raw, typedCtx(typed));
+      return plan.ok ? 'ok' : plan.error.code;
+    };
+    const approveB = { decisions: [{ id: 'b', type: 'approve' }] };
+    // A person whose identity is the group's name, or who is in a group named as a person, is not let in.
+    expect(codeOf({ ...approveB, approver: 'finance' }, true)).toBe('approver_not_allowed');
+    expect(codeOf({ ...approveB, approver: 'dave', groups: ['cfo'] }, true)).toBe('approver_not_allowed');
+    expect(codeOf({ ...approveB, approver: 'fay', groups: ['finance'] }, true)).toBe('ok');
+    expect(codeOf({ ...approveB, approver: 'cfo' }, true)).toBe('ok');
+    // An edit into the refund is judged by the refund's typed approvers too.
+    const intoRefund = { decisions: [{ id: 'a', type: 'edit', args: { path: 'a', content: 'y' } }] };
+    const asRefund = {
+      ...intoRefund,
+      decisions: [{ ...intoRefund.decisions[0], name: 'process_refund', args: { orderId: '1', amount: 5 } }],
+    };
+    expect(codeOf({ ...asRefund, approver: 'fay', groups: ['finance'] }, true)).toBe('ok');
+    expect(planDecisions({ ...asRefund, approver: 'finance' }, typedCtx(true))).toMatchObject({ ok: true, decisions: [{ proposal: {} }] });
+    // Runs before it read every entry as a bare name, prefix included, as they did when they were recorded.
+    expect(codeOf({ ...approveB, approver: 'fay', groups: ['finance'] }, false)).toBe('approver_not_allowed');
+    expect(codeOf({ ...approveB, approver: 'group:finance' }, false)).toBe('ok');
+  });
+});
