@@ -59,6 +59,21 @@ describe('JSON settings', () => {
     expect(tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: '' }))).toEqual({});
   });
 
+  it('refuse a key named twice in one object, showing no more of a secret key than other errors do', () => {
+    // A token copied for a second person: JSON.parse would keep only the last identity, and ann's token would be bob's.
+    const copied = '{"tok-shared-0123456789": {"approver": "ann"}, "tok-shared-0123456789": {"approver": "bob"}}';
+    expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: copied })))).toBe(
+      'Invalid HITL_API_TOKENS: the key "tok-…" appears twice in one object',
+    );
+    const twiceInside = '{"a-token-long-enough": {"approver": "ann", "approver": "bob"}}';
+    expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: twiceInside })))).toBe(
+      'Invalid HITL_API_TOKENS: the key "approver" appears twice in one object (in a-to…)',
+    );
+    expect(errorOf(() => keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEYS: `{"k1": "${KEY}", "k1": "${KEY}"}` })))).toBe(
+      'Invalid HITL_ENCRYPTION_KEYS: the key "k1" appears twice in one object',
+    );
+  });
+
   it('return what the schema outputs', () => {
     expect(tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: '{"a-token-long-enough": {"approver": "ann"}}' }))).toEqual({
       'a-token-long-enough': { approver: 'ann', groups: [] },

@@ -492,6 +492,38 @@ describe('__proto__ keys', () => {
   });
 });
 
+describe('keys named twice', () => {
+  it('an HTTP body that names a key twice in one object is refused whole: a reader that kept the first would disagree', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'Send more than one argument, named twice' });
+    const [refund] = await waitForPending(handle, 1);
+    // JSON.parse keeps the last `type`: a proxy or log that kept the first saw a reject.
+    const body = `{"decisions": [{"id": "${refund!.id}", "type": "reject", "message": "no", "type": "approve"}]}`;
+    await refusedUnchanged(handle, 'update', async () => {
+      const response = await http('POST', `/api/runs/${handle.workflowId}/decisions`, body, { 'content-type': 'application/json' });
+      expect([response.status, await response.json()]).toEqual([
+        400,
+        {
+          error: {
+            code: 'invalid_request',
+            message:
+              'The body names the key "type" twice in one object (in decisions[0]), which JSON readers do not all read the same way; nothing was taken.',
+          },
+        },
+      ]);
+      throw new Error('refused');
+    });
+    // Escaped, it is the same key to JSON.parse, and refused the same way, also where no route reads it.
+    tally.inputs++;
+    const escaped = await http('POST', '/api/runs', '{"agent": "demo", "prompt": "x", "\\u0070rompt": "y"}', {
+      'content-type': 'application/json',
+    });
+    expect(escaped.status).toBe(400);
+    expect(await escaped.json()).toMatchObject({ error: { message: expect.stringContaining('"prompt" twice in one object,') } });
+    await decide(handle, { decisions: [{ id: refund!.id, type: 'reject', message: 'no' }], approver: 'alice', groups: ['finance'] });
+    await finishes(handle, 'arguments done');
+  });
+});
+
 describe('policy patterns', () => {
   it("a pattern that backtracks for ever in JavaScript is decided at once against the model's arguments", async () => {
     tally.inputs++;

@@ -1,11 +1,13 @@
 /**
  * Request bodies are JSON. `curl -d '{…}'` sends JSON labelled as a form (application/x-www-form-urlencoded), which
  * the README's examples and most first attempts do: a body labelled so (or not labelled) that parses as JSON is
- * taken as JSON. A body that is not JSON, or nests deeper than anything the API takes, is refused with 400 here,
- * before any route sees it.
+ * taken as JSON. A body that is not JSON, nests deeper than anything the API takes, or holds a key that JSON readers
+ * read differently (`__proto__`, a key named twice in one object) is refused with 400 here, before any route sees it.
  */
 import type { MiddlewareHandler } from 'hono';
+import { duplicateKey } from '../bounds/duplicate-keys.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../bounds/json-depth.js';
+import { jsonPathText } from '../bounds/json-path.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { errorResponse } from './api-errors.js';
 
@@ -37,6 +39,12 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
   }
   const protoKey = protoKeyRefusal('body', value);
   if (protoKey) return errorResponse(c, 400, 'invalid_request', protoKey);
+  const repeated = duplicateKey(text);
+  if (repeated) {
+    const at = repeated.path.length ? ` (in ${jsonPathText(repeated.path)})` : '';
+    const message = `The body names the key "${repeated.key}" twice in one object${at}, which JSON readers do not all read the same way; nothing was taken.`;
+    return errorResponse(c, 400, 'invalid_request', message);
+  }
   if (meantAsJson) c.req.raw.headers.set('content-type', 'application/json');
   return next();
 };

@@ -20,3 +20,8 @@ export function firstPath(value: unknown, hit: (key: string, child: unknown) => 
   }
   return undefined;
 }
+
+/** A path given as its keys and indices, written as firstPath writes it: `a.b[0].c`. */
+export function jsonPathText(segments: readonly (string | number)[]): string {
+  return segments.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${key}` : key), '');
+}
