@@ -48,6 +48,18 @@ describe('TokenVerifier', () => {
     expect(ApiTokens.safeParse({ 'first-token-0123456789': { approver: 'ann', groups: ['finance'] } }).success).toBe(true);
   });
 
+  it('refuses names with white space around them or control characters, which would count as other people', () => {
+    for (const name of ['alice ', ' alice', 'ali\nce', 'alice\u0000', '\t']) {
+      expect(ApiTokens.safeParse({ 'first-token-0123456789': { approver: name } }).success, JSON.stringify(name)).toBe(false);
+      expect(ApiTokens.safeParse({ 'first-token-0123456789': { approver: 'ann', groups: [name] } }).success, JSON.stringify(name)).toBe(
+        false,
+      );
+    }
+    for (const name of ['alice', 'Alice Smith', 'a', 'ann@example.com', 'Zoë']) {
+      expect(ApiTokens.safeParse({ 'first-token-0123456789': { approver: name, groups: [`${name}s`] } }).success, name).toBe(true);
+    }
+  });
+
   it('refuses short tokens in the configuration', () => {
     expect(ApiTokens.safeParse({ short: { approver: 'x' } }).success).toBe(false);
   });

@@ -6,10 +6,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { EnvConfig } from '../config.js';
 import { readJsonSetting } from '../json-setting.js';
+import { IdentityName } from '../schemas/identity-name.js';
 
 export const Identity = z.strictObject({
-  approver: z.string().min(1),
-  groups: z.array(z.string().min(1)).default([]),
+  approver: IdentityName,
+  groups: z.array(IdentityName).default([]),
 });
 /**
  * A policy's bare approver entry matches a person or a group of that name (src/policy/may-decide.ts), so a name that

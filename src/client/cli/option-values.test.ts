@@ -28,9 +28,13 @@ describe('option values', () => {
     expect(() => parseJsonFile(path.join(dir, 'missing.json'))).toThrow(/^cannot read the file \(ENOENT/);
   });
 
-  it('an identity is a name: empty or blank is refused, anything else kept as given', () => {
+  it('an identity is a name: empty, blank, padded or with control characters is refused', () => {
     expect(parseIdentity('alice')).toBe('alice');
-    expect(parseIdentity(' alice ')).toBe(' alice ');
+    expect(parseIdentity('Alice Smith')).toBe('Alice Smith');
+    for (const padded of [' alice ', 'alice ', 'ali\u0007ce'])
+      expect(() => parseIdentity(padded)).toThrow(
+        new InvalidArgumentError('expected a name: a name has no white space around it and no control characters'),
+      );
     for (const blank of ['', ' ', '\t\n'])
       expect(() => parseIdentity(blank)).toThrow(new InvalidArgumentError('expected a name, not a blank one'));
     expect(collectIdentities('finance', collectIdentities('ops'))).toEqual(['ops', 'finance']);

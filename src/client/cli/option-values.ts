@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
+import { IDENTITY_NAME_RULE, IdentityName } from '../../schemas/identity-name.js';
 
 export function parseJson(value: string): Record<string, unknown> {
   try {
@@ -32,10 +33,12 @@ export function parseJsonFile(file: string): Record<string, unknown> {
 
 /**
  * Who decides, asks or speaks (`--as`, `--group`, `--requested-by`, `--from`). A blank name would act in no one's
- * name: the client drops an empty approver, so the decision would go through unattributed.
+ * name: the client drops an empty approver, so the decision would go through unattributed. One with white space
+ * around it would count as someone else (src/schemas/identity-name.ts).
  */
 export function parseIdentity(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a name, not a blank one');
+  if (!IdentityName.safeParse(value).success) throw new InvalidArgumentError(`expected a name: ${IDENTITY_NAME_RULE}`);
   return value;
 }
 
