@@ -274,6 +274,11 @@ describe('approvers named by kind', () => {
         message: `${who.approver} may not decide write_file (call-1); approvers: group:finance, user:cfo.`,
       });
     }
+    // A name is compared exactly, so one with white space around it is refused, not counted as someone else.
+    expect(await refusalOf(decide(handle, { ...approve, approver: 'fay ', groups: ['finance'] }))).toEqual({
+      code: 'malformed',
+      message: 'Malformed decision input: "fay " is not a name (a name has no white space around it and no control characters).',
+    });
     // By signal the same: refused, audited, the call still waiting.
     await signalDecision(handle, { ...approve, approver: 'finance' });
     expect(await waitForPending(handle, 1)).toMatchObject([{ id: 'call-1' }]);

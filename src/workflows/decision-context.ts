@@ -43,6 +43,8 @@ export interface PlanContext {
   escalatedMayEdit?: boolean;
   /** `user:` and `group:` approver entries name one kind only (src/policy/may-decide.ts; runs since patch set 13). */
   typedApprovers?: boolean;
+  /** A name with white space around it or a control character in it is refused (src/bounds/identity-names.ts; same). */
+  refusesPaddedNames?: boolean;
 }
 
 export interface SigningContext {

@@ -45,4 +45,28 @@ describe('planDecisions, approvers by kind', () => {
     expect(codeOf({ ...approveB, approver: 'fay', groups: ['finance'] }, false)).toBe('approver_not_allowed');
     expect(codeOf({ ...approveB, approver: 'group:finance' }, false)).toBe('ok');
   });
+
+  it('refuses a decision that names someone with white space around the name, in runs since patch set 13', () => {
+    const approveB = { decisions: [{ id: 'b', type: 'approve' }] };
+    const padded = [
+      { ...approveB, approver: 'fay ', groups: ['finance'] },
+      { ...approveB, approver: 'fay', groups: ['finance', ' cfo'] },
+      { decisions: [{ id: 'b', type: 'approve', approver: 'fay\u0000' }], groups: ['finance'] },
+    ];
+    for (const input of padded) {
+      expect(planDecisions(input, { ...ctx, refusesPaddedNames: true })).toMatchObject({
+        ok: false,
+        error: {
+          code: 'malformed',
+          message: expect.stringMatching(/^Malformed decision input: ".*" is not a name \(a name has no white space/),
+        },
+      });
+      // Before, such a name was taken as given: here it decided in the group finance's name.
+      expect(planDecisions(input, { ...ctx, typedApprovers: true }).ok).toBe(true);
+    }
+    expect(
+      planDecisions({ ...approveB, approver: 'Fay Smith', groups: ['finance'] }, { ...ctx, typedApprovers: true, refusesPaddedNames: true })
+        .ok,
+    ).toBe(true);
+  });
 });

@@ -3,6 +3,7 @@
  * Pure: the update validator, the update handler and the signal handler all call it, so every channel refuses
  * the same inputs with the same words. It never throws: an input it cannot judge is refused.
  */
+import { IDENTITY_NAME_RULE, isIdentityName } from '../bounds/identity-names.js';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { keysNotIn } from '../bounds/unknown-keys.js';
@@ -53,6 +54,10 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   const parsed = parseDecisionInput(raw);
   if (!parsed.ok) return refuse(parsed.code, parsed.message);
   const input = parsed.input;
+  const badName = ctx.refusesPaddedNames ? namesOf(input).find((name) => !isIdentityName(name)) : undefined;
+  if (badName !== undefined) {
+    return refuse('malformed', `Malformed decision input: ${JSON.stringify(badName)} is not a name (${IDENTITY_NAME_RULE}).`);
+  }
   const calls = checkMatch(input, ctx);
   if (!Array.isArray(calls)) return { ok: false, error: calls, input };
 
@@ -63,6 +68,15 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
     decisions.push(planned);
   }
   return { ok: true, input, decisions };
+}
+
+/** Every name the input gives for who decides; names are compared exactly, so one that could be padded is refused. */
+function namesOf(input: DecideInput): string[] {
+  return [
+    ...(input.approver === undefined ? [] : [input.approver]),
+    ...(input.groups ?? []),
+    ...input.decisions.flatMap((d) => (d.approver === undefined ? [] : [d.approver])),
+  ];
 }
 
 function refuse(code: DecisionRefusedError['code'], message: string): Plan {

@@ -115,6 +115,11 @@ export const PATCHES = {
    * bare name also matches a person of the group's name. Before, every entry was a bare name, prefix included.
    */
   typedApprovers: 'typed-approvers',
+  /**
+   * A decision naming someone with white space around the name or a control character in it is refused
+   * (identity-names.ts): `alice ` counted as another approver than `alice` toward a quorum.
+   */
+  paddedNamesRefused: 'padded-names-refused',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -165,7 +170,7 @@ const SET_10: readonly PatchId[] = [...SET_9, PATCHES.toolFirst];
 const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
 const SET_12: readonly PatchId[] = [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-13', patches: [...SET_12, PATCHES.typedApprovers] },
+  { id: 'patch-set-13', patches: [...SET_12, PATCHES.typedApprovers, PATCHES.paddedNamesRefused] },
   { id: 'patch-set-12', patches: SET_12 },
   { id: 'patch-set-11', patches: SET_11 },
   { id: 'patch-set-10', patches: SET_10 },

@@ -144,6 +144,7 @@ function planContext(run: AgentRun): PlanContext {
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
     typedApprovers: takesPatch(PATCHES.typedApprovers),
+    refusesPaddedNames: takesPatch(PATCHES.paddedNamesRefused),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { IDENTITY_NAME_RULE, IdentityName } from '../../schemas/identity-name.js';
+import { IDENTITY_NAME_RULE, isIdentityName } from '../../bounds/identity-names.js';
 
 export function parseJson(value: string): Record<string, unknown> {
   try {
@@ -34,11 +34,11 @@ export function parseJsonFile(file: string): Record<string, unknown> {
 /**
  * Who decides, asks or speaks (`--as`, `--group`, `--requested-by`, `--from`). A blank name would act in no one's
  * name: the client drops an empty approver, so the decision would go through unattributed. One with white space
- * around it would count as someone else (src/schemas/identity-name.ts).
+ * around it would count as someone else (src/bounds/identity-names.ts).
  */
 export function parseIdentity(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a name, not a blank one');
-  if (!IdentityName.safeParse(value).success) throw new InvalidArgumentError(`expected a name: ${IDENTITY_NAME_RULE}`);
+  if (!isIdentityName(value)) throw new InvalidArgumentError(`expected a name: ${IDENTITY_NAME_RULE}`);
   return value;
 }
 
