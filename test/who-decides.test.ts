@@ -87,6 +87,7 @@ beforeAll(async () => {
         { match: 'context write', replies: [call('write_file', { path: 'context.txt', content: 'x' }), { content: 'context write done' }] },
         { match: 'tightened', replies: [call('cancel_order', { orderId: '1238' }), { content: 'tightened done' }] },
         { match: 'typed write', replies: [call('write_file', { path: 'typed.txt', content: 'x' }), { content: 'typed done' }] },
+        { match: 'narrowed refund', replies: [call('process_refund', { orderId: '1238', amount: 50 }), { content: 'narrowed done' }] },
       ],
     },
   });
@@ -290,5 +291,22 @@ describe('approvers named by kind', () => {
       ['update', 'applied', undefined, 'fay'],
     ]);
     expect(await toolMessages(handle)).toEqual([['c', expect.stringContaining('typed.txt')]]);
+  });
+
+  it('a run may narrow its agent’s bare approver entry to one kind', async () => {
+    // The demo agent's refunds: approvers ['finance'], a person or a group of that name.
+    const handle = await h.start({
+      agent: 'demo',
+      prompt: 'A narrowed refund',
+      approval: { tools: { process_refund: { approvers: ['group:finance'] } } },
+    });
+    const [pending] = await waitForPending(handle, 1);
+    expect(pending).toMatchObject({ toolName: 'process_refund', approvers: ['group:finance'] });
+    expect(await refusalOf(decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'finance' }))).toMatchObject({
+      code: 'approver_not_allowed',
+    });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'fay', groups: ['finance'] });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'narrowed done' });
+    expect(refunds(`${handle.workflowId}:call-1`)).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 /** Who may decide a call: typed approver entries name one kind of approver, bare ones either. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { approverMatches, mayDecide } from './may-decide.js';
+import { approverMatches, approverWithin, mayDecide } from './may-decide.js';
 
 describe('approverMatches', () => {
   const financeGroupMember = { approver: 'alice', groups: ['finance'] };
@@ -85,5 +85,39 @@ describe('mayDecide', () => {
   it('under decision rules v1, four eyes lets an unnamed approver through', () => {
     expect(mayDecide({ excludedApprovers: ['alice'] }, {}, true, { strictFourEyes: false })).toEqual({ ok: true });
     expect(mayDecide({ excludedApprovers: ['alice'] }, {}, true)).toMatchObject({ ok: false, code: 'approver_required' });
+  });
+});
+
+describe('approverWithin', () => {
+  it('a run’s entry is within its agent’s when it lets in no one they do not', () => {
+    expect(approverWithin('finance', ['finance'])).toBe(true);
+    expect(approverWithin('group:finance', ['finance'])).toBe(true);
+    expect(approverWithin('user:finance', ['finance'])).toBe(true);
+    expect(approverWithin('finance', ['group:finance'])).toBe(false);
+    expect(approverWithin('user:finance', ['group:finance'])).toBe(false);
+    expect(approverWithin('group:finance', ['finance'], false)).toBe(false);
+  });
+
+  it('whoever a narrowed entry lets in, the agent’s entries let in too', () => {
+    const name = fc.stringMatching(/^[a-z:]{1,8}$/);
+    const entries = fc.array(
+      fc.oneof(
+        name,
+        name.map((n) => `user:${n}`),
+        name.map((n) => `group:${n}`),
+      ),
+      { minLength: 1, maxLength: 3 },
+    );
+    const kind = fc.constantFrom('', 'user:', 'group:');
+    const who = fc.record({ approver: name, groups: fc.array(name, { maxLength: 3 }) });
+    fc.assert(
+      fc.property(entries, fc.nat(), kind, who, (agentEntries, i, prefix, decider) => {
+        const entry = prefix + agentEntries[i % agentEntries.length]!;
+        if (approverWithin(entry, agentEntries) && approverMatches([entry], decider)) {
+          expect(approverMatches(agentEntries, decider)).toBe(true);
+        }
+      }),
+    );
+    expect(approverWithin('group:user:x', ['user:x'])).toBe(false);
   });
 });

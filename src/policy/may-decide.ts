@@ -40,6 +40,8 @@ export interface DecisionRules {
 
 const USER = 'user:';
 const GROUP = 'group:';
+const withoutKind = (entry: string) =>
+  entry.startsWith(USER) ? entry.slice(USER.length) : entry.startsWith(GROUP) ? entry.slice(GROUP.length) : entry;
 
 /**
  * Whether `who` is one of `approvers`. `user:alice` is the identity alice and `group:finance` the group finance, and
@@ -54,6 +56,18 @@ export function approverMatches(approvers: readonly string[], who: Decider, type
     if (typed && entry.startsWith(GROUP)) return groups.includes(entry.slice(GROUP.length));
     return entry === who.approver || groups.includes(entry);
   });
+}
+
+/**
+ * Whether a run's approver entry lets in no one its agent's entries do not: the same entry, or (typed) one kind of a
+ * bare name the agent lists, `group:finance` or `user:finance` under `finance`. For tighten-only.ts.
+ */
+export function approverWithin(entry: string, agentEntries: readonly string[], typed = true): boolean {
+  if (agentEntries.includes(entry)) return true;
+  if (!typed) return false;
+  const rest = withoutKind(entry);
+  // `group:user:x` narrows nothing: the agent's `user:x` is the person x, not a group of that name.
+  return rest !== entry && withoutKind(rest) === rest && agentEntries.includes(rest);
 }
 
 /** @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them. */

@@ -116,6 +116,34 @@ describe('loosenings through patterns', () => {
     expect(loosenings(byHints, { tools: { read_data: false, fs__delete_file: { approvers: ['ops'] } } })).toEqual([]);
   });
 
+  it('lets a run narrow a bare approver entry to one kind, and never widen a typed one', () => {
+    // process_refund: approvers finance, cfo.
+    const narrowed = { tools: { process_refund: { approvers: ['group:finance', 'user:cfo'], requiredApprovals: 2, validFor: '1h' } } };
+    expect(loosenings(agent, narrowed)).toEqual([]);
+    const escalated = {
+      tools: {
+        process_refund: {
+          approvers: ['cfo'],
+          requiredApprovals: 2,
+          validFor: '1h',
+          escalate: [{ after: '1h', approvers: ['group:finance'] }],
+        },
+      },
+    };
+    expect(loosenings(agent, escalated)).toEqual([]);
+    const typedAgent = ApprovalPolicy.parse({ tools: { send_email: { approvers: ['group:ops'] } } });
+    expect(loosenings(typedAgent, { tools: { send_email: { approvers: ['ops'] } } })).toEqual([
+      'tools.send_email.approvers: the agent allows only group:ops, not ops',
+    ]);
+    expect(loosenings(typedAgent, { tools: { send_email: { approvers: ['user:ops'] } } })).toEqual([
+      'tools.send_email.approvers: the agent allows only group:ops, not user:ops',
+    ]);
+    // Runs before patch set 13 read `group:finance` as a name of its own, outside the agent's.
+    expect(loosenings(agent, narrowed, { typedApprovers: false })).toEqual([
+      'tools.process_refund.approvers: the agent allows only finance, cfo, not group:finance, user:cfo',
+    ]);
+  });
+
   it('judges as before for runs that started before (the workflow asks patched())', () => {
     expect(loosenings(byPattern, { tools: { fs__write_file: false } }, { throughPatterns: false })).toEqual([]);
   });

@@ -8,6 +8,7 @@
  */
 import deepEqual from 'fast-deep-equal';
 import { InvalidRunInputError } from '../errors.js';
+import { approverWithin } from './may-decide.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride, ToolGateConfig, ToolPolicy } from '../schemas/approval-policy.js';
 import type { Condition } from '../schemas/condition.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
@@ -25,16 +26,23 @@ export function looseningRefusal(agentName: string, problems: string[]): Invalid
  * Every way `override` would loosen `agent`; empty when it only tightens.
  * @param options.throughPatterns judge each key against the agent entries it would stand in for once merged (see
  *   agentEntriesFor); off, only against the entry under the same key, as runs started before it were. @default true
+ * @param options.typedApprovers a run may narrow a bare approver entry to one kind (`group:finance` under `finance`),
+ *   as runs since patch set 13 read entries (may-decide.ts). @default true
  */
-export function loosenings(agent: ApprovalPolicy, override: ApprovalPolicyOverride, options = { throughPatterns: true }): string[] {
+export function loosenings(
+  agent: ApprovalPolicy,
+  override: ApprovalPolicyOverride,
+  options: { throughPatterns?: boolean; typedApprovers?: boolean } = {},
+): string[] {
+  const { throughPatterns = true, typedApprovers = true } = options;
   const problems: string[] = [];
   const onTimeout = override.onTimeout ?? agent.onTimeout;
   if (onTimeout === 'approve' && agent.onTimeout !== 'approve') problems.push('onTimeout: a run may not approve calls nobody decided');
   if (agent.fourEyes && override.fourEyes === false) problems.push('fourEyes: the agent requires another person to approve');
   for (const [key, entry] of Object.entries(override.tools ?? {})) {
-    if (!options.throughPatterns) {
+    if (!throughPatterns) {
       const base = Object.hasOwn(agent.tools, key) ? agent.tools[key]! : agent.default;
-      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout));
+      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout, typedApprovers));
       continue;
     }
     if (entry === false && mayUngateByHints(agent, key)) {
@@ -43,11 +51,11 @@ export function loosenings(agent: ApprovalPolicy, override: ApprovalPolicyOverri
       );
     }
     for (const base of agentEntriesFor(agent, key)) {
-      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout));
+      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout, typedApprovers));
     }
   }
   if (override.default !== undefined)
-    problems.push(...entryLoosenings('default', agent.default, override.default, agent.onTimeout, onTimeout));
+    problems.push(...entryLoosenings('default', agent.default, override.default, agent.onTimeout, onTimeout, typedApprovers));
   return [...new Set(problems)];
 }
 
@@ -76,7 +84,16 @@ function mayUngateByHints(agent: ApprovalPolicy, key: string): boolean {
   return key.includes(MCP_SEPARATOR) && bestMatch(Object.keys(agent.tools), key) === undefined;
 }
 
-function entryLoosenings(path: string, base: ToolPolicy, entry: ToolPolicy, agentOnTimeout: string, runOnTimeout: string): string[] {
+function entryLoosenings(
+  path: string,
+  base: ToolPolicy,
+  entry: ToolPolicy,
+  agentOnTimeout: string,
+  runOnTimeout: string,
+  typedApprovers: boolean,
+): string[] {
+  const outsideOf = (agentEntries: readonly string[], entries: readonly string[]) =>
+    entries.filter((x) => !approverWithin(x, agentEntries, typedApprovers));
   if (base === false) return [];
   if (entry === false) return [`${path}: the agent gates this tool; a run may not let its calls through`];
   const a: ToolGateConfig = base === true ? {} : base;
@@ -93,7 +110,7 @@ function entryLoosenings(path: string, base: ToolPolicy, entry: ToolPolicy, agen
   const added = (r.allowedDecisions ?? DECISION_TYPES).filter((d) => !allowed.includes(d));
   if (added.length) problems.push(`${path}.allowedDecisions: the agent does not allow ${added.join(', ')}`);
   if (a.approvers) {
-    const outside = r.approvers ? r.approvers.filter((x) => !a.approvers!.includes(x)) : ['anyone'];
+    const outside = r.approvers ? outsideOf(a.approvers, r.approvers) : ['anyone'];
     if (outside.length) problems.push(`${path}.approvers: the agent allows only ${a.approvers.join(', ')}, not ${outside.join(', ')}`);
   }
   if ((r.requiredApprovals ?? 1) < (a.requiredApprovals ?? 1)) {
@@ -103,7 +120,10 @@ function entryLoosenings(path: string, base: ToolPolicy, entry: ToolPolicy, agen
     problems.push(`${path}.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode`);
   }
   if (r.escalate && a.approvers && !deepEqual(r.escalate, a.escalate)) {
-    const outside = r.escalate.flatMap((tier) => tier.approvers).filter((x) => !a.approvers!.includes(x));
+    const outside = outsideOf(
+      a.approvers,
+      r.escalate.flatMap((tier) => tier.approvers),
+    );
     if (outside.length)
       problems.push(`${path}.escalate: the agent allows only ${a.approvers.join(', ')}, not ${[...new Set(outside)].join(', ')}`);
   }

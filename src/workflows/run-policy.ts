@@ -7,13 +7,19 @@ import { mergePolicy } from '../policy/merge-policy.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 
-export function runPolicy(agentName: string, agent: ApprovalPolicy, override: ApprovalPolicyOverride | undefined): ApprovalPolicy {
+/** @param typedApprovers the run narrows bare approver entries by kind (patch set 13; tighten-only.ts). */
+export function runPolicy(
+  agentName: string,
+  agent: ApprovalPolicy,
+  override: ApprovalPolicyOverride | undefined,
+  typedApprovers: boolean,
+): ApprovalPolicy {
   // Gated on data rather than a patch: a run recorded before the limit existed has no `runOverrides` in its agent's
   // snapshot, took any policy it was given, and replays that way. Judging keys through patterns came in the same
   // release as the limit, so no recorded run checked them the narrower way. (A patch asked here, right after the
   // agent's resolution, made queries of the decision-fuzz suite's runs fail to replay: src/workflows/patches.ts says why.)
   if (override && agent.runOverrides === 'tighten') {
-    const problems = loosenings(agent, override);
+    const problems = loosenings(agent, override, { typedApprovers });
     if (problems.length) throw looseningRefusal(agentName, problems);
   }
   return mergePolicy(agent, override);
