@@ -20,19 +20,24 @@ export async function startApiServer(
   config: EnvConfig,
   options: { hitl?: HitlClient; tokens?: ApiTokens; target?: TemporalTarget } = {},
 ): Promise<Listening> {
+  // Settings first: a bad one stops the API at once, not after Temporal answers (which may be never).
+  const tokens = options.tokens ?? tokensFromEnv(config);
+  const agents = loadAgents(config);
+  const signer = decisionSignerFromConfig(config);
+  const codec = dataConverterFromEnv(config)?.payloadCodecs?.[0];
   const hitl = options.hitl ?? (await sharedHitlClient(config, options.target));
   const app = createApiApp({
     hitl,
-    tokens: options.tokens ?? tokensFromEnv(config),
+    tokens,
     fourEyes: config.HITL_FOUR_EYES,
     bodyLimitBytes: config.HITL_API_BODY_LIMIT_BYTES,
     rateLimitPerMinute: config.HITL_API_RATE_LIMIT,
     temporalUiUrl: config.TEMPORAL_UI_URL,
     namespace: hitl.temporal.options.namespace,
-    codec: dataConverterFromEnv(config)?.payloadCodecs?.[0],
+    codec,
     codecAllowAnonymous: config.HITL_CODEC_ALLOW_ANONYMOUS,
-    agents: loadAgents(config),
-    signer: decisionSignerFromConfig(config),
+    agents,
+    signer,
     metrics: new ApiMetrics(() => countPendingApprovals(hitl.temporal)),
   });
   return listen(app, { port: config.HITL_API_PORT, hostname: config.HITL_API_HOST });
