@@ -29,6 +29,11 @@ describe('JSON settings', () => {
   });
 
   it("say why a record's key is refused, at that key", () => {
+    // Misshaped, with the tokens one level down: still no token shown.
+    const nested = '{"tokens": {"tok-shared-0123456789": {"approver": "ann"}, "tok-shared-0123456789": {"approver": "bob"}}}';
+    expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: nested })))).toBe(
+      'Invalid HITL_API_TOKENS: the key "tok-…" appears twice in one object (in toke…)',
+    );
     expect(errorOf(() => keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEYS: JSON.stringify({ 'key one': KEY }) })))).toMatch(
       /^Invalid HITL_ENCRYPTION_KEYS:\n✖ Invalid string: must match pattern .+\n {2}→ at \["key one"\]$/,
     );
@@ -67,7 +72,7 @@ describe('JSON settings', () => {
     );
     const twiceInside = '{"a-token-long-enough": {"approver": "ann", "approver": "bob"}}';
     expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: twiceInside })))).toBe(
-      'Invalid HITL_API_TOKENS: the key "approver" appears twice in one object (in a-to…)',
+      'Invalid HITL_API_TOKENS: the key "appr…" appears twice in one object (in a-to…)',
     );
     expect(errorOf(() => keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEYS: `{"k1": "${KEY}", "k1": "${KEY}"}` })))).toBe(
       'Invalid HITL_ENCRYPTION_KEYS: the key "k1" appears twice in one object',

@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { duplicateKey } from './bounds/duplicate-keys.js';
-import { MAX_JSON_DEPTH, jsonDepthExceeds } from './bounds/json-depth.js';
 import { jsonPathText } from './bounds/json-path.js';
 
 /**
@@ -43,15 +42,14 @@ export function parseJsonSetting<T extends z.ZodType>(
     const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec(err instanceof Error ? err.message : '')?.[0];
     throw new Error(`Invalid ${name}: not JSON${where ? ` (${where})` : raw.trim() ? '' : ' (it is empty)'}`);
   }
-  // No setting nests this deep, and the key scanner below recurses once per level.
-  if (jsonDepthExceeds(value, MAX_JSON_DEPTH)) throw new Error(`Invalid ${name}: it nests deeper than ${MAX_JSON_DEPTH} levels`);
   // A key named twice is a mistake JSON.parse hides: a token copied for a second person keeps only its last identity.
   const repeated = duplicateKey(raw);
   if (repeated) {
-    const key = options.secretKeys && repeated.path.length === 0 ? redact(repeated.key) : repeated.key;
-    const path = options.secretKeys && repeated.path.length ? [redact(repeated.path[0]!), ...repeated.path.slice(1)] : repeated.path;
+    // Under secret keys any name may be a token, wherever a misshaped setting put it.
+    const shown = (name: string) => (options.secretKeys ? redact(name) : name);
+    const path = repeated.path.map((p) => (typeof p === 'string' ? shown(p) : p));
     const at = path.length ? ` (in ${jsonPathText(path)})` : '';
-    throw new Error(`Invalid ${name}: the key "${key}" appears twice in one object${at}`);
+    throw new Error(`Invalid ${name}: the key "${shown(repeated.key)}" appears twice in one object${at}`);
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new Error(`Invalid ${name}:\n${describeZodError(parsed.error, options)}`);

@@ -110,6 +110,8 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     });
     // The editor may not approve what he proposed; someone else may reject it, and the model hears why.
     const proposalId = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1.2' });
+    const asBob = await fetch(`${api.url}/api/approvals/${proposalId}`, { headers: { authorization: `Bearer ${Object.keys(TOKENS)[1]}` } });
+    expect(await asBob.json()).toMatchObject({ canDecide: false, canWithdraw: true, whyNot: { code: 'four_eyes', proposer: true } });
     expect(await post(api, 'bob', `/api/approvals/${proposalId}/approve`, {})).toMatchObject({
       status: 403,
       // Bob did not request this run: the refusal says what he did.

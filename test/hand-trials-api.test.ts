@@ -94,6 +94,20 @@ describe('a run whose own policy would loosen its agent’s', () => {
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('invalid_run_input');
     expect(body.error.message).toContain('tools.process_refund.approvers: the agent allows only finance, not support');
+    // An entry that names no one would lock the tool for the run: refused too, saying why.
+    const locking = await fetch(`${api.url}/api/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent: 'demo',
+        prompt: 'hand trial',
+        approval: { tools: { process_refund: { approvers: ['group: finance'] } } },
+      }),
+    });
+    expect([locking.status, ((await locking.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      expect.stringContaining('approval.tools.process_refund.approvers.0: "group: finance" names no one'),
+    ]);
   });
 
   it('is refused by hitl start with a usage exit code; of these attempts, only the tightening one starts a run', async () => {

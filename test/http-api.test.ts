@@ -127,11 +127,15 @@ describe('approvals', () => {
       requestedBy: 'rita',
       approvers: ['finance'],
       canDecide: false,
+      // What bob would be refused with: the inbox words it, and keeps no copy of the rule.
+      whyNot: { code: 'approver_not_allowed' },
       temporalUiUrl: `http://ui.test/namespaces/default/workflows/${runId}`,
     });
     expect((await as('alice', 'GET', '/api/approvals?tool=write_file')).body.some((a: any) => a.id === id)).toBe(false);
     const one = await as('alice', 'GET', `/api/approvals/${id}`);
-    expect(one).toMatchObject({ status: 200, body: { ...asBob, canDecide: true } });
+    const { whyNot: _bobs, ...asAlice } = asBob;
+    expect(one).toMatchObject({ status: 200, body: { ...asAlice, canDecide: true } });
+    expect(one.body.whyNot).toBeUndefined();
 
     expect(await as('bob', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({
       status: 403,

@@ -269,16 +269,21 @@ describe('approvers named by kind', () => {
     const [pending] = await waitForPending(handle, 1);
     expect(pending).toMatchObject({ id: 'call-1', toolName: 'write_file', approvers: ['group:finance', 'user:cfo'] });
     const approve = { decisions: [{ id: 'call-1', type: 'approve' as const }] };
-    for (const who of [{ approver: 'finance' }, { approver: 'dave', groups: ['cfo'] }, { approver: 'dave', groups: ['group:finance'] }]) {
+    for (const who of [{ approver: 'finance' }, { approver: 'dave', groups: ['cfo'] }]) {
       expect(await refusalOf(decide(handle, { ...approve, ...who }))).toEqual({
         code: 'approver_not_allowed',
         message: `${who.approver} may not decide write_file (call-1); approvers: group:finance, user:cfo.`,
       });
     }
+    // A group named like a typed entry is no name: `group:` says which kind an entry means.
+    expect(await refusalOf(decide(handle, { ...approve, approver: 'dave', groups: ['group:finance'] }))).toMatchObject({
+      code: 'malformed',
+    });
     // A name is compared exactly, so one with white space around it is refused, not counted as someone else.
     expect(await refusalOf(decide(handle, { ...approve, approver: 'fay ', groups: ['finance'] }))).toEqual({
       code: 'malformed',
-      message: 'Malformed decision input: "fay " is not a name (a name has no white space around it and no control characters).',
+      message:
+        'Malformed decision input: "fay " is not a name (a name is at most 200 characters, with no white space around it, no control or invisible characters, and no user: or group: prefix).',
     });
     // By signal the same: refused, audited, the call still waiting.
     await signalDecision(handle, { ...approve, approver: 'finance' });

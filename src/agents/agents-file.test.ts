@@ -84,6 +84,11 @@ describe('agents file', () => {
       odd: { command: x, port: 3 }
     responseFormat: { type: string }
     colour: blue
+  - name: c
+    instructions: z
+    tools: [write_file]
+    approval: { tools: { write_file: { approvers: ['group: editors'] } } }
+    interrupt: { beforeTools: { approvers: ['user:'] } }
 `),
       { env: {} },
     );
@@ -93,6 +98,8 @@ describe('agents file', () => {
     expect(message).toContain(':4 agents.0.tools.2: "nope" names no tool');
     expect(message).toContain(":7 agents.0.approval.tools.read_data.timeout: expected a positive duration like '30s', '2h' or '3d'");
     expect(message).toMatch(/:8 agents\.1: Unrecognized key: "colour"/);
+    expect(message).toMatch(/:\d+ agents\.2\.approval\.tools\.write_file\.approvers\.0: "group: editors" names no one/);
+    expect(message).toMatch(/:\d+ agents\.2\.interrupt\.beforeTools\.approvers\.0: "user:" names no one/);
   });
 
   it('checks MCP servers, environment variables and the response format', () => {

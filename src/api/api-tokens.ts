@@ -6,11 +6,17 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { EnvConfig } from '../config.js';
 import { readJsonSetting } from '../json-setting.js';
-import { IdentityName } from '../schemas/identity-name.js';
+import { IDENTITY_NAME_RULE, isIdentityName } from '../bounds/identity-names.js';
+
+// An empty name is zod's own "too small" alone.
+const Name = z
+  .string()
+  .min(1)
+  .refine((name) => name === '' || isIdentityName(name), IDENTITY_NAME_RULE);
 
 export const Identity = z.strictObject({
-  approver: IdentityName,
-  groups: z.array(IdentityName).default([]),
+  approver: Name,
+  groups: z.array(Name).default([]),
 });
 /**
  * A policy's bare approver entry matches a person or a group of that name (src/policy/may-decide.ts), so a name that

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../contract/decision-actions.js';
 import { ApprovalNotFoundError } from '../errors.js';
-import { mayDecide, mayWithdraw } from '../policy/may-decide.js';
+import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId } from '../client/approval-id.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
@@ -37,9 +37,13 @@ const errors = {
   409: json(ErrorBody, 'Already decided, the arguments changed since you saw them, or the run is stuck or closed'),
 };
 
-/** Whether the caller may decide the call: the planner's own rule (src/policy/may-decide.ts). */
+/** Whether the caller may decide the call, and if not why: the planner's own rule, by the call's rules version. */
+function verdictFor(approval: WaitingApproval, identity: Identity): Verdict {
+  return mayDecide(approval, identity, true, decisionRules(approval.checks));
+}
+
 export function canDecide(approval: WaitingApproval, identity: Identity): boolean {
-  return mayDecide(approval, identity, true).ok;
+  return verdictFor(approval, identity).ok;
 }
 
 /** Whether the caller, who may not decide the call, may still withdraw it: they proposed it (the planner's rule). */
@@ -75,13 +79,19 @@ export function toApprovalView(
     ...(approval.breakpoint && { breakpoint: approval.breakpoint }),
     sessionId: approval.workflowId,
     ...pick(approval, ['requiredApprovals', 'approvals', 'review', 'escalations', 'validFor', 'world', 'preparing', 'repended']),
-    canDecide: canDecide(approval, identity),
+    ...decidable(verdictFor(approval, identity)),
     ...(canWithdraw(approval, identity) && { canWithdraw: true }),
     temporalUiUrl: runLinks(options).ui(approval.subAgentWorkflowId ?? approval.workflowId),
     ...(approval.problem && { problem: approval.problem }),
   };
 }
 type ApprovalView = z.infer<typeof ApprovalView>;
+
+/** `canDecide`, and when false the planner's reason, which the inbox words for people (it keeps no rule of its own). */
+function decidable(verdict: Verdict): Pick<ApprovalView, 'canDecide' | 'whyNot'> {
+  if (verdict.ok) return { canDecide: true };
+  return { canDecide: false, whyNot: { code: verdict.code, ...(verdict.proposer && { proposer: true }) } };
+}
 
 /** The fields of `value` among `keys` that are set. */
 function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<Pick<T, K>> {

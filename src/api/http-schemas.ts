@@ -55,6 +55,13 @@ export const ApprovalView = PendingApproval.pick({
   requestedBy: z.string().optional(),
   /** Whether the caller may decide it (approvers and the four-eyes rule). */
   canDecide: z.boolean(),
+  /** Why not, when `canDecide` is false: the code the decision would be refused with (`proposer`: four eyes, as its writer). */
+  whyNot: z
+    .object({
+      code: z.enum(['approver_required', 'approver_not_allowed', 'four_eyes', 'already_approved']),
+      proposer: z.boolean().optional(),
+    })
+    .optional(),
   /** The caller may not decide it, but proposed it by an edit: a reject (without `always`) withdraws it. */
   canWithdraw: z.boolean().optional(),
   temporalUiUrl: z.string(),

@@ -9,6 +9,7 @@ import { duplicateKey } from '../bounds/duplicate-keys.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../bounds/json-depth.js';
 import { jsonPathText } from '../bounds/json-path.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
+import { truncateBytes } from '../bounds/truncate.js';
 import { errorResponse } from './api-errors.js';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -41,8 +42,8 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
   if (protoKey) return errorResponse(c, 400, 'invalid_request', protoKey);
   const repeated = duplicateKey(text);
   if (repeated) {
-    const at = repeated.path.length ? ` (in ${jsonPathText(repeated.path)})` : '';
-    const message = `The body names the key "${repeated.key}" twice in one object${at}, which JSON readers do not all read the same way; nothing was taken.`;
+    const at = repeated.path.length ? ` (in ${truncateBytes(jsonPathText(repeated.path), 300)})` : '';
+    const message = `The body names the key "${truncateBytes(repeated.key, 200)}" twice in one object${at}, which JSON readers do not all read the same way; nothing was taken.`;
     return errorResponse(c, 400, 'invalid_request', message);
   }
   if (meantAsJson) c.req.raw.headers.set('content-type', 'application/json');

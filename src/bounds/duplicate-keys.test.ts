@@ -17,10 +17,20 @@ describe('duplicateKey', () => {
     expect(duplicateKey('{"é":1,"\\u00e9":2}')).toEqual({ path: [], key: 'é' });
   });
 
+  it('finds a repeat under nesting of any depth, which the parsed value no longer shows', () => {
+    const deep = `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)},"a":0}`;
+    expect(JSON.parse(deep)).toEqual({ a: 0 });
+    expect(duplicateKey(deep)).toEqual({ path: [], key: 'a' });
+    const inside = `${'['.repeat(50_000)}{"k":1,"k":2}${']'.repeat(50_000)}`;
+    expect(duplicateKey(inside)?.path).toHaveLength(50_000);
+  });
+
   it('takes the same key in different objects, and equal values under different keys', () => {
     expect(duplicateKey('{"a":{"id":1},"b":{"id":1},"c":[{"id":1},{"id":1}]}')).toBeUndefined();
     expect(duplicateKey('[1,1,"a","a"]')).toBeUndefined();
     expect(duplicateKey('"a"')).toBeUndefined();
+    expect(duplicateKey(' { "a" : "a" , "b" : { "a" : [ "a" , { "a" : 1 } ] } } ')).toBeUndefined();
+    expect(duplicateKey('{"a":"x","b":"a","a":1}')).toEqual({ path: [], key: 'a' });
   });
 
   it('agrees with JSON.parse: a repeat exactly when the parsed object has fewer keys than the text names', () => {

@@ -30,18 +30,25 @@ export type Verdict =
       proposer?: boolean;
     };
 
-/** Which rules a run decides by: the newest unless its patches say otherwise (decision-plan.ts). */
+/** Which rules a call is decided by: the newest unless the version it was announced under says otherwise. */
 export interface DecisionRules {
   /** The four-eyes rule also needs the approver to say who they are (decision rules v2 and up). @default true */
   strictFourEyes?: boolean;
-  /** `user:` and `group:` entries name one kind only (patch set 13 and up). @default true */
+  /** `user:` and `group:` entries name one kind only (decision rules v5 and up). @default true */
   typedApprovers?: boolean;
 }
 
-const USER = 'user:';
-const GROUP = 'group:';
-const withoutKind = (entry: string) =>
-  entry.startsWith(USER) ? entry.slice(USER.length) : entry.startsWith(GROUP) ? entry.slice(GROUP.length) : entry;
+/** The rules of a pending call's `checks`, the version of the decision rules it was announced under (1 when unset). */
+export function decisionRules(checks = 1): Required<DecisionRules> {
+  return { strictFourEyes: checks >= 2, typedApprovers: checks >= 5 };
+}
+
+/** What an approver entry names: `user:<id>` a person, `group:<name>` a group, a bare name either kind. */
+export function approverEntry(entry: string): { kind: 'user' | 'group' | 'either'; name: string } {
+  if (entry.startsWith('user:')) return { kind: 'user', name: entry.slice('user:'.length) };
+  if (entry.startsWith('group:')) return { kind: 'group', name: entry.slice('group:'.length) };
+  return { kind: 'either', name: entry };
+}
 
 /**
  * Whether `who` is one of `approvers`. `user:alice` is the identity alice and `group:finance` the group finance, and
@@ -52,9 +59,8 @@ const withoutKind = (entry: string) =>
 export function approverMatches(approvers: readonly string[], who: Decider, typed = true): boolean {
   const groups = who.groups ?? [];
   return approvers.some((entry) => {
-    if (typed && entry.startsWith(USER)) return entry.slice(USER.length) === who.approver;
-    if (typed && entry.startsWith(GROUP)) return groups.includes(entry.slice(GROUP.length));
-    return entry === who.approver || groups.includes(entry);
+    const { kind, name } = typed ? approverEntry(entry) : { kind: 'either', name: entry };
+    return (kind !== 'group' && name === who.approver) || (kind !== 'user' && groups.includes(name));
   });
 }
 
@@ -65,9 +71,9 @@ export function approverMatches(approvers: readonly string[], who: Decider, type
 export function approverWithin(entry: string, agentEntries: readonly string[], typed = true): boolean {
   if (agentEntries.includes(entry)) return true;
   if (!typed) return false;
-  const rest = withoutKind(entry);
+  const { kind, name } = approverEntry(entry);
   // `group:user:x` narrows nothing: the agent's `user:x` is the person x, not a group of that name.
-  return rest !== entry && withoutKind(rest) === rest && agentEntries.includes(rest);
+  return kind !== 'either' && approverEntry(name).kind === 'either' && agentEntries.includes(name);
 }
 
 /** @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them. */

@@ -56,7 +56,8 @@ export const PendingApproval = builtOnce('schemas/pending-approval.PendingApprov
      * decisions replay as they were judged. 2: an edit into a gated call needs that call's approvers, and the
      * four-eyes rule needs the approver to say who they are. 3: an edit into another tool is judged by that tool's
      * policy, as if the model had proposed it. 4: quorum (`requiredApprovals`): each approver counts once, an edit
-     * of a call needing several approvals waits for them anew, and `always approve` cannot bypass a quorum.
+     * of a call needing several approvals waits for them anew, and `always approve` cannot bypass a quorum. 5:
+     * approver entries name one kind, `user:<id>` or `group:<name>`, or either (a bare name; src/policy/may-decide.ts).
      * @default 1
      */
     checks: z.number().int().optional(),

@@ -32,6 +32,7 @@ export function announce(
     ...(writtenBy?.approver ? [writtenBy.approver] : []),
   ];
   const v4 = ownIds && takesPatch(PATCHES.whoDecides);
+  const v5 = v4 && takesPatch(PATCHES.typedApprovers);
   run.book.announce(record, {
     toolName: record.proposal?.toolName ?? record.toolName,
     args,
@@ -45,7 +46,7 @@ export function announce(
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
     rule: record.proposal?.rule ?? record.rule,
-    ...(ownIds ? { checks: v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
+    ...(ownIds ? { checks: v5 ? 5 : v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
     ...(writtenBy && { proposedBy: writtenBy }),
     ...(ownIds && { agent: run.agent }),
     ...(v4 && whoDecides(gate, at)),

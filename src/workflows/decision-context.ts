@@ -41,10 +41,8 @@ export interface PlanContext {
   deadlinesApproveNoProposal?: boolean;
   /** Tiers an escalation reached may edit the call within its tool, as they may approve it (runs since patch set 9). */
   escalatedMayEdit?: boolean;
-  /** `user:` and `group:` approver entries name one kind only (src/policy/may-decide.ts; runs since patch set 13). */
-  typedApprovers?: boolean;
-  /** A name with white space around it or a control character in it is refused (src/bounds/identity-names.ts; same). */
-  refusesPaddedNames?: boolean;
+  /** A decision naming someone by what is not a name is refused (src/bounds/identity-names.ts; since patch set 13). */
+  refusesMalformedNames?: boolean;
 }
 
 export interface SigningContext {

@@ -1,4 +1,4 @@
-/** The planner reads approver entries by kind (`group:`, `user:`) in runs since patch set 13, as bare names before. */
+/** The planner reads approver entries by kind (`group:`, `user:`) under decision rules v5, as bare names before. */
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../schemas/approval-policy.js';
 import { toolSpecs } from '../tools/registry.js';
@@ -16,11 +16,10 @@ const ctx: PlanContext = {
 };
 
 describe('planDecisions, approvers by kind', () => {
-  it('reads `group:` and `user:` approver entries as one kind only in runs since patch set 13', () => {
-    const typedCtx = (typedApprovers: boolean): PlanContext => ({
+  it('reads `group:` and `user:` approver entries as one kind only for calls announced under decision rules v5', () => {
+    const typedCtx = (typed: boolean): PlanContext => ({
       ...ctx,
-      typedApprovers,
-      pending: ctx.pending.map((p) => ({ ...p, checks: 4 })),
+      pending: ctx.pending.map((p) => ({ ...p, checks: typed ? 5 : 4 })),
       policy: ApprovalPolicy.parse({ tools: { process_refund: { approvers: ['group:finance'] } } }),
     });
     const codeOf = (raw: unknown, typed: boolean) => {
@@ -41,32 +40,34 @@ describe('planDecisions, approvers by kind', () => {
     };
     expect(codeOf({ ...asRefund, approver: 'fay', groups: ['finance'] }, true)).toBe('ok');
     expect(planDecisions({ ...asRefund, approver: 'finance' }, typedCtx(true))).toMatchObject({ ok: true, decisions: [{ proposal: {} }] });
-    // Runs before it read every entry as a bare name, prefix included, as they did when they were recorded.
+    // Calls announced before read every entry as a bare name, prefix included, as they did when they were recorded.
     expect(codeOf({ ...approveB, approver: 'fay', groups: ['finance'] }, false)).toBe('approver_not_allowed');
     expect(codeOf({ ...approveB, approver: 'group:finance' }, false)).toBe('ok');
   });
 
   it('refuses a decision that names someone with white space around the name, in runs since patch set 13', () => {
     const approveB = { decisions: [{ id: 'b', type: 'approve' }] };
+    const v5: PlanContext = { ...ctx, pending: ctx.pending.map((p) => ({ ...p, checks: 5 })) };
     const padded = [
       { ...approveB, approver: 'fay ', groups: ['finance'] },
       { ...approveB, approver: 'fay', groups: ['finance', ' cfo'] },
       { decisions: [{ id: 'b', type: 'approve', approver: 'fay\u0000' }], groups: ['finance'] },
     ];
     for (const input of padded) {
-      expect(planDecisions(input, { ...ctx, refusesPaddedNames: true })).toMatchObject({
+      expect(planDecisions(input, { ...v5, refusesMalformedNames: true })).toMatchObject({
         ok: false,
         error: {
           code: 'malformed',
-          message: expect.stringMatching(/^Malformed decision input: ".*" is not a name \(a name has no white space/),
+          message: expect.stringMatching(
+            /^Malformed decision input: ".*" is not a name \(a name is at most 200 characters, with no white space around it/,
+          ),
         },
       });
       // Before, such a name was taken as given: here it decided in the group finance's name.
-      expect(planDecisions(input, { ...ctx, typedApprovers: true }).ok).toBe(true);
+      expect(planDecisions(input, v5).ok).toBe(true);
     }
-    expect(
-      planDecisions({ ...approveB, approver: 'Fay Smith', groups: ['finance'] }, { ...ctx, typedApprovers: true, refusesPaddedNames: true })
-        .ok,
-    ).toBe(true);
+    expect(planDecisions({ ...approveB, approver: 'Fay Smith', groups: ['finance'] }, { ...v5, refusesMalformedNames: true }).ok).toBe(
+      true,
+    );
   });
 });

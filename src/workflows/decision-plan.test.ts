@@ -277,4 +277,17 @@ describe('quorum with signed decisions', () => {
     );
     expect(!again.ok && again.error.code).toBe('already_approved');
   });
+
+  it('refuses a token whose identity is padded, which would count as another approver (runs since patch set 13)', () => {
+    const alicePadded = { decisions: [signed('alice ', 'p1')] };
+    const afterAlice = context({ ...cancel, approvals: [{ approver: 'alice', at: '2026-07-01T11:00:00.000Z' }] });
+    expect(planDecisions(alicePadded, { ...afterAlice, signing }).ok).toBe(true);
+    expect(planDecisions(alicePadded, { ...afterAlice, signing, refusesMalformedNames: true })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'malformed',
+        message: expect.stringMatching(/^The token for cancel_order \(call-1\) names "alice ", which is not a name/),
+      },
+    });
+  });
 });

@@ -16,7 +16,7 @@ import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { NO_FACTS } from '../policy/call-facts.js';
 import { classifyCall } from '../policy/classify-call.js';
-import { mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
+import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
 import type { GateSettings } from '../schemas/call-record.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -54,10 +54,8 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   const parsed = parseDecisionInput(raw);
   if (!parsed.ok) return refuse(parsed.code, parsed.message);
   const input = parsed.input;
-  const badName = ctx.refusesPaddedNames ? namesOf(input).find((name) => !isIdentityName(name)) : undefined;
-  if (badName !== undefined) {
-    return refuse('malformed', `Malformed decision input: ${JSON.stringify(badName)} is not a name (${IDENTITY_NAME_RULE}).`);
-  }
+  const badName = ctx.refusesMalformedNames ? namesOf(input).find((name) => !isIdentityName(name)) : undefined;
+  if (badName !== undefined) return { ok: false, error: notAName(`Malformed decision input: ${JSON.stringify(badName)}`) };
   const calls = checkMatch(input, ctx);
   if (!Array.isArray(calls)) return { ok: false, error: calls, input };
 
@@ -70,13 +68,17 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   return { ok: true, input, decisions };
 }
 
-/** Every name the input gives for who decides; names are compared exactly, so one that could be padded is refused. */
+/** Every name the input gives for who decides: compared exactly, so each must be a name (identity-names.ts). */
 function namesOf(input: DecideInput): string[] {
   return [
     ...(input.approver === undefined ? [] : [input.approver]),
     ...(input.groups ?? []),
     ...input.decisions.flatMap((d) => (d.approver === undefined ? [] : [d.approver])),
   ];
+}
+
+function notAName(what: string): DecisionRefusedError {
+  return new DecisionRefusedError('malformed', `${what} is not a name (${IDENTITY_NAME_RULE}).`);
 }
 
 function refuse(code: DecisionRefusedError['code'], message: string): Plan {
@@ -105,6 +107,10 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   }
   const signed = checkToken(decision, call, ctx, label);
   if (signed instanceof DecisionRefusedError) return signed;
+  // A token's identity is compared as exactly as a claimed one (an OpenID Connect provider's claims included).
+  const badSigned =
+    signed && ctx.refusesMalformedNames ? [signed.approver, ...(signed.groups ?? [])].find((n) => !isIdentityName(n)) : undefined;
+  if (badSigned !== undefined) return notAName(`The token for ${label} names ${JSON.stringify(badSigned)}, which`);
   // A verified token says who decides; otherwise the caller does.
   const approver = signed?.approver ?? decision.approver ?? input.approver;
   const who = { approver, groups: signed?.groups ?? input.groups ?? [] };
@@ -118,8 +124,9 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     );
   }
   const withdrawn = ctx.proposersMayWithdraw && decision.type === 'reject' && !decision.always && mayWithdraw(call, who);
-  const typedApprovers = ctx.typedApprovers === true;
-  const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, runsTheTool, { strictFourEyes: checks >= 2, typedApprovers });
+  const rules = decisionRules(checks);
+  const { typedApprovers } = rules;
+  const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, runsTheTool, rules);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
   const quorum = countApproval(decision, call, approver, label);
   if (quorum instanceof DecisionRefusedError) return quorum;

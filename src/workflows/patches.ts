@@ -112,14 +112,15 @@ export const PATCHES = {
   inputsAfterSetup: 'inputs-after-setup',
   /**
    * An approver entry `user:<id>` matches that identity only and `group:<name>` that group only (may-decide.ts): a
-   * bare name also matches a person of the group's name. Before, every entry was a bare name, prefix included.
+   * bare name also matches a person of the group's name. Before, every entry was a bare name, prefix included. Calls
+   * are announced under decision rules v5, and a run's own policy may narrow a bare entry to one kind.
    */
   typedApprovers: 'typed-approvers',
   /**
-   * A decision naming someone with white space around the name or a control character in it is refused
-   * (identity-names.ts): `alice ` counted as another approver than `alice` toward a quorum.
+   * A decision whose claimed or signed names are not names (identity-names.ts: padded, invisible characters, a kind
+   * prefix) is refused: `alice ` counted as another approver than `alice` toward a quorum.
    */
-  paddedNamesRefused: 'padded-names-refused',
+  namesChecked: 'names-checked',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -170,7 +171,7 @@ const SET_10: readonly PatchId[] = [...SET_9, PATCHES.toolFirst];
 const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
 const SET_12: readonly PatchId[] = [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-13', patches: [...SET_12, PATCHES.typedApprovers, PATCHES.paddedNamesRefused] },
+  { id: 'patch-set-13', patches: [...SET_12, PATCHES.typedApprovers, PATCHES.namesChecked] },
   { id: 'patch-set-12', patches: SET_12 },
   { id: 'patch-set-11', patches: SET_11 },
   { id: 'patch-set-10', patches: SET_10 },

@@ -143,8 +143,7 @@ function planContext(run: AgentRun): PlanContext {
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
-    typedApprovers: takesPatch(PATCHES.typedApprovers),
-    refusesPaddedNames: takesPatch(PATCHES.paddedNamesRefused),
+    refusesMalformedNames: takesPatch(PATCHES.namesChecked),
   };
 }
 

@@ -7,7 +7,10 @@ import { mergePolicy } from '../policy/merge-policy.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 
-/** @param typedApprovers the run narrows bare approver entries by kind (patch set 13; tighten-only.ts). */
+/**
+ * @param typedApprovers the run may narrow bare approver entries by kind (tighten-only.ts): the caller passes
+ *   `takesPatch`, which reads the patch set the run took in its first activation and never asks `patched()` here.
+ */
 export function runPolicy(
   agentName: string,
   agent: ApprovalPolicy,
@@ -17,7 +20,8 @@ export function runPolicy(
   // Gated on data rather than a patch: a run recorded before the limit existed has no `runOverrides` in its agent's
   // snapshot, took any policy it was given, and replays that way. Judging keys through patterns came in the same
   // release as the limit, so no recorded run checked them the narrower way. (A patch asked here, right after the
-  // agent's resolution, made queries of the decision-fuzz suite's runs fail to replay: src/workflows/patches.ts says why.)
+  // agent's resolution, made queries of the decision-fuzz suite's runs fail to replay: src/workflows/patches.ts says why.
+  // Patch sets, asked once at the start, came later: see `typedApprovers`.)
   if (override && agent.runOverrides === 'tighten') {
     const problems = loosenings(agent, override, { typedApprovers });
     if (problems.length) throw looseningRefusal(agentName, problems);

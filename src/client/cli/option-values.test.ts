@@ -33,7 +33,9 @@ describe('option values', () => {
     expect(parseIdentity('Alice Smith')).toBe('Alice Smith');
     for (const padded of [' alice ', 'alice ', 'ali\u0007ce'])
       expect(() => parseIdentity(padded)).toThrow(
-        new InvalidArgumentError('expected a name: a name has no white space around it and no control characters'),
+        new InvalidArgumentError(
+          'expected a name: a name is at most 200 characters, with no white space around it, no control or invisible characters, and no user: or group: prefix',
+        ),
       );
     for (const blank of ['', ' ', '\t\n'])
       expect(() => parseIdentity(blank)).toThrow(new InvalidArgumentError('expected a name, not a blank one'));

@@ -6,18 +6,22 @@ import { html } from 'htm/preact';
 import { EditForm } from './edit-form.js';
 import { TextForm } from './text-form.js';
 
-/** Why the signed-in user may only look. */
-function whyViewOnly(approval, identity) {
-  const approvers = approval.approvers ?? [];
-  const listed = approvers.includes(identity.approver) || identity.groups.some((g) => approvers.includes(g));
-  if (approvers.length && !listed)
-    return `Only ${approvers.join(', ')} may decide this call; you are not an approver for ${approval.toolName}.`;
-  if (approval.approvals?.some((a) => a.approver === identity.approver)) {
-    const missing = approval.requiredApprovals - approval.approvals.length;
-    return `You have approved this call; it waits for ${missing} more approval${missing === 1 ? '' : 's'} from other people.`;
+/** Why the signed-in user may only look, in words, from the reason the API gives (`whyNot`, the planner's rule). */
+function whyViewOnly(approval) {
+  switch (approval.whyNot?.code) {
+    case 'approver_not_allowed':
+      return `Only ${approval.approvers.join(', ')} may decide this call; you are not an approver for ${approval.toolName}.`;
+    case 'already_approved': {
+      const missing = approval.requiredApprovals - approval.approvals.length;
+      return `You have approved this call; it waits for ${missing} more approval${missing === 1 ? '' : 's'} from other people.`;
+    }
+    case 'four_eyes':
+      return approval.whyNot.proposer
+        ? 'You wrote this call by an edit, so someone else has to approve it (the four-eyes rule).'
+        : 'You requested this run, so someone else has to decide it (the four-eyes rule).';
+    default:
+      return 'You may not decide this call.';
   }
-  if (approval.requestedBy === identity.approver) return 'You requested this run, so someone else has to decide it (the four-eyes rule).';
-  return 'You may not decide this call.';
 }
 
 /** What the proposer of a call may still do about it: withdraw it (a reject, which the agent is told). */
@@ -52,11 +56,11 @@ function Withdrawal({ mode, onMode, busy, onDecide, argsHash }) {
 }
 
 /**
- * @param {{approval: any, identity: {approver: string, groups: string[]}, schema?: object, mode: string | null,
+ * @param {{approval: any, schema?: object, mode: string | null,
  *   onMode: (mode: string | null) => void, always: boolean, onAlways: (always: boolean) => void, busy: boolean,
  *   refusal?: {headline: string, detail?: string}, onDecide: (type: string, body: object) => void}} props
  */
-export function DecisionPanel({ approval, identity, schema, mode, onMode, always, onAlways, busy, refusal, onDecide }) {
+export function DecisionPanel({ approval, schema, mode, onMode, always, onAlways, busy, refusal, onDecide }) {
   const allows = (type) => approval.allowedDecisions.includes(type);
   const { argsHash } = approval;
 
@@ -64,7 +68,7 @@ export function DecisionPanel({ approval, identity, schema, mode, onMode, always
     <h3 id="decide-title">Your decision</h3>
     ${
       !approval.canDecide
-        ? html`<p class="view-only">${whyViewOnly(approval, identity)}</p>
+        ? html`<p class="view-only">${whyViewOnly(approval)}</p>
             ${approval.canWithdraw && html`<${Withdrawal} mode=${mode} onMode=${onMode} busy=${busy} onDecide=${onDecide} argsHash=${argsHash} />`}`
         : html`
             <div class="buttons" role="group" aria-label="Decisions">

@@ -252,7 +252,6 @@ export function Inbox({ token, identity, onSignOut }) {
               approval=${shown}
               runState=${runState}
               panel=${{
-                identity,
                 schema: schemas[selected.toolName] ?? runSchemas[selected.workflowId]?.[selected.toolName],
                 mode,
                 onMode: setMode,

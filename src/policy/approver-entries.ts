@@ -1,0 +1,45 @@
+/**
+ * Approver entries that name no one a decision could come from: `user:` alone, `group: finance` (the space is part of
+ * the name), `finance ` or `group:user:x`. Under the name rule (src/bounds/identity-names.ts) such an entry can never
+ * match, so a typo would lock its tool for good. Refused where policies are written: an agent in code or in the agents
+ * file (define-agent.ts) and a run's own policy at start (check-run-start.ts). The workflow's schema stays as it was,
+ * so runs recorded with such an entry replay as they ran.
+ */
+import { IDENTITY_NAME_RULE, isIdentityName } from '../bounds/identity-names.js';
+import type { ApprovalPolicyOverride, ToolPolicy } from '../schemas/approval-policy.js';
+import { approverEntry } from './may-decide.js';
+
+export interface EntryProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Why `entry` names no one, or undefined. */
+export function approverEntryProblem(entry: string): string | undefined {
+  if (isIdentityName(approverEntry(entry).name)) return undefined;
+  return `"${entry}" names no one: after an optional user: or group:, ${IDENTITY_NAME_RULE}`;
+}
+
+/** Every entry of a policy (or a run's override) that names no one, with where it is. */
+export function approverEntryProblems(policy: Pick<ApprovalPolicyOverride, 'tools' | 'default'>): EntryProblem[] {
+  const gates: [(string | number)[], ToolPolicy | undefined][] = [
+    ...Object.entries(policy.tools ?? {}).map(([key, entry]): [(string | number)[], ToolPolicy] => [['tools', key], entry]),
+    [['default'], policy.default],
+  ];
+  return gates.flatMap(([path, gate]) => (typeof gate === 'object' ? entriesProblems(path, gate) : []));
+}
+
+/** The entries of one list of approvers (a gate's, a tier's or a breakpoint's). */
+export function listProblems(path: (string | number)[], approvers: readonly string[] | undefined): EntryProblem[] {
+  return (approvers ?? []).flatMap((entry, i) => {
+    const message = approverEntryProblem(entry);
+    return message ? [{ path: [...path, i], message }] : [];
+  });
+}
+
+function entriesProblems(path: (string | number)[], gate: Exclude<ToolPolicy, boolean>): EntryProblem[] {
+  return [
+    ...listProblems([...path, 'approvers'], gate.approvers),
+    ...(gate.escalate ?? []).flatMap((tier, i) => listProblems([...path, 'escalate', i, 'approvers'], tier.approvers)),
+  ];
+}
