@@ -517,7 +517,11 @@ the SDK's worker.js timed around each decision's activation, 200 decisions each,
 trip to the server to complete the task (the server writes the events and hands back the tool's activity task) 6.85
 against 6.53 ms; decoding, queueing and the sink calls differ by less than 0.1 ms each. Of the 1.5 ms between the two
 task spans in that run, about 0.8 ms is our workflow code and 0.3 ms the server completing our larger task; about
-0.2 ms is not placed. None of it is a step we can drop without dropping what it checks or shows.
+0.2 ms is not placed. None of it is a step we can drop without dropping what it checks or shows. Nor is the
+bookkeeping the gap: with the handler's audit entry, notifications, stream events and refresh taken out of a local
+copy (by hand on 2026-11-29, \`npm run bench:decision -- --update-only\`, 200 samples; not part of these results), the
+ratio was 1.112× at p50 and the task span 5.33 ms against the floor's 4.33, where the code as it is gave 1.124× and
+5.14 against 4.06 ms in a run of its own just before.
 
 What the pieces cost in the workflow sandbox, measured by hand on 2026-11-29 (a query that loops 2,000 to 10,000 times in a
 workflow on a dev server, timed from the client; not part of these results): a promise costs 25 µs made at the top of a
