@@ -1,7 +1,8 @@
 /**
  * What a run would fail on as soon as it starts, checked where the run is asked for so the caller gets the error
  * instead of a started run that has already failed: an agent these agents do not have, or a run policy that would
- * loosen its agent's. Also what would never fail but lock a tool: an approver entry that names no one. The workflow checks the policy again (src/workflows/run-policy.ts) and stays the authority.
+ * loosen its agent's. Also what would not fail but lock a tool for the run: an approver entry that names no one. The
+ * workflow checks the policy again (src/workflows/run-policy.ts) and stays the authority.
  */
 import { z } from 'zod';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';

@@ -18,6 +18,7 @@ export const Identity = z.strictObject({
   approver: Name,
   groups: z.array(Name).default([]),
 });
+
 /**
  * A policy's bare approver entry matches a person or a group of that name (src/policy/may-decide.ts), so a name that
  * is both would give the person the group's authority: the configuration is refused until one is renamed.

@@ -11,11 +11,10 @@
  * answer the same on every replay, and property tables change with the engine's Unicode version. The classes below
  * are written out.
  */
-export const IDENTITY_NAME_RULE =
-  'a name is at most 200 characters, with no white space around it, no control or invisible characters, and no user: or group: prefix';
-
 /** The same limit as a decision's `approver`. */
 export const IDENTITY_NAME_MAX_LENGTH = 200;
+
+export const IDENTITY_NAME_RULE = `a name is at most ${IDENTITY_NAME_MAX_LENGTH} characters, with no white space around it, no control or invisible characters, and no user: or group: prefix`;
 
 // C0 and C1 controls and DEL; soft hyphen, Arabic letter mark, Mongolian vowel separator, zero-width and directional
 // marks, line and paragraph separators, bidi embeddings and isolates, word joiner and invisible operators, the BOM

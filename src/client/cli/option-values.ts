@@ -33,8 +33,8 @@ export function parseJsonFile(file: string): Record<string, unknown> {
 
 /**
  * Who decides, asks or speaks (`--as`, `--group`, `--requested-by`, `--from`). A blank name would act in no one's
- * name: the client drops an empty approver, so the decision would go through unattributed. One with white space
- * around it would count as someone else (src/bounds/identity-names.ts).
+ * name: the client drops an empty approver, so the decision would go through unattributed. One that is not a name
+ * (padded, an invisible character, a `user:` or `group:` prefix) would count as someone else (src/bounds/identity-names.ts).
  */
 export function parseIdentity(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('expected a name, not a blank one');
