@@ -11,8 +11,8 @@ export function firstPath(value: unknown, hit: (key: string, child: unknown) => 
     const [current, at] = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
     const entries: [string, string, unknown][] = Array.isArray(current)
-      ? current.map((item, i) => [String(i), `${at}[${i}]`, item])
-      : Object.keys(current).map((key) => [key, at ? `${at}.${key}` : key, (current as Record<string, unknown>)[key]]);
+      ? current.map((item, i) => [String(i), step(at, i), item])
+      : Object.keys(current).map((key) => [key, step(at, key), (current as Record<string, unknown>)[key]]);
     for (const [key, path, child] of entries) {
       if (hit(key, child)) return path;
       stack.push([child, path]);
@@ -23,5 +23,10 @@ export function firstPath(value: unknown, hit: (key: string, child: unknown) => 
 
 /** A path given as its keys and indices, written as firstPath writes it: `a.b[0].c`. */
 export function jsonPathText(segments: readonly (string | number)[]): string {
-  return segments.reduce<string>((at, key) => (typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${key}` : key), '');
+  return segments.reduce<string>(step, '');
+}
+
+/** One key (or an array index) onto a written path. */
+function step(at: string, key: string | number): string {
+  return typeof key === 'number' ? `${at}[${key}]` : at ? `${at}.${key}` : key;
 }

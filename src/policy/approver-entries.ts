@@ -5,14 +5,10 @@
  * file (define-agent.ts) and a run's own policy at start (check-run-start.ts). The workflow's schema stays as it was,
  * so runs recorded with such an entry replay as they ran.
  */
+import type { AgentProblem } from '../agents/agent-options-check.js';
 import { IDENTITY_NAME_RULE, isIdentityName } from '../bounds/identity-names.js';
 import type { ApprovalPolicyOverride, ToolPolicy } from '../schemas/approval-policy.js';
 import { approverEntry } from './may-decide.js';
-
-export interface EntryProblem {
-  path: (string | number)[];
-  message: string;
-}
 
 /** Why `entry` names no one, or undefined. */
 export function approverEntryProblem(entry: string): string | undefined {
@@ -21,7 +17,7 @@ export function approverEntryProblem(entry: string): string | undefined {
 }
 
 /** Every entry of a policy (or a run's override) that names no one, with where it is. */
-export function approverEntryProblems(policy: Pick<ApprovalPolicyOverride, 'tools' | 'default'>): EntryProblem[] {
+export function approverEntryProblems(policy: Pick<ApprovalPolicyOverride, 'tools' | 'default'>): AgentProblem[] {
   const gates: [(string | number)[], ToolPolicy | undefined][] = [
     ...Object.entries(policy.tools ?? {}).map(([key, entry]): [(string | number)[], ToolPolicy] => [['tools', key], entry]),
     [['default'], policy.default],
@@ -30,14 +26,14 @@ export function approverEntryProblems(policy: Pick<ApprovalPolicyOverride, 'tool
 }
 
 /** The entries of one list of approvers (a gate's, a tier's or a breakpoint's). */
-export function listProblems(path: (string | number)[], approvers: readonly string[] | undefined): EntryProblem[] {
+export function listProblems(path: (string | number)[], approvers: readonly string[] | undefined): AgentProblem[] {
   return (approvers ?? []).flatMap((entry, i) => {
     const message = approverEntryProblem(entry);
     return message ? [{ path: [...path, i], message }] : [];
   });
 }
 
-function entriesProblems(path: (string | number)[], gate: Exclude<ToolPolicy, boolean>): EntryProblem[] {
+function entriesProblems(path: (string | number)[], gate: Exclude<ToolPolicy, boolean>): AgentProblem[] {
   return [
     ...listProblems([...path, 'approvers'], gate.approvers),
     ...(gate.escalate ?? []).flatMap((tier, i) => listProblems([...path, 'escalate', i, 'approvers'], tier.approvers)),
