@@ -103,6 +103,10 @@ describe('hitl', { timeout: 240_000 }, () => {
 
     const across = JSON.parse((await hitl(['--json', 'pending', '--agent', 'clidemo', '--tool', 'process_refund'])).stdout);
     expect(across.filter((w: { workflowId: string }) => w.workflowId === runId).map((w: { id: string }) => w.id)).toEqual(['call-4']);
+    // Across runs, the table says who may decide each call.
+    const acrossTable = await hitl(['pending', '--agent', 'clidemo', '--tool', 'process_refund']);
+    expect(acrossTable.stdout).toMatch(/│ approvers +│ who decides/);
+    expect(acrossTable.stdout).toMatch(new RegExp(`│ ${runId}\\s+│ call-4\\s+│.*│ finance\\s+│`));
     const table = await hitl(['pending', runId]);
     expect(table.stdout).toMatch(/│ call-1\s+│ write_file/);
   });

@@ -108,12 +108,34 @@ describe('a run whose own policy would loosen its agent’s', () => {
       400,
       expect.stringContaining('approval.tools.process_refund.approvers.0: "group: finance" names no one'),
     ]);
+    // So would a breakpoint's: no one could ever let the run go on.
+    const stuck = await fetch(`${api.url}/api/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'demo', prompt: 'hand trial', interrupt: { beforeTools: { approvers: ['group:'] } } }),
+    });
+    expect([stuck.status, ((await stuck.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      expect.stringContaining('interrupt.beforeTools.approvers.0: "group:" names no one'),
+    ]);
   });
 
   it('is refused by hitl start with a usage exit code; of these attempts, only the tightening one starts a run', async () => {
     const result = await runHitl(h, ['start', '--agent', 'demo', '--approval', JSON.stringify(loosening), 'hand trial']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('tools.process_refund.approvers: the agent allows only finance, not support');
+    const noOne = await runHitl(h, [
+      'start',
+      '--agent',
+      'demo',
+      '--interrupt',
+      '{"beforeTools":{"approvers":["group: ops"]}}',
+      'hand trial',
+    ]);
+    expect([noOne.code, noOne.stderr]).toEqual([
+      2,
+      expect.stringContaining('interrupt.beforeTools.approvers.0: "group: ops" names no one'),
+    ]);
     const tightening = { tools: { process_refund: { approvers: ['finance'], requiredApprovals: 2 } } };
     const started = await runHitl(h, ['start', '-q', '--agent', 'demo', '--approval', JSON.stringify(tightening), 'hand trial']);
     expect(started.code).toBe(0);

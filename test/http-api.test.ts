@@ -105,6 +105,19 @@ describe('auth', () => {
     expect(logLines.join('\n')).not.toMatch(/token-/);
     expect(logLines).toContain(logLines.find((l) => l.startsWith('[api] GET /api/me 200') && l.endsWith(' alice')));
   });
+
+  it('tells a caller without a token nothing about its body: 401 before any check of the JSON', async () => {
+    for (const body of ['{not json', '{"a": 1, "a": 2}', `${'['.repeat(70)}${']'.repeat(70)}`]) {
+      expect(await as(null, 'POST', '/api/runs', body), body.slice(0, 20)).toMatchObject({
+        status: 401,
+        body: { error: { code: 'unauthorized' } },
+      });
+    }
+    expect(await as('alice', 'POST', '/api/runs', '{not json')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request' } },
+    });
+  });
 });
 
 describe('approvals', () => {

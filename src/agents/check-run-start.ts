@@ -1,13 +1,15 @@
 /**
  * What a run would fail on as soon as it starts, checked where the run is asked for so the caller gets the error
  * instead of a started run that has already failed: an agent these agents do not have, or a run policy that would
- * loosen its agent's. Also what would not fail but lock a tool for the run: an approver entry that names no one. The
- * workflow checks the policy again (src/workflows/run-policy.ts) and stays the authority.
+ * loosen its agent's. The workflow checks the policy again (src/workflows/run-policy.ts) and stays the authority.
+ * Names that name no one (src/policy/approver-entries.ts) are the client's to refuse (src/client/start-input.ts); they
+ * are checked here first too, so that an entry with a typo is called that rather than a loosening.
  */
 import { z } from 'zod';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
-import { approverEntryProblems } from '../policy/approver-entries.js';
+import { startNamingProblems } from '../policy/approver-entries.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
+import { Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import type { AgentRegistry } from './registry.js';
 
@@ -17,17 +19,25 @@ import type { AgentRegistry } from './registry.js';
  */
 export function checkRunStart(
   agents: AgentRegistry,
-  input: { agent: string; approval?: unknown },
+  input: { agent: string; approval?: unknown; interrupt?: unknown },
   options: { unknownAgents: 'refuse' | 'allow' } = { unknownAgents: 'refuse' },
 ): void {
   const agent = Object.hasOwn(agents, input.agent) ? agents[input.agent] : undefined;
   if (!agent && options.unknownAgents === 'refuse') throw new UnknownAgentError(input.agent, Object.keys(agents));
+  // A malformed `interrupt` is the client's to word (its whole input's problems at once).
+  const interrupt = Interrupts.safeParse(input.interrupt);
+  if (interrupt.success) throwNamingProblems({ interrupt: interrupt.data });
   if (input.approval === undefined) return;
   const approval = ApprovalPolicyOverride.safeParse(input.approval);
   if (!approval.success) throw new InvalidRunInputError(`approval: ${z.prettifyError(approval.error)}`);
-  const noOne = approverEntryProblems(approval.data);
-  if (noOne.length) throw new InvalidRunInputError(noOne.map((p) => `approval.${p.path.join('.')}: ${p.message}`).join('\n'));
+  throwNamingProblems({ approval: approval.data });
   if (!agent || agent.approval.runOverrides !== 'tighten') return;
   const problems = loosenings(agent.approval, approval.data);
   if (problems.length) throw looseningRefusal(agent.name, problems);
+}
+
+/** Refuses a start input that names no one where it names people (startNamingProblems), each problem on a line. */
+export function throwNamingProblems(input: Parameters<typeof startNamingProblems>[0]): void {
+  const problems = startNamingProblems(input);
+  if (problems.length) throw new InvalidRunInputError(problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('\n'));
 }

@@ -11,7 +11,7 @@ import { McpServerConfig, type McpServerConfigInput } from '../schemas/mcp-serve
 import type { OnToolError } from '../schemas/tool-errors.js';
 import { toolSpecs } from '../tools/registry.js';
 import { isPattern, matchesPattern, MCP_SERVER_NAME, mcpServerOf } from '../tools/tool-names.js';
-import { approverEntryProblems, listProblems } from '../policy/approver-entries.js';
+import { approverEntryProblems, interruptProblems } from '../policy/approver-entries.js';
 import { agentOptionProblems, type AgentProblem } from './agent-options-check.js';
 import type { ContextSchema } from './context-schema.js';
 import type { ResponseFormat } from './response-format.js';
@@ -97,9 +97,7 @@ export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
   } else {
     for (const problem of approverEntryProblems(policy.data)) problems.push({ ...problem, path: ['approval', ...problem.path] });
   }
-  for (const [where, setting] of Object.entries(input.interrupt ?? {})) {
-    if (typeof setting === 'object') problems.push(...listProblems(['interrupt', where, 'approvers'], setting.approvers));
-  }
+  problems.push(...interruptProblems(input.interrupt));
   problems.push(...agentOptionProblems(input));
   return problems;
 }

@@ -76,13 +76,14 @@ export function createApiApp(options: ApiOptions): ApiApp {
     handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
   });
   for (const prefix of ['/api/*', '/codec/*']) app.use(prefix, limitBody, identify, limitRate);
-  app.use('/api/*', jsonBodies);
+  // A caller without a token hears only that: what the API makes of a body is for callers it knows.
   app.use('/api/*', async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path) && !c.get('identity')) {
       throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });
     }
     return next();
   });
+  app.use('/api/*', jsonBodies);
 
   opsRoutes(app, options);
   app.get('/api/health', (c) => c.json({ ok: true }));

@@ -33,7 +33,7 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     async (c) => {
       const body = c.req.valid('json');
       const approval = (options.fourEyes || body.approval) && { ...body.approval, ...(options.fourEyes && { fourEyes: true }) };
-      if (options.agents) checkRunStart(options.agents, { agent: body.agent, approval });
+      if (options.agents) checkRunStart(options.agents, { agent: body.agent, approval, interrupt: body.interrupt });
       // With the signing key, the run can prove who asked: the caller the API authenticated.
       const { workflowId, runId } = await hitl.startRun(
         { ...body, requestedBy: c.get('identity').approver, ...(approval && { approval }) },

@@ -25,4 +25,24 @@ describe('checkStartInput', () => {
     );
     expect(refusal({ maxSteps: 0 })).toBe('Invalid agentWorkflow input: ✖ Too small: expected number to be >=1\n  → at maxSteps');
   });
+
+  it('refuses a requester or an approver entry that names no one, each on its own line, before the run exists', () => {
+    expect(
+      refusal({
+        requestedBy: 'alice\u200B',
+        approval: { tools: { send_email: { approvers: ['group: ops'] } } },
+        interrupt: { beforeTools: { approvers: ['user:'] } },
+      }).split('\n'),
+    ).toEqual([
+      expect.stringMatching(/^Invalid agentWorkflow input: requestedBy: "alice\u200B" names no one: a name is at most 200/),
+      expect.stringMatching(/^approval\.tools\.send_email\.approvers\.0: "group: ops" names no one/),
+      expect.stringMatching(/^interrupt\.beforeTools\.approvers\.0: "user:" names no one/),
+    ]);
+    expect(
+      checkStartInput(
+        { agent: 'demo', prompt: 'hi', requestedBy: 'alice', interrupt: { beforeTools: { approvers: ['group:ops'] } } },
+        undefined,
+      ),
+    ).toMatchObject({ requestedBy: 'alice' });
+  });
 });

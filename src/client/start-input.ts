@@ -1,8 +1,12 @@
 /**
  * What a client checks before it starts a run, so the caller hears at once, in the run's own words
  * (agent-workflow.ts), what the run would refuse: the input's shape, a carried state (only a run's own chain hands
- * one over), and the context against the agent's schema when the client knows the agent.
+ * one over), and the context against the agent's schema when the client knows the agent. Also what the run would take
+ * but could never match: a requester or an approver entry that names no one (src/policy/approver-entries.ts). A run
+ * started straight through Temporal skips this; its `requestedBy` is then only as good as its starter's word, as
+ * without a signed request token it always is (src/workflows/proven-requester.ts).
  */
+import { throwNamingProblems } from '../agents/check-run-start.js';
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
 import { InvalidRunInputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
@@ -21,6 +25,7 @@ export function checkStartInput(input: StartInput, agents: KnownAgents | undefin
   if (!checked.success) throw new InvalidRunInputError(inputProblems(checked.error));
   const parsed = checked.data;
   if (parsed.carry) throw new InvalidRunInputError(CARRY_FROM_CALLER);
+  throwNamingProblems(parsed);
   const schema = agents && Object.hasOwn(agents, parsed.agent) ? agents[parsed.agent]!.contextSchema : undefined;
   const context = checkContext(schema, parsed.context);
   if (!context.ok) throw new InvalidRunInputError(contextRefusal(parsed.agent, context.problems));

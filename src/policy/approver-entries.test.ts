@@ -1,7 +1,7 @@
 /** Approver entries that name no one are found where policies are written, with where they are. */
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../schemas/approval-policy.js';
-import { approverEntryProblem, approverEntryProblems } from './approver-entries.js';
+import { approverEntryProblem, approverEntryProblems, startNamingProblems } from './approver-entries.js';
 
 describe('approver entries', () => {
   it('takes a name, or a name of one kind', () => {
@@ -30,5 +30,20 @@ describe('approver entries', () => {
       'tools.process_refund.escalate.0.approvers.0',
       'default.approvers.0',
     ]);
+  });
+
+  it("walks a run's start input: its requester, its own policy and its breakpoints", () => {
+    const problems = startNamingProblems({
+      requestedBy: 'alice ',
+      approval: { tools: { send_email: { approvers: ['ops', 'user:'] } } },
+      interrupt: { beforeTools: { approvers: ['group: ops'] }, afterModel: true, beforeModel: { approvers: ['ops'] } },
+    });
+    expect(problems.map((p) => p.path.join('.'))).toEqual([
+      'requestedBy',
+      'approval.tools.send_email.approvers.1',
+      'interrupt.beforeTools.approvers.0',
+    ]);
+    expect(problems[0]!.message).toMatch(/^"alice " names no one: a name is at most 200 characters, with no white space around it/);
+    expect(startNamingProblems({ requestedBy: 'alice', interrupt: { beforeTools: { approvers: ['group:ops', 'user:bo'] } } })).toEqual([]);
   });
 });

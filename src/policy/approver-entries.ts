@@ -2,11 +2,13 @@
  * Approver entries that name no one a decision could come from: `user:` alone, `group: finance` (the space is part of
  * the name), `finance ` or `group:user:x`. Under the name rule (src/bounds/identity-names.ts) such an entry can never
  * match, so a typo would lock its tool for good. Refused where policies are written: an agent in code or in the agents
- * file (define-agent.ts) and a run's own policy at start (check-run-start.ts). The workflow's schema stays as it was,
- * so runs recorded with such an entry replay as they ran.
+ * file (define-agent.ts), and a run's own policy and breakpoints wherever a run is asked for (the client's
+ * start-input.ts, which the API, the CLI and services start through; check-run-start.ts, which words it first). The
+ * workflow's schema stays as it was, so runs recorded with such an entry replay as they ran.
  */
 import type { AgentProblem } from '../agents/agent-options-check.js';
 import { IDENTITY_NAME_RULE, isIdentityName } from '../bounds/identity-names.js';
+import type { Interrupts } from '../schemas/agent-options.js';
 import type { ApprovalPolicyOverride, ToolPolicy } from '../schemas/approval-policy.js';
 import { approverEntry } from './may-decide.js';
 
@@ -23,6 +25,31 @@ export function approverEntryProblems(policy: Pick<ApprovalPolicyOverride, 'tool
     [['default'], policy.default],
   ];
   return gates.flatMap(([path, gate]) => (typeof gate === 'object' ? entriesProblems(path, gate) : []));
+}
+
+/** Every breakpoint's entry that names no one, with where it is (under `interrupt`). */
+export function interruptProblems(interrupt: Interrupts | undefined): AgentProblem[] {
+  return Object.entries(interrupt ?? {}).flatMap(([where, setting]) =>
+    typeof setting === 'object' ? listProblems(['interrupt', where, 'approvers'], setting.approvers) : [],
+  );
+}
+
+/**
+ * What a run's own start input names badly: its requester, and the approvers of its own policy and breakpoints. A
+ * requester who breaks the name rule would not count as the approver of the same name under four eyes.
+ */
+export function startNamingProblems(input: {
+  requestedBy?: string;
+  approval?: Pick<ApprovalPolicyOverride, 'tools' | 'default'>;
+  interrupt?: Interrupts;
+}): AgentProblem[] {
+  return [
+    ...(input.requestedBy !== undefined && !isIdentityName(input.requestedBy)
+      ? [{ path: ['requestedBy'], message: `"${input.requestedBy}" names no one: ${IDENTITY_NAME_RULE}` }]
+      : []),
+    ...approverEntryProblems(input.approval ?? {}).map((problem) => ({ ...problem, path: ['approval', ...problem.path] })),
+    ...interruptProblems(input.interrupt),
+  ];
 }
 
 /** The entries of one list of approvers (a gate's, a tier's or a breakpoint's). */

@@ -108,7 +108,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         waiting.length === 0
           ? 'Nothing is waiting.'
           : table(
-              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due', 'who decides'],
+              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due', 'approvers', 'who decides'],
               waiting.map((w) => [
                 terminalText(w.workflowId),
                 terminalText(w.id),
@@ -117,6 +117,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
                 terminalText(JSON.stringify(w.args)),
                 w.allowedDecisions.join(' '),
                 until(w.deadline),
+                terminalText(w.approvers?.join(' ')),
                 whoDecidesCell(w),
               ]),
             ),

@@ -41,7 +41,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
       // The workers may serve agents this environment does not list: only what is known here is checked.
       const config = readEnvConfig();
       const known = loadAgents(config);
-      checkRunStart(known, { agent: opts.agent, approval: opts.approval }, { unknownAgents: 'allow' });
+      checkRunStart(known, { agent: opts.agent, approval: opts.approval, interrupt: opts.interrupt }, { unknownAgents: 'allow' });
       const hitl = await ctx.hitl();
       const started = await hitl.startRun(
         {
