@@ -523,24 +523,34 @@ copy (by hand on 2026-11-29, \`npm run bench:decision -- --update-only\`, 200 sa
 ratio was 1.112× at p50 and the task span 5.33 ms against the floor's 4.33, where the code as it is gave 1.124× and
 5.14 against 4.06 ms in a run of its own just before.
 
-Where the gap sits along the way, timed by hand on 2026-11-30 (local, instrumented copies of the SDK's worker.js,
-vm-shared.js and reusable-vm.js, and marks in a local copy of our workflow code; \`npm run bench:decision --
---update-only\`, 100 to 200 decisions a side, in runs that gave 1.11× to 1.135×; not part of these results), p50, ours
-against the floor's: from the server's start of the task (the activation's timestamp) to the worker's JavaScript
-holding the activation, 1.58 to 1.89 ms against 1.30 to 1.54 (about 0.3 ms more, before any code of ours runs);
-the workflow thread's whole activation, 1.89 to 1.99 against 1.22 to 1.33 ms; Core's completion of the task, the
-server's round trip included, 0.1 to 0.3 ms more. Inside the activation, from its start: both sides reach their
-first line of workflow code at 0.55 ms; our validator then takes 0.21 ms and the SDK 0.10 ms more to call the
-handler, which applies the decision in 0.11 ms and refreshes what the outside sees in 0.04; the waiting call wakes
-0.36 ms after the handler returns (the floor's 0.24 after its own, the update's completion included), reaches
-\`scheduleActivity\` 0.08 ms later, and from there to the end of the activation both sides take 0.5 ms. Two things
-tried there: a floor that runs three activities before it waits, for a history of 24 events like ours (20 to 23),
-kept its 0.3 ms head start to the activation and the ratio (1.13×); and workflow code compiled for ES2022, native
-private fields instead of swc's WeakMap helpers, left our activation as it was (0.65 to 0.68 ms over the floor's,
-against 0.64 twice for ES2018), as did V8's \`--no-flush-bytecode\`. What makes our few hundred microseconds cost
-that much is that a run meets its code cold: the validator's plan took 0.19 ms the first time in a run and 0.03 ms
-when called again at once in the same activation (0.02 the third time), and it is every run's first time, since
-the SDK instantiates our modules for each run and each run's objects are of its own classes.
+Where the gap sits along the way, p50, ours against the floor's. Timed by hand on 2026-11-30, not part of these
+results: local, instrumented copies of the SDK's worker.js, vm-shared.js and reusable-vm.js, marks in a local copy of
+our workflow code, and \`npm run bench:decision -- --update-only\` with 100 to 200 decisions a side, in runs that gave
+1.11× to 1.135×.
+- From the server's start of the task (the activation's timestamp) to the worker's JavaScript holding the
+  activation: 1.58 to 1.89 ms against 1.30 to 1.54. About 0.3 ms more before any code of ours runs; this is the part
+  the account above could not place.
+- The worker's main thread, from the activation to its encoded completion: 2.77 to 3.11 ms against 2.05 to 2.31 (the
+  2.95 against 2.12 above). Of that, the workflow thread's own activation: 1.89 to 1.99 ms against 1.22 to 1.33.
+- Core's completion of the task, the server's round trip included: 0.1 to 0.3 ms more.
+
+Inside the activation, from its start: both sides reach their first line of workflow code at 0.55 ms. Our validator
+then takes 0.21 ms, and the SDK 0.10 ms more to call the handler (the floor has no validator). The handler applies
+the decision in 0.11 ms and refreshes what the outside sees in 0.04. The waiting call wakes 0.36 ms after the
+handler returns, against the floor's 0.24 after its own (the update's completion included on both sides). It
+reaches \`scheduleActivity\` 0.08 ms later, and from there to the end of the activation both sides take 0.5 ms (the
+floor's activation ends at 1.30 ms, ours at 1.97).
+
+Three more tries changed nothing. A floor that runs three activities before it waits, so that its history at the
+decision is as long as ours (24 events; ours has 20 to 23), kept its 0.3 ms head start to the activation, and the
+ratio stayed at 1.13×. Workflow code compiled for ES2022 (native private fields instead of swc's WeakMap helpers)
+left our activation 0.65 to 0.68 ms over the floor's, against 0.64 twice for ES2018. V8's \`--no-flush-bytecode\`
+moved neither side.
+
+Why our code costs that much here: a run meets it cold. The validator's plan took 0.19 ms the first time in a run,
+and 0.03 ms when called again at once in the same activation (0.02 the third time). Each decision is a run's first
+time, since the SDK instantiates our modules for each run and each run's objects are of its own classes. The
+figures in the next paragraph were taken in a loop, so they are costs of code run warm.
 
 What the pieces cost in the workflow sandbox, measured by hand on 2026-11-29 (a query that loops 2,000 to 10,000 times in a
 workflow on a dev server, timed from the client; not part of these results): a promise costs 25 µs made at the top of a

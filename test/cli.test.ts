@@ -106,7 +106,7 @@ describe('hitl', { timeout: 240_000 }, () => {
     // Across runs, the table says who may decide each call.
     const acrossTable = await hitl(['pending', '--agent', 'clidemo', '--tool', 'process_refund']);
     expect(acrossTable.stdout).toMatch(/│ approvers +│ who decides/);
-    expect(acrossTable.stdout).toMatch(new RegExp(`│ ${runId}\\s+│ call-4\\s+│.*│ finance\\s+│`));
+    expect(acrossTable.stdout).toMatch(new RegExp(`│ ${runId}\\s+│ clidemo\\s+│ call-4\\s+│ process_refund\\s+│.*│ finance\\s+│`));
     const table = await hitl(['pending', runId]);
     expect(table.stdout).toMatch(/│ call-1\s+│ write_file/);
   });

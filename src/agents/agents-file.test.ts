@@ -102,6 +102,19 @@ describe('agents file', () => {
     expect(message).toMatch(/:\d+ agents\.2\.interrupt\.beforeTools\.approvers\.0: "user:" names no one/);
   });
 
+  it('says what is wrong with breakpoints of the wrong shape, instead of failing on them', () => {
+    const message = problemsOf(
+      write(`agents:
+  - name: d
+    instructions: x
+    tools: [write_file]
+    interrupt: { beforeTools: null, afterModel: { approvers: ops } }
+`),
+    );
+    expect(message).toMatch(/:\d+ agents\.0\.interrupt\.beforeTools: Invalid input/);
+    expect(message).not.toMatch(/TypeError|is not a function|Cannot read/);
+  });
+
   it('checks MCP servers, environment variables and the response format', () => {
     const message = problemsOf(
       write(`agents:

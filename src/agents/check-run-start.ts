@@ -7,9 +7,8 @@
  */
 import { z } from 'zod';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
-import { startNamingProblems } from '../policy/approver-entries.js';
+import { throwNamingProblems } from '../policy/approver-entries.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
-import { Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import type { AgentRegistry } from './registry.js';
 
@@ -24,20 +23,11 @@ export function checkRunStart(
 ): void {
   const agent = Object.hasOwn(agents, input.agent) ? agents[input.agent] : undefined;
   if (!agent && options.unknownAgents === 'refuse') throw new UnknownAgentError(input.agent, Object.keys(agents));
-  // A malformed `interrupt` is the client's to word (its whole input's problems at once).
-  const interrupt = Interrupts.safeParse(input.interrupt);
-  if (interrupt.success) throwNamingProblems({ interrupt: interrupt.data });
-  if (input.approval === undefined) return;
-  const approval = ApprovalPolicyOverride.safeParse(input.approval);
-  if (!approval.success) throw new InvalidRunInputError(`approval: ${z.prettifyError(approval.error)}`);
-  throwNamingProblems({ approval: approval.data });
-  if (!agent || agent.approval.runOverrides !== 'tighten') return;
+  const approval = input.approval === undefined ? undefined : ApprovalPolicyOverride.safeParse(input.approval);
+  if (approval && !approval.success) throw new InvalidRunInputError(`approval: ${z.prettifyError(approval.error)}`);
+  // Breakpoints of the wrong shape are the client's to word, with the rest of the input's shape (start-input.ts).
+  throwNamingProblems({ approval: approval?.data, interrupt: input.interrupt });
+  if (!approval || !agent || agent.approval.runOverrides !== 'tighten') return;
   const problems = loosenings(agent.approval, approval.data);
   if (problems.length) throw looseningRefusal(agent.name, problems);
-}
-
-/** Refuses a start input that names no one where it names people (startNamingProblems), each problem on a line. */
-export function throwNamingProblems(input: Parameters<typeof startNamingProblems>[0]): void {
-  const problems = startNamingProblems(input);
-  if (problems.length) throw new InvalidRunInputError(problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('\n'));
 }

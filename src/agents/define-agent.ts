@@ -11,7 +11,7 @@ import { McpServerConfig, type McpServerConfigInput } from '../schemas/mcp-serve
 import type { OnToolError } from '../schemas/tool-errors.js';
 import { toolSpecs } from '../tools/registry.js';
 import { isPattern, matchesPattern, MCP_SERVER_NAME, mcpServerOf } from '../tools/tool-names.js';
-import { approverEntryProblems, interruptProblems } from '../policy/approver-entries.js';
+import { namingProblems } from '../policy/approver-entries.js';
 import { agentOptionProblems, type AgentProblem } from './agent-options-check.js';
 import type { ContextSchema } from './context-schema.js';
 import type { ResponseFormat } from './response-format.js';
@@ -94,10 +94,8 @@ export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
   const policy = ApprovalPolicy.safeParse(input.approval ?? {});
   if (!policy.success) {
     for (const issue of policy.error.issues) problems.push({ path: ['approval', ...issue.path.map(pathPart)], message: issue.message });
-  } else {
-    for (const problem of approverEntryProblems(policy.data)) problems.push({ ...problem, path: ['approval', ...problem.path] });
   }
-  problems.push(...interruptProblems(input.interrupt));
+  problems.push(...namingProblems({ approval: policy.data, interrupt: input.interrupt }));
   problems.push(...agentOptionProblems(input));
   return problems;
 }

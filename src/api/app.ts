@@ -76,7 +76,8 @@ export function createApiApp(options: ApiOptions): ApiApp {
     handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
   });
   for (const prefix of ['/api/*', '/codec/*']) app.use(prefix, limitBody, identify, limitRate);
-  // A caller without a token hears only that: what the API makes of a body is for callers it knows.
+  // Before a body is parsed, a caller must have a token: one without learns nothing of how bodies are read (only a
+  // body's size and the rate of requests are checked before, above).
   app.use('/api/*', async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path) && !c.get('identity')) {
       throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });

@@ -6,9 +6,9 @@
  * started straight through Temporal skips this; its `requestedBy` is then only as good as its starter's word, as
  * without a signed request token it always is (src/workflows/proven-requester.ts).
  */
-import { throwNamingProblems } from '../agents/check-run-start.js';
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
 import { InvalidRunInputError } from '../errors.js';
+import { throwNamingProblems } from '../policy/approver-entries.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
 import { signRequestToken } from '../signing/sign-request.js';

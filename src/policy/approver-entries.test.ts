@@ -1,7 +1,7 @@
 /** Approver entries that name no one are found where policies are written, with where they are. */
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../schemas/approval-policy.js';
-import { approverEntryProblem, approverEntryProblems, startNamingProblems } from './approver-entries.js';
+import { approverEntryProblem, approverEntryProblems, namingProblems } from './approver-entries.js';
 
 describe('approver entries', () => {
   it('takes a name, or a name of one kind', () => {
@@ -33,7 +33,7 @@ describe('approver entries', () => {
   });
 
   it("walks a run's start input: its requester, its own policy and its breakpoints", () => {
-    const problems = startNamingProblems({
+    const problems = namingProblems({
       requestedBy: 'alice ',
       approval: { tools: { send_email: { approvers: ['ops', 'user:'] } } },
       interrupt: { beforeTools: { approvers: ['group: ops'] }, afterModel: true, beforeModel: { approvers: ['ops'] } },
@@ -44,6 +44,6 @@ describe('approver entries', () => {
       'interrupt.beforeTools.approvers.0',
     ]);
     expect(problems[0]!.message).toMatch(/^"alice " names no one: a name is at most 200 characters, with no white space around it/);
-    expect(startNamingProblems({ requestedBy: 'alice', interrupt: { beforeTools: { approvers: ['group:ops', 'user:bo'] } } })).toEqual([]);
+    expect(namingProblems({ requestedBy: 'alice', interrupt: { beforeTools: { approvers: ['group:ops', 'user:bo'] } } })).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@
  */
 import type { AgentProblem } from '../agents/agent-options-check.js';
 import { IDENTITY_NAME_RULE, isIdentityName } from '../bounds/identity-names.js';
-import type { Interrupts } from '../schemas/agent-options.js';
+import { InvalidRunInputError } from '../errors.js';
+import { Interrupts } from '../schemas/agent-options.js';
 import type { ApprovalPolicyOverride, ToolPolicy } from '../schemas/approval-policy.js';
 import { approverEntry } from './may-decide.js';
 
@@ -27,21 +28,27 @@ export function approverEntryProblems(policy: Pick<ApprovalPolicyOverride, 'tool
   return gates.flatMap(([path, gate]) => (typeof gate === 'object' ? entriesProblems(path, gate) : []));
 }
 
-/** Every breakpoint's entry that names no one, with where it is (under `interrupt`). */
-export function interruptProblems(interrupt: Interrupts | undefined): AgentProblem[] {
-  return Object.entries(interrupt ?? {}).flatMap(([where, setting]) =>
+/**
+ * Every breakpoint's entry that names no one, with where it is (under `interrupt`). Breakpoints of the wrong shape
+ * have none to look at: what is wrong with their shape is for the schema's check to say (agent-options-check.ts, and
+ * a run's input schema).
+ */
+function interruptProblems(interrupt: unknown): AgentProblem[] {
+  const parsed = Interrupts.safeParse(interrupt ?? {});
+  if (!parsed.success) return [];
+  return Object.entries(parsed.data).flatMap(([where, setting]) =>
     typeof setting === 'object' ? listProblems(['interrupt', where, 'approvers'], setting.approvers) : [],
   );
 }
 
 /**
- * What a run's own start input names badly: its requester, and the approvers of its own policy and breakpoints. A
- * requester who breaks the name rule would not count as the approver of the same name under four eyes.
+ * What an agent's definition or a run's own start input names badly: the approvers of its policy and its breakpoints,
+ * and a run's requester, who under four eyes would not count as the approver of the same name.
  */
-export function startNamingProblems(input: {
+export function namingProblems(input: {
   requestedBy?: string;
   approval?: Pick<ApprovalPolicyOverride, 'tools' | 'default'>;
-  interrupt?: Interrupts;
+  interrupt?: unknown;
 }): AgentProblem[] {
   return [
     ...(input.requestedBy !== undefined && !isIdentityName(input.requestedBy)
@@ -50,6 +57,12 @@ export function startNamingProblems(input: {
     ...approverEntryProblems(input.approval ?? {}).map((problem) => ({ ...problem, path: ['approval', ...problem.path] })),
     ...interruptProblems(input.interrupt),
   ];
+}
+
+/** Refuses a run's start input that names no one where it names people (namingProblems), a problem a line. */
+export function throwNamingProblems(input: Parameters<typeof namingProblems>[0]): void {
+  const problems = namingProblems(input);
+  if (problems.length) throw new InvalidRunInputError(problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('\n'));
 }
 
 /** The entries of one list of approvers (a gate's, a tier's or a breakpoint's). */

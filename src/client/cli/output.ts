@@ -96,20 +96,27 @@ export function whoDecidesCell(p: {
   return parts.join('; ');
 }
 
-/** A run's pending calls as `hitl pending RUN` and `hitl show` print them. */
-export function pendingTable(
-  pending: (Parameters<typeof whoDecidesCell>[0] & {
-    id: string;
-    toolName: string;
-    args: unknown;
-    allowedDecisions: string[];
-    deadline: string;
-    approvers?: string[];
-  })[],
+type PendingRow = Parameters<typeof whoDecidesCell>[0] & {
+  id: string;
+  toolName: string;
+  args: unknown;
+  allowedDecisions: string[];
+  deadline: string;
+  approvers?: string[];
+};
+
+/**
+ * Pending calls as `hitl pending` and `hitl show` print them. Across runs, `leading` names the columns that say
+ * whose call each is (workflow id, agent), before the call's own.
+ */
+export function pendingTable<T extends PendingRow>(
+  pending: T[],
+  leading: { headers: string[]; cells: (p: T) => string[] } = { headers: [], cells: () => [] },
 ): string {
   return table(
-    ['call', 'tool', 'args', 'allowed', 'due', 'approvers', 'who decides'],
+    [...leading.headers, 'call', 'tool', 'args', 'allowed', 'due', 'approvers', 'who decides'],
     pending.map((p) => [
+      ...leading.cells(p),
       terminalText(p.id),
       terminalText(p.toolName),
       // JSON.stringify escapes C0 controls, not C1 or bidi controls.

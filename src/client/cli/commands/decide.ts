@@ -12,7 +12,7 @@ import type { HitlClient } from '../../hitl-client.js';
 import { appliedLine } from '../applied-text.js';
 import { UsageError } from '../errors.js';
 import { collectIdentities, parseIdentity, parseJson, parseJsonFile } from '../option-values.js';
-import { pendingTable, print, stuckNotice, table, until, whoDecidesCell } from '../output.js';
+import { pendingTable, print, stuckNotice } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliContext, RegisterCommand } from './context.js';
 
@@ -107,20 +107,10 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
       print(ctx.out(), waiting, () =>
         waiting.length === 0
           ? 'Nothing is waiting.'
-          : table(
-              ['workflow id', 'call', 'agent', 'tool', 'args', 'allowed', 'due', 'approvers', 'who decides'],
-              waiting.map((w) => [
-                terminalText(w.workflowId),
-                terminalText(w.id),
-                terminalText(w.agent),
-                terminalText(w.toolName),
-                terminalText(JSON.stringify(w.args)),
-                w.allowedDecisions.join(' '),
-                until(w.deadline),
-                terminalText(w.approvers?.join(' ')),
-                whoDecidesCell(w),
-              ]),
-            ),
+          : pendingTable(waiting, {
+              headers: ['workflow id', 'agent'],
+              cells: (w) => [terminalText(w.workflowId), terminalText(w.agent)],
+            }),
       );
     });
 
