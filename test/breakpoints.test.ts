@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
@@ -66,7 +67,10 @@ beforeAll(async () => {
       ],
     },
   });
-  api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'alice', groups: ['editors'] } } });
+  api = await startTestApi(h, {
+    tokens: { [TOKEN]: { approver: 'alice', groups: ['editors'] } },
+    agents: { stepper, careful, gatekeeper },
+  });
 });
 afterAll(async () => {
   await api?.close();
@@ -246,6 +250,43 @@ describe('breakpoints', () => {
       '[] (checked by hand)',
       'Rejected by a human reviewer; write_file did not run. Reason: No files today.',
     ]);
+  });
+
+  it("may not be switched off or handed to others by the run's own breakpoints, on any channel", async () => {
+    // Straight through Temporal: the run itself refuses, before its first model call.
+    const off = await h.start({ agent: 'careful', prompt: 'Please read then write the report', interrupt: { beforeTools: false } });
+    const error = await off.result().catch((e) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect(error.cause.type).toBe('InvalidRunInputError');
+    expect(error.cause.message).toBe(
+      `Invalid agentWorkflow input: interrupt may only tighten agent "careful"'s breakpoints (its runOverrides is 'tighten'):\n` +
+        '- interrupt.beforeTools: the agent pauses here; a run may not switch it off',
+    );
+    const others = await h.start({
+      agent: 'careful',
+      prompt: 'Please read then write the report',
+      interrupt: { beforeTools: { tools: ['read_data'], approvers: ['mallory'], onTimeout: 'approve' } },
+    });
+    expect(((await others.result().catch((e) => e)) as WorkflowFailedError).cause?.message.split('\n').slice(1)).toEqual([
+      '- interrupt.beforeTools.tools: the agent pauses before write_file too',
+      '- interrupt.beforeTools.approvers: the agent allows only editors, not mallory',
+      '- interrupt.beforeTools.onTimeout: a run may not continue past a pause nobody decided',
+    ]);
+    // Over HTTP and from the CLI the run is not even started.
+    const refused = await http('POST', '/api/runs', { agent: 'careful', prompt: 'x', interrupt: { beforeTools: true } });
+    expect([refused.status, refused.body.error.message]).toEqual([
+      400,
+      expect.stringContaining('interrupt.beforeTools.approvers: the agent allows only editors, not anyone'),
+    ]);
+    // Tightening is free: more tools, narrower approvers, a pause the agent lacks.
+    const tighter = await h.start({
+      agent: 'careful',
+      prompt: 'Please read then write the report',
+      interrupt: { beforeTools: { approvers: ['group:editors'] }, afterModel: true },
+    });
+    const [first] = await waitForPending(tighter, 1);
+    expect(first).toMatchObject({ breakpoint: 'afterModel' });
+    await tighter.terminate('checked');
   });
 
   it("applies the breakpoint's onTimeout when nobody decides", async () => {

@@ -129,6 +129,10 @@ describe('hitl', { timeout: 240_000 }, () => {
     // call-3 is still pending for the reject below, and the audit log holds no approval of it.
     for (const blank of await Promise.all(['', '  '].map((as) => hitl(['approve', runId, 'call-3', '--as', as]))))
       expect(blank).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('is invalid. expected a name, not a blank one') });
+    // The usage error quotes what was given with its escapes shown, never sent to the terminal.
+    const escaping = await hitl(['approve', runId, 'call-3', '--as', '\u001b]0;owned\u0007\u001b[31mred\u202e']);
+    expect(escaping).toMatchObject({ code: 2, stderr: expect.stringContaining("argument '\\u001b]0;owned\\u0007\\u001b[31mred\\u202e'") });
+    expect(escaping.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
     expect(await hitl(['reject', runId, 'call-3', '--message', 'keep the order'])).toMatchObject({
       code: 0,
       stdout: '✓ reject cancel_order (call-3)\n',

@@ -38,6 +38,13 @@ beforeAll(async () => {
         },
         { match: 'Conversation to summarize', replies: [{ content: 'The user asked for a report; two reads happened.' }] },
         {
+          match: 'heavy prompt',
+          replies: [
+            { toolCalls: [call('h', 'write_file', { path: 'heavy.txt', content: 'x' })] },
+            { content: 'answered the heavy prompt' },
+          ],
+        },
+        {
           match: 'carry my approval',
           replies: [{ toolCalls: [call('keep', 'write_file', { path: 'keep.txt', content: 'kept' })] }, { content: 'carried' }],
         },
@@ -112,6 +119,24 @@ describe('continue-as-new', () => {
     expect(ids.length).toBeGreaterThanOrEqual(4);
     expect(Math.max(...counts)).toBeLessThanOrEqual(2000);
     console.log(`500-step session: ${ids.length} runs, events per run ${counts.join(', ')}`);
+  });
+
+  it('does not start over for what it started with: a heavy prompt waits for its decision without starting over and over', async () => {
+    // Counted whole, the prompt carried in every run's input and transcript reached maxBytes as each run started: the
+    // waiting run started over at once, again and again, and never stepped.
+    const prompt = `heavy prompt ${'x'.repeat(60_000)}`;
+    const handle = await h.start({ agent: 'demo', prompt, continueAsNew: { maxBytes: 100_000 } });
+    const [pending] = await waitForPending(handle, 1);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const waited = await runIds(handle);
+    expect(waited.length).toBeLessThanOrEqual(2);
+    await decide(h.temporal.client.workflow.getHandle(handle.workflowId), { decisions: [{ id: pending!.id, type: 'approve' }] });
+    expect(await h.temporal.client.workflow.getHandle(handle.workflowId).result()).toMatchObject({
+      status: 'Completed',
+      output: 'answered the heavy prompt',
+    });
+    // Each run that follows takes a step: the decided call's model call grows history past maxBytes again.
+    expect((await runIds(h.temporal.client.workflow.getHandle(handle.workflowId))).length).toBeLessThanOrEqual(waited.length + 2);
   });
 
   it('carries a pending approval across with its original deadline, when signals fill the history', { timeout: 300_000 }, async () => {

@@ -113,6 +113,10 @@ describe('auth', () => {
         body: { error: { code: 'unauthorized' } },
       });
     }
+    // A public path takes no body: it is not read either.
+    for (const path of ['/api/health', '/api/openapi.json']) {
+      expect(await as(null, 'POST', path, '{not json'), path).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    }
     expect(await as('alice', 'POST', '/api/runs', '{not json')).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_request' } },

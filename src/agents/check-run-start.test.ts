@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { checkRunStart } from './check-run-start.js';
+import { defineAgent } from './define-agent.js';
 import { agents } from './registry.js';
 
 const refusal = (input: Parameters<typeof checkRunStart>[1]) => {
@@ -40,5 +41,30 @@ describe('checkRunStart', () => {
     expect(() => checkRunStart(agents, { agent: 'demo', interrupt: { beforeTools: null } })).not.toThrow();
     expect(() => checkRunStart(agents, { agent: 'demo', interrupt: { beforeTools: { approvers: ['group:finance'] } } })).not.toThrow();
     expect(refusal({ agent: 'nobody' })).toBeInstanceOf(UnknownAgentError);
+  });
+
+  it('refuses breakpoints that would loosen the agent’s, unless the agent allows any', () => {
+    const careful = defineAgent({
+      name: 'careful',
+      instructions: 'x',
+      tools: ['write_file'],
+      interrupt: { beforeTools: { approvers: ['ed'] } },
+    });
+    const relaxed = { ...careful, name: 'relaxed', approval: { ...careful.approval, runOverrides: 'any' as const } };
+    const registry = { careful, relaxed };
+    expect(() => checkRunStart(registry, { agent: 'careful', interrupt: { beforeTools: false } })).toThrow(
+      /interrupt may only tighten agent "careful"'s breakpoints[^]*- interrupt\.beforeTools: the agent pauses here; a run may not switch it off/,
+    );
+    expect(() => checkRunStart(registry, { agent: 'careful', interrupt: { beforeTools: { approvers: ['user:ed'] } } })).not.toThrow();
+    expect(() => checkRunStart(registry, { agent: 'relaxed', interrupt: { beforeTools: false } })).not.toThrow();
+  });
+
+  it('answers thousands of bad entries in a few KiB: twenty listed, each quoted at most 220 characters', () => {
+    const approvers = Array.from({ length: 5000 }, (_, i) => `group: ${'x'.repeat(1000)}${i}`);
+    const message = refusal({ agent: 'demo', approval: { tools: { process_refund: { approvers } } } }).message;
+    const lines = message.split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines.at(-1)).toBe('… and 4980 more');
+    expect(message.length).toBeLessThan(12_000);
   });
 });

@@ -1,14 +1,16 @@
 /**
  * What a run would fail on as soon as it starts, checked where the run is asked for so the caller gets the error
- * instead of a started run that has already failed: an agent these agents do not have, or a run policy that would
- * loosen its agent's. The workflow checks the policy again (src/workflows/run-policy.ts) and stays the authority.
+ * instead of a started run that has already failed: an agent these agents do not have, or a run policy or breakpoints
+ * that would loosen its agent's. The workflow checks them again (src/workflows/run-policy.ts) and stays the authority.
  * Names that name no one (src/policy/approver-entries.ts) are the client's to refuse (src/client/start-input.ts); they
  * are checked here first too, so that an entry with a typo is called that rather than a loosening.
  */
 import { z } from 'zod';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
+import { breakpointLooseningRefusal, breakpointLoosenings } from '../policy/tighten-breakpoints.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
+import { Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import type { AgentRegistry } from './registry.js';
 
@@ -27,7 +29,14 @@ export function checkRunStart(
   if (approval && !approval.success) throw new InvalidRunInputError(`approval: ${z.prettifyError(approval.error)}`);
   // Breakpoints of the wrong shape are the client's to word, with the rest of the input's shape (start-input.ts).
   throwNamingProblems({ approval: approval?.data, interrupt: input.interrupt });
-  if (!approval || !agent || agent.approval.runOverrides !== 'tighten') return;
-  const problems = loosenings(agent.approval, approval.data);
-  if (problems.length) throw looseningRefusal(agent.name, problems);
+  if (!agent || agent.approval.runOverrides !== 'tighten') return;
+  if (approval) {
+    const problems = loosenings(agent.approval, approval.data);
+    if (problems.length) throw looseningRefusal(agent.name, problems);
+  }
+  const interrupt = Interrupts.safeParse(input.interrupt);
+  if (!interrupt.success || !interrupt.data) return;
+  const onTimeout = { agent: agent.approval.onTimeout, run: approval?.data.onTimeout ?? agent.approval.onTimeout };
+  const problems = breakpointLoosenings(agent.interrupt, interrupt.data, onTimeout, true);
+  if (problems.length) throw breakpointLooseningRefusal(agent.name, problems);
 }

@@ -8,6 +8,7 @@
  */
 import type { AgentProblem } from '../agents/agent-options-check.js';
 import { IDENTITY_NAME_RULE, isIdentityName } from '../bounds/identity-names.js';
+import { truncateChars } from '../bounds/truncate.js';
 import { InvalidRunInputError } from '../errors.js';
 import { Interrupts } from '../schemas/agent-options.js';
 import type { ApprovalPolicyOverride, ToolPolicy } from '../schemas/approval-policy.js';
@@ -16,8 +17,16 @@ import { approverEntry } from './may-decide.js';
 /** Why `entry` names no one, or undefined. */
 export function approverEntryProblem(entry: string): string | undefined {
   if (isIdentityName(approverEntry(entry).name)) return undefined;
-  return `"${entry}" names no one: after an optional user: or group:, ${IDENTITY_NAME_RULE}`;
+  return `${quoted(entry)} names no one: after an optional user: or group:, ${IDENTITY_NAME_RULE}`;
 }
+
+/** What names no one, as an error quotes it: a name is at most 200 characters, so the rest says nothing more. */
+function quoted(text: string): string {
+  return `"${truncateChars(text, 220)}"`;
+}
+
+/** At most this many problems are listed in one refusal; a body of 10,000 bad entries is answered in a few KiB. */
+const LISTED_PROBLEMS = 20;
 
 /** Every entry of a policy (or a run's override) that names no one, with where it is. */
 export function approverEntryProblems(policy: Pick<ApprovalPolicyOverride, 'tools' | 'default'>): AgentProblem[] {
@@ -52,7 +61,7 @@ export function namingProblems(input: {
 }): AgentProblem[] {
   return [
     ...(input.requestedBy !== undefined && !isIdentityName(input.requestedBy)
-      ? [{ path: ['requestedBy'], message: `"${input.requestedBy}" names no one: ${IDENTITY_NAME_RULE}` }]
+      ? [{ path: ['requestedBy'], message: `${quoted(input.requestedBy)} names no one: ${IDENTITY_NAME_RULE}` }]
       : []),
     ...approverEntryProblems(input.approval ?? {}).map((problem) => ({ ...problem, path: ['approval', ...problem.path] })),
     ...interruptProblems(input.interrupt),
@@ -62,7 +71,10 @@ export function namingProblems(input: {
 /** Refuses a run's start input that names no one where it names people (namingProblems), a problem a line. */
 export function throwNamingProblems(input: Parameters<typeof namingProblems>[0]): void {
   const problems = namingProblems(input);
-  if (problems.length) throw new InvalidRunInputError(problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('\n'));
+  if (!problems.length) return;
+  const lines = problems.slice(0, LISTED_PROBLEMS).map((p) => `${p.path.join('.')}: ${p.message}`);
+  const more = problems.length - lines.length;
+  throw new InvalidRunInputError([...lines, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n'));
 }
 
 /** The entries of one list of approvers (a gate's, a tier's or a breakpoint's). */

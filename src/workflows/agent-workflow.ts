@@ -19,7 +19,7 @@ import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from '.
 import { PATCHES, takePatchesAtStart, takesPatch } from './patches.js';
 import { startInputRefusal } from './start-input-refusal.js';
 import { openRunEvents } from './run-events.js';
-import { runPolicy } from './run-policy.js';
+import { checkRunBreakpoints, runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { provenRequester } from './proven-requester.js';
@@ -60,6 +60,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
       const { checkedContext, ...resolved } = await resolveAgent(input.agent, input.context);
       const snapshot = await withMcpTools(resolved);
       const policy = runPolicy(snapshot.name, snapshot.policy, input.approval, takesPatch(PATCHES.typedApprovers));
+      if (takesPatch(PATCHES.breakpointsTightenOnly))
+        checkRunBreakpoints(snapshot.name, snapshot, input.interrupt, policy, takesPatch(PATCHES.typedApprovers));
       // The run keeps who asked, as proven, and never the token: continue-as-new carries the requester on.
       const { requestToken: _token, requestedBy: _claimed, ...rest } = input;
       const requestedBy = provenRequester(input, snapshot, policy, startedAt);

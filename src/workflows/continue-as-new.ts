@@ -12,7 +12,7 @@ import type { ChatMessage } from '../schemas/chat-message.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
-import { historyReading } from './history-reading.js';
+import { historyReading, historySizeAtStart } from './history-reading.js';
 import { PATCHES, takesPatch, type PatchId } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
@@ -27,10 +27,13 @@ const DEFAULT_BEFORE_WAIT_EVENTS = 500;
 export function continueAsNewDue(run: AgentRun, waitingForPeople = false): boolean {
   const info = historyReading();
   const limits = run.input.continueAsNew;
+  // What the run started with (its input, the state it carries) is in every run of the chain: counted, a run whose
+  // start alone reaches maxBytes would start over at once, again and again (patch sizeFromStart).
+  const startSize = takesPatch(PATCHES.sizeFromStart) ? historySizeAtStart() : 0;
   return (
     info.continueAsNewSuggested ||
     (limits?.maxEvents !== undefined && info.historyLength >= limits.maxEvents) ||
-    (limits?.maxBytes !== undefined && info.historySize >= limits.maxBytes) ||
+    (limits?.maxBytes !== undefined && info.historySize - startSize >= limits.maxBytes) ||
     (waitingForPeople &&
       info.historyLength >= (limits?.beforeWaitEvents ?? DEFAULT_BEFORE_WAIT_EVENTS) &&
       steppedInThisRun(run) &&

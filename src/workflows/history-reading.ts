@@ -17,6 +17,8 @@ type HistoryReading = { readonly historyLength: number; readonly historySize: nu
 
 /** Module state is per run. */
 let reading: HistoryReading | undefined;
+/** The figures of the run's first activation: what its input and carried state already weigh. */
+let atStart: HistoryReading | undefined;
 let warned = false;
 
 /** The figures of the latest activation that did more than resolve local activities (or answer queries). */
@@ -29,10 +31,16 @@ export function historyReading(): HistoryReading {
   return workflowInfo();
 }
 
+/** The history's size at the run's first activation (0 in a bundle built without this interceptor). */
+export function historySizeAtStart(): number {
+  return atStart?.historySize ?? 0;
+}
+
 function noteActivation(jobs: readonly Job[]): void {
   if (isRunStep(jobs)) {
     const { historyLength, historySize, continueAsNewSuggested } = workflowInfo();
     reading = { historyLength, historySize, continueAsNewSuggested };
+    atStart ??= reading;
   }
 }
 

@@ -121,6 +121,16 @@ export const PATCHES = {
    * prefix) is refused: `alice ` counted as another approver than `alice` toward a quorum.
    */
   namesChecked: 'names-checked',
+  /**
+   * `continueAsNew.maxBytes` counts what history grew by since the run started (continue-as-new.ts): a run whose
+   * input and carried state alone reached it started over at once, in an endless chain of runs that never stepped.
+   */
+  sizeFromStart: 'size-from-start',
+  /**
+   * A run's own breakpoints (`interrupt`) may only tighten its agent's, as its own policy may (tighten-breakpoints.ts):
+   * a run could switch off the agent's breakpoint, or name its own approvers for it.
+   */
+  breakpointsTightenOnly: 'breakpoints-tighten-only',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -170,8 +180,10 @@ const SET_9: readonly PatchId[] = [...SET_8, PATCHES.deadlinesApproveNoProposal,
 const SET_10: readonly PatchId[] = [...SET_9, PATCHES.toolFirst];
 const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
 const SET_12: readonly PatchId[] = [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup];
+const SET_13: readonly PatchId[] = [...SET_12, PATCHES.typedApprovers, PATCHES.namesChecked];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-13', patches: [...SET_12, PATCHES.typedApprovers, PATCHES.namesChecked] },
+  { id: 'patch-set-14', patches: [...SET_13, PATCHES.sizeFromStart, PATCHES.breakpointsTightenOnly] },
+  { id: 'patch-set-13', patches: SET_13 },
   { id: 'patch-set-12', patches: SET_12 },
   { id: 'patch-set-11', patches: SET_11 },
   { id: 'patch-set-10', patches: SET_10 },

@@ -10,12 +10,16 @@ import { registerRunCommands } from './commands/runs.js';
 import { registerSignCommands } from './commands/sign.js';
 import { registerWatchCommand } from './commands/watch.js';
 import { exitWithError } from './errors.js';
+import { terminalText } from './terminal-text.js';
 
 export function buildProgram(): Command {
   const program = new Command('hitl')
     .description('Durable agents whose risky tool calls wait for a human')
     .option('--json', 'machine-readable output')
     .showHelpAfterError()
+    // Commander's usage errors quote the argument as given (`--as $'\e]0;…'`): shown with its hidden characters
+    // escaped, like every other text of the CLI's (terminal-text.ts). Subcommands inherit this.
+    .configureOutput({ outputError: (text, write) => write(terminalText(text, { multiline: true })) })
     .exitOverride();
   const ctx: CliContext = {
     hitl: () => sharedHitlClient(),

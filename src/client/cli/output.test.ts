@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, until } from './output.js';
+import { approversCell, durationText, until } from './output.js';
 
 describe('due times', () => {
   it('are written as durations are (30s, 15m, 2h, 3d), seconds under a minute', () => {
@@ -22,5 +22,17 @@ describe('due times', () => {
     const now = Date.parse('2026-01-01T00:00:00.000Z');
     expect(until('2026-01-01T00:00:05.000Z', now)).toBe('5s');
     expect(until('2026-01-01T00:00:00.000Z', now)).toContain('overdue');
+  });
+});
+
+describe('approversCell', () => {
+  it('shows ten entries at most, each cut at 60 characters, and counts the rest', () => {
+    const many = Array.from({ length: 4900 }, (_, i) => `user:${'a'.repeat(190)}${i}`);
+    const cell = approversCell(many)!;
+    expect(cell.endsWith(' (+4890 more)')).toBe(true);
+    expect(cell.length).toBeLessThan(700);
+    expect(approversCell(['group:finance', 'user:cfo'])).toBe('group:finance user:cfo');
+    expect(approversCell(undefined)).toBeUndefined();
+    expect(approversCell(['\u001b[31mred'])).toBe('\\u001b[31mred');
   });
 });

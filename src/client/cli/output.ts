@@ -1,6 +1,7 @@
 /** Human-readable tables by default, JSON for scripts; colour only on a terminal (picocolors checks). */
 import Table from 'cli-table3';
 import pc from 'picocolors';
+import { truncateChars } from '../../bounds/truncate.js';
 import type { RetryingActivity } from '../../schemas/retrying-activity.js';
 import type { RunProblem } from '../../schemas/run-problem.js';
 import { terminalText } from './terminal-text.js';
@@ -96,6 +97,17 @@ export function whoDecidesCell(p: {
   return parts.join('; ');
 }
 
+/** A table shows this many approver entries of a call, and says how many more there are. */
+const SHOWN_APPROVERS = 10;
+
+/** Who may decide, as a cell: a policy may list thousands of entries of up to 200 characters each. */
+export function approversCell(approvers: readonly string[] | undefined): string | undefined {
+  if (!approvers) return undefined;
+  const shown = approvers.slice(0, SHOWN_APPROVERS).map((a) => terminalText(truncateChars(a, 60)));
+  const more = approvers.length - shown.length;
+  return [...shown, ...(more > 0 ? [`(+${more} more)`] : [])].join(' ');
+}
+
 type PendingRow = Parameters<typeof whoDecidesCell>[0] & {
   id: string;
   toolName: string;
@@ -123,7 +135,7 @@ export function pendingTable<T extends PendingRow>(
       terminalText(JSON.stringify(p.args)),
       p.allowedDecisions.join(' '),
       until(p.deadline),
-      terminalText(p.approvers?.join(' ')),
+      approversCell(p.approvers),
       whoDecidesCell(p),
     ]),
   );
