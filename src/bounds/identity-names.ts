@@ -20,16 +20,26 @@ export const IDENTITY_NAME_RULE = `a name is at most ${IDENTITY_NAME_MAX_LENGTH}
 // marks, line and paragraph separators, bidi embeddings and isolates, word joiner and invisible operators, the BOM
 // and interlinear annotation characters.
 const INVISIBLE = /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]/;
+// More that show nothing, refused everywhere but in runs before patch set 14 (`everyHidden`): the combining grapheme
+// joiner, Hangul fillers, Khmer inherent vowels, Mongolian variation selectors, the braille blank, variation
+// selectors, Arabic and Syriac marks that show nothing alone, Kaithi number signs, musical formatting characters,
+// tag characters and the variation selectors supplement (U+E0000–E01EF), and lone surrogates. Matched on UTF-16 code
+// units, so astral ones are written as surrogate pairs.
+const MORE_INVISIBLE =
+  /[\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u0600-\u0605\u06DD\u070F\u08E2]|\uD804[\uDCBD\uDCCD]|\uD834[\uDD73-\uDD7A]|\uDB40[\uDC00-\uDDEF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Spaces that show as blank: ASCII, no-break, ogham, the en quad to hair space range, narrow no-break, medium
 // mathematical, ideographic.
 const BLANK_AT_EDGE = /^[\u0020\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]|[\u0020\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]$/;
 const KIND_PREFIX = /^(?:user|group):/;
 
-export function isIdentityName(name: string): boolean {
+/** @param options.everyHidden refuse MORE_INVISIBLE too, as everything since patch set 14 does. @default true */
+export function isIdentityName(name: string, options: { everyHidden?: boolean } = {}): boolean {
+  const { everyHidden = true } = options;
   return (
     name.length > 0 &&
     name.length <= IDENTITY_NAME_MAX_LENGTH &&
     !INVISIBLE.test(name) &&
+    !(everyHidden && MORE_INVISIBLE.test(name)) &&
     !BLANK_AT_EDGE.test(name) &&
     !KIND_PREFIX.test(name)
   );

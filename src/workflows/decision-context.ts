@@ -43,6 +43,8 @@ export interface PlanContext {
   escalatedMayEdit?: boolean;
   /** A decision naming someone by what is not a name is refused (src/bounds/identity-names.ts; since patch set 13). */
   refusesMalformedNames?: boolean;
+  /** ...and counts every hidden character identity-names.ts knows among what makes a name malformed (since patch set 14). */
+  refusesHiddenNames?: boolean;
 }
 
 export interface SigningContext {

@@ -70,4 +70,12 @@ describe('planDecisions, approvers by kind', () => {
       true,
     );
   });
+
+  it('refuses a name holding a hidden character the first rule missed, in runs since patch set 14', () => {
+    const v5: PlanContext = { ...ctx, pending: ctx.pending.map((p) => ({ ...p, checks: 5 })), refusesMalformedNames: true };
+    const tagged = { decisions: [{ id: 'b', type: 'approve' }], approver: 'fay', groups: ['finance\u{E0041}'] };
+    expect(planDecisions(tagged, { ...v5, refusesHiddenNames: true })).toMatchObject({ ok: false, error: { code: 'malformed' } });
+    // A run of patch set 13 took it, and replays so: the group is not finance, so fay may not decide.
+    expect(planDecisions(tagged, v5)).toMatchObject({ ok: false, error: { code: 'approver_not_allowed' } });
+  });
 });

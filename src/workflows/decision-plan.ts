@@ -54,7 +54,7 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
   const parsed = parseDecisionInput(raw);
   if (!parsed.ok) return refuse(parsed.code, parsed.message);
   const input = parsed.input;
-  const badName = ctx.refusesMalformedNames ? namesOf(input).find((name) => !isIdentityName(name)) : undefined;
+  const badName = ctx.refusesMalformedNames ? namesOf(input).find((name) => !isName(name, ctx)) : undefined;
   if (badName !== undefined) return { ok: false, error: notAName(`Malformed decision input: ${JSON.stringify(badName)}`) };
   const calls = checkMatch(input, ctx);
   if (!Array.isArray(calls)) return { ok: false, error: calls, input };
@@ -66,6 +66,11 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
     decisions.push(planned);
   }
   return { ok: true, input, decisions };
+}
+
+/** A name by the rule the run took (identity-names.ts): the hidden characters added in patch set 14 count since. */
+function isName(name: string, ctx: PlanContext): boolean {
+  return isIdentityName(name, { everyHidden: ctx.refusesHiddenNames === true });
 }
 
 /** Every name the input gives for who decides: compared exactly, so each must be a name (identity-names.ts). */
@@ -109,7 +114,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   if (signed instanceof DecisionRefusedError) return signed;
   // A token's identity is compared as exactly as a claimed one (an OpenID Connect provider's claims included).
   const badSigned =
-    signed && ctx.refusesMalformedNames ? [signed.approver, ...(signed.groups ?? [])].find((n) => !isIdentityName(n)) : undefined;
+    signed && ctx.refusesMalformedNames ? [signed.approver, ...(signed.groups ?? [])].find((n) => !isName(n, ctx)) : undefined;
   if (badSigned !== undefined) return notAName(`The token for ${label} names ${JSON.stringify(badSigned)}, which`);
   // A verified token says who decides; otherwise the caller does.
   const approver = signed?.approver ?? decision.approver ?? input.approver;

@@ -131,6 +131,11 @@ export const PATCHES = {
    * a run could switch off the agent's breakpoint, or name its own approvers for it.
    */
   breakpointsTightenOnly: 'breakpoints-tighten-only',
+  /**
+   * A name with a hidden character the first rule missed (a tag character, a variation selector, a Hangul filler, a
+   * lone surrogate: identity-names.ts) is malformed too: `alice` followed by U+E0041 showed as `alice`.
+   */
+  hiddenNamesRefused: 'hidden-names-refused',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -182,7 +187,7 @@ const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
 const SET_12: readonly PatchId[] = [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup];
 const SET_13: readonly PatchId[] = [...SET_12, PATCHES.typedApprovers, PATCHES.namesChecked];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-14', patches: [...SET_13, PATCHES.sizeFromStart, PATCHES.breakpointsTightenOnly] },
+  { id: 'patch-set-14', patches: [...SET_13, PATCHES.sizeFromStart, PATCHES.breakpointsTightenOnly, PATCHES.hiddenNamesRefused] },
   { id: 'patch-set-13', patches: SET_13 },
   { id: 'patch-set-12', patches: SET_12 },
   { id: 'patch-set-11', patches: SET_11 },

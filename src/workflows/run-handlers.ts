@@ -144,6 +144,7 @@ function planContext(run: AgentRun): PlanContext {
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
     refusesMalformedNames: takesPatch(PATCHES.namesChecked),
+    refusesHiddenNames: takesPatch(PATCHES.hiddenNamesRefused),
   };
 }
 
