@@ -261,6 +261,17 @@ describe('what a run’s policy may see and change', () => {
     );
     expect(await handle.query(pendingApprovalsQuery).catch(() => [])).toEqual([]);
   });
+
+  it('a run whose own policy is too large to carry on fails at start, saying how large', async () => {
+    const approvers = Array.from({ length: 4000 }, (_, i) => `group:team-${i}`);
+    const handle = await h.start({ agent: 'demo', prompt: 'A tightened run', approval: { tools: { cancel_order: { approvers } } } });
+    const error = await handle.result().catch((e) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect(error.cause.type).toBe('InvalidRunInputError');
+    expect(error.cause.message).toMatch(
+      /^Invalid agentWorkflow input: approval and interrupt take \d+ bytes of JSON together; the limit is 65536, as a run carries them/,
+    );
+  });
 });
 
 describe('approvers named by kind', () => {

@@ -45,4 +45,11 @@ describe('checkStartInput', () => {
       ),
     ).toMatchObject({ requestedBy: 'alice' });
   });
+
+  it('refuses a policy too large to carry into the runs it continues as', () => {
+    const approvers = Array.from({ length: 4000 }, (_, i) => `group:team-${i}`);
+    expect(refusal({ approval: { tools: { write_file: { approvers } } } })).toMatch(
+      /^Invalid agentWorkflow input: approval and interrupt take \d+ bytes of JSON together; the limit is 65536/,
+    );
+  });
 });

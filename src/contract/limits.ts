@@ -23,6 +23,8 @@ export const LIMITS = {
   promptChars: 100_000,
   /** Bytes of the `context` a run starts with (JSON). */
   contextBytes: 64 * 1024,
+  /** Bytes of a run's own `approval` and `interrupt` together (JSON): every run of a chain carries them on. */
+  runPolicyBytes: 64 * 1024,
   /** Bytes of one decision input (all decisions, arguments included). */
   decisionInputBytes: 256 * 1024,
   /** Decisions in one input. */

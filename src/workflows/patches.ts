@@ -136,6 +136,11 @@ export const PATCHES = {
    * lone surrogate: identity-names.ts) is malformed too: `alice` followed by U+E0041 showed as `alice`.
    */
   hiddenNamesRefused: 'hidden-names-refused',
+  /**
+   * A run's own policy and breakpoints are limited to LIMITS.runPolicyBytes (contract/decision-size.ts): a start near
+   * Temporal's 2 MB payload limit could not be carried into the next run, and its continue-as-new failed forever.
+   */
+  runPolicyLimited: 'run-policy-limited',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -187,7 +192,10 @@ const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
 const SET_12: readonly PatchId[] = [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup];
 const SET_13: readonly PatchId[] = [...SET_12, PATCHES.typedApprovers, PATCHES.namesChecked];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-14', patches: [...SET_13, PATCHES.sizeFromStart, PATCHES.breakpointsTightenOnly, PATCHES.hiddenNamesRefused] },
+  {
+    id: 'patch-set-14',
+    patches: [...SET_13, PATCHES.sizeFromStart, PATCHES.breakpointsTightenOnly, PATCHES.hiddenNamesRefused, PATCHES.runPolicyLimited],
+  },
   { id: 'patch-set-13', patches: SET_13 },
   { id: 'patch-set-12', patches: SET_12 },
   { id: 'patch-set-11', patches: SET_11 },

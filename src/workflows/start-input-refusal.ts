@@ -1,11 +1,12 @@
 /**
  * Why a run's start input is refused before its schema reads it: it cannot be decoded, it comes with more than its
  * one argument, it has keys the input does not take (a misspelled `aproval` or `maxStep` would otherwise be dropped,
- * and the run go ahead without what was meant), or a `__proto__` key. Each check came with a patch, and is asked in
- * the order runs have always asked them.
+ * and the run go ahead without what was meant), a `__proto__` key, or a policy and breakpoints too large to carry on.
+ * Each check came with a patch, and is asked in the order runs have always asked them.
  */
 import { keysNotIn } from '../bounds/unknown-keys.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
+import { runPolicyTooLarge } from '../contract/decision-size.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import { extraArgumentsRefusal } from './one-argument.js';
@@ -20,7 +21,11 @@ export function startInputRefusal(rawInput: unknown, extra: unknown[]): string |
   const protoKey = takesPatch(PATCHES.protoKeysRefused) ? protoKeyRefusal('start input', rawInput) : undefined;
   if (protoKey) return protoKey;
   const unknownKeys = takesPatch(PATCHES.strictStartInput) ? keysNotIn(rawInput, AgentWorkflowInput.shape) : [];
-  return unknownKeys.length ? unknownKeysMessage(unknownKeys) : undefined;
+  if (unknownKeys.length) return unknownKeysMessage(unknownKeys);
+  // A chain's first run checks the size; the runs it continues as carry the same input on, and a chain started before
+  // the limit keeps going as it was.
+  const firstOfChain = typeof rawInput === 'object' && rawInput !== null && !('carry' in rawInput);
+  return firstOfChain && takesPatch(PATCHES.runPolicyLimited) ? runPolicyTooLarge(rawInput) : undefined;
 }
 
 function unknownKeysMessage(keys: string[]): string {
