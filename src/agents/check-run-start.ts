@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
-import { breakpointLooseningRefusal, breakpointLoosenings } from '../policy/tighten-breakpoints.js';
+import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
 import { Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
@@ -35,8 +35,7 @@ export function checkRunStart(
     if (problems.length) throw looseningRefusal(agent.name, problems);
   }
   const interrupt = Interrupts.safeParse(input.interrupt);
-  if (!interrupt.success || !interrupt.data) return;
-  const onTimeout = { agent: agent.approval.onTimeout, run: approval?.data.onTimeout ?? agent.approval.onTimeout };
-  const problems = breakpointLoosenings(agent.interrupt, interrupt.data, onTimeout, true);
-  if (problems.length) throw breakpointLooseningRefusal(agent.name, problems);
+  if (!interrupt.success) return;
+  const runOnTimeout = approval?.data.onTimeout ?? agent.approval.onTimeout;
+  checkRunBreakpoints({ ...agent, policy: agent.approval }, interrupt.data, runOnTimeout, true);
 }

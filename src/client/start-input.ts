@@ -3,12 +3,12 @@
  * (agent-workflow.ts), what the run would refuse: the input's shape, a carried state (only a run's own chain hands
  * one over), and the context against the agent's schema when the client knows the agent. Also what the run would take
  * but could never match: a requester or an approver entry that names no one (src/policy/approver-entries.ts); and a
- * policy too large to carry on (contract/decision-size.ts). A run
+ * policy too large to carry on (contract/run-policy-size.ts). A run
  * started straight through Temporal skips this; its `requestedBy` is then only as good as its starter's word, as
  * without a signed request token it always is (src/workflows/proven-requester.ts).
  */
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
-import { runPolicyTooLarge } from '../contract/decision-size.js';
+import { runPolicyTooLarge } from '../contract/run-policy-size.js';
 import { InvalidRunInputError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';

@@ -7,8 +7,8 @@
  */
 import { InvalidRunInputError } from '../errors.js';
 import { BREAKPOINTS, type BreakpointSetting, type Interrupts } from '../schemas/agent-options.js';
-import type { OnTimeout } from '../schemas/approval-policy.js';
-import { approverWithin } from './may-decide.js';
+import type { ApprovalPolicy, OnTimeout } from '../schemas/approval-policy.js';
+import { approversLoosenings } from './tighten-only.js';
 
 /** Where `onTimeout` is not said: the policy's, the agent's for its breakpoints and the run's for the run's. */
 export interface TimeoutDefaults {
@@ -42,19 +42,28 @@ function settingLoosenings(path: string, a: Setting, r: Setting, onTimeout: Time
     const missing = a.tools ? a.tools.filter((t) => !r.tools!.includes(t)) : ['every other tool'];
     problems.push(`${path}.tools: the agent pauses before ${missing.join(', ')} too`);
   }
-  if (a.approvers) {
-    const outside = r.approvers ? r.approvers.filter((x) => !approverWithin(x, a.approvers!, typedApprovers)) : ['anyone'];
-    if (outside.length) problems.push(`${path}.approvers: the agent allows only ${a.approvers.join(', ')}, not ${outside.join(', ')}`);
-  }
+  problems.push(...approversLoosenings(path, a.approvers, r.approvers, typedApprovers));
   if ((r.onTimeout ?? onTimeout.run) === 'approve' && (a.onTimeout ?? onTimeout.agent) !== 'approve') {
     problems.push(`${path}.onTimeout: a run may not continue past a pause nobody decided`);
   }
   return problems;
 }
 
-/** The error a run whose breakpoints loosen its agent's fails with, naming each loosening. */
-export function breakpointLooseningRefusal(agentName: string, problems: string[]): InvalidRunInputError {
-  return new InvalidRunInputError(
-    `interrupt may only tighten agent "${agentName}"'s breakpoints (its runOverrides is 'tighten'):\n- ${problems.join('\n- ')}`,
+/**
+ * Refuses a run whose own breakpoints would loosen its agent's (InvalidRunInputError, naming each loosening), unless
+ * the agent takes any: where a run is asked for (check-run-start.ts) and in the run itself (agent-workflow.ts).
+ * @param runOnTimeout the run's effective policy's `onTimeout`, which a breakpoint of the run's that says none takes
+ */
+export function checkRunBreakpoints(
+  agent: { name: string; policy: ApprovalPolicy; interrupt?: Interrupts },
+  interrupt: Interrupts | undefined,
+  runOnTimeout: OnTimeout,
+  typedApprovers: boolean,
+): void {
+  if (!interrupt || agent.policy.runOverrides !== 'tighten') return;
+  const problems = breakpointLoosenings(agent.interrupt, interrupt, { agent: agent.policy.onTimeout, run: runOnTimeout }, typedApprovers);
+  if (!problems.length) return;
+  throw new InvalidRunInputError(
+    `interrupt may only tighten agent "${agent.name}"'s breakpoints (its runOverrides is 'tighten'):\n- ${problems.join('\n- ')}`,
   );
 }

@@ -109,10 +109,7 @@ function entryLoosenings(
   const allowed = a.allowedDecisions ?? DECISION_TYPES;
   const added = (r.allowedDecisions ?? DECISION_TYPES).filter((d) => !allowed.includes(d));
   if (added.length) problems.push(`${path}.allowedDecisions: the agent does not allow ${added.join(', ')}`);
-  if (a.approvers) {
-    const outside = r.approvers ? outsideOf(a.approvers, r.approvers) : ['anyone'];
-    if (outside.length) problems.push(`${path}.approvers: the agent allows only ${a.approvers.join(', ')}, not ${outside.join(', ')}`);
-  }
+  problems.push(...approversLoosenings(path, a.approvers, r.approvers, typedApprovers));
   if ((r.requiredApprovals ?? 1) < (a.requiredApprovals ?? 1)) {
     problems.push(`${path}.requiredApprovals: the agent needs ${a.requiredApprovals} approvals`);
   }
@@ -134,6 +131,21 @@ function entryLoosenings(
     problems.push(`${path}.onTimeout: a run may not approve calls nobody decided`);
   }
   return problems;
+}
+
+/**
+ * Where the agent names approvers, the run's must each be one of them (or narrow one to a kind); naming none lets
+ * anyone decide. A gate's approvers and a breakpoint's are held to the same rule (tighten-breakpoints.ts).
+ */
+export function approversLoosenings(
+  path: string,
+  agent: readonly string[] | undefined,
+  run: readonly string[] | undefined,
+  typedApprovers: boolean,
+): string[] {
+  if (!agent) return [];
+  const outside = run ? run.filter((x) => !approverWithin(x, agent, typedApprovers)) : ['anyone'];
+  return outside.length ? [`${path}.approvers: the agent allows only ${agent.join(', ')}, not ${outside.join(', ')}`] : [];
 }
 
 /** The run's condition gates whenever the agent's does: it is the same, or one of the alternatives of an `any`. */

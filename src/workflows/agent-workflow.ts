@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
+import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
 import { resolveAgent } from './activity-options.js';
 import { AgentRun } from './agent-run.js';
 import { carriedWithinChain } from './carry-origin.js';
@@ -19,7 +20,7 @@ import { continueAsNewDue, continueAsNewNow, whileContinuingAsNewIfDue } from '.
 import { PATCHES, takePatchesAtStart, takesPatch } from './patches.js';
 import { startInputRefusal } from './start-input-refusal.js';
 import { openRunEvents } from './run-events.js';
-import { checkRunBreakpoints, runPolicy } from './run-policy.js';
+import { runPolicy } from './run-policy.js';
 import { modelTurn } from './model-turn.js';
 import { openStep } from './open-step.js';
 import { provenRequester } from './proven-requester.js';
@@ -61,7 +62,7 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
       const snapshot = await withMcpTools(resolved);
       const policy = runPolicy(snapshot.name, snapshot.policy, input.approval, takesPatch(PATCHES.typedApprovers));
       if (takesPatch(PATCHES.breakpointsTightenOnly))
-        checkRunBreakpoints(snapshot.name, snapshot, input.interrupt, policy, takesPatch(PATCHES.typedApprovers));
+        checkRunBreakpoints(snapshot, input.interrupt, policy.onTimeout, takesPatch(PATCHES.typedApprovers));
       // The run keeps who asked, as proven, and never the token: continue-as-new carries the requester on.
       const { requestToken: _token, requestedBy: _claimed, ...rest } = input;
       const requestedBy = provenRequester(input, snapshot, policy, startedAt);

@@ -137,7 +137,7 @@ export const PATCHES = {
    */
   hiddenNamesRefused: 'hidden-names-refused',
   /**
-   * A run's own policy and breakpoints are limited to LIMITS.runPolicyBytes (contract/decision-size.ts): a start near
+   * A run's own policy and breakpoints are limited to LIMITS.runPolicyBytes (contract/run-policy-size.ts): a start near
    * Temporal's 2 MB payload limit could not be carried into the next run, and its continue-as-new failed forever.
    */
   runPolicyLimited: 'run-policy-limited',

@@ -4,9 +4,7 @@
  * a clear error: a caller cannot start a run that lets through what the agent gates.
  */
 import { mergePolicy } from '../policy/merge-policy.js';
-import { breakpointLooseningRefusal, breakpointLoosenings } from '../policy/tighten-breakpoints.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
-import type { Interrupts } from '../schemas/agent-options.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 
 /**
@@ -29,22 +27,4 @@ export function runPolicy(
     if (problems.length) throw looseningRefusal(agentName, problems);
   }
   return mergePolicy(agent, override);
-}
-
-/**
- * Refuses a run whose own breakpoints would loosen its agent's (tighten-breakpoints.ts), as its own policy is refused
- * above; runs take this since patch breakpointsTightenOnly.
- * @param policy the run's effective policy (runPolicy): its `onTimeout` is where a run's breakpoint says none
- */
-export function checkRunBreakpoints(
-  agentName: string,
-  agent: { policy: ApprovalPolicy; interrupt?: Interrupts },
-  interrupt: Interrupts | undefined,
-  policy: ApprovalPolicy,
-  typedApprovers: boolean,
-): void {
-  if (!interrupt || agent.policy.runOverrides !== 'tighten') return;
-  const onTimeout = { agent: agent.policy.onTimeout, run: policy.onTimeout };
-  const problems = breakpointLoosenings(agent.interrupt, interrupt, onTimeout, typedApprovers);
-  if (problems.length) throw breakpointLooseningRefusal(agentName, problems);
 }

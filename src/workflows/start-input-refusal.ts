@@ -6,7 +6,7 @@
  */
 import { keysNotIn } from '../bounds/unknown-keys.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
-import { runPolicyTooLarge } from '../contract/decision-size.js';
+import { runPolicyTooLarge } from '../contract/run-policy-size.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import { extraArgumentsRefusal } from './one-argument.js';

@@ -1,7 +1,7 @@
 /** The size limits a run and our clients apply alike, before anything is sent or started. */
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './limits.js';
-import { runPolicyTooLarge } from './decision-size.js';
+import { runPolicyTooLarge } from './run-policy-size.js';
 
 describe('runPolicyTooLarge', () => {
   const entries = (n: number) => Array.from({ length: n }, (_, i) => `group:team-${String(i).padStart(6, '0')}`);
