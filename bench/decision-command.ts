@@ -5,10 +5,13 @@
  * the decision's workflow task that does not need the whole run to be measured.
  *
  *   npm run bench:decision                 200 samples per series
- *   options: --samples N  --out DIR  --update-only  --all-series  --stack-frames N  --floor-stack-frames N
+ *   options: --samples N  --out DIR  --update-only  --all-series  --order balanced|cycle  --stack-frames N  --floor-stack-frames N
  *
  * --all-series adds the two peers (LangGraph and the OpenAI-Agents pattern) to the interleaving, as the full run has
  * them: the latency scenario of `npm run bench` as it runs there, without the rest.
+ *
+ * --order cycle takes the samples in the fixed cycle the bench used before its balanced order (bench/sample-order.ts),
+ * to measure what the order does.
  *
  * --stack-frames and --floor-stack-frames price the SDK's stack capture (experiment only, never deployed): for every
  * promise a workflow makes, the SDK's promise hook captures a stack of Error.stackTraceLimit frames (10) and
@@ -31,6 +34,7 @@ import { quietLogger } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
 import { machineDetails } from './machine.js';
 import { ALL_SERIES, latencyCacheSize, measureDecisionLatency, type SeriesName } from './scenarios/latency.js';
+import { SAMPLE_ORDERS, type SampleOrderName } from './sample-order.js';
 import { ratio, ratioInterval } from './stats.js';
 
 const { values: args } = parseArgs({
@@ -39,6 +43,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     'update-only': { type: 'boolean', default: false },
     'all-series': { type: 'boolean', default: false },
+    order: { type: 'string', default: 'balanced' },
     'stack-frames': { type: 'string' },
     'floor-stack-frames': { type: 'string' },
   },
@@ -49,6 +54,8 @@ const series: SeriesName[] = args['update-only']
   : args['all-series']
     ? ALL_SERIES
     : ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal'];
+if (!(args.order! in SAMPLE_ORDERS)) throw new Error(`--order takes ${Object.keys(SAMPLE_ORDERS).join(' or ')}, not ${args.order}`);
+const order = args.order as SampleOrderName;
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[decision ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
 
@@ -135,7 +142,7 @@ async function main(): Promise<void> {
   const ctx: BenchContext = { ...env, settings, server, serverDbFile, connection, client, tmpDir, log };
   try {
     log(`${samples} samples (+${settings.warmupSamples} warm-up) × ${series.length} series, interleaved`);
-    const latency = await measureDecisionLatency(ctx, worker, peer, { series });
+    const latency = await measureDecisionLatency(ctx, worker, peer, { series, order });
     const ours = latency.series.oursUpdate!.sentToToolStart;
     const floor = latency.series.floorUpdate!.sentToToolStart;
     const interval = (p: number) =>
@@ -150,6 +157,11 @@ async function main(): Promise<void> {
         const t = s.decisionTask;
         const spans = t ? [t.sentToTaskScheduled.p50, t.taskStartedToCompleted.p50, t.taskCompletedToToolStart.p50] : [];
         return `${name}: ${[...spans, s.sentToToolStart.p50].join(' | ')}  (events: ${t?.taskEvents.join(', ') ?? '–'})`;
+      }),
+      'decision sent → tool starts by the series sampled just before (p50 ms, samples):',
+      ...(['oursUpdate', 'floorUpdate'] as const).map((name) => {
+        const after = Object.entries(latency.series[name]!.sentToToolStartAfter ?? {});
+        return `${name} after ${after.map(([before, { n, p50 }]) => `${before} ${p50} (${n})`).join(', ')}`;
       }),
     ];
     console.log(lines.join('\n'));

@@ -134,7 +134,7 @@ starting, and from the client having its answer to that next call. Timestamps ar
 activity interceptor around every activity (ours and the floor's alike), and by the runner around the client call,
 on the same machine clock, to a fraction of a millisecond (each process's monotonic clock, anchored to the wall
 clock when it started). Each sample is a separate run, decided while nothing
-else runs; the six series (ours, the floor, the LangGraph peer and the OpenAI Agents pattern of section 7) are interleaved sample by sample. The **floor** is a bare workflow on the same server
+else runs; the six series (ours, the floor, the LangGraph peer and the OpenAI Agents pattern of section 7) are interleaved sample by sample, each following each equally often (below). The **floor** is a bare workflow on the same server
 and worker process that waits for an update or a signal, runs one trivial activity, then starts another (the
 analog of the next model call). Values in milliseconds.
 
@@ -149,7 +149,7 @@ ${table(
   ],
 )}
 
-Ours ÷ floor, decision sent → tool starts (the target): **${x(d.ratios.toolStartP50)} at p50, ${x(d.ratios.toolStartP99)} at p99** by update.${intervalNote(d.ratios)}
+Ours ÷ floor, decision sent → tool starts (the target): **${x(d.ratios.toolStartP50)} at p50, ${x(d.ratios.toolStartP99)} at p99** by update.${intervalNote(d.ratios)}${predecessorNote(d.ours.update, d.floor.update)}
 Decision returned → next model call: ${x(d.ratios.updateP50)} at p50, ${x(d.ratios.updateP99)} at p99 by update; ${x(d.ratios.signalP50)} / ${x(d.ratios.signalP99)} by signal. Pairing
 our update with the floor's signal (${x(d.ratios.updateVsSignalFloorP50)} at p50 on that span) would flatter us: an update returns only after
 the workflow task that applied it completed, a signal as soon as the server stored it, so the signal's clock starts
@@ -566,11 +566,14 @@ sandbox's \`Error.stackTraceLimit\` cut from 10 to 4 on both sides (\`npm run be
 default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows two frames of each of its awaits
 (checked by hand with \`temporal workflow stack\`), and a workflow error four.
 
-How much of the verdict is noise: six runs of \`npm run bench:decision\` on the code of this run, on the same day (two series, four, or all six interleaved as here with \`--all-series\`; 200
-or 250 samples each), gave 1.09× to 1.13× at p50 and 0.95× to 1.47× at p99; a seventh, an hour later and after this
-run (\`--all-series --samples 400\`, two batches), gave 1.17× at p50 (interval 1.15× to 1.21×). The bootstrap interval
-above covers only the sampling noise within one run: the ratio moves more between runs at different hours than
-within one, and no single cause was found (not the batches, not the full run's other processes).
+How much of the verdict is noise: six runs of \`npm run bench:decision\` on the code of the previous full run, on one day (two series, four, or all six interleaved with \`--all-series\`; 200
+or 250 samples each), gave 1.09× to 1.13× at p50 and 0.95× to 1.47× at p99; a seventh, an hour later (\`--all-series --samples 400\`, two batches), gave 1.17× at p50 (interval 1.15× to 1.21×). Part of that spread was the order the
+samples were taken in, found on 2026-11-30: the fixed cycle the bench used then put the floor's update right after
+ours in every round of all six series, while with two series the cycle alternates which goes first. Run by hand in
+turn, three times each on the code of this run (\`npm run bench:decision -- --all-series [--order cycle]\`, 200 samples), the
+fixed cycle gave 1.166× to 1.195× at p50 and the balanced order 1.121× to 1.132×. The bootstrap interval
+above covers only the sampling noise within one run: the ratio still moves between runs at different hours by
+more than it does within one.
 
 **Resume-to-tool against LangGraph: the server in the path.** LangGraph resumes a thread inside the caller's
 process: read a checkpoint, re-run the node, write a few SQLite rows (${ms(r.peer.latency.sentToToolStart.p50)} ms here). We take a round trip through the
@@ -668,6 +671,30 @@ further, cheapest first:
  * The bootstrap intervals of the decision target's ratios (results from before they were recorded have none): how far
  * this run's sampling noise alone moves each ratio, so a verdict near its line reads as what it is.
  */
+const SERIES_WORDS: Record<string, string> = {
+  oursUpdate: 'ours by update',
+  floorUpdate: "the floor's by update",
+  oursSignal: 'ours by signal',
+  floorSignal: "the floor's by signal",
+  peer: "LangGraph's",
+  openaiAgents: "the OpenAI Agents pattern's",
+};
+
+/** Decision sent → tool starts by the sample taken just before, for runs that recorded it (bench/sample-order.ts). */
+function predecessorNote(ours: LatencySeries, floor: LatencySeries): string {
+  if (!ours.sentToToolStartAfter || !floor.sentToToolStartAfter) return '';
+  const split = (after: NonNullable<LatencySeries['sentToToolStartAfter']>) =>
+    Object.keys(SERIES_WORDS)
+      .flatMap((name) => (after[name] ? [`${ms(after[name].p50)} ms after ${SERIES_WORDS[name]} (${after[name].n})`] : []))
+      .join(', ');
+  return `
+The samples were taken in an order in which every series follows every series equally often (bench/sample-order.ts):
+a decision's latency depends on the sample taken just before it, and the fixed cycle the bench used before put the
+floor's update right after ours, sample after sample, which made the ratio 0.03 to 0.07 higher (three runs of each order by hand,
+alternating). Decision sent → tool starts at p50 in this run, by the sample before it (and how many samples): ours ${split(ours.sentToToolStartAfter)};
+the floor's ${split(floor.sentToToolStartAfter)}.`;
+}
+
 function intervalNote(ratios: BenchResults['decisionLatency']['ratios']): string {
   const [p50, p99] = [ratios.toolStartP50Interval, ratios.toolStartP99Interval];
   if (!p50 || !p99) return '';

@@ -45,6 +45,13 @@ export const LatencySeries = z.strictObject({
   decisionTask: DecisionTask.optional(),
   /** Decision sent → tool starts, every sample in the order taken (ours and the floor by update: the target's interval). */
   sentToToolStartMs: z.array(z.number().nonnegative()).optional(),
+  /**
+   * Decision sent → tool starts by the series sampled just before (bench/sample-order.ts: every series follows every
+   * series equally often), keyed by that series' name (ours and the floor by update).
+   */
+  sentToToolStartAfter: z
+    .record(z.string(), z.strictObject({ n: z.number().int().nonnegative(), p50: z.number().nonnegative() }))
+    .optional(),
 });
 
 /** One side of the step-overhead comparison. */

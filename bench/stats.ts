@@ -57,7 +57,7 @@ export function ratioInterval(a: readonly number[], b: readonly number[], p: num
 }
 
 /** A small seeded PRNG (mulberry32), uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

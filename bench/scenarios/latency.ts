@@ -2,7 +2,9 @@
  * Decision latency, four ways on the same server and worker process, plus the LangGraph peer, interleaved sample
  * by sample so the noise of a shared machine falls on every side alike: our agent workflow decided by the
  * `decide` update and by the `decision` signal, the floor workflow decided the same two ways, and a LangGraph
- * thread resumed with Command({ resume }). Every sample is one paused run, decided while nothing else runs.
+ * thread resumed with Command({ resume }). Every sample is one paused run, decided while nothing else runs. A
+ * decision is faster right after one on the same workflow code, so every series follows every series equally
+ * often (bench/sample-order.ts).
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import pLimit from 'p-limit';
@@ -17,7 +19,8 @@ import { markNow, type ActivityMark, type BenchChild } from '../ipc.js';
 import type { PeerSample } from '../peer/langgraph-peer.js';
 import type { DecisionTask, LatencySeries } from '../schema.js';
 import { decisionTaskSpans } from './decision-task.js';
-import { round, summarize } from '../stats.js';
+import { SAMPLE_ORDERS, type SampleOrderName } from '../sample-order.js';
+import { median, round, summarize } from '../stats.js';
 
 interface Sample {
   /** The decided run, when one run of its workflow holds the decision and the tool (not the peers). */
@@ -29,6 +32,8 @@ interface Sample {
   toolEnd: number;
   nextStart: number;
   modelRequest?: number;
+  /** The series sampled just before this one (absent for a batch's first sample). */
+  after?: SeriesName;
 }
 
 export type SeriesName = 'oursUpdate' | 'oursSignal' | 'floorUpdate' | 'floorSignal' | 'peer' | 'openaiAgents';
@@ -61,7 +66,7 @@ export async function measureDecisionLatency(
   ctx: BenchContext,
   worker: WorkerChild,
   peer: BenchChild | undefined,
-  options: { series?: SeriesName[]; samples?: number } = {},
+  options: { series?: SeriesName[]; samples?: number; order?: SampleOrderName } = {},
 ): Promise<LatencyResult> {
   const series = (options.series ?? ALL_SERIES).filter(
     (name) => (name !== 'peer' || peer) && (name !== 'openaiAgents' || worker.openaiAgentsTaskQueue),
@@ -72,7 +77,7 @@ export async function measureDecisionLatency(
   for (let taken = 0, batch = 1; taken < n; batch++) {
     const size = Math.min(LATENCY_BATCH, n - taken);
     if (n > LATENCY_BATCH) ctx.log(`  batch ${batch}: ${size} samples per series`);
-    const result = await measureBatch(ctx, worker, peer, series, size);
+    const result = await measureBatch(ctx, worker, peer, series, size, options.order ?? 'balanced');
     for (const name of series) samples[name].push(...result.samples[name]);
     first ??= result;
     taken += size;
@@ -119,6 +124,7 @@ async function measureBatch(
   peer: BenchChild | undefined,
   series: SeriesName[],
   n: number,
+  orderName: SampleOrderName,
 ): Promise<BatchResult> {
   const { warmupSamples: warmup } = ctx.settings;
   const total = n + warmup;
@@ -265,25 +271,28 @@ async function measureBatch(
     peer: [],
     openaiAgents: [],
   };
-  for (let i = 0; i < total; i++) {
-    // Rotate the order so no side always goes first after an idle gap.
-    const order = series.map((_, k) => series[(k + i) % series.length]!);
-    for (const name of order) {
-      const sample =
-        name === 'oursUpdate'
-          ? await oursSample(oursUpdate[i]!, 'update')
-          : name === 'oursSignal'
-            ? await oursSample(oursSignal[i]!, 'signal')
-            : name === 'floorUpdate'
-              ? await floorSample(floorUpdate[i]!, 'update')
-              : name === 'floorSignal'
-                ? await floorSample(floorSignal[i]!, 'signal')
-                : name === 'openaiAgents'
-                  ? await openaiAgentsSample(openaiAgentsRuns[i]!)
-                  : await peerSample(peerThreads[i]!);
-      if (i >= warmup) samples[name].push(sample);
-    }
-    if ((i + 1) % 50 === 0) ctx.log(`  ${i + 1}/${total} rounds`);
+  // Every series follows every series equally often (bench/sample-order.ts), not the same one sample after sample.
+  const taken = new Map<SeriesName, number>(series.map((name) => [name, 0]));
+  let after: SeriesName | undefined;
+  for (const [step, index] of SAMPLE_ORDERS[orderName](series.length, total).entries()) {
+    const name = series[index]!;
+    const i = taken.get(name)!;
+    taken.set(name, i + 1);
+    const sample =
+      name === 'oursUpdate'
+        ? await oursSample(oursUpdate[i]!, 'update')
+        : name === 'oursSignal'
+          ? await oursSample(oursSignal[i]!, 'signal')
+          : name === 'floorUpdate'
+            ? await floorSample(floorUpdate[i]!, 'update')
+            : name === 'floorSignal'
+              ? await floorSample(floorSignal[i]!, 'signal')
+              : name === 'openaiAgents'
+                ? await openaiAgentsSample(openaiAgentsRuns[i]!)
+                : await peerSample(peerThreads[i]!);
+    if (i >= warmup) samples[name].push({ ...sample, ...(after && { after }) });
+    after = name;
+    if ((step + 1) % (50 * series.length) === 0) ctx.log(`  ${(step + 1) / series.length}/${total} samples per series`);
   }
   return {
     samples,
@@ -308,5 +317,13 @@ function toSeries(samples: Sample[], keepToolStarts: boolean): LatencySeries {
     ...(withReturn &&
       samples.every((s) => s.modelRequest !== undefined) && { returnedToModelRequest: span((s) => s.modelRequest! - s.returned!)! }),
     ...(keepToolStarts && { sentToToolStartMs: samples.map((s) => round(s.toolStart - s.sent, 3)) }),
+    ...(keepToolStarts && { sentToToolStartAfter: byPrevious(samples) }),
   };
+}
+
+/** Decision sent → tool starts at p50, by the series sampled just before. */
+function byPrevious(samples: Sample[]): Record<string, { n: number; p50: number }> {
+  const groups = new Map<SeriesName, number[]>();
+  for (const s of samples) if (s.after) groups.set(s.after, [...(groups.get(s.after) ?? []), s.toolStart - s.sent]);
+  return Object.fromEntries([...groups].map(([name, values]) => [name, { n: values.length, p50: round(median(values)) }]));
 }
