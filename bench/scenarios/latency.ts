@@ -3,7 +3,7 @@
  * by sample so the noise of a shared machine falls on every side alike: our agent workflow decided by the
  * `decide` update and by the `decision` signal, the floor workflow decided the same two ways, and a LangGraph
  * thread resumed with Command({ resume }). Every sample is one paused run, decided while nothing else runs. A
- * decision is faster right after one on the same workflow code, so every series follows every series equally
+ * decision's latency depends on the sample taken just before it, so every series follows every series equally
  * often (bench/sample-order.ts).
  */
 import type { WorkflowHandle } from '@temporalio/client';
