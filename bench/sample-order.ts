@@ -3,14 +3,14 @@
  * every series (itself included) equally often, in an order that is otherwise random (seeded): periods of k² samples
  * for k series, each an Euler circuit through every ordered pair of series once.
  *
- * Why: a decision's latency depends on the sample taken just before it. Both our decisions and the floor's were
- * faster right after one of ours than after the floor's or a peer's (by hand on 2026-11-30, `npm run bench:decision
- * -- --all-series`, 33 or 34 samples for each predecessor: ours 11.8 to 13.1 ms at p50 after one of ours against
- * 13.0 to 14.1 after the floor's; the floor's 10.3 to 11.5 after ours against 11.4 to 12.0 after its own). The bench
- * used to take the series in a fixed cycle (`cycleOrder`), which gives each series the same predecessor sample after
- * sample: the floor's update came right after ours, and ours after the OpenAI Agents pattern. In three runs each,
- * alternating, that order gave ours ÷ floor 1.166× to 1.195× at p50 and this one 1.121× to 1.132×
- * (`npm run bench:decision -- --all-series [--order cycle]`).
+ * Why: a decision's latency depends on the sample taken just before it. By hand on 2026-11-30 (three runs of
+ * `npm run bench:decision -- --all-series` in this order, 33 or 34 samples for each predecessor), ours took 11.8 to
+ * 13.7 ms at p50 right after one of ours and 12.9 to 14.4 after one of the floor's, and both sides were slowest after
+ * LangGraph's in two of the three runs (and in the committed full run). The bench used to take the series in a fixed cycle
+ * (`cycleOrder`), which gives each series the same predecessor sample after sample: the floor's update came right
+ * after ours, and ours after the OpenAI Agents pattern. Alternating the two orders, three runs each, the cycle gave
+ * ours ÷ floor 1.166× to 1.195× at p50 and this order 1.121× to 1.132× (`npm run bench:decision -- --all-series
+ * [--order cycle]`). RESULTS.md gives the split by predecessor of the committed run.
  */
 import { mulberry32 } from './stats.js';
 
