@@ -569,7 +569,7 @@ default depth: at 4 frames the Temporal UI's stack trace of a waiting run shows 
 How much of the verdict is noise: six runs of \`npm run bench:decision\` on the code of the previous full run, on one day (two series, four, or all six interleaved with \`--all-series\`; 200
 or 250 samples each), gave 1.09× to 1.13× at p50 and 0.95× to 1.47× at p99; a seventh, an hour later (\`--all-series --samples 400\`, two batches), gave 1.17× at p50 (interval 1.15× to 1.21×). Part of that spread was the order the
 samples were taken in, found on 2026-11-30: the fixed cycle the bench used then put the floor's update right after
-ours in every round of all six series, while with two series the cycle alternates which goes first. Run by hand in
+ours in five rounds of every six with all six series, while with two series the cycle alternates which goes first. Run by hand in
 turn, three times each on the code of this run (\`npm run bench:decision -- --all-series [--order cycle]\`, 200 samples), the
 fixed cycle gave 1.166× to 1.195× at p50 and the balanced order 1.121× to 1.132×. The bootstrap interval
 above covers only the sampling noise within one run: the ratio still moves between runs at different hours by
