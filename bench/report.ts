@@ -690,7 +690,7 @@ function predecessorNote(ours: LatencySeries, floor: LatencySeries): string {
   return `
 The samples were taken in an order in which every series follows every series equally often (bench/sample-order.ts):
 a decision's latency depends on the sample taken just before it, and the fixed cycle the bench used before put the
-floor's update right after ours, sample after sample, which made the ratio 0.03 to 0.07 higher (three runs of each order by hand,
+floor's update right after ours in five rounds of every six, which made the ratio 0.03 to 0.07 higher (three runs of each order by hand,
 alternating). Decision sent → tool starts at p50 in this run, by the sample before it (and how many samples): ours ${split(ours.sentToToolStartAfter)};
 the floor's ${split(floor.sentToToolStartAfter)}.`;
 }
