@@ -5,13 +5,19 @@
  * the decision's workflow task that does not need the whole run to be measured.
  *
  *   npm run bench:decision                 200 samples per series
- *   options: --samples N  --out DIR  --update-only  --all-series  --order balanced|cycle  --stack-frames N  --floor-stack-frames N
+ *   options: --samples N  --out DIR  --update-only  --all-series  --order balanced|cycle  --floor-paused-like-ours
+ *            --stack-frames N  --floor-stack-frames N
  *
  * --all-series adds the two peers (LangGraph and the OpenAI-Agents pattern) to the interleaving, as the full run has
  * them: the latency scenario of `npm run bench` as it runs there, without the rest.
  *
  * --order cycle takes the samples in the fixed cycle the bench used before its balanced order (bench/sample-order.ts),
  * to measure what the order does.
+ *
+ * --floor-paused-like-ours decides, in the floor's series, a floor whose pausing workflow task writes what ours writes
+ * there (search attributes, memo, a deadline timer: floorPausedLikeOursWorkflow in bench/floor/workflows.ts), so that
+ * the decision's task carries the same events to the worker on both sides and what is left of the gap is our code.
+ * The target is judged against the bare floor; this compares, it does not judge.
  *
  * --stack-frames and --floor-stack-frames price the SDK's stack capture (experiment only, never deployed): for every
  * promise a workflow makes, the SDK's promise hook captures a stack of Error.stackTraceLimit frames (10) and
@@ -33,7 +39,7 @@ import { connectClient, startPeerChild, startWorkerChild, type BenchContext, typ
 import { quietLogger } from './experiments.js';
 import { BENCH_DIR } from './ipc.js';
 import { machineDetails } from './machine.js';
-import { ALL_SERIES, latencyCacheSize, measureDecisionLatency, type SeriesName } from './scenarios/latency.js';
+import { ALL_SERIES, latencyCacheSize, measureDecisionLatency, type FloorWorkflow, type SeriesName } from './scenarios/latency.js';
 import { SAMPLE_ORDERS, type SampleOrderName } from './sample-order.js';
 import { ratio, ratioInterval } from './stats.js';
 
@@ -44,6 +50,7 @@ const { values: args } = parseArgs({
     'update-only': { type: 'boolean', default: false },
     'all-series': { type: 'boolean', default: false },
     order: { type: 'string', default: 'balanced' },
+    'floor-paused-like-ours': { type: 'boolean', default: false },
     'stack-frames': { type: 'string' },
     'floor-stack-frames': { type: 'string' },
   },
@@ -56,6 +63,7 @@ const series: SeriesName[] = args['update-only']
     : ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal'];
 if (!(args.order! in SAMPLE_ORDERS)) throw new Error(`--order takes ${Object.keys(SAMPLE_ORDERS).join(' or ')}, not ${args.order}`);
 const order = args.order as SampleOrderName;
+const floorWorkflow: FloorWorkflow = args['floor-paused-like-ours'] ? 'floorPausedLikeOursWorkflow' : 'floorDecisionWorkflow';
 const started = Date.now();
 const log = (line: string) => process.stderr.write(`[decision ${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
 
@@ -142,7 +150,7 @@ async function main(): Promise<void> {
   const ctx: BenchContext = { ...env, settings, server, serverDbFile, connection, client, tmpDir, log };
   try {
     log(`${samples} samples (+${settings.warmupSamples} warm-up) × ${series.length} series, interleaved`);
-    const latency = await measureDecisionLatency(ctx, worker, peer, { series, order });
+    const latency = await measureDecisionLatency(ctx, worker, peer, { series, order, floor: floorWorkflow });
     const ours = latency.series.oursUpdate!.sentToToolStart;
     const floor = latency.series.floorUpdate!.sentToToolStart;
     const interval = (p: number) =>
@@ -150,6 +158,7 @@ async function main(): Promise<void> {
     const lines = [
       `decision sent → tool starts, ours ÷ floor by update: ${ratio(ours.p50, floor.p50)}× at p50 (${ours.p50} vs ${floor.p50} ms; 95% interval ${interval(50)}), ` +
         `${ratio(ours.p99, floor.p99)}× at p99 (${ours.p99} vs ${floor.p99} ms; ${interval(99)}), n = ${ours.n}`,
+      `the floor: ${floorWorkflow === 'floorDecisionWorkflow' ? 'bare (floorDecisionWorkflow)' : 'paused like ours: its pause writes our search attributes, a memo and a deadline timer (floorPausedLikeOursWorkflow)'}`,
       `stack frames the SDK captures per workflow promise: ours ${args['stack-frames'] ?? '10 (default)'}, the floor's ${args['floor-stack-frames'] ?? '10 (default)'}`,
       'series: sent → task scheduled | task started → completed | task completed → tool starts | sent → tool starts (p50, ms)',
       ...series.map((name) => {

@@ -18,7 +18,7 @@ import { floorReadyQuery } from './floor/workflows.js';
 import { BENCH_DIR } from './ipc.js';
 import type { Experiment } from './schema.js';
 import { measureHistory } from './scenarios/history.js';
-import { LATENCY_BATCH, measureDecisionLatency } from './scenarios/latency.js';
+import { LATENCY_BATCH, latencyCacheSize, measureDecisionLatency, type FloorWorkflow } from './scenarios/latency.js';
 import { measureStepOverhead } from './scenarios/steps.js';
 import { ratio, round } from './stats.js';
 
@@ -65,10 +65,22 @@ async function bundleWithSwap(file: string, swap: keyof typeof SWAPS): Promise<s
   return file;
 }
 
-/** Runs `measure` on a fresh worker process (with the floor) serving a bench-only bundle with `swap` in place. */
-async function onSwappedBundle<T>(ctx: BenchContext, swap: keyof typeof SWAPS, measure: (worker: WorkerChild) => Promise<T>): Promise<T> {
-  const bundle = await bundleWithSwap(path.join(ctx.tmpDir, `agent-${SWAPS[swap].module}-swapped.js`), swap);
-  const worker = await startWorkerChild(ctx, { agentBundlePath: bundle, floor: true, record: true });
+/**
+ * Runs `measure` on a fresh worker process (with the floor) serving a bench-only bundle with `swap` in place, or
+ * the agent workflow as shipped without one. As in the main series, every sampled run stays cached until decided.
+ */
+async function onFreshWorker<T>(
+  ctx: BenchContext,
+  swap: keyof typeof SWAPS | undefined,
+  measure: (worker: WorkerChild) => Promise<T>,
+): Promise<T> {
+  const bundle = swap ? await bundleWithSwap(path.join(ctx.tmpDir, `agent-${SWAPS[swap].module}-swapped.js`), swap) : undefined;
+  const worker = await startWorkerChild(ctx, {
+    ...(bundle && { agentBundlePath: bundle }),
+    floor: true,
+    record: true,
+    overrides: { maxCachedWorkflows: latencyCacheSize(ctx.settings.latencySamples, ctx.settings.warmupSamples) },
+  });
   try {
     return await measure(worker);
   } finally {
@@ -198,7 +210,7 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   const regularDescription = `the agent workflow with every tool call a regular activity, read_data included (src/workflows/activity-options.ts swapped in a bench-only bundle), ${samples} decision samples and ${ctx.settings.stepRepetitions} step run(s) against the floor in the same window`;
   await attempt(ctx, experiments, 'tools-as-regular-activities', regularDescription, async () => {
     log('experiment: every tool a regular activity (bench-only bundle of the agent workflow)');
-    return onSwappedBundle(ctx, 'regularTools', async (worker) => {
+    return onFreshWorker(ctx, 'regularTools', async (worker) => {
       const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
       const steps = await measureStepOverhead(ctx, worker);
       const history = await measureHistory(ctx, worker, {
@@ -249,6 +261,14 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
     what: "the agent workflow's decision task as of patch set 10: it starts the timer that bounds how long lists lag behind the decision, and the call awaits its consent check and answer on its way to the tool (src/workflows/patches.ts swapped in a bench-only bundle, without patch toolWakesListings)",
   });
 
+  // 3c. Against a floor that pauses as ours does: how much of the gap to the bare floor is the events a pause writes
+  //     (which the decision's task carries to the worker), and how much our code.
+  await decisionTaskExperiment(ctx, experiments, samples, {
+    name: 'floor-paused-like-ours',
+    floor: 'floorPausedLikeOursWorkflow',
+    what: "the agent workflow as shipped, against a floor whose pausing workflow task writes what ours writes there: our search attributes, a memo of about the size of ours and a deadline timer it leaves pending (floorPausedLikeOursWorkflow in bench/floor/workflows.ts), so that the decision's workflow task carries the same events to the worker on both sides",
+  });
+
   // 4. Eager activity execution off, as the server ships: what DEV_SERVER_DYNAMIC_CONFIG (and the compose file) buy.
   await onAnotherServer(ctx, experiments, samples, {
     name: 'eager-activities-off',
@@ -266,18 +286,25 @@ export async function runExperiments(ctx: BenchContext): Promise<Experiment[]> {
   return experiments;
 }
 
-/** Decision sent → tool starts and the decision's workflow task, a bench-only bundle against the floor in one window. */
+/**
+ * Decision sent → tool starts and the decision's workflow task, ours against a floor in one window: a bench-only
+ * bundle of ours (`swap`) or the shipped one, against the bare floor or the one that pauses like ours (`floor`).
+ */
 async function decisionTaskExperiment(
   ctx: BenchContext,
   experiments: Experiment[],
   samples: number,
-  experiment: { name: string; swap: keyof typeof SWAPS; what: string },
+  experiment: { name: string; swap?: keyof typeof SWAPS; floor?: FloorWorkflow; what: string },
 ): Promise<void> {
-  const description = `${experiment.what}, ${samples} decision samples against the floor in the same window`;
+  const description = `${experiment.what}, ${samples} decision samples against ${experiment.floor === 'floorPausedLikeOursWorkflow' ? 'that floor' : 'the floor'} in the same window`;
   await attempt(ctx, experiments, experiment.name, description, async () => {
-    ctx.log(`experiment: ${experiment.name} (bench-only bundle of the agent workflow)`);
-    return onSwappedBundle(ctx, experiment.swap, async (worker) => {
-      const latency = await measureDecisionLatency(ctx, worker, undefined, { series: ['oursUpdate', 'floorUpdate'], samples });
+    ctx.log(`experiment: ${experiment.name}${experiment.swap ? ' (bench-only bundle of the agent workflow)' : ''}`);
+    return onFreshWorker(ctx, experiment.swap, async (worker) => {
+      const latency = await measureDecisionLatency(ctx, worker, undefined, {
+        series: ['oursUpdate', 'floorUpdate'],
+        samples,
+        ...(experiment.floor && { floor: experiment.floor }),
+      });
       const ours = latency.series.oursUpdate!;
       const base = latency.series.floorUpdate!;
       ctx.log(`  decision sent → tool starts ${ours.sentToToolStart.p50} vs floor ${base.sentToToolStart.p50} ms`);

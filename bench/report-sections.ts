@@ -34,10 +34,33 @@ function extraEvents(ours: readonly string[], floor: readonly string[]): string[
  * Decision sent → tool starts, cut at the workflow task that applied the decision, ours against the floor, and with
  * the listings in the decision's own task (as before they followed in the next step) when that experiment ran.
  */
+/**
+ * What of the gap is the events a pause writes: the decision's task carries them to the worker (experiment
+ * floor-paused-like-ours, against a floor that writes them too).
+ */
+const longer = (deltaMs: number) => `${ms(Math.abs(deltaMs))} ms ${deltaMs < 0 ? 'less' : 'longer'}`;
+
+function likeOursParagraph(e: Record<string, number> | undefined): string {
+  if (e?.toolStartRatioP50 === undefined) return '';
+  const task = e.taskStartedToCompletedP50Ms! - e.floorTaskStartedToCompletedP50Ms!;
+  const completion = e.taskCompletedToToolStartP50Ms! - e.floorTaskCompletedToToolStartP50Ms!;
+  return `
+
+**What the pause leaves to the decision.** A workflow task brings the worker the events written since its last one,
+so the decision's task also carries what the pausing task wrote: ours, the search attributes and memo that list the
+waiting call and its deadline timer (three events); the bare floor, none. Against a floor whose pause writes the same
+three (experiment floor-paused-like-ours: floorPausedLikeOursWorkflow in bench/floor/workflows.ts, a worker of its own,
+in a window of this run), decision sent → tool starts was ${ms(e.sentToToolStartP50Ms!)} ms against its ${ms(e.floorSentToToolStartP50Ms!)} ms
+(${x(e.toolStartRatioP50)} at p50, ${x(e.toolStartRatioP99!)} at p99); our task took ${longer(task)} than its task, and our completion
+${longer(completion)} to reach the tool. That difference is our workflow code; the rest of the gap to the bare
+floor is the price of a pause that lists the call and bounds its wait, paid when the decision comes.`;
+}
+
 export function decisionTaskSection(
   d: BenchResults['decisionLatency'],
   inTask: Record<string, number> | undefined,
   set10: Record<string, number> | undefined,
+  likeOurs: Record<string, number> | undefined,
 ): string {
   const series: [string, BenchResults['decisionLatency']['ours']['update']][] = [
     ['ours, `decide` update', d.ours.update],
@@ -94,7 +117,7 @@ ${ms(set10.sentToToolStartP50Ms!)} ms against the floor's ${ms(set10.floorSentTo
           set10.taskStartedToCompletedP50Ms!,
         )} ms against the floor's ${ms(set10.floorTaskStartedToCompletedP50Ms!)} ms.`
       : ''
-  }`;
+  }${likeOursParagraph(likeOurs)}`;
 }
 
 type Spans = Record<'sentToToolStart' | 'sentToReturned', { p50: number; p99: number }>;

@@ -36,6 +36,12 @@ interface Sample {
   after?: SeriesName;
 }
 
+/**
+ * The floor the series `floorUpdate` and `floorSignal` run (bench/floor/workflows.ts): the bare floor the target is
+ * judged against, or the floor that pauses as ours does, which an experiment compares ours with.
+ */
+export type FloorWorkflow = 'floorDecisionWorkflow' | 'floorPausedLikeOursWorkflow';
+
 export type SeriesName = 'oursUpdate' | 'oursSignal' | 'floorUpdate' | 'floorSignal' | 'peer' | 'openaiAgents';
 export const ALL_SERIES: SeriesName[] = ['oursUpdate', 'floorUpdate', 'oursSignal', 'floorSignal', 'peer', 'openaiAgents'];
 
@@ -66,7 +72,7 @@ export async function measureDecisionLatency(
   ctx: BenchContext,
   worker: WorkerChild,
   peer: BenchChild | undefined,
-  options: { series?: SeriesName[]; samples?: number; order?: SampleOrderName } = {},
+  options: { series?: SeriesName[]; samples?: number; order?: SampleOrderName; floor?: FloorWorkflow } = {},
 ): Promise<LatencyResult> {
   const series = (options.series ?? ALL_SERIES).filter(
     (name) => (name !== 'peer' || peer) && (name !== 'openaiAgents' || worker.openaiAgentsTaskQueue),
@@ -77,7 +83,15 @@ export async function measureDecisionLatency(
   for (let taken = 0, batch = 1; taken < n; batch++) {
     const size = Math.min(LATENCY_BATCH, n - taken);
     if (n > LATENCY_BATCH) ctx.log(`  batch ${batch}: ${size} samples per series`);
-    const result = await measureBatch(ctx, worker, peer, series, size, options.order ?? 'balanced');
+    const result = await measureBatch(
+      ctx,
+      worker,
+      peer,
+      series,
+      size,
+      options.order ?? 'balanced',
+      options.floor ?? 'floorDecisionWorkflow',
+    );
     for (const name of series) samples[name].push(...result.samples[name]);
     first ??= result;
     taken += size;
@@ -125,6 +139,7 @@ async function measureBatch(
   series: SeriesName[],
   n: number,
   orderName: SampleOrderName,
+  floorWorkflow: FloorWorkflow,
 ): Promise<BatchResult> {
   const { warmupSamples: warmup } = ctx.settings;
   const total = n + warmup;
@@ -153,7 +168,7 @@ async function measureBatch(
     Promise.all(
       Array.from({ length: total }, (_, i) =>
         limit(() =>
-          client.workflow.start('floorDecisionWorkflow', {
+          client.workflow.start(floorWorkflow, {
             taskQueue: worker.floorTaskQueue!,
             workflowId: `${tag}-floor-${kind}-${i}`,
             args: [],
