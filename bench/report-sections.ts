@@ -30,20 +30,26 @@ function extraEvents(ours: readonly string[], floor: readonly string[]): string[
   });
 }
 
-/**
- * Decision sent → tool starts, cut at the workflow task that applied the decision, ours against the floor, and with
- * the listings in the decision's own task (as before they followed in the next step) when that experiment ran.
- */
+const longer = (deltaMs: number) => `${ms(Math.abs(deltaMs))} ms ${deltaMs < 0 ? 'less' : 'longer'}`;
+
 /**
  * What of the gap is the events a pause writes: the decision's task carries them to the worker (experiment
  * floor-paused-like-ours, against a floor that writes them too).
  */
-const longer = (deltaMs: number) => `${ms(Math.abs(deltaMs))} ms ${deltaMs < 0 ? 'less' : 'longer'}`;
-
-function likeOursParagraph(e: Record<string, number> | undefined): string {
+function likeOursParagraph(e: Record<string, number> | undefined, d: BenchResults['decisionLatency']): string {
   if (e?.toolStartRatioP50 === undefined) return '';
   const task = e.taskStartedToCompletedP50Ms! - e.floorTaskStartedToCompletedP50Ms!;
   const completion = e.taskCompletedToToolStartP50Ms! - e.floorTaskCompletedToToolStartP50Ms!;
+  const ours = d.ours.update.decisionTask;
+  const bare = d.floor.update.decisionTask;
+  const againstBare =
+    ours && bare
+      ? ` Against the bare floor, in the main series above, the same two were ${longer(
+          ours.taskStartedToCompleted.p50 - bare.taskStartedToCompleted.p50,
+        )} and ${longer(ours.taskCompletedToToolStart.p50 - bare.taskCompletedToToolStart.p50)}: the two come from
+different windows of a shared machine, so only a difference of more than a few tenths of a millisecond between them
+says much.`
+      : '';
   return `
 
 **What the pause leaves to the decision.** A workflow task brings the worker the events written since its last one,
@@ -52,10 +58,16 @@ waiting call and its deadline timer (three events); the bare floor, none. Agains
 three (experiment floor-paused-like-ours: floorPausedLikeOursWorkflow in bench/floor/workflows.ts, a worker of its own,
 in a window of this run), decision sent → tool starts was ${ms(e.sentToToolStartP50Ms!)} ms against its ${ms(e.floorSentToToolStartP50Ms!)} ms
 (${x(e.toolStartRatioP50)} at p50, ${x(e.toolStartRatioP99!)} at p99); our task took ${longer(task)} than its task, and our completion
-${longer(completion)} to reach the tool. That difference is our workflow code; the rest of the gap to the bare
-floor is the price of a pause that lists the call and bounds its wait, paid when the decision comes.`;
+${longer(completion)} to reach the tool. That difference is our task's own work (our code, with its larger update
+result and tool input); the rest of the gap to the bare floor is what a pause that lists the call and bounds its wait
+costs the decision that ends it.${againstBare}`;
 }
 
+/**
+ * Decision sent → tool starts, cut at the workflow task that applied the decision, ours against the floor; with
+ * the listings in the decision's own task (as before they followed in the next step), the decision's task as of patch
+ * set 10, and against a floor that pauses like ours, when those experiments ran.
+ */
 export function decisionTaskSection(
   d: BenchResults['decisionLatency'],
   inTask: Record<string, number> | undefined,
@@ -117,7 +129,7 @@ ${ms(set10.sentToToolStartP50Ms!)} ms against the floor's ${ms(set10.floorSentTo
           set10.taskStartedToCompletedP50Ms!,
         )} ms against the floor's ${ms(set10.floorTaskStartedToCompletedP50Ms!)} ms.`
       : ''
-  }${likeOursParagraph(likeOurs)}`;
+  }${likeOursParagraph(likeOurs, d)}`;
 }
 
 type Spans = Record<'sentToToolStart' | 'sentToReturned', { p50: number; p99: number }>;

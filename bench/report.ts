@@ -530,10 +530,13 @@ our workflow code, and \`npm run bench:decision -- --update-only\` with 100 to 2
 - From the server's start of the task (the activation's timestamp) to the worker's JavaScript holding the
   activation: 1.58 to 1.89 ms against 1.30 to 1.54. About 0.3 ms more before any code of ours runs, and all of it
   before Core hands the activation over (1.64 against 1.31 ms to Core's hand-over, 0.18 against 0.15 from there, in
-  one run). It is the three events our pausing task wrote, which the decision's task carries to the worker (section
-  1, "What the pause leaves to the decision"): against a floor whose pause wrote the same three, the two sides took
-  1.77 ms each (one run of 100 decisions); a floor that wrote only the timer left 0.29 ms of the gap, and one that
-  wrote only the search attributes and memo 0.14 ms.
+  one run). By hand, that head start went with the three events our pausing task wrote, which the decision's task
+  carries to the worker (section 1, "What the pause leaves to the decision"): against a floor whose pause wrote the
+  same three, the two sides took 1.77 ms each (one run of 100 decisions); a floor that wrote only the timer left
+  0.29 ms of the gap, and one that wrote only the search attributes and memo 0.14 ms. In two runs of 200 decisions
+  (\`npm run bench:decision -- --update-only [--floor-paused-like-ours]\`, alternating), our task span was 0.93 and
+  1.03 ms over that floor's against 1.42 and 1.47 ms over the bare floor's. The full run's experiment saw less of it
+  (section 1): one window of 100 samples does not settle a few tenths of a millisecond.
 - The worker's main thread, from the activation to its encoded completion: 2.77 to 3.11 ms against 2.05 to 2.31 (the
   2.95 against 2.12 above). Of that, the workflow thread's own activation: 1.89 to 1.99 ms against 1.22 to 1.33.
 - Core's completion of the task, the server's round trip included: 0.1 to 0.3 ms more.

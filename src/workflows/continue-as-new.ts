@@ -2,7 +2,7 @@
  * Long runs start over with fresh history before Temporal's limits (51,200 events / 50 MB) get near: when Temporal
  * suggests it, or at the run's own event or size threshold. Runs about to wait for people start over sooner, since
  * the wait can outlast the worker's cache: a decision on a run the worker let go replays the run's whole history
- * first (0.7 s at 1,000 events in bench/RESULTS.md, more on a slower machine, and near the 10 s workflow-task
+ * first (about 0.6 s at 1,000 events in bench/RESULTS.md, more on a slower machine, and near the 10 s workflow-task
  * timeout at 5,000). Only at points where nothing is in flight; everything the run knows goes across in its carried
  * state. This module is the one place that decides it.
  */
