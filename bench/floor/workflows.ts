@@ -1,6 +1,7 @@
 /**
  * The floor: the least a Temporal round trip can cost on this server, bundled separately from the agent
- * workflow. Nothing here validates, publishes search attributes or keeps a transcript.
+ * workflow. Nothing here validates or keeps a transcript, and only the floor that pauses like ours publishes search
+ * attributes (to say what of the gap to the bare floor is the events a pause writes).
  */
 import {
   condition,
