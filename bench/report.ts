@@ -674,10 +674,6 @@ further, cheapest first:
   return out.join('\n\n');
 }
 
-/**
- * The bootstrap intervals of the decision target's ratios (results from before they were recorded have none): how far
- * this run's sampling noise alone moves each ratio, so a verdict near its line reads as what it is.
- */
 const SERIES_WORDS: Record<string, string> = {
   oursUpdate: 'ours by update',
   floorUpdate: "the floor's by update",
@@ -702,6 +698,10 @@ alternating). Decision sent → tool starts at p50 in this run, by the sample be
 the floor's ${split(floor.sentToToolStartAfter)}.`;
 }
 
+/**
+ * The bootstrap intervals of the decision target's ratios (results from before they were recorded have none): how far
+ * this run's sampling noise alone moves each ratio, so a verdict near its line reads as what it is.
+ */
 function intervalNote(ratios: BenchResults['decisionLatency']['ratios']): string {
   const [p50, p99] = [ratios.toolStartP50Interval, ratios.toolStartP99Interval];
   if (!p50 || !p99) return '';

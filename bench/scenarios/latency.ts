@@ -339,6 +339,10 @@ function toSeries(samples: Sample[], keepToolStarts: boolean): LatencySeries {
 /** Decision sent → tool starts at p50, by the series sampled just before. */
 function byPrevious(samples: Sample[]): Record<string, { n: number; p50: number }> {
   const groups = new Map<SeriesName, number[]>();
-  for (const s of samples) if (s.after) groups.set(s.after, [...(groups.get(s.after) ?? []), s.toolStart - s.sent]);
+  for (const s of samples) {
+    if (!s.after) continue;
+    if (!groups.has(s.after)) groups.set(s.after, []);
+    groups.get(s.after)!.push(s.toolStart - s.sent);
+  }
   return Object.fromEntries([...groups].map(([name, values]) => [name, { n: values.length, p50: round(median(values)) }]));
 }
