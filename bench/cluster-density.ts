@@ -181,4 +181,4 @@ function renderOnly(): void {
   log(`re-rendered ${path.relative(process.cwd(), path.join(outDir, 'CLUSTER-DENSITY.md'))} from cluster-density.json`);
 }
 
-runCommand(args['render-only'] ? async () => renderOnly() : main);
+runCommand(args['render-only'] ? async () => renderOnly() : main, { measures: !args['render-only'] });

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/dev/server-dynamic-config.js';
+import { changedSdkFiles, NODE_MODULES } from './installed-sdk.js';
 import type { BenchResults } from './schema.js';
 
 const require = createRequire(import.meta.url);
@@ -51,6 +52,8 @@ export function machineDetails(
     node: process.version,
     temporalCli,
     temporalSdk: packageVersion('@temporalio/worker'),
+    // Empty unless the run was told to measure a changed SDK (installed-sdk.ts); RESULTS.md then says so.
+    temporalSdkChangedFiles: changedSdkFiles(NODE_MODULES),
     langgraph: `@langchain/langgraph ${packageVersion('@langchain/langgraph')}, @langchain/langgraph-checkpoint-sqlite ${packageVersion('@langchain/langgraph-checkpoint-sqlite')}`,
     serverStorage,
     serverDynamicConfig: DEV_SERVER_DYNAMIC_CONFIG,

@@ -100,7 +100,7 @@ ${table(
     ['OS', `${m.os} (${m.kernel})`],
     ['Node.js', m.node],
     ['Temporal CLI', m.temporalCli.replace(/\n/g, ' ')],
-    ['Temporal TypeScript SDK', m.temporalSdk],
+    ['Temporal TypeScript SDK', sdkState(m.temporalSdk, m.temporalSdkChangedFiles)],
     ['Peer', m.langgraph],
     ['Dev server storage', m.serverStorage],
     [
@@ -708,4 +708,12 @@ function intervalNote(ratios: BenchResults['decisionLatency']['ratios']): string
   return `
 Resampling this run's samples (bootstrap, 2,000 resamples, bench/stats.ts) puts the ratio between ${x(p50[0])} and ${x(p50[1])} at p50 and
 between ${x(p99[0])} and ${x(p99[1])} at p99, 95% of the time: a p99 of this many samples rests on each series' few slowest.`;
+}
+
+/** The SDK's version, and whether the run measured it as npm installed it (bench/installed-sdk.ts). */
+function sdkState(version: string, changed: string[] | undefined): string {
+  if (!changed) return `${version} (not checked for changes: recorded before the bench looked)`;
+  if (changed.length === 0) return `${version}, as npm installed it`;
+  const files = changed.map((file) => `\`${file}\``).join(', ');
+  return `${version}, **changed after it was installed** (${files}): these figures measure that change too`;
 }

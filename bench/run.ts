@@ -333,4 +333,4 @@ function renderOnly(): void {
   );
 }
 
-runCommand(args['render-only'] ? async () => renderOnly() : main);
+runCommand(args['render-only'] ? async () => renderOnly() : main, { measures: !args['render-only'] });

@@ -165,6 +165,11 @@ export const BenchResults = z.strictObject({
     node: z.string(),
     temporalCli: z.string(),
     temporalSdk: z.string(),
+    /**
+     * SDK files changed after npm installed them (bench/installed-sdk.ts): a run measured with any is no result.
+     * Absent in runs from before the bench looked.
+     */
+    temporalSdkChangedFiles: z.array(z.string()).optional(),
     langgraph: z.string(),
     /** Where the server keeps its state for the run: the dev server's file or memory, or a cluster's PostgreSQL. */
     serverStorage: z.enum(['sqlite-file', 'memory', 'postgresql']),
