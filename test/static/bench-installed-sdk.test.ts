@@ -24,7 +24,7 @@ beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'installed-sdk-'));
   write('@temporalio/worker/package.json', installedAt);
   write('@temporalio/worker/lib/worker.js', later(5));
-  write('@temporalio/worker/lib/workflow/vm-shared.js', later(20));
+  write('@temporalio/worker/lib/workflow/vm-shared.js', later(9 * 60));
   write('@temporalio/common/package.json', installedAt);
   write('@temporalio/common/lib/index.js', installedAt);
 });
@@ -40,7 +40,7 @@ describe('changedSdkFiles', () => {
 
   it('names each file written well after its package, in any package and any depth', () => {
     write('@temporalio/worker/lib/worker.js', later(3 * 3600));
-    write('@temporalio/common/lib/index.js', later(120));
+    write('@temporalio/common/lib/index.js', later(11 * 60));
     expect(changedSdkFiles(root).sort()).toEqual(['@temporalio/common/lib/index.js', '@temporalio/worker/lib/worker.js']);
   });
 
@@ -60,12 +60,12 @@ describe('changedSdkFiles', () => {
 
 describe('refuseChangedSdk', () => {
   it('refuses a changed SDK, naming the files', () => {
-    write('@temporalio/worker/lib/worker.js', later(600));
+    write('@temporalio/worker/lib/worker.js', later(3600));
     expect(() => refuseChangedSdk(root)).toThrow(/changed after it was installed[\s\S]*@temporalio\/worker\/lib\/worker\.js/);
   });
 
   it('measures a changed SDK only when told to, and says which files', () => {
-    write('@temporalio/worker/lib/worker.js', later(600));
+    write('@temporalio/worker/lib/worker.js', later(3600));
     vi.stubEnv('BENCH_ALLOW_CHANGED_SDK', '1');
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(refuseChangedSdk(root)).toEqual(['@temporalio/worker/lib/worker.js']);
