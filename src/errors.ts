@@ -171,6 +171,18 @@ export class SessionClosedError extends HitlError {
   }
 }
 
+/** A message refused while the session's queue is full (LIMITS.queuedMessagesBytes); taken after its next turn starts. */
+export class MessageQueueFullError extends HitlError {
+  static readonly errorName = 'MessageQueueFullError';
+  readonly code = 'queue_full';
+  constructor(
+    readonly workflowId: string,
+    reason: string,
+  ) {
+    super(MessageQueueFullError.errorName, `Run ${workflowId} takes no more messages for now: ${reason}`);
+  }
+}
+
 /** A `message` or `end` input that is not what a session takes (README, Sessions). */
 export class InvalidMessageError extends HitlError {
   static readonly errorName = 'InvalidMessageError';

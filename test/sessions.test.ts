@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlStatus } from '../src/contract/search-attributes.js';
 import { HitlClient } from '../src/client/hitl-client.js';
-import { SessionClosedError } from '../src/errors.js';
+import { MessageQueueFullError, SessionClosedError } from '../src/errors.js';
+import { LIMITS } from '../src/contract/limits.js';
 import { endSignal, messageSignal, messageUpdate, runStateQuery } from '../src/contract/messages.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -43,6 +44,15 @@ beforeAll(async () => {
           ],
         },
         { match: 'not a session', replies: [{ content: 'bye' }] },
+        {
+          match: 'crowded session',
+          replies: [
+            { toolCalls: [call('g1', 'cancel_order', { orderId: '1235' })] },
+            { content: 'first turn done' },
+            { content: 'read them all' },
+            { content: 'read the third' },
+          ],
+        },
       ],
     },
   });
@@ -126,6 +136,39 @@ describe('sessions', () => {
       'user: and while you are at it',
       'assistant: second turn done',
     ]);
+  });
+
+  it('refuses a message past what the queue holds, typed on every channel, and takes it once a turn took the rest', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'a crowded session', session: {} });
+    await waitForPending(handle, 1);
+    // Two bytes a character, in UTF-8 and in JSON: two of the longest messages and a shorter one fill the queue.
+    const long = (n: number | string, chars = LIMITS.promptChars - 2) => `${n} ${'é'.repeat(chars)}`;
+    await hitl.say(handle.workflowId, long(1));
+    await hitl.say(handle.workflowId, long(2));
+    await hitl.say(handle.workflowId, long('f', 60_000));
+    await expect(hitl.say(handle.workflowId, long(3))).rejects.toBeInstanceOf(MessageQueueFullError);
+    await expect(handle.executeUpdate(messageUpdate, { args: [{ content: long(3) }] })).rejects.toMatchObject({
+      cause: { type: 'MessageQueueFullError', nonRetryable: true, message: expect.stringContaining('Nothing was queued') },
+    });
+    const refused = await fetch(`${api.url}/api/runs/${handle.workflowId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: long(3, 5_000) }),
+    });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('queue_full');
+    // A signal cannot be answered: it is dropped, and the run says so in its log, as for any refused message.
+    await handle.signal(messageSignal, { content: long(3) });
+    expect((await handle.query(runStateQuery)).queuedMessages).toBe(3);
+
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'reject' }] });
+    await waitFor(async () => (await handle.query(runStateQuery)).status === 'AwaitingMessage', 30_000, 'the second turn');
+    await hitl.say(handle.workflowId, long(3));
+    await waitFor(async () => (await handle.query(runStateQuery)).queuedMessages === 0, 30_000, 'the third turn');
+    await hitl.endSession(handle.workflowId);
+    await handle.result();
+    const users = (await hitl.getRun(handle.workflowId)).messages.filter((m) => m.role === 'user').map((m) => m.content?.slice(0, 2));
+    expect(users).toEqual(['a ', '1 ', '2 ', 'f ', '3 ']);
   });
 
   it('answers a message queued before end, then ends', async () => {

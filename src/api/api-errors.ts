@@ -8,6 +8,7 @@ import {
   DecisionRefusedError,
   InvalidMessageError,
   InvalidRunInputError,
+  MessageQueueFullError,
   RunBusyError,
   RunNotFoundError,
   SessionClosedError,
@@ -51,6 +52,7 @@ export function handleApiError(err: unknown, c: Context) {
   if (err instanceof DecisionRefusedError) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
   if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError) return errorResponse(c, 404, err.code, err.message);
   if (err instanceof SessionClosedError) return errorResponse(c, 409, err.code, err.message);
+  if (err instanceof MessageQueueFullError) return errorResponse(c, 429, err.code, err.message);
   if (err instanceof RunBusyError) return errorResponse(c, 503, err.code, err.message);
   if (
     err instanceof UnknownAgentError ||

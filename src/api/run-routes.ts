@@ -70,6 +70,7 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
         401: json(ErrorBody, 'Missing or unknown token'),
         404: json(ErrorBody, 'No such run'),
         409: json(ErrorBody, 'Not a session, or the session has ended'),
+        429: json(ErrorBody, 'The run holds as many queued messages as it takes (queue_full): send again after its next turn starts'),
       },
     }),
     async (c) => c.json(await hitl.say(c.req.valid('param').id, c.req.valid('json').content, { from: c.get('identity').approver }), 202),

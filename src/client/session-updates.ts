@@ -1,6 +1,6 @@
 /** A session's `message` and `end` updates, and what their failures mean for the sender. */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { InvalidMessageError, RunBusyError, RunNotFoundError, SessionClosedError } from '../errors.js';
+import { InvalidMessageError, MessageQueueFullError, RunBusyError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { isRunBusy, sendWhileBusy } from './run-busy.js';
 
 export async function sendSessionUpdate<T>(temporal: Client, workflowId: string, send: () => Promise<T>): Promise<T> {
@@ -11,6 +11,7 @@ export async function sendSessionUpdate<T>(temporal: Client, workflowId: string,
     if (err instanceof WorkflowUpdateFailedError) {
       const cause = err.cause as { type?: string; message?: string } | undefined;
       if (cause?.type === InvalidMessageError.errorName) throw new InvalidMessageError(cause.message ?? err.message);
+      if (cause?.type === MessageQueueFullError.errorName) throw new MessageQueueFullError(workflowId, cause.message ?? err.message);
       throw new SessionClosedError(workflowId, cause?.message ?? err.message);
     }
     if (err instanceof WorkflowNotFoundError) {

@@ -21,6 +21,11 @@ export const LIMITS = {
   transcriptBytes: 512 * 1024,
   /** Characters of a prompt or user message. */
   promptChars: 100_000,
+  /**
+   * Bytes (as a payload holds them: jsonStringBytes) of a session's messages queued and not yet taken by a turn; a
+   * message past it is refused until the run takes them. The queue goes across continue-as-new whole.
+   */
+  queuedMessagesBytes: 512 * 1024,
   /** Bytes of the `context` a run starts with (JSON). */
   contextBytes: 64 * 1024,
   /** Bytes of a run's own `approval` and `interrupt` together (JSON): every run of a chain carries them on. */

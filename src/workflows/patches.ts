@@ -141,6 +141,13 @@ export const PATCHES = {
    * Temporal's 2 MB payload limit could not be carried into the next run, and its continue-as-new failed forever.
    */
   runPolicyLimited: 'run-policy-limited',
+  /**
+   * Text a run keeps counts as a payload holds it, JSON escapes included (jsonStringBytes in src/bounds/truncate.ts).
+   * The transcript's budget: model replies of control characters, six bytes each there and one in UTF-8, grew the
+   * model call's input past Temporal's 2 MB limit within a few steps, and the server ended the run. And a session's
+   * messages not yet taken are bounded (LIMITS.queuedMessagesBytes): the queue goes across continue-as-new whole.
+   */
+  escapedSizes: 'escaped-sizes',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -191,11 +198,16 @@ const SET_10: readonly PatchId[] = [...SET_9, PATCHES.toolFirst];
 const SET_11: readonly PatchId[] = [...SET_10, PATCHES.toolWakesListings];
 const SET_12: readonly PatchId[] = [...SET_11, PATCHES.breakpointCallsWaitForPeople, PATCHES.inputsAfterSetup];
 const SET_13: readonly PatchId[] = [...SET_12, PATCHES.typedApprovers, PATCHES.namesChecked];
+const SET_14: readonly PatchId[] = [
+  ...SET_13,
+  PATCHES.sizeFromStart,
+  PATCHES.breakpointsTightenOnly,
+  PATCHES.hiddenNamesRefused,
+  PATCHES.runPolicyLimited,
+];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  {
-    id: 'patch-set-14',
-    patches: [...SET_13, PATCHES.sizeFromStart, PATCHES.breakpointsTightenOnly, PATCHES.hiddenNamesRefused, PATCHES.runPolicyLimited],
-  },
+  { id: 'patch-set-15', patches: [...SET_14, PATCHES.escapedSizes] },
+  { id: 'patch-set-14', patches: SET_14 },
   { id: 'patch-set-13', patches: SET_13 },
   { id: 'patch-set-12', patches: SET_12 },
   { id: 'patch-set-11', patches: SET_11 },

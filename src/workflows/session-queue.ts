@@ -1,3 +1,5 @@
+import { jsonStringBytes } from '../bounds/truncate.js';
+
 /**
  * A session run's queue: user messages sent while a turn runs (or while it waits for the next one), whether `end`
  * was asked for, and the idle deadline while it waits.
@@ -15,6 +17,11 @@ export class SessionQueue {
 
   get length(): number {
     return this.#queued.length;
+  }
+
+  /** Bytes of the queued messages as the payload that carries them holds them (jsonStringBytes). */
+  get bytes(): number {
+    return this.#queued.reduce((sum, content) => sum + jsonStringBytes(content), 0);
   }
 
   get endRequested(): boolean {

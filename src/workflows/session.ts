@@ -5,13 +5,16 @@
  */
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { z } from 'zod';
-import { InvalidMessageError, SessionClosedError } from '../errors.js';
+import { jsonStringBytes } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
+import { InvalidMessageError, MessageQueueFullError, SessionClosedError } from '../errors.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { durationToMs } from '../schemas/duration.js';
 import { EndInput, UserMessageInput } from '../schemas/session.js';
 import type { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, readyToHandOff } from './continue-as-new.js';
 import { extraArgumentsRefusal } from './one-argument.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { workflowNow } from './workflow-clock.js';
 
 /** Why a message or `end` cannot be taken, or undefined when it can. */
@@ -23,14 +26,35 @@ function sessionClosedReason(run: AgentRun): string | undefined {
 
 /**
  * Checks a `message` input; throws (refusing it) a typed, non-retryable failure with a reason a caller can act on:
- * `SessionClosedError` (its message is the reason; clients name the run) or `InvalidMessageError`.
+ * `SessionClosedError` (its message is the reason; clients name the run), `InvalidMessageError`, or
+ * `MessageQueueFullError`.
  */
 export function checkMessage(run: AgentRun, raw: unknown, extra: unknown[] = []): UserMessageInput {
   refuseIfClosed(run);
   refuseBadPayload(raw, extra, 'message');
   const parsed = UserMessageInput.safeParse(raw);
   if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
+  refuseIfQueueFull(run, parsed.data.content);
   return parsed.data;
+}
+
+/**
+ * Messages wait in the queue until a turn takes them, and go across continue-as-new with it: unbounded, a sender
+ * could fill the carried state past Temporal's 2 MB payload limit, and the server would end the run when it
+ * continued as new (patch escapedSizes).
+ */
+function refuseIfQueueFull(run: AgentRun, content: string): void {
+  if (!takesPatch(PATCHES.escapedSizes)) return;
+  const queued = run.session.bytes;
+  if (queued + jsonStringBytes(content) <= LIMITS.queuedMessagesBytes) return;
+  throw ApplicationFailure.create({
+    type: MessageQueueFullError.errorName,
+    message:
+      `The run holds ${queued} bytes of messages it has not read yet, and takes at most ${LIMITS.queuedMessagesBytes}; ` +
+      'send this one again once its next turn has started. Nothing was queued.',
+    nonRetryable: true,
+    details: [{ code: 'queue_full' }],
+  });
 }
 
 function refuseIfClosed(run: AgentRun): void {

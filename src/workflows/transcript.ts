@@ -7,7 +7,8 @@
  */
 import { LIMITS } from '../contract/limits.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
-import { truncateBytes, utf8Length } from '../bounds/truncate.js';
+import { jsonStringBytes, truncateBytes, truncateJsonBytes, utf8Length } from '../bounds/truncate.js';
+import { PATCHES, takesPatch } from './patches.js';
 
 /** Older contents shrink to this before messages are dropped. */
 const SHRUNK_CONTENT_BYTES = 2 * 1024;
@@ -83,11 +84,12 @@ export class Transcript {
     let bytes = this.#messages.reduce((sum, m) => sum + messageBytes(m), 0);
     if (bytes <= LIMITS.transcriptBytes) return;
     // First cut the oldest large contents (the newest message keeps its content: the model needs the latest).
+    const { size, shorten } = textMeasure();
     for (let i = 1; i < this.#messages.length - 1 && bytes > LIMITS.transcriptBytes; i++) {
       const message = this.#messages[i]!;
-      if (typeof message.content !== 'string' || utf8Length(message.content) <= SHRUNK_CONTENT_BYTES) continue;
+      if (typeof message.content !== 'string' || size(message.content) <= SHRUNK_CONTENT_BYTES) continue;
       const before = messageBytes(message);
-      this.#messages[i] = { ...message, content: truncateBytes(message.content, SHRUNK_CONTENT_BYTES) } as ChatMessage;
+      this.#messages[i] = { ...message, content: shorten(message.content, SHRUNK_CONTENT_BYTES) } as ChatMessage;
       bytes -= before - messageBytes(this.#messages[i]!);
     }
     // Then drop the oldest messages after the system message, a tool call together with its answers.
@@ -101,8 +103,18 @@ export class Transcript {
 }
 
 export function messageBytes(message: ChatMessage): number {
+  const { size } = textMeasure();
   const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
-  return (
-    utf8Length(message.content ?? '') + calls.reduce((sum, c) => sum + utf8Length(c.function.arguments) + c.function.name.length + 40, 60)
-  );
+  return size(message.content ?? '') + calls.reduce((sum, c) => sum + size(c.function.arguments) + c.function.name.length + 40, 60);
+}
+
+/**
+ * How the budget counts a text: as the payloads that carry the transcript hold it (the model call's input, the
+ * continue-as-new state), JSON escapes included, since patch escapedSizes; in UTF-8 before, which let text of
+ * control characters take six times the budget there.
+ */
+function textMeasure(): { size: (text: string) => number; shorten: (text: string, maxBytes: number) => string } {
+  return takesPatch(PATCHES.escapedSizes)
+    ? { size: jsonStringBytes, shorten: truncateJsonBytes }
+    : { size: utf8Length, shorten: truncateBytes };
 }

@@ -5,6 +5,7 @@ import {
   DecisionRefusedError,
   HitlError,
   InvalidRunInputError,
+  MessageQueueFullError,
   RunNotFoundError,
   RunBusyError,
   SessionClosedError,
@@ -40,7 +41,7 @@ function exitCode(err: unknown): number {
   )
     return EXIT.usage;
   if (err instanceof DecisionRefusedError) return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
-  if (err instanceof SessionClosedError || err instanceof RunBusyError) return EXIT.refused;
+  if (err instanceof SessionClosedError || err instanceof RunBusyError || err instanceof MessageQueueFullError) return EXIT.refused;
   if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError) return EXIT.notFound;
   return EXIT.failed;
 }
