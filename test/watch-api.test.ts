@@ -3,6 +3,7 @@
  * runs; a client that drops and resumes with Last-Event-ID misses nothing and sees nothing twice; many clients of
  * one run share one subscription (one set of polls in the run's history); and the route refuses what it must.
  */
+import { Client, ServiceError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from '../src/api/listen.js';
 import { HitlClient } from '../src/client/hitl-client.js';
@@ -107,6 +108,41 @@ describe('GET /api/runs/:id/events', () => {
     // A start offset instead of Last-Event-ID.
     const tail = await readSse(url(handle.workflowId, `?from=${lastId}`), { token: TOKEN, until: ended });
     expect(itemsOf(tail.events)[0]?.offset).toBe(Number(lastId));
+  });
+
+  it('reads again, from where it was, when Temporal fails a read of the run without saying why', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'sse live, read through failures' });
+    await handle.result();
+    // As a query that reaches the worker just as it lets the closed run go fails: "Failed to query Workflow".
+    let failures = 2;
+    const failing = new Client({
+      connection: h.temporal.client.connection,
+      namespace: h.temporal.namespace,
+      interceptors: {
+        workflow: [
+          {
+            async query(input, next) {
+              if (input.queryType === 'runStreamItems' && failures-- > 0) throw new ServiceError('Failed to query Workflow');
+              return next(input);
+            },
+          },
+        ],
+      },
+    });
+    const flaky = await startTestApi(h, {
+      hitl: new HitlClient(failing, h.taskQueue),
+      tokens: { [TOKEN]: { approver: 'wes', groups: [] } },
+    });
+    try {
+      const read = await readSse(`${flaky.url}/api/runs/${encodeURIComponent(handle.workflowId)}/events`, { token: TOKEN, until: ended });
+      expect(failures).toBeLessThan(0);
+      expect(read.events.map((e) => e.event)).not.toContain('error');
+      const whole = await readSse(url(handle.workflowId), { token: TOKEN, until: ended });
+      expect(itemsOf(read.events)).toEqual(itemsOf(whole.events));
+      expect(textOf(itemsOf(read.events))).toBe(ANSWER);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('serves many clients of one run from one subscription', async () => {

@@ -5,6 +5,8 @@
  * (EventSource does by itself) gets exactly what came after that id. It needs a bearer token like the rest: a
  * browser reads it with fetch (EventSource cannot send the header), as the inbox does.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ServiceError } from '@temporalio/client';
 import { z } from 'zod';
 import { streamSSE } from 'hono/streaming';
 import { HTTPException } from 'hono/http-exception';
@@ -22,6 +24,8 @@ const MAX_STREAMS_PER_APPROVER = 16;
 const KEEPALIVE_MS = 15_000;
 /** What EventSource waits before it reconnects. */
 const RETRY_MS = 2000;
+/** Times following a run starts again, from where it was, after Temporal failed a read of it (see `followAgain`). */
+const FOLLOW_RETRIES = 3;
 
 /** A stream offset as the events' ids carry it: decimal digits (no sign, exponent, hex or spaces). */
 const Offset = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
@@ -84,7 +88,19 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
       const keepalive = setInterval(() => void sse.write(': keepalive\n\n').catch(() => abort.abort()), KEEPALIVE_MS);
       try {
         await sse.writeSSE({ event: 'open', data: JSON.stringify({ workflowId, from }), retry: RETRY_MS });
-        for await (const item of hub.follow(workflowId, from, abort.signal)) await sse.writeSSE(toMessage(item));
+        let next = from;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            for await (const item of hub.follow(workflowId, next, abort.signal)) {
+              await sse.writeSSE(toMessage(item));
+              next = item.offset + 1;
+            }
+            break;
+          } catch (err) {
+            if (abort.signal.aborted || !followAgain(err) || attempt >= FOLLOW_RETRIES) throw err;
+            await sleep(200 * (attempt + 1));
+          }
+        }
         if (!abort.signal.aborted) await sse.writeSSE({ event: 'end', data: '{}' });
       } catch (err) {
         if (!abort.signal.aborted) await sse.writeSSE({ event: 'error', data: JSON.stringify(errorBody(err)) }).catch(() => {});
@@ -100,6 +116,15 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
 
 function toMessage(item: RunStreamItem) {
   return { id: String(item.offset), event: item.topic, data: JSON.stringify(item.topic === 'events' ? item.event : item.token) };
+}
+
+/**
+ * A read Temporal failed without saying the run is gone: a query that reached the worker as it let the run go, just
+ * after the run closed, fails so ("Failed to query Workflow"), and the same read a moment later is answered. Our own
+ * errors (no such run, an offset from elsewhere, a watcher too slow) are final.
+ */
+function followAgain(err: unknown): boolean {
+  return err instanceof ServiceError && !(err instanceof HitlError);
 }
 
 function errorBody(err: unknown) {
