@@ -7,17 +7,7 @@ import { cutMarker } from '../contract/limits.js';
 
 /** UTF-8 length of a string without allocating (the sandbox has no Buffer). */
 export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
+  return measure(text, utf8CharBytes);
 }
 
 /**
@@ -26,9 +16,14 @@ export function utf8Length(text: string): number {
  * (`\u0001`). Hostile text made of control characters is six times its UTF-8 here.
  */
 export function jsonStringBytes(text: string): number {
+  return measure(text, jsonCharBytes);
+}
+
+/** The sum of `charBytes` over the text's characters (a surrogate pair, size 4, is one). */
+function measure(text: string, charBytes: (text: string, i: number) => number): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
-    const size = jsonCharBytes(text, i);
+    const size = charBytes(text, i);
     bytes += size;
     if (size === 4) i++;
   }
