@@ -52,6 +52,13 @@ export const LIMITS = {
   mcpToolsBytes: 256 * 1024,
   /** Bytes of audit entries carried across continue-as-new (the newest; older ones stay in earlier runs). */
   carriedAuditBytes: 128 * 1024,
+  /**
+   * Bytes (JSON) of the input a run continues as new with: its start input and its carried state. Temporal refuses a
+   * larger payload and ends the run. Each part has its own bound above, but all of them at their bounds together, with
+   * a large agent, pass 2 MiB: what the next run can go on without is shed first, and a state that still does not fit
+   * stays in its run (src/workflows/carry-fit.ts).
+   */
+  carriedInputBytes: 2 * 1024 * 1024 - 64 * 1024,
   /** Bytes of a text (a reply, a tool result, a final answer) one run event carries; the run state has it whole. */
   eventTextBytes: 16 * 1024,
 } as const;

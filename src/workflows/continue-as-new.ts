@@ -6,18 +6,38 @@
  * timeout at 5,000). Only at points where nothing is in flight; everything the run knows goes across in its carried
  * state. This module is the one place that decides it.
  */
-import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, log } from '@temporalio/workflow';
+import { LIMITS } from '../contract/limits.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
+import { fitNextRunInput, type NextRunInput } from './carry-fit.js';
 import { historyReading, historySizeAtStart } from './history-reading.js';
 import { PATCHES, takesPatch, type PatchId } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
 /** `continueAsNew.beforeWaitEvents` unless the run sets it. */
 const DEFAULT_BEFORE_WAIT_EVENTS = 500;
+/**
+ * After its state did not fit in the next run's input, a run tries again at its next step, once its open step's calls
+ * are settled, or once its history grew by this many events.
+ */
+const UNFIT_RETRY_EVENTS = 200;
+
+/** Where the run was when its state last did not fit in the next run's input (module state is per run). */
+let unfitAt: { historyLength: number; step: number; openCalls: number } | undefined;
+
+/** Whether the run is where its state last did not fit: the waiting calls and queued messages that make it up stay. */
+function stillUnfit(run: AgentRun, historyLength: number): boolean {
+  return (
+    unfitAt !== undefined &&
+    historyLength < unfitAt.historyLength + UNFIT_RETRY_EVENTS &&
+    run.step === unfitAt.step &&
+    run.book.calls.length === unfitAt.openCalls
+  );
+}
 
 /**
  * Decided from history figures a replay reads the same as the live run did (history-reading.ts), never from
@@ -26,6 +46,8 @@ const DEFAULT_BEFORE_WAIT_EVENTS = 500;
  */
 export function continueAsNewDue(run: AgentRun, waitingForPeople = false): boolean {
   const info = historyReading();
+  // The run goes on in this run meanwhile: Temporal's own history limit (51,200 events, 50 MB) is far.
+  if (stillUnfit(run, info.historyLength)) return false;
   const limits = run.input.continueAsNew;
   // What the run started with (its input, the state it carries) is in every run of the chain: counted, a run whose
   // start alone reaches maxBytes would start over at once, again and again (patch sizeFromStart).
@@ -77,8 +99,11 @@ function dueAndReady(run: AgentRun, waitingForPeople: boolean): boolean {
   return continueAsNewDue(run, waitingForPeople) && run.book.isPausable() && readyToHandOff(run);
 }
 
-/** Continues as new once no decision, message or other handler is still being processed. */
-export async function continueAsNewNow(run: AgentRun): Promise<never> {
+/**
+ * Continues as new once no decision, message or other handler is still being processed. Returns only when the state
+ * to carry cannot fit in the next run's input (carry-fit.ts, since patch carryFits): the run then goes on as it is.
+ */
+export async function continueAsNewNow(run: AgentRun): Promise<void> {
   // Waiting polls return and new ones are refused as draining: their watchers poll the next run.
   if (run.events.handsOff) run.events.detachPollers();
   await condition(allHandlersFinished);
@@ -87,7 +112,21 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
   await condition(() => run.book.isPausable() && allHandlersFinished());
   await run.notifications.flush();
   const { carry: _previous, ...input } = run.input;
-  return continueAsNew<(input: AgentWorkflowInput) => Promise<AgentResult>>({ ...input, carry: run.carry(messages) });
+  const next: NextRunInput = { ...input, carry: run.carry(messages) };
+  if (!takesPatch(PATCHES.carryFits)) return startNextRun(next);
+  const fitted = fitNextRunInput(next);
+  if (fitted.input) return startNextRun(fitted.input);
+  unfitAt = { historyLength: historyReading().historyLength, step: run.step, openCalls: run.book.calls.length };
+  // Its watchers' polls were refused as draining, and they poll again: this run is still the one to follow.
+  if (run.events.handsOff) run.events.reattachPollers();
+  log.warn('Not continuing as new: the state to carry does not fit in one payload, even after shedding', {
+    bytes: fitted.bytes,
+    limit: LIMITS.carriedInputBytes,
+  });
+}
+
+function startNextRun(input: NextRunInput): Promise<never> {
+  return continueAsNew<(input: AgentWorkflowInput) => Promise<AgentResult>>(input);
 }
 
 /**
@@ -95,21 +134,25 @@ export async function continueAsNewNow(run: AgentRun): Promise<never> {
  * if history grows too long while they wait (a flood of signals can do that), and nothing is running.
  */
 export async function whileContinuingAsNewIfDue(run: AgentRun, work: Promise<unknown>): Promise<void> {
-  const watch = new CancellationScope();
-  const due = watch
-    .run(() => condition(() => dueAndReady(run, run.pending().length > 0)))
-    .then(
-      () => true,
-      (err) => {
-        // Cancelled (the step finished, or the run is being cancelled): never wins the race, `work` decides.
-        if (isCancellation(err)) return new Promise<boolean>(() => {});
-        throw err;
-      },
-    );
-  try {
-    if (await Promise.race([work.then(() => false), due])) await continueAsNewNow(run);
-  } finally {
-    watch.cancel();
+  // Once around unless the state did not fit the next run (continueAsNewNow returned): then the wait goes on.
+  for (;;) {
+    const watch = new CancellationScope();
+    const due = watch
+      .run(() => condition(() => dueAndReady(run, run.pending().length > 0)))
+      .then(
+        () => true,
+        (err) => {
+          // Cancelled (the step finished, or the run is being cancelled): never wins the race, `work` decides.
+          if (isCancellation(err)) return new Promise<boolean>(() => {});
+          throw err;
+        },
+      );
+    try {
+      if (!(await Promise.race([work.then(() => false), due]))) return;
+      await continueAsNewNow(run);
+    } finally {
+      watch.cancel();
+    }
   }
 }
 

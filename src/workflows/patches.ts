@@ -148,6 +148,12 @@ export const PATCHES = {
    * messages not yet taken are bounded (LIMITS.queuedMessagesBytes): the queue goes across continue-as-new whole.
    */
   escapedSizes: 'escaped-sizes',
+  /**
+   * The input a run continues as new with fits Temporal's 2 MiB payload limit (carry-fit.ts): every part of it at its
+   * own bound together passed it, and the server ended the run with its waiting calls. What the next run can go on
+   * without is shed first; a state that still does not fit stays in its run, which tries again later.
+   */
+  carryFits: 'carry-fits',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -206,6 +212,7 @@ const SET_14: readonly PatchId[] = [
   PATCHES.runPolicyLimited,
 ];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  { id: 'patch-set-16', patches: [...SET_14, PATCHES.escapedSizes, PATCHES.carryFits] },
   { id: 'patch-set-15', patches: [...SET_14, PATCHES.escapedSizes] },
   { id: 'patch-set-14', patches: SET_14 },
   { id: 'patch-set-13', patches: SET_13 },

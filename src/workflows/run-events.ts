@@ -110,6 +110,10 @@ export class RunEvents {
     this.stream.detachPollers();
   }
 
+  reattachPollers(): void {
+    this.stream.reattachPollers();
+  }
+
   /** The stream's state for the next run. */
   carry(): WorkflowStreamState {
     return this.stream.carry();

@@ -69,6 +69,8 @@ export interface RunStream {
   tokens: { publish(event: TokenEvent): void };
   /** Before continue-as-new: refuse new polls, release waiting ones (then wait for allHandlersFinished). */
   detachPollers(): void;
+  /** After a continue-as-new that did not happen (carry-fit.ts): polls are taken again. */
+  reattachPollers(): void;
   /** What the next run's `openRunStream` takes: the newest entries (`maxCarriedChars`) and the publisher state. */
   carry(): WorkflowStreamState;
   /** The offset the next item will get. */
@@ -82,7 +84,8 @@ const MAX_ITEMS_CHARS = 1_000_000;
 interface LibraryInternals {
   onPublish(input: PublishInput): void;
   onPoll(input: PollInput): Promise<PollResult>;
-  readonly draining: boolean;
+  /** All that `detachPollers` sets; the library has no way back, and a run that stays must take polls again. */
+  draining: boolean;
   readonly log: readonly { topic: string; payload: Payload }[];
   readonly baseOffset: number;
 }
@@ -192,6 +195,9 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
     events: topic<RunEvent>(STREAM_TOPICS.events),
     tokens: topic<TokenEvent>(STREAM_TOPICS.tokens),
     detachPollers: () => stream.detachPollers(),
+    reattachPollers: () => {
+      stream.draining = false;
+    },
     carry: () => carriedTail(stream.getState(), sizes, retained, limits.maxCarriedChars),
     offset: () => stream.baseOffset + stream.log.length,
   };

@@ -81,25 +81,35 @@ export class Transcript {
   }
 
   #fitBudget(): void {
-    let bytes = this.#messages.reduce((sum, m) => sum + messageBytes(m), 0);
-    if (bytes <= LIMITS.transcriptBytes) return;
-    // First cut the oldest large contents (the newest message keeps its content: the model needs the latest).
-    const { size, shorten } = textMeasure();
-    for (let i = 1; i < this.#messages.length - 1 && bytes > LIMITS.transcriptBytes; i++) {
-      const message = this.#messages[i]!;
-      if (typeof message.content !== 'string' || size(message.content) <= SHRUNK_CONTENT_BYTES) continue;
-      const before = messageBytes(message);
-      this.#messages[i] = { ...message, content: shorten(message.content, SHRUNK_CONTENT_BYTES) } as ChatMessage;
-      bytes -= before - messageBytes(this.#messages[i]!);
-    }
-    // Then drop the oldest messages after the system message, a tool call together with its answers.
-    while (bytes > LIMITS.transcriptBytes && this.#messages.length > 2) {
-      let end = 2;
-      while (end < this.#messages.length - 1 && this.#messages[end]!.role === 'tool') end++;
-      for (const message of this.#messages.splice(1, end - 1)) bytes -= messageBytes(message);
-      this.#dropped += end - 1;
-    }
+    this.#dropped += fitMessages(this.#messages, LIMITS.transcriptBytes);
   }
+}
+
+/**
+ * Cuts `messages`, in place, to `budgetBytes`: first the oldest large contents (the newest message keeps its content:
+ * the model needs the latest), then the oldest messages after the system message, a tool call together with its
+ * answers. The system message and the newest message stay, so the result may still be over budget.
+ * @returns how many messages were dropped
+ */
+export function fitMessages(messages: ChatMessage[], budgetBytes: number): number {
+  let bytes = messages.reduce((sum, m) => sum + messageBytes(m), 0);
+  if (bytes <= budgetBytes) return 0;
+  const { size, shorten } = textMeasure();
+  for (let i = 1; i < messages.length - 1 && bytes > budgetBytes; i++) {
+    const message = messages[i]!;
+    if (typeof message.content !== 'string' || size(message.content) <= SHRUNK_CONTENT_BYTES) continue;
+    const before = messageBytes(message);
+    messages[i] = { ...message, content: shorten(message.content, SHRUNK_CONTENT_BYTES) } as ChatMessage;
+    bytes -= before - messageBytes(messages[i]!);
+  }
+  let dropped = 0;
+  while (bytes > budgetBytes && messages.length > 2) {
+    let end = 2;
+    while (end < messages.length - 1 && messages[end]!.role === 'tool') end++;
+    for (const message of messages.splice(1, end - 1)) bytes -= messageBytes(message);
+    dropped += end - 1;
+  }
+  return dropped;
 }
 
 export function messageBytes(message: ChatMessage): number {

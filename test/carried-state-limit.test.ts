@@ -1,0 +1,154 @@
+/**
+ * Runs whose every part is at its own bound: a prompt of control characters, a full context, a run policy, a queue of
+ * messages, waiting calls of the largest arguments, a transcript at its budget, and an agent of long instructions.
+ * Together they pass Temporal's 2 MiB payload limit when the run continues as new while its calls wait, and the
+ * server then ends the run with its waiting calls. Since patch carryFits the run sheds what views alone read first,
+ * and stays in its run when what is left still does not fit (src/workflows/carry-fit.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { demoAgent } from '../src/agents/demo.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { LIMITS } from '../src/contract/limits.js';
+import { runStateQuery, streamOffsetQuery, streamPollUpdate } from '../src/contract/messages.js';
+import type { RunState } from '../src/schemas/run-state.js';
+import { decide, waitForPending } from './helpers/decisions.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { activitySummaries, startOf, waitFor } from './helpers/history.js';
+
+const KiB = 1024;
+const CUT = 'more bytes cut: over the size limit';
+const read = { name: 'read_data', arguments: { table: 'refunds' } };
+const write = (n: number) => ({ name: 'write_file', arguments: { path: `reports/big-${n}.txt`, content: 'y'.repeat(63 * KiB) } });
+const wordy = defineAgent({
+  ...demoAgent,
+  name: 'wordy',
+  instructions: `${demoAgent.instructions} ${'Mind the details. '.repeat((130 * KiB) / 18)}`,
+});
+/** Six bytes each as the payload holds them. */
+const controls = (n: number) => '\u0001'.repeat(n);
+const approvers = Array.from({ length: 3000 }, (_, i) => `group:team-${String(i).padStart(6, '0')}`);
+/** Model steps before the one that asks for the calls; each continues as new, and the transcript reaches its budget. */
+const READS = 5;
+/** The session's messages, queued while the model writes the calls: together near the queue's bound. */
+const QUEUED = [30_000, 30_000, 26_000];
+
+const conversation = (match: string, writes: number) => ({
+  match,
+  replies: [
+    { content: 'r'.repeat(63 * KiB), toolCalls: [read], repeat: READS },
+    // Slow, so that the session's queue fills before the calls wait.
+    { toolCalls: Array.from({ length: writes }, (_, i) => write(i + 1)), delayMs: 4000 },
+    { content: 'written' },
+    { content: 'read your messages' },
+  ],
+});
+
+let h: Harness;
+let hitl: HitlClient;
+beforeAll(async () => {
+  h = await startHarness({
+    agents: { wordy },
+    script: { conversations: [conversation('one call fills the carry', 1), conversation('three calls overfill the carry', 3)] },
+  });
+  hitl = new HitlClient(h.temporal.client, h.taskQueue);
+});
+afterAll(() => h?.close());
+
+/** Starts a run at every bound that continues as new at every step and while it waits, and fills its queue. */
+async function startAtBounds(prompt: string, writes: number) {
+  const handle = await h.start({
+    agent: 'wordy',
+    prompt: `${prompt} ${controls(LIMITS.promptChars - 40)}`,
+    context: { notes: 'c'.repeat(LIMITS.contextBytes - 20) },
+    approval: { tools: { send_email: { approvers } } },
+    session: {},
+    continueAsNew: { maxBytes: 100_000 },
+  });
+  await waitFor(async () => (await handle.query(runStateQuery)).step === READS + 1, 60_000, 'the model call that asks for the calls');
+  for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
+  await waitForPending(handle, writes, 60_000);
+  return handle;
+}
+
+/** Each run of the chain, in order: the bytes of the input it started with, and its activities' summaries. */
+async function chain(workflowId: string, state: RunState): Promise<{ inputs: number[]; activities: string[] }> {
+  const runIds = [...state.previousRunIds, (await h.temporal.client.workflow.getHandle(workflowId).describe()).runId];
+  const inputs = [];
+  const activities = [];
+  for (const runId of runIds) {
+    const run = h.temporal.client.workflow.getHandle(workflowId, runId);
+    const { events } = await run.fetchHistory();
+    const payloads = events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
+    inputs.push(payloads.reduce((n, p) => n + (p.data?.length ?? 0), 0));
+    activities.push(...(await activitySummaries(run)));
+  }
+  console.log(`inputs of the chain's runs: ${inputs.join(', ')} bytes (limit ${LIMITS.carriedInputBytes})`);
+  return { inputs, activities };
+}
+
+/** Approves the calls, then checks that the tools ran, the queued messages had their turn, and the session ends. */
+async function approveAndFinish(handle: Awaited<ReturnType<typeof startAtBounds>>, prompt: string, writes: number): Promise<RunState> {
+  const ids = Array.from({ length: writes }, (_, i) => `call-${i + READS + 1}`);
+  await decide(handle, { decisions: ids.map((id) => ({ id, type: 'approve' as const })) });
+  await waitFor(
+    async () => {
+      const state = await handle.query(runStateQuery);
+      return state.queuedMessages === 0 && state.status === 'AwaitingMessage';
+    },
+    60_000,
+    'the turn of the queued messages',
+  );
+  const state = await handle.query(runStateQuery);
+  const { inputs, activities } = await chain(handle.workflowId, state);
+  expect(Math.max(...inputs)).toBeLessThanOrEqual(LIMITS.carriedInputBytes);
+  expect(activities.filter((a) => a === 'tool write_file')).toHaveLength(writes);
+  // The model read them all in one turn: the newest whole, the older ones as the transcript keeps any text.
+  const last = h.model.requests.filter((r) => JSON.stringify(r.body).includes(prompt)).at(-1)!.body as Pick<RunState, 'messages'>;
+  const taken = last.messages.filter((m) => m.role === 'user').slice(-QUEUED.length);
+  expect(taken.map((m) => m.content?.startsWith(controls(300)))).toEqual([true, true, true]);
+  expect(taken.at(-1)?.content).toBe(controls(QUEUED.at(-1)!));
+  await hitl.endSession(handle.workflowId);
+  expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'read your messages' });
+  return state;
+}
+
+describe('a run with every part at its bound', () => {
+  it('sheds older replies to continue as new while its calls wait, and loses nothing', { timeout: 180_000 }, async () => {
+    const handle = await startAtBounds('one call fills the carry', 1);
+    // It continued as new while the calls waited: the calls, the queue and the prompt went across.
+    await waitFor(async () => (await handle.query(runStateQuery)).previousRunIds.length === READS + 1, 30_000, 'the run that waits');
+    const waiting = await handle.query(runStateQuery);
+    expect(waiting.pending.map((p) => p.id)).toEqual([`call-${READS + 1}`]);
+    expect(waiting.queuedMessages).toBe(QUEUED.length);
+    expect(Math.max(...(await chain(handle.workflowId, waiting)).inputs)).toBeLessThanOrEqual(LIMITS.carriedInputBytes);
+    // Shed to get there: the transcript went across well below its own budget, which cuts a reply (62 KiB at most)
+    // only while it is over; its older replies are cut, with a marker.
+    const { input } = await startOf<{ carry: { messages: RunState['messages'] } }>(h.temporal.client.workflow.getHandle(handle.workflowId));
+    expect(Buffer.byteLength(JSON.stringify(input.carry.messages))).toBeLessThan(LIMITS.transcriptBytes - 64 * KiB);
+    const replies = input.carry.messages.filter((m) => m.role === 'assistant' && m.content).map((m) => m.content!);
+    expect(replies).toHaveLength(READS);
+    expect(replies.slice(0, -1).every((r) => r.includes(CUT))).toBe(true);
+
+    await approveAndFinish(handle, 'one call fills the carry', 1);
+  });
+
+  it('stays in its run while what it cannot shed does not fit, and continues as new once it does', { timeout: 180_000 }, async () => {
+    const handle = await startAtBounds('three calls overfill the carry', 3);
+    // Each waiting call's arguments go across five times: parsed, in its pending entry, in both copies of its
+    // description, and in the transcript. The run tried as its calls began to wait; in the first case it took less.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const waiting = await handle.query(runStateQuery);
+    expect(waiting.previousRunIds).toHaveLength(READS);
+    expect(waiting.pending).toHaveLength(3);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    // Its watchers were told it was draining while it tried; it takes their polls again.
+    const offset = await handle.query(streamOffsetQuery);
+    const poll = await handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: offset - 1 }] });
+    expect(poll.items).toHaveLength(1);
+
+    const done = await approveAndFinish(handle, 'three calls overfill the carry', 3);
+    // Once the calls were settled, the run went on continuing as new.
+    expect(done.previousRunIds.length).toBeGreaterThan(READS);
+  });
+});
