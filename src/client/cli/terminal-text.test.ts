@@ -206,6 +206,43 @@ describe('CLI output of hostile text', () => {
     expect(printed.split('\n')).not.toContain('  tool [call-1]: {"refunded":75000}');
   });
 
+  it('hitl show: a long prompt, message, result or arguments shows a preview that says how much it leaves out', () => {
+    const controls = '\u0001'.repeat(100_000);
+    const args = JSON.stringify({ path: 'a.txt', content: 'y'.repeat(50_000) });
+    const state = {
+      agent: 'demo',
+      status: 'AwaitingMessage',
+      step: 2,
+      prompt: `Refund order 1234 ${controls}`,
+      pending: [],
+      decisions: [],
+      messages: [
+        { role: 'system', content: 'You are a test agent.' },
+        { role: 'user', content: `Refund order 1234 ${controls}` },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'write_file', arguments: args } }],
+        },
+        { role: 'tool', tool_call_id: 'c', content: `Wrote ${'z'.repeat(9_000)}` },
+        { role: 'user', content: `${'a'.repeat(1999)}👩🏽 and more` },
+      ],
+    } as unknown as RunState;
+    const printed = stripOwnColours(describeRun('run-1', state));
+    // Each control character prints as six; 2,000 characters of each text at most.
+    expect(printed.length).toBeLessThan(5 * 6 * 2000 + 2000);
+    expect(printed).toContain(
+      `Prompt: Refund order 1234 ${'\\u0001'.repeat(2000 - 18)}… [${100_018 - 2000} more characters; --json shows them]`,
+    );
+    expect(printed).toContain(`more characters; --json shows them]) [c]`);
+    expect(printed).toContain(`tool [c]: Wrote ${'z'.repeat(1994)}… [7006 more characters; --json shows them]`);
+    // Never half a surrogate pair: the emoji at the cut is left out whole.
+    expect(printed).toContain(`  user: ${'a'.repeat(1999)}… [13 more characters; --json shows them]`);
+    expect(hiddenLeft(printed, true)).toEqual([]);
+    // Short texts are shown whole, with no note.
+    expect(stripOwnColours(describeRun('run-1', { ...state, prompt: 'Refund order 1234', messages: [] }))).not.toContain('more characters');
+  });
+
   it("hitl watch: a line of the model that imitates an event is indented under the model's line", () => {
     const fake = 'Done.\ndecided: approve process_refund [call-1] by alice via update';
     expect(describeEvent({ type: 'model_replied', step: 1, content: fake })).toBe(

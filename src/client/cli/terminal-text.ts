@@ -18,20 +18,37 @@ interface TextOptions {
    * writes "decided: approve …" on a line of its own is shown indented under the line that quotes it.
    */
   indent?: string;
+  /**
+   * Characters of the text shown; the rest is left out with a note that says how much. A prompt or a message may be
+   * 100,000 characters, and each control character prints as six: `hitl show` shows a preview, `--json` the whole.
+   */
+  maxChars?: number;
 }
 
 export function terminalText(text: string, options?: TextOptions): string;
 export function terminalText(text: string | undefined, options?: TextOptions): string | undefined;
 export function terminalText(text: string | undefined, options: TextOptions = {}): string | undefined {
+  const kept = text === undefined || options.maxChars === undefined ? text : cutChars(text, options.maxChars);
   const shown =
-    text === undefined
+    kept === undefined
       ? undefined
-      : revealHidden(text, (c) => {
+      : revealHidden(kept, (c) => {
           if (options.multiline && (c === '\n' || c === '\t')) return c;
           if (c === '\n') return '⏎';
           if (c === '\t') return '\\t';
           if (c === '\r') return '\\r';
           return codePointEscape(c);
         });
-  return options.multiline && options.indent ? shown?.replaceAll('\n', `\n${options.indent}`) : shown;
+  const indented = options.multiline && options.indent ? shown?.replaceAll('\n', `\n${options.indent}`) : shown;
+  // Added after the escaping: the note is the CLI's own words.
+  return text !== undefined && kept !== undefined && kept.length < text.length
+    ? `${indented}… [${text.length - kept.length} more characters; --json shows them]`
+    : indented;
+}
+
+/** `text` up to `max` UTF-16 units, never ending inside a surrogate pair. */
+function cutChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\ud800-\udbff]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return text.slice(0, end);
 }

@@ -135,6 +135,9 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     });
 };
 
+/** Characters `show` prints of one prompt, message, result or arguments; `--json show` has them whole. */
+const SHOWN_CHARS = 2000;
+
 /** Every text of the run goes through terminalText: a prompt, the model's words or a name can hold escape sequences. */
 export function describeRun(workflowId: string, s: RunState): string {
   const t = terminalText;
@@ -142,7 +145,7 @@ export function describeRun(workflowId: string, s: RunState): string {
     ...(s.problem ? stuckNotice(s.problem) : []),
     `${style.bold(t(workflowId))}  ${t(s.agent)}  ${style.cyan(t(s.status))}  step ${s.step}${s.requestedBy ? `  requested by ${t(s.requestedBy)}` : ''}`,
     ...retryingNotice(s.retrying ?? []),
-    `Prompt: ${t(s.prompt)}`,
+    `Prompt: ${t(s.prompt, { maxChars: SHOWN_CHARS })}`,
   ];
   if (s.pending.length) {
     lines.push('', style.bold('Waiting for approval'));
@@ -150,12 +153,12 @@ export function describeRun(workflowId: string, s: RunState): string {
   }
   lines.push('', style.bold('Transcript'));
   // Deeper than the transcript's own two spaces: a reply's later lines cannot pass for a line of the transcript.
-  const text = (content: string) => t(content, { multiline: true, indent: '      ' });
+  const text = (content: string) => t(content, { multiline: true, indent: '      ', maxChars: SHOWN_CHARS });
   for (const m of s.messages.slice(1)) {
     if (m.role === 'assistant') {
       if (m.content) lines.push(`  assistant: ${text(m.content)}`);
       for (const call of m.tool_calls ?? [])
-        lines.push(`  assistant → ${t(call.function.name)}(${t(call.function.arguments)}) [${t(call.id)}]`);
+        lines.push(`  assistant → ${t(call.function.name)}(${t(call.function.arguments, { maxChars: SHOWN_CHARS })}) [${t(call.id)}]`);
     } else if (m.role === 'tool') lines.push(`  tool [${t(m.tool_call_id)}]: ${text(m.content)}`);
     else lines.push(`  ${m.role}: ${text(m.content)}`);
   }
