@@ -121,6 +121,7 @@ describe('a run with every part at its bound', () => {
     const waiting = await handle.query(runStateQuery);
     expect(waiting.pending.map((p) => p.id)).toEqual([`call-${READS + 1}`]);
     expect(waiting.queuedMessages).toBe(QUEUED.length);
+    expect(waiting.carryUnfit).toBeUndefined();
     expect(Math.max(...(await chain(handle.workflowId, waiting)).inputs)).toBeLessThanOrEqual(LIMITS.carriedInputBytes);
     // Shed to get there: the transcript went across well below its own budget, which cuts a reply (62 KiB at most)
     // only while it is over; its older replies are cut, with a marker.
@@ -142,13 +143,19 @@ describe('a run with every part at its bound', () => {
     expect(waiting.previousRunIds).toHaveLength(READS);
     expect(waiting.pending).toHaveLength(3);
     expect((await handle.describe()).status.name).toBe('RUNNING');
+    // It says so, with the size, in its state (and so in `hitl show` and the API).
+    expect(waiting.carryUnfit).toMatchObject({ limit: LIMITS.carriedInputBytes });
+    expect(waiting.carryUnfit!.bytes).toBeGreaterThan(LIMITS.carriedInputBytes);
+    const shown = await hitl.getRun(handle.workflowId);
+    expect(shown.carryUnfit).toEqual(waiting.carryUnfit);
     // Its watchers were told it was draining while it tried; it takes their polls again.
     const offset = await handle.query(streamOffsetQuery);
     const poll = await handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: offset - 1 }] });
     expect(poll.items).toHaveLength(1);
 
     const done = await approveAndFinish(handle, 'three calls overfill the carry', 3);
-    // Once the calls were settled, the run went on continuing as new.
+    // Once the calls were settled, the run went on continuing as new; the run it is now has nothing to report.
     expect(done.previousRunIds.length).toBeGreaterThan(READS);
+    expect(done.carryUnfit).toBeUndefined();
   });
 });

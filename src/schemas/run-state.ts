@@ -71,6 +71,11 @@ export const RunState = builtOnce('schemas/run-state.RunState', () =>
      * state. Absent when the run cannot answer (`problem`).
      */
     streamOffset: z.number().int().nonnegative().optional(),
+    /**
+     * The run was due to continue as new, and its state did not fit in the next run's input even after shedding
+     * (README, "Limits"): it goes on in this run, and tries again at its next step. The last such attempt.
+     */
+    carryUnfit: z.object({ bytes: z.number().int(), limit: z.number().int(), historyLength: z.number().int() }).optional(),
     /** Set by clients (never by the run) when the run is stuck; the rest then comes from visibility, not the run. */
     problem: RunProblem.optional(),
     /** Set by clients (never by the run): its activities that failed and are being tried again. */

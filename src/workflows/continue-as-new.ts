@@ -27,7 +27,12 @@ const DEFAULT_BEFORE_WAIT_EVENTS = 500;
 const UNFIT_RETRY_EVENTS = 200;
 
 /** Where the run was when its state last did not fit in the next run's input (module state is per run). */
-let unfitAt: { historyLength: number; step: number; openCalls: number } | undefined;
+let unfitAt: { historyLength: number; step: number; openCalls: number; bytes: number } | undefined;
+
+/** The last time this run's state did not fit in the next run's input, for views: how large it was, and when. */
+export function lastUnfitCarry(): { bytes: number; limit: number; historyLength: number } | undefined {
+  return unfitAt && { bytes: unfitAt.bytes, limit: LIMITS.carriedInputBytes, historyLength: unfitAt.historyLength };
+}
 
 /** Whether the run is where its state last did not fit: the waiting calls and queued messages that make it up stay. */
 function stillUnfit(run: AgentRun, historyLength: number): boolean {
@@ -116,7 +121,7 @@ export async function continueAsNewNow(run: AgentRun): Promise<void> {
   if (!takesPatch(PATCHES.carryFits)) return startNextRun(next);
   const fitted = fitNextRunInput(next);
   if (fitted.input) return startNextRun(fitted.input);
-  unfitAt = { historyLength: historyReading().historyLength, step: run.step, openCalls: run.book.calls.length };
+  unfitAt = { historyLength: historyReading().historyLength, step: run.step, openCalls: run.book.calls.length, bytes: fitted.bytes };
   // Its watchers' polls were refused as draining, and they poll again: this run is still the one to follow.
   if (run.events.handsOff) run.events.reattachPollers();
   log.warn('Not continuing as new: the state to carry does not fit in one payload, even after shedding', {

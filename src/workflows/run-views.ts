@@ -8,6 +8,7 @@ import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
+import { lastUnfitCarry } from './continue-as-new.js';
 import { listedApproval } from './listed-approval.js';
 
 /** Pending calls as lists show them: every call, with arguments over the list budget cut to a preview. */
@@ -42,6 +43,7 @@ export function runState(run: AgentRun, options: RunStateQueryOptions = {}): Run
     queuedMessages: run.session.length,
     ...(run.modelCalls.entries.length > 0 && { modelCalls: run.modelCalls.entries.slice(-100) }),
     streamOffset: run.events.offset,
+    ...(lastUnfitCarry() && { carryUnfit: lastUnfitCarry() }),
   };
   // The transcript gets what the rest leaves of the budget (at least one message, so paging always advances).
   const rest = Math.max(64 * 1024, LIMITS.queryBytes - utf8Length(JSON.stringify(fixed)));

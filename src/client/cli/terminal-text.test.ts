@@ -239,6 +239,12 @@ describe('CLI output of hostile text', () => {
     // Never half a surrogate pair: the emoji at the cut is left out whole.
     expect(printed).toContain(`  user: ${'a'.repeat(1999)}… [13 more characters; --json shows them]`);
     expect(hiddenLeft(printed, true)).toEqual([]);
+    // A run whose state did not fit the next run's input says so.
+    const unfit = stripOwnColours(
+      describeRun('run-1', { ...state, carryUnfit: { bytes: 2_480_188, limit: 2_031_616, historyLength: 41 } }),
+    );
+    expect(unfit).toContain('Could not continue as new at event 41: its state was 2480188 bytes, over the limit of 2031616');
+    expect(printed).not.toContain('Could not continue as new');
     // Short texts are shown whole, with no note.
     expect(stripOwnColours(describeRun('run-1', { ...state, prompt: 'Refund order 1234', messages: [] }))).not.toContain('more characters');
   });

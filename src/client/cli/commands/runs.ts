@@ -145,6 +145,7 @@ export function describeRun(workflowId: string, s: RunState): string {
     ...(s.problem ? stuckNotice(s.problem) : []),
     `${style.bold(t(workflowId))}  ${t(s.agent)}  ${style.cyan(t(s.status))}  step ${s.step}${s.requestedBy ? `  requested by ${t(s.requestedBy)}` : ''}`,
     ...retryingNotice(s.retrying ?? []),
+    ...(s.carryUnfit ? [carryUnfitNotice(s.carryUnfit)] : []),
     `Prompt: ${t(s.prompt, { maxChars: SHOWN_CHARS })}`,
   ];
   if (s.pending.length) {
@@ -183,4 +184,11 @@ export function describeRun(workflowId: string, s: RunState): string {
   if (s.result) lines.push('', `${style.bold('Result')} (${s.result.status}): ${text(s.result.output)}`);
   if (s.error) lines.push('', `${style.red('Error')}: ${text(s.error)}`);
   return lines.join('\n');
+}
+
+function carryUnfitNotice(unfit: NonNullable<RunState['carryUnfit']>): string {
+  return style.yellow(
+    `Could not continue as new at event ${unfit.historyLength}: its state was ${unfit.bytes} bytes, over the limit of ${unfit.limit} ` +
+      '(waiting calls, queued messages and the prompt cannot be shed). It goes on in this run and tries again at its next step.',
+  );
 }
