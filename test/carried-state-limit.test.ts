@@ -2,8 +2,8 @@
  * Runs whose every part is at its own bound: a prompt of control characters, a full context, a run policy, a queue of
  * messages, waiting calls of the largest arguments, a transcript at its budget, and an agent of long instructions.
  * Together they pass Temporal's 2 MiB payload limit when the run continues as new while its calls wait, and the
- * server then ends the run with its waiting calls. Since patch carryFits the run sheds what views alone read first,
- * and stays in its run when what is left still does not fit (src/workflows/carry-fit.ts).
+ * server then ends the run with its waiting calls. Since patch carryFits the run sheds what the next run can go on
+ * without, and stays in its run when what is left still does not fit (src/workflows/carry-fit.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
@@ -137,13 +137,13 @@ describe('a run with every part at its bound', () => {
   it('stays in its run while what it cannot shed does not fit, and continues as new once it does', { timeout: 180_000 }, async () => {
     const handle = await startAtBounds('three calls overfill the carry', 3);
     // Each waiting call's arguments go across five times: parsed, in its pending entry, in both copies of its
-    // description, and in the transcript. The run tried as its calls began to wait; in the first case it took less.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // description, and in the transcript. The run tried as its calls began to wait, and says so in its state, with the
+    // size (and so in `hitl show` and the API).
+    await waitFor(async () => (await handle.query(runStateQuery)).carryUnfit !== undefined, 30_000, 'the attempt');
     const waiting = await handle.query(runStateQuery);
     expect(waiting.previousRunIds).toHaveLength(READS);
     expect(waiting.pending).toHaveLength(3);
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    // It says so, with the size, in its state (and so in `hitl show` and the API).
     expect(waiting.carryUnfit).toMatchObject({ limit: LIMITS.carriedInputBytes });
     expect(waiting.carryUnfit!.bytes).toBeGreaterThan(LIMITS.carriedInputBytes);
     const shown = await hitl.getRun(handle.workflowId);
