@@ -10,7 +10,7 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { LIMITS } from '../src/contract/limits.js';
-import { runStateQuery, streamOffsetQuery, streamPollUpdate } from '../src/contract/messages.js';
+import { pendingApprovalQuery, runStateQuery, streamOffsetQuery, streamPollUpdate } from '../src/contract/messages.js';
 import type { RunState } from '../src/schemas/run-state.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -120,6 +120,9 @@ describe('a run with every part at its bound', () => {
     await waitFor(async () => (await handle.query(runStateQuery)).previousRunIds.length === READS + 1, 30_000, 'the run that waits');
     const waiting = await handle.query(runStateQuery);
     expect(waiting.pending.map((p) => p.id)).toEqual([`call-${READS + 1}`]);
+    // The text approvers read quotes the arguments up to its bound; the call holds them whole.
+    expect(Buffer.byteLength(waiting.pending[0]!.description)).toBeLessThanOrEqual(LIMITS.descriptionBytes);
+    expect((await handle.query(pendingApprovalQuery, `call-${READS + 1}`))?.args).toEqual(write(1).arguments);
     expect(waiting.queuedMessages).toBe(QUEUED.length);
     expect(waiting.carryUnfit).toBeUndefined();
     expect(Math.max(...(await chain(handle.workflowId, waiting)).inputs)).toBeLessThanOrEqual(LIMITS.carriedInputBytes);
@@ -129,16 +132,19 @@ describe('a run with every part at its bound', () => {
     expect(Buffer.byteLength(JSON.stringify(input.carry.messages))).toBeLessThan(LIMITS.transcriptBytes - 64 * KiB);
     const replies = input.carry.messages.filter((m) => m.role === 'assistant' && m.content).map((m) => m.content!);
     expect(replies).toHaveLength(READS);
-    expect(replies.slice(0, -1).every((r) => r.includes(CUT))).toBe(true);
+    // Oldest first: the replies cut come before those kept whole.
+    const cut = replies.map((r) => r.includes(CUT));
+    expect(cut[0]).toBe(true);
+    expect(cut).toEqual([...cut].sort().reverse());
 
     await approveAndFinish(handle, 'one call fills the carry', 1);
   });
 
   it('stays in its run while what it cannot shed does not fit, and continues as new once it does', { timeout: 180_000 }, async () => {
     const handle = await startAtBounds('three calls overfill the carry', 3);
-    // Each waiting call's arguments go across five times: parsed, in its pending entry, in both copies of its
-    // description, and in the transcript. The run tried as its calls began to wait, and says so in its state, with the
-    // size (and so in `hitl show` and the API).
+    // Each waiting call's arguments go across three times: parsed, in its pending entry, and in the transcript (and
+    // the text approvers read, twice, is cut to 4 KiB since patch set 17). The run tried as its calls began to wait,
+    // and says so in its state, with the size (and so in `hitl show` and the API).
     await waitFor(async () => (await handle.query(runStateQuery)).carryUnfit !== undefined, 30_000, 'the attempt');
     const waiting = await handle.query(runStateQuery);
     expect(waiting.previousRunIds).toHaveLength(READS);
@@ -148,12 +154,20 @@ describe('a run with every part at its bound', () => {
     expect(waiting.carryUnfit!.bytes).toBeGreaterThan(LIMITS.carriedInputBytes);
     const shown = await hitl.getRun(handle.workflowId);
     expect(shown.carryUnfit).toEqual(waiting.carryUnfit);
-    // Its watchers were told it was draining while it tried; it takes their polls again.
+    // It takes its watchers' polls: one that asks for what it has is answered.
     const offset = await handle.query(streamOffsetQuery);
-    const poll = await handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: offset - 1 }] });
-    expect(poll.items).toHaveLength(1);
+    const poll = (from: number) => handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: from }] });
+    expect((await poll(offset - 1)).items).toHaveLength(1);
+    // It tries again once its history has grown by 200 events, and measures first (patch carryMeasuredFirst): a
+    // watcher waiting for the run's next event is not let go to poll a next run that does not come.
+    let watcherLetGo = false;
+    const watcher = poll(offset).then((answer) => ((watcherLetGo = true), answer));
+    const firstAttempt = waiting.carryUnfit!.historyLength;
+    while ((await handle.query(runStateQuery)).carryUnfit!.historyLength === firstAttempt) await poll(offset - 1);
+    expect(watcherLetGo).toBe(false);
 
     const done = await approveAndFinish(handle, 'three calls overfill the carry', 3);
+    expect((await watcher).items.length).toBeGreaterThan(0);
     // Once the calls were settled, the run went on continuing as new; the run it is now has nothing to report.
     expect(done.previousRunIds.length).toBeGreaterThan(READS);
     expect(done.carryUnfit).toBeUndefined();

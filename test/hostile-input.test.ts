@@ -676,6 +676,36 @@ describe('start input and stray signals', () => {
     });
   });
 
+  it('fails a run started straight through Temporal that names no one where it names people, as the client refuses it', async () => {
+    // Sent by another SDK or the `temporal` CLI, such a start skipped the client's check: an approver entry that names
+    // no one locked its tool for good, and a padded requester was someone else to four eyes.
+    const input = {
+      agent: 'demo',
+      prompt: 'never read',
+      requestedBy: 'alice\u200b',
+      approval: { tools: { write_file: { approvers: ['group: finance', 'user:bob'] } } },
+      interrupt: { beforeTools: { approvers: ['finance '] } },
+    };
+    const client = await new HitlClient(h.temporal.client, h.taskQueue).startRun(input).catch((err: unknown) => err);
+    expect(client).toBeInstanceOf(InvalidRunInputError);
+    tally.inputs++;
+    const handle = await h.start(input as never);
+    const failed = (await handle.result().catch((err: unknown) => err)) as WorkflowFailedError;
+    expect(failed.cause).toMatchObject({ type: 'InvalidRunInputError', message: (client as Error).message });
+    expect(failed.cause?.message.split('\n').map((line) => /^(?:Invalid agentWorkflow input: )?([^:]+):/.exec(line)?.[1])).toEqual([
+      'requestedBy',
+      'approval.tools.write_file.approvers.0',
+      'interrupt.beforeTools.approvers.0',
+    ]);
+    // Refused in its first task: no activity ran, not even the agent's resolution.
+    const { events } = await handle.fetchHistory();
+    expect(
+      events?.filter(
+        (e) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+      ),
+    ).toEqual([]);
+  });
+
   it('ignores forged sub-agent reports and junk session signals, staying as it was', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'Expect stray signals' });
     await waitForPending(handle, 1);

@@ -514,6 +514,9 @@ describe('large arguments in the inbox', () => {
       20_000,
       'listed as a preview',
     );
+    // From the run's memo, which lists it as every list does since patch set 17 (before, whole and unmarked there).
+    const { memo } = await h.temporal.client.workflow.getHandle(runId).describe();
+    expect((memo?.pendingApprovals as { argsTruncated?: boolean }[])[0]?.argsTruncated).toBe(true);
     await page.goto(`${api.url}/?agent=inboxteam`);
     await item(id).waitFor();
     // Never decided in bulk, on the list's preview: no checkbox.

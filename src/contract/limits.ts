@@ -40,6 +40,12 @@ export const LIMITS = {
   queryBytes: 1024 * 1024,
   /** Bytes of one pending call's arguments shown in lists; the full arguments come from `pendingApproval`. */
   listedArgumentsBytes: 8 * 1024,
+  /**
+   * Bytes (as a payload holds them) of the text approvers read for a call, as the policy writes it (the default quotes
+   * the arguments whole); the rest is cut with a marker. The call's arguments are shown whole beside it, and a run
+   * carries the text twice per waiting call (its gate and its pending entry): since patch set 17.
+   */
+  descriptionBytes: 4 * 1024,
   /** Bytes of arguments an audit entry keeps (before and after an edit); larger ones keep a preview. */
   auditArgumentsBytes: 4 * 1024,
   /** MCP tools a run records when it starts (all its servers together); the rest are left out, with why. */

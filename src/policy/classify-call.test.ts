@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy } from '../schemas/approval-policy.js';
+import { jsonStringBytes } from '../bounds/truncate.js';
 import { classifyCall } from './classify-call.js';
 import { mergePolicy } from './merge-policy.js';
 
@@ -75,6 +76,29 @@ describe('classifyCall', () => {
       settings: { description: expect.stringMatching(/^Check this\n/) },
     });
     expect(classifyCall(merged, 'write_file', {})).toMatchObject({ gated: true });
+  });
+
+  it('cuts the description to the size it is given, default and template alike, and leaves the call whole', () => {
+    const content = 'é\u0001'.repeat(20_000);
+    const args = { path: 'big.txt', content };
+    const whole = classifyCall(policy, 'write_file', args);
+    const cut = classifyCall(policy, 'write_file', args, undefined, undefined, { descriptionBytes: 4096 });
+    if (!whole.gated || !cut.gated) throw new Error('write_file is gated');
+    expect(whole.settings.description).toContain(JSON.stringify(content));
+    expect(jsonStringBytes(cut.settings.description)).toBeLessThanOrEqual(4096);
+    expect(cut.settings.description).toMatch(
+      /^Tool execution requires approval\n\nTool: write_file\nArgs: \{\n {2}"path": "big.txt",\n {2}"content": "/,
+    );
+    expect(cut.settings.description).toMatch(/more bytes cut: over the size limit\]$/);
+    expect(whole.settings.description.startsWith(cut.settings.description.slice(0, cut.settings.description.lastIndexOf('…')))).toBe(true);
+    expect({ ...cut.settings, description: '' }).toEqual({ ...whole.settings, description: '' });
+    const templated = ApprovalPolicy.parse({ tools: { write_file: { description: 'Write {{args.content}}' } } });
+    const cutTemplate = classifyCall(templated, 'write_file', args, undefined, undefined, { descriptionBytes: 4096 });
+    expect(cutTemplate.gated && jsonStringBytes(cutTemplate.settings.description)).toBeLessThanOrEqual(4096);
+    // A short one is untouched.
+    expect(classifyCall(policy, 'write_file', { path: 'a', content: 'b' }, undefined, undefined, { descriptionBytes: 4096 })).toEqual(
+      classifyCall(policy, 'write_file', { path: 'a', content: 'b' }),
+    );
   });
 
   it('refuses a policy with a bad duration or decision', () => {

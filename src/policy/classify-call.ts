@@ -15,6 +15,7 @@ import { bestMatch } from '../tools/tool-names.js';
 import { NO_FACTS, type CallFacts } from './call-facts.js';
 import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
+import { truncateJsonBytes } from '../bounds/truncate.js';
 
 export type { GateSettings };
 
@@ -23,6 +24,7 @@ export type Classification = { gated: false; rule: string } | { gated: true; rul
 /**
  * @param facts what conditions may know besides the arguments (the run's context, requester, agent, call id)
  * @param hints the tool's MCP annotations, for a tool the policy does not list
+ * @param options.descriptionBytes cut the description approvers read to this size (truncateJsonBytes)
  */
 export function classifyCall(
   policy: ApprovalPolicy,
@@ -30,6 +32,7 @@ export function classifyCall(
   args: Record<string, unknown>,
   facts: Omit<CallFacts, 'toolName'> = NO_FACTS,
   hints?: McpToolAnnotations,
+  options: { descriptionBytes?: number } = {},
 ): Classification {
   const key = bestMatch(Object.keys(policy.tools), toolName);
   // The MCP spec: destructiveHint means something only for a tool that is not read-only.
@@ -51,7 +54,7 @@ export function classifyCall(
         : `${source}: ${toolPolicy === true ? 'true' : 'gated'}`,
     settings: {
       allowedDecisions: config.allowedDecisions ?? [...DECISION_TYPES],
-      description: describeCall(toolName, args, policy.descriptionPrefix, config.description),
+      description: cutTo(describeCall(toolName, args, policy.descriptionPrefix, config.description), options.descriptionBytes),
       ...(config.description !== undefined && { descriptionFromPolicy: true }),
       timeoutMs: durationToMs(config.timeout ?? policy.timeout),
       onTimeout: config.onTimeout ?? policy.onTimeout,
@@ -65,4 +68,8 @@ export function classifyCall(
       ...(config.validFor && { validForMs: durationToMs(config.validFor) }),
     },
   };
+}
+
+function cutTo(text: string, maxBytes: number | undefined): string {
+  return maxBytes === undefined ? text : truncateJsonBytes(text, maxBytes);
 }

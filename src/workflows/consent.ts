@@ -14,6 +14,7 @@ import type { PendingApproval, RependReason } from '../schemas/pending-approval.
 import type { AgentRun } from './agent-run.js';
 import { announce, requestApproval } from './announce.js';
 import { describeForApprovers, describedByTool } from './approval-description.js';
+import { descriptionOptions } from './description-bound.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { proposalGate } from './proposal-gate.js';
@@ -184,6 +185,7 @@ export async function repend(run: AgentRun, record: CallRecord, stale: Stale, ow
  */
 function gateOfEdit(run: AgentRun, record: CallRecord, edited: EditedCall): GateSettings {
   const facts = { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent, callId: record.id };
-  const target = classifyCall(run.policy, edited.toolName, edited.args, facts, mcpToolOf(run.snapshot, edited.toolName)?.annotations);
+  const hints = mcpToolOf(run.snapshot, edited.toolName)?.annotations;
+  const target = classifyCall(run.policy, edited.toolName, edited.args, facts, hints, descriptionOptions());
   return proposalGate(target.gated ? target.settings : record.gate!, takesPatch(PATCHES.deadlinesApproveNoProposal));
 }

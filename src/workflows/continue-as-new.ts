@@ -109,6 +109,13 @@ function dueAndReady(run: AgentRun, waitingForPeople: boolean): boolean {
  * to carry cannot fit in the next run's input (carry-fit.ts, since patch carryFits): the run then goes on as it is.
  */
 export async function continueAsNewNow(run: AgentRun): Promise<void> {
+  // Since patch carryMeasuredFirst, a state that cannot fit however much is shed declines here, before its watchers
+  // are let go and before a summary is written: shed as far as it goes, the transcript is its system message and its
+  // newest one, which every compaction keeps too.
+  if (takesPatch(PATCHES.carryMeasuredFirst)) {
+    const measured = fitNextRunInput(nextRunInput(run, [...run.transcript.messages]));
+    if (!measured.input) return decline(run, measured.bytes);
+  }
   // Waiting polls return and new ones are refused as draining: their watchers poll the next run.
   if (run.events.handsOff) run.events.detachPollers();
   await condition(allHandlersFinished);
@@ -116,16 +123,26 @@ export async function continueAsNewNow(run: AgentRun): Promise<void> {
   // A decision may have arrived while the summary was written and started a tool: wait until it is done.
   await condition(() => run.book.isPausable() && allHandlersFinished());
   await run.notifications.flush();
-  const { carry: _previous, ...input } = run.input;
-  const next: NextRunInput = { ...input, carry: run.carry(messages) };
+  const next = nextRunInput(run, messages);
   if (!takesPatch(PATCHES.carryFits)) return startNextRun(next);
   const fitted = fitNextRunInput(next);
   if (fitted.input) return startNextRun(fitted.input);
-  unfitAt = { historyLength: historyReading().historyLength, step: run.step, openCalls: run.book.calls.length, bytes: fitted.bytes };
-  // Its watchers' polls were refused as draining, and they poll again: this run is still the one to follow.
+  // Its watchers' polls were refused as draining, and they poll again: this run is still the one to follow. (Since
+  // patch carryMeasuredFirst, only when what came in meanwhile, such as a message, made the state too large.)
   if (run.events.handsOff) run.events.reattachPollers();
+  decline(run, fitted.bytes);
+}
+
+function nextRunInput(run: AgentRun, messages: ChatMessage[]): NextRunInput {
+  const { carry: _previous, ...input } = run.input;
+  return { ...input, carry: run.carry(messages) };
+}
+
+/** The run stays in this run: it notes where, for continueAsNewDue and for views, and says so in the worker's log. */
+function decline(run: AgentRun, bytes: number): void {
+  unfitAt = { historyLength: historyReading().historyLength, step: run.step, openCalls: run.book.calls.length, bytes };
   log.warn('Not continuing as new: the state to carry does not fit in one payload, even after shedding', {
-    bytes: fitted.bytes,
+    bytes,
     limit: LIMITS.carriedInputBytes,
   });
 }

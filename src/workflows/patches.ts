@@ -154,6 +154,31 @@ export const PATCHES = {
    * without is shed first; a state that still does not fit stays in its run, which tries again later.
    */
   carryFits: 'carry-fits',
+  /**
+   * A continue-as-new is measured before anything is handed off or written: a state that cannot fit however much is
+   * shed declines at once, without letting its watchers' polls go and without a compaction summary (a model call)
+   * that the run would throw away (continue-as-new.ts).
+   */
+  carryMeasuredFirst: 'carry-measured-first',
+  /**
+   * A start sent straight to Temporal is held to the naming rule too (src/policy/approver-entries.ts): an approver
+   * entry that names no one locks its tool for good, and a requester's name padded or with a hidden character is
+   * another person to four eyes. The client, the API and the CLI refused such a start before it reached the server;
+   * another SDK or the `temporal` CLI did not.
+   */
+  startNamesChecked: 'start-input-names-checked',
+  /**
+   * The text approvers read, as the policy writes it, is cut to LIMITS.descriptionBytes: the default quoted a call's
+   * arguments whole, and a waiting call carried that text twice besides them (its gate and its pending entry), five
+   * copies of 64 KiB of arguments in all.
+   */
+  descriptionsBounded: 'descriptions-bounded',
+  /**
+   * The memo lists waiting calls as every list shows them, arguments over LIMITS.listedArgumentsBytes as a marked
+   * preview (listed-approval.ts): a list read from the memo showed them whole and unmarked, one that asked the run a
+   * preview. Smaller entries also leave more runs' lists in the memo.
+   */
+  previewsInMemo: 'previews-in-memo',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -211,8 +236,13 @@ const SET_14: readonly PatchId[] = [
   PATCHES.hiddenNamesRefused,
   PATCHES.runPolicyLimited,
 ];
+const SET_16: readonly PatchId[] = [...SET_14, PATCHES.escapedSizes, PATCHES.carryFits];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-16', patches: [...SET_14, PATCHES.escapedSizes, PATCHES.carryFits] },
+  {
+    id: 'patch-set-17',
+    patches: [...SET_16, PATCHES.carryMeasuredFirst, PATCHES.startNamesChecked, PATCHES.descriptionsBounded, PATCHES.previewsInMemo],
+  },
+  { id: 'patch-set-16', patches: SET_16 },
   { id: 'patch-set-15', patches: [...SET_14, PATCHES.escapedSizes] },
   { id: 'patch-set-14', patches: SET_14 },
   { id: 'patch-set-13', patches: SET_13 },

@@ -20,6 +20,7 @@ import { truncateChars } from '../bounds/truncate.js';
 import { ApprovalMetrics } from './approval-metrics.js';
 import type { AuditLog } from './audit-log.js';
 import { currentDetails } from './current-details.js';
+import { listedApproval } from './listed-approval.js';
 import { LISTINGS_LAG_MS } from './listings-lag.js';
 import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
@@ -164,8 +165,11 @@ export class RunVisibility {
    * What waits, in the memo too: lists across runs read it from visibility instead of querying every run (a
    * sub-agent's calls are listed through its parent). Too large a list is left out; lists then ask the run.
    */
-  #publishPendingMemo(pending: PendingApproval[]): void {
+  #publishPendingMemo(waiting: PendingApproval[]): void {
     if (workflowInfo().parent) return;
+    // As every list shows them (since patch previewsInMemo): a list read from the memo showed arguments over the list
+    // budget whole, unmarked, where one that asked the run showed a marked preview.
+    const pending = takesPatch(PATCHES.previewsInMemo) ? waiting.map(listedApproval) : waiting;
     const text = JSON.stringify(pending);
     const value = text.length <= MEMO_PENDING_LIMIT ? pending : null;
     const key = value ? text : 'too-large';
