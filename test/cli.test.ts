@@ -13,6 +13,8 @@ import { modelCallRunning } from './helpers/stream.js';
 const agent = defineAgent({ ...demoAgent, name: 'clidemo' });
 const LONG_ANSWER = 'Watching a run shows the model writing its answer a few words at a time, well before the step ends.';
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
+/** Over the list's 8 KiB of arguments, so lists show a preview of it. */
+const BIG_CONTENT = `${'Every refund of the quarter, one line each. '.repeat(250)}THE END`;
 
 let h: Harness;
 beforeAll(async () => {
@@ -54,6 +56,13 @@ beforeAll(async () => {
               ],
             },
             { content: 'review handled' },
+          ],
+        },
+        {
+          match: 'cli big review',
+          replies: [
+            { toolCalls: [call('b1', 'write_file', { path: 'big-review.txt', content: BIG_CONTENT })] },
+            { content: 'big reviewed' },
           ],
         },
         {
@@ -253,6 +262,20 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(state.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'r3').content).toBe(
       'Rejected by a human reviewer; cancel_order did not run. Reason: not this one',
     );
+  });
+
+  it('review shows a call whole where lists show a preview, and approves what it showed', async () => {
+    const id = await startRun('cli big review', 1);
+    const listed = await hitl(['pending', id]);
+    expect(listed.stdout).toContain('more characters; --json shows them]');
+    expect(JSON.parse((await hitl(['--json', 'pending', id])).stdout)[0].argsTruncated).toBe(true);
+    const review = await hitl(['review', id, '--as', 'rex'], { input: 'a\n' });
+    expect(review.code).toBe(0);
+    expect(review.stdout).toContain(`"content": "${BIG_CONTENT}"`);
+    expect(review.stdout).not.toContain('"preview"');
+    expect(review.stdout).toContain('✓ approve');
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', id])).stdout).status === 'Completed', 120_000);
+    expect(readFileSync(path.join(h.dataDir, 'workspace', 'big-review.txt'), 'utf8')).toBe(BIG_CONTENT);
   });
 
   it('show, runs and review print control characters from outside as visible escapes, --json as it was', async () => {

@@ -5,7 +5,7 @@
  * Names that name no one (src/policy/approver-entries.ts) are the client's to refuse (src/client/start-input.ts); they
  * are checked here first too, so that an entry with a typo is called that rather than a loosening.
  */
-import { z } from 'zod';
+import { inputProblems } from '../client/input-problems.js';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
 import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
@@ -26,7 +26,7 @@ export function checkRunStart(
   const agent = Object.hasOwn(agents, input.agent) ? agents[input.agent] : undefined;
   if (!agent && options.unknownAgents === 'refuse') throw new UnknownAgentError(input.agent, Object.keys(agents));
   const approval = input.approval === undefined ? undefined : ApprovalPolicyOverride.safeParse(input.approval);
-  if (approval && !approval.success) throw new InvalidRunInputError(`approval: ${z.prettifyError(approval.error)}`);
+  if (approval && !approval.success) throw new InvalidRunInputError(`approval: ${inputProblems(approval.error)}`);
   // Breakpoints of the wrong shape are the client's to word, with the rest of the input's shape (start-input.ts).
   throwNamingProblems({ approval: approval?.data, interrupt: input.interrupt });
   if (!agent || agent.approval.runOverrides !== 'tighten') return;

@@ -26,6 +26,15 @@ describe('checkStartInput', () => {
     expect(refusal({ maxSteps: 0 })).toBe('Invalid agentWorkflow input: ✖ Too small: expected number to be >=1\n  → at maxSteps');
   });
 
+  it("says what is wrong inside a tool's policy, which may be a boolean or an object, where it is", () => {
+    expect(refusal({ approval: { tools: { process_refund: { approvers: [123 as never, 'finance'], timeout: 'soon' } } } })).toBe(
+      "Invalid agentWorkflow input: ✖ expected a positive duration like '30s', '2h' or '3d'\n  → at approval.tools.process_refund.timeout\n✖ Invalid input: expected string, received number\n  → at approval.tools.process_refund.approvers[0]",
+    );
+    expect(refusal({ approval: { tools: { process_refund: 'yes' as never } } })).toBe(
+      'Invalid agentWorkflow input: ✖ Invalid input: expected boolean or object, received string\n  → at approval.tools.process_refund',
+    );
+  });
+
   it('refuses a requester or an approver entry that names no one, each on its own line, before the run exists', () => {
     expect(
       refusal({

@@ -118,6 +118,12 @@ type PendingRow = Parameters<typeof whoDecidesCell>[0] & {
 };
 
 /**
+ * Characters of a call's arguments a table row shows: a row is one line, and arguments may be 64 KiB (`hitl review`
+ * shows a call whole, `--json` the list as it came).
+ */
+const ARGS_CELL_CHARS = 200;
+
+/**
  * Pending calls as `hitl pending` and `hitl show` print them. Across runs, `leading` names the columns that say
  * whose call each is (workflow id, agent), before the call's own.
  */
@@ -132,7 +138,7 @@ export function pendingTable<T extends PendingRow>(
       terminalText(p.id),
       terminalText(p.toolName),
       // JSON.stringify escapes C0 controls, not C1 or bidi controls.
-      terminalText(JSON.stringify(p.args)),
+      terminalText(JSON.stringify(p.args), { maxChars: ARGS_CELL_CHARS }),
       p.allowedDecisions.join(' '),
       until(p.deadline),
       approversCell(p.approvers),

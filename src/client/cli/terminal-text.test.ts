@@ -173,6 +173,16 @@ describe('CLI output of hostile text', () => {
     expect(printed).toContain('\\u009bINNOCENT\\u202e');
   });
 
+  it('pending tables show the start of long arguments, with how much they leave out', () => {
+    const args = { path: 'big.txt', content: 'y'.repeat(5000) };
+    const printed = pendingTable([
+      { id: 'call-1', toolName: 'write_file', args, allowedDecisions: ['approve'], deadline: new Date(Date.now() + 60_000).toISOString() },
+    ]);
+    const left = JSON.stringify(args).length - 200;
+    expect(printed).toContain(`${JSON.stringify(args).slice(0, 200)}… [${left} more characters; --json shows them]`);
+    expect(Math.max(...printed.split('\n').map((line) => line.length))).toBeLessThan(400);
+  });
+
   it('hitl watch: events and streamed text', () => {
     const events: RunEvent[] = [
       { type: 'model_replied', step: 1, content: `said ${hostile}\nand more` },

@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { DecisionRefusedError } from '../../../errors.js';
+import { ApprovalNotFoundError, DecisionRefusedError } from '../../../errors.js';
+import { encodeApprovalId } from '../../approval-id.js';
+import type { HitlClient } from '../../hitl-client.js';
 import type { DecideResult, DecisionType } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { appliedLine } from '../applied-text.js';
@@ -43,6 +45,23 @@ function lineReader() {
 }
 
 /** New arguments from $EDITOR (a temp file holding the current ones), or typed as one JSON line. */
+/**
+ * The call with its arguments whole. The run's list has a preview of large ones (`argsTruncated`), and nobody should
+ * approve what they saw only part of, nor edit from a preview: the edit would send the preview as the arguments.
+ * Undefined when the call was decided meanwhile.
+ */
+async function wholeCall(hitl: HitlClient, workflowId: string, listed: PendingApproval): Promise<PendingApproval | undefined> {
+  if (!listed.argsTruncated) return listed;
+  try {
+    const call = await hitl.findApproval(encodeApprovalId({ workflowId, callId: listed.id }));
+    const { argsTruncated: _preview, ...rest } = listed;
+    return { ...rest, args: call.args };
+  } catch (err) {
+    if (err instanceof ApprovalNotFoundError) return undefined;
+    throw err;
+  }
+}
+
 async function editArgs(
   p: PendingApproval,
   ask: (prompt: string) => Promise<string | undefined>,
@@ -83,7 +102,12 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
       try {
         const pending = await hitl.pending(workflowId);
         if (pending.length === 0) process.stdout.write('Nothing is waiting for a decision.\n');
-        for (const [i, p] of pending.entries()) {
+        for (const [i, listed] of pending.entries()) {
+          const p = await wholeCall(hitl, workflowId, listed);
+          if (!p) {
+            process.stdout.write(`\n[${i + 1}/${pending.length}] call ${terminalText(listed.id)} is no longer waiting.\n`);
+            continue;
+          }
           process.stdout.write(reviewText(p, { index: i + 1, of: pending.length }));
           const offered = p.allowedDecisions.filter((d) => KEYS[d]);
           const choices = offered
