@@ -6,7 +6,7 @@
  * Every handler (run-handlers.ts) is registered before the first await, so nothing sent early is lost: the queries at
  * once, the inputs once the run has taken its input and restored what it carried.
  */
-import { ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { ContinueAsNew, isCancellation } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { z } from 'zod';
 import { InvalidRunInputError, StructuredOutputError } from '../errors.js';
@@ -54,9 +54,9 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
     const parsed = AgentWorkflowInput.safeParse(rawInput);
     if (!parsed.success) throw new InvalidRunInputError(z.prettifyError(parsed.error));
     const input = parsed.data;
-    // Held to the naming rule however the start came (a sub-agent's input is its parent's doing, and a continued run
-    // carries its chain's): a start sent straight to Temporal skips the client's check (patch startNamesChecked).
-    if (!input.carry && !workflowInfo().parent && takesPatch(PATCHES.startNamesChecked)) throwNamingProblems(input);
+    // Held to the naming rule however the start came (a continued run carries its chain's): a start sent straight to
+    // Temporal, or a child started by another workflow, skips the client's check (patch startNamesChecked).
+    if (!input.carry && takesPatch(PATCHES.startNamesChecked)) throwNamingProblems(input);
     run.accept(input);
     if (input.carry) run.resume(input, input.carry);
     if (inputsAfterSetup) registerInputs(run);

@@ -164,7 +164,7 @@ export const PATCHES = {
    * A start sent straight to Temporal is held to the naming rule too (src/policy/approver-entries.ts): an approver
    * entry that names no one locks its tool for good, and a requester's name padded or with a hidden character is
    * another person to four eyes. The client, the API and the CLI refused such a start before it reached the server;
-   * another SDK or the `temporal` CLI did not.
+   * another SDK, the `temporal` CLI or a parent workflow did not.
    */
   startNamesChecked: 'start-input-names-checked',
   /**

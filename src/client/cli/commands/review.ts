@@ -44,7 +44,6 @@ function lineReader() {
   };
 }
 
-/** New arguments from $EDITOR (a temp file holding the current ones), or typed as one JSON line. */
 /**
  * The call with its arguments whole. The run's list has a preview of large ones (`argsTruncated`), and nobody should
  * approve what they saw only part of, nor edit from a preview: the edit would send the preview as the arguments.
@@ -62,6 +61,7 @@ async function wholeCall(hitl: HitlClient, workflowId: string, listed: PendingAp
   }
 }
 
+/** New arguments from $EDITOR (a temp file holding the current ones), or typed as one JSON line. */
 async function editArgs(
   p: PendingApproval,
   ask: (prompt: string) => Promise<string | undefined>,
