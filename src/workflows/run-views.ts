@@ -24,6 +24,7 @@ export function pendingCall(run: AgentRun, id: string): PendingApproval | undefi
 export function runState(run: AgentRun, options: RunStateQueryOptions = {}): RunState {
   const pending = listedPending(run);
   const decisions = pageOf(run.audit.since(options.decisionsFrom ?? 0), LIMITS.queryBytes / 4);
+  const unfit = lastUnfitCarry();
   const fixed = {
     status: run.status,
     step: run.step,
@@ -43,7 +44,7 @@ export function runState(run: AgentRun, options: RunStateQueryOptions = {}): Run
     queuedMessages: run.session.length,
     ...(run.modelCalls.entries.length > 0 && { modelCalls: run.modelCalls.entries.slice(-100) }),
     streamOffset: run.events.offset,
-    ...(lastUnfitCarry() && { carryUnfit: lastUnfitCarry() }),
+    ...(unfit && { carryUnfit: unfit }),
   };
   // The transcript gets what the rest leaves of the budget (at least one message, so paging always advances).
   const rest = Math.max(64 * 1024, LIMITS.queryBytes - utf8Length(JSON.stringify(fixed)));
