@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
+import { jsonStringBytes } from '../src/bounds/truncate.js';
 import { LIMITS } from '../src/contract/limits.js';
 import { InvalidRunInputError } from '../src/errors.js';
 import { CARRY_FROM_CALLER } from '../src/schemas/agent-workflow-input.js';
@@ -29,6 +30,12 @@ const big = (bytes: number) => JSON.stringify({ path: 'big.txt', content: 'x'.re
 /** JSON nested `depth` deep, as text (too deep for JSON.stringify to build) and as a value a Temporal client can send. */
 const deepText = (depth: number) => `${'{"down":'.repeat(depth)}"bottom"${'}'.repeat(depth)}`;
 const deep = (depth: number): unknown => JSON.parse(deepText(depth));
+/**
+ * Order ids a tool quotes in the text approvers read: one whose quote ends, just past 4,000 UTF-16 units, in a surrogate
+ * pair where the old cut fell, and one whose text is three times the bound in UTF-8.
+ */
+const LONG_ORDER_ID = `${'x'.repeat(3985)}\u{1F600}y`;
+const HUGE_ORDER_ID = '\u{1F600}'.repeat(3000);
 const TOKENS = { 'alice-hostile-token-012345': { approver: 'alice', groups: ['finance'] } };
 
 const tally = { inputs: 0, wedged: 0, changedByRefusal: 0 };
@@ -80,6 +87,9 @@ beforeAll(async () => {
             },
           ],
         },
+        // cancel_order describes itself, quoting an order id it does not know (src/tools/implementations/shop-tools.ts).
+        { match: 'cancel a long order id', replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: LONG_ORDER_ID })] }] },
+        { match: 'cancel a huge order id', replies: [{ toolCalls: [call('c2', 'cancel_order', { orderId: HUGE_ORDER_ID })] }] },
         {
           match: 'duplicate ids',
           replies: [
@@ -538,6 +548,30 @@ describe('policy patterns', () => {
     await finishes(handle, 'backtracking done');
     const state = await handle.query(runStateQuery);
     expect(state.messages.find((m) => m.role === 'tool')?.content).toContain('ada@example.com');
+  });
+});
+
+describe('the text a tool writes for approvers', () => {
+  it('is kept whole under the bound, and cut with its prefix to it past that, never inside a character', async () => {
+    tally.inputs += 2;
+    const described = async (prompt: string) => {
+      const handle = await h.start({ agent: 'demo', prompt });
+      const [pending] = await waitForPending(handle, 1);
+      await assertViewable(handle);
+      await handle.terminate('done looking');
+      return pending!.description;
+    };
+    const prefix = 'Tool execution requires approval: ';
+    // 4,066 bytes with its prefix: whole. It was cut inside the emoji's surrogate pair, with no marker.
+    const long = await described('Please cancel a long order id');
+    expect(long).toBe(`${prefix}Cancel order ${JSON.stringify(LONG_ORDER_ID)}, which does not exist.`);
+    const huge = await described('Please cancel a huge order id');
+    expect(jsonStringBytes(huge)).toBeLessThanOrEqual(LIMITS.descriptionBytes);
+    expect(jsonStringBytes(huge)).toBeGreaterThan(LIMITS.descriptionBytes - 100);
+    expect(huge.startsWith(`${prefix}Cancel order "\u{1F600}`)).toBe(true);
+    expect(huge).toMatch(/…\[\d+ more bytes cut: over the size limit\]$/);
+    // No half of a surrogate pair anywhere (a lone one is \p{Cs} to a Unicode pattern).
+    for (const text of [long, huge]) expect(text).not.toMatch(/\p{Cs}/u);
   });
 });
 

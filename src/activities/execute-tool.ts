@@ -56,7 +56,7 @@ export function createExecuteTool({ tools }: ActivityDeps) {
       const implementation = tools[input.name];
       if (!implementation?.describe) return undefined;
       const text = await implementation.describe(implementation.spec.parameters.parse(input.args), toolContext(Context.current(), input));
-      return typeof text === 'string' ? truncateBytes(text, 4096) : undefined;
+      return typeof text === 'string' ? truncateBytes(text, LIMITS.descriptionBytes) : undefined;
     },
 
     /**

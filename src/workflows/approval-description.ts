@@ -10,6 +10,7 @@ import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
+import { toolWrittenDescription } from './description-bound.js';
 import { PATCHES, takesPatch } from './patches.js';
 
 /**
@@ -32,7 +33,7 @@ export async function describeForApprovers(
     const text = await activities.describeCall.executeWithOptions({ ...ACTIVITY_OPTIONS.describe, summary: `describe ${call.toolName}` }, [
       { agent: run.agent, name: call.toolName, args: call.args, toolCallId: record.id, context: run.input.context },
     ]);
-    if (typeof text === 'string' && text) return `${run.policy.descriptionPrefix}: ${text.slice(0, 4000)}`;
+    if (typeof text === 'string' && text) return toolWrittenDescription(run.policy.descriptionPrefix, text);
   } catch (err) {
     log.warn('could not describe a call for approvers', { toolName: call.toolName, error: String(err) });
   }

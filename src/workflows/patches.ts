@@ -179,6 +179,12 @@ export const PATCHES = {
    * preview. Smaller entries also leave more runs' lists in the memo.
    */
   previewsInMemo: 'previews-in-memo',
+  /**
+   * A tool's own text for approvers is cut like the policy's (description-bound.ts): to LIMITS.descriptionBytes with
+   * its prefix and the usual marker. It was cut to 4,000 UTF-16 units after the prefix, which could split a
+   * surrogate pair, left no marker, and let a long prefix or multi-byte text pass the bound.
+   */
+  toolDescriptionsBounded: 'tool-descriptions-bounded',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -237,11 +243,16 @@ const SET_14: readonly PatchId[] = [
   PATCHES.runPolicyLimited,
 ];
 const SET_16: readonly PatchId[] = [...SET_14, PATCHES.escapedSizes, PATCHES.carryFits];
+const SET_17: readonly PatchId[] = [
+  ...SET_16,
+  PATCHES.carryMeasuredFirst,
+  PATCHES.startNamesChecked,
+  PATCHES.descriptionsBounded,
+  PATCHES.previewsInMemo,
+];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  {
-    id: 'patch-set-17',
-    patches: [...SET_16, PATCHES.carryMeasuredFirst, PATCHES.startNamesChecked, PATCHES.descriptionsBounded, PATCHES.previewsInMemo],
-  },
+  { id: 'patch-set-18', patches: [...SET_17, PATCHES.toolDescriptionsBounded] },
+  { id: 'patch-set-17', patches: SET_17 },
   { id: 'patch-set-16', patches: SET_16 },
   { id: 'patch-set-15', patches: [...SET_14, PATCHES.escapedSizes] },
   { id: 'patch-set-14', patches: SET_14 },
