@@ -4,8 +4,10 @@
  * (its queries answer, the HTTP API shows it) and decidable (it finishes once decided), and a refused input leaves
  * it exactly as it was (a refused signal adds only its audit entry).
  */
+import path from 'node:path';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/client/approval-id.js';
@@ -18,10 +20,12 @@ import { endSignal, messageSignal, pendingApprovalQuery, pendingApprovalsQuery, 
 import type { Listening } from '../src/api/listen.js';
 import type { RunState } from '../src/schemas/run-state.js';
 import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';
+import { foreignParentWorkflow } from './fixtures/foreign-parent-workflow.js';
 import { startTestApi } from './helpers/api.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { uniqueName } from './helpers/temporal.js';
 
 const call = (id: string | undefined, name: string, args: unknown) => ({ ...(id !== undefined && { id }), name, arguments: args });
 const raw = (id: string | undefined, name: string, rawArguments: string) => ({ ...(id !== undefined && { id }), name, rawArguments });
@@ -36,6 +40,15 @@ const deep = (depth: number): unknown => JSON.parse(deepText(depth));
  */
 const LONG_ORDER_ID = `${'x'.repeat(3985)}\u{1F600}y`;
 const HUGE_ORDER_ID = '\u{1F600}'.repeat(3000);
+/** A start that names no one where it names people: a requester with a hidden character, approver entries padded. */
+const NAMELESS_START = {
+  agent: 'demo',
+  prompt: 'never read',
+  requestedBy: 'alice\u200b',
+  approval: { tools: { write_file: { approvers: ['group: finance', 'user:bob'] } } },
+  interrupt: { beforeTools: { approvers: ['finance '] } },
+};
+const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m) };
 const TOKENS = { 'alice-hostile-token-012345': { approver: 'alice', groups: ['finance'] } };
 
 const tally = { inputs: 0, wedged: 0, changedByRefusal: 0 };
@@ -713,13 +726,7 @@ describe('start input and stray signals', () => {
   it('fails a run started straight through Temporal that names no one where it names people, as the client refuses it', async () => {
     // Sent by another SDK or the `temporal` CLI, such a start skipped the client's check: an approver entry that names
     // no one locked its tool for good, and a padded requester was someone else to four eyes.
-    const input = {
-      agent: 'demo',
-      prompt: 'never read',
-      requestedBy: 'alice\u200b',
-      approval: { tools: { write_file: { approvers: ['group: finance', 'user:bob'] } } },
-      interrupt: { beforeTools: { approvers: ['finance '] } },
-    };
+    const input = NAMELESS_START;
     const client = await new HitlClient(h.temporal.client, h.taskQueue).startRun(input).catch((err: unknown) => err);
     expect(client).toBeInstanceOf(InvalidRunInputError);
     tally.inputs++;
@@ -738,6 +745,35 @@ describe('start input and stray signals', () => {
         (e) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
       ),
     ).toEqual([]);
+  });
+
+  it("fails a sub-agent that a workflow of the user's own starts with such names, in its first task, with the same lines", async () => {
+    const client = (await new HitlClient(h.temporal.client, h.taskQueue).startRun(NAMELESS_START).catch((err: unknown) => err)) as Error;
+    expect(client).toBeInstanceOf(InvalidRunInputError);
+    const { code } = await bundleWorkflowCode({ workflowsPath: path.resolve('test/fixtures/foreign-parent-workflow.ts'), logger: quiet });
+    const taskQueue = uniqueName('foreign-parent');
+    const worker = await Worker.create({
+      connection: h.temporal.nativeConnection,
+      namespace: h.temporal.namespace,
+      taskQueue,
+      workflowBundle: { code },
+    });
+    const workflowId = uniqueName('foreign-child');
+    tally.inputs++;
+    const outcome = await worker.runUntil(
+      h.temporal.client.workflow.execute(foreignParentWorkflow, {
+        taskQueue,
+        workflowId: uniqueName('foreign-parent'),
+        // A child that waits instead of failing fails the test here, not at its timeout with the worker still running.
+        workflowExecutionTimeout: '60s',
+        args: [{ taskQueue: h.taskQueue, workflowId, child: NAMELESS_START }],
+      }),
+    );
+    expect(outcome).toEqual({ type: 'InvalidRunInputError', message: client.message });
+    const { events } = await h.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    expect(events?.filter((e) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes)).toEqual([
+      expect.objectContaining({ markerRecordedEventAttributes: expect.objectContaining({ markerName: 'core_patch' }) }),
+    ]);
   });
 
   it('ignores forged sub-agent reports and junk session signals, staying as it was', async () => {
