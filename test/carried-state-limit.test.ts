@@ -154,6 +154,11 @@ describe('a run with every part at its bound', () => {
     expect(waiting.carryUnfit!.bytes).toBeGreaterThan(LIMITS.carriedInputBytes);
     const shown = await hitl.getRun(handle.workflowId);
     expect(shown.carryUnfit).toEqual(waiting.carryUnfit);
+    // And in the Temporal UI, as the run's current details say it.
+    const details = async () => ((await handle.query('__temporal_workflow_metadata')) as { currentDetails: string }).currentDetails;
+    expect(await details()).toContain(
+      `**Could not continue as new** at event ${waiting.carryUnfit!.historyLength}: its state was ${waiting.carryUnfit!.bytes} bytes`,
+    );
     // It takes its watchers' polls: one that asks for what it has is answered.
     const offset = await handle.query(streamOffsetQuery);
     const poll = (from: number) => handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: from }] });
@@ -171,5 +176,6 @@ describe('a run with every part at its bound', () => {
     // Once the calls were settled, the run went on continuing as new; the run it is now has nothing to report.
     expect(done.previousRunIds.length).toBeGreaterThan(READS);
     expect(done.carryUnfit).toBeUndefined();
+    expect(await details()).not.toContain('Could not continue as new');
   });
 });

@@ -21,6 +21,7 @@ import { AuditLog } from './audit-log.js';
 import { Breakpoints } from './breakpoints.js';
 import { CallBook } from './call-book.js';
 import { chainMarks } from './carry-origin.js';
+import { lastUnfitCarry } from './carry-unfit.js';
 import { ModelCallLog } from './model-call-log.js';
 import type { RunEvents } from './run-events.js';
 import { RunNotifications } from './run-notifications.js';
@@ -293,6 +294,7 @@ export class AgentRun {
       gatedCalls: this.book.pending(),
       tools: this.#setup.snapshot.tools,
       audit: this.audit,
+      carryUnfit: lastUnfitCarry(),
     });
   }
 }

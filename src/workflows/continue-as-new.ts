@@ -14,6 +14,7 @@ import type { AgentResult } from '../schemas/run-state.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
 import { fitNextRunInput, type NextRunInput } from './carry-fit.js';
+import { noteUnfit, unfitPlace } from './carry-unfit.js';
 import { historyReading, historySizeAtStart } from './history-reading.js';
 import { PATCHES, takesPatch, type PatchId } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
@@ -26,16 +27,9 @@ const DEFAULT_BEFORE_WAIT_EVENTS = 500;
  */
 const UNFIT_RETRY_EVENTS = 200;
 
-/** Where the run was when its state last did not fit in the next run's input (module state is per run). */
-let unfitAt: { historyLength: number; step: number; openCalls: number; bytes: number } | undefined;
-
-/** The last time this run's state did not fit in the next run's input, for views: how large it was, and when. */
-export function lastUnfitCarry(): { bytes: number; limit: number; historyLength: number } | undefined {
-  return unfitAt && { bytes: unfitAt.bytes, limit: LIMITS.carriedInputBytes, historyLength: unfitAt.historyLength };
-}
-
 /** Whether the run is where its state last did not fit: the waiting calls and queued messages that make it up stay. */
 function stillUnfit(run: AgentRun, historyLength: number): boolean {
+  const unfitAt = unfitPlace();
   return (
     unfitAt !== undefined &&
     historyLength < unfitAt.historyLength + UNFIT_RETRY_EVENTS &&
@@ -138,9 +132,11 @@ function nextRunInput(run: AgentRun, messages: ChatMessage[]): NextRunInput {
   return { ...input, carry: run.carry(messages) };
 }
 
-/** The run stays in this run: it notes where, for continueAsNewDue and for views, and says so in the worker's log. */
+/** The run stays in this run: it notes where, for continueAsNewDue and for views, and says so in them and in the worker's log. */
 function decline(run: AgentRun, bytes: number): void {
-  unfitAt = { historyLength: historyReading().historyLength, step: run.step, openCalls: run.book.calls.length, bytes };
+  noteUnfit({ historyLength: historyReading().historyLength, step: run.step, openCalls: run.book.calls.length, bytes });
+  // For the Temporal UI's current details; nothing else it publishes has changed, so it writes no event.
+  run.refresh();
   log.warn('Not continuing as new: the state to carry does not fit in one payload, even after shedding', {
     bytes,
     limit: LIMITS.carriedInputBytes,

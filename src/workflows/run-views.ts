@@ -8,7 +8,7 @@ import type { McpSkippedTool, McpTool } from '../schemas/mcp-tool.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
-import { lastUnfitCarry } from './continue-as-new.js';
+import { lastUnfitCarry } from './carry-unfit.js';
 import { listedApproval } from './listed-approval.js';
 
 /** Pending calls as lists show them: every call, with arguments over the list budget cut to a preview. */

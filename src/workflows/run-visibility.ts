@@ -16,6 +16,7 @@ import {
 } from '@temporalio/workflow';
 import { isClosed, type RunStatus } from '../contract/run-status.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
+import type { RunState } from '../schemas/run-state.js';
 import { truncateChars } from '../bounds/truncate.js';
 import { ApprovalMetrics } from './approval-metrics.js';
 import type { AuditLog } from './audit-log.js';
@@ -43,6 +44,8 @@ export interface VisibleRun {
   gatedCalls: readonly PendingApproval[];
   tools: readonly string[];
   audit: AuditLog;
+  /** Where the run's state last did not fit in the next run's input (continue-as-new.ts), if it did not. */
+  carryUnfit?: RunState['carryUnfit'];
 }
 
 export class RunVisibility {
@@ -79,7 +82,9 @@ export class RunVisibility {
       this.#searchAttributes.publish({ agent: run.agent, status: run.status, pending: run.pending });
       this.#publishPendingMemo(run.pending);
     }
-    setCurrentDetails(currentDetails(run.step, run.maxSteps, run.pending.length ? 'waiting for approval' : run.phase, run.pending));
+    setCurrentDetails(
+      currentDetails(run.step, run.maxSteps, run.pending.length ? 'waiting for approval' : run.phase, run.pending, run.carryUnfit),
+    );
     this.#tellParent(run);
   }
 
