@@ -157,7 +157,7 @@ describe('a run with every part at its bound', () => {
     // And in the Temporal UI, as the run's current details say it.
     const details = async () => ((await handle.query('__temporal_workflow_metadata')) as { currentDetails: string }).currentDetails;
     expect(await details()).toContain(
-      `**Could not continue as new** at event ${waiting.carryUnfit!.historyLength}: its state was ${waiting.carryUnfit!.bytes} bytes`,
+      `**Could not continue as new at event ${waiting.carryUnfit!.historyLength}: its state was ${waiting.carryUnfit!.bytes} bytes`,
     );
     // It takes its watchers' polls: one that asks for what it has is answered.
     const offset = await handle.query(streamOffsetQuery);

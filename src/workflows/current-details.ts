@@ -1,4 +1,5 @@
 /** The Markdown the Temporal UI shows as the run's current details. */
+import { carryUnfitNotice } from '../contract/carry-unfit-notice.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState } from '../schemas/run-state.js';
 
@@ -11,14 +12,7 @@ export function currentDetails(
 ): string {
   const lines = [`**Step ${step} of ${maxSteps}** · ${activity}`];
   // Said where an operator looks first: the run is healthy, but its history grows until its calls are settled.
-  if (carryUnfit) {
-    lines.push(
-      '',
-      `**Could not continue as new** at event ${carryUnfit.historyLength}: its state was ${carryUnfit.bytes} bytes, over the ` +
-        `limit of ${carryUnfit.limit} (waiting calls, queued messages and the prompt cannot be shed). It goes on in this run ` +
-        'and tries again at its next step.',
-    );
-  }
+  if (carryUnfit) lines.push('', `**${carryUnfitNotice(carryUnfit)}**`);
   if (pending.length) {
     lines.push('', `**Waiting for approval (${pending.length})**`, '', '| call | tool | allowed | deadline |', '|---|---|---|---|');
     for (const p of pending) lines.push(`| \`${p.id}\` | ${p.toolName} | ${p.allowedDecisions.join(', ')} | ${p.deadline} |`);

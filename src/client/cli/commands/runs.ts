@@ -10,6 +10,7 @@ import { checkAgentServed } from '../../served-agent.js';
 import { shellWord } from '../../shell-word.js';
 import { parseIdentity, parseJson } from '../option-values.js';
 import { pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
+import { carryUnfitNotice } from '../../../contract/carry-unfit-notice.js';
 import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
@@ -145,7 +146,7 @@ export function describeRun(workflowId: string, s: RunState): string {
     ...(s.problem ? stuckNotice(s.problem) : []),
     `${style.bold(t(workflowId))}  ${t(s.agent)}  ${style.cyan(t(s.status))}  step ${s.step}${s.requestedBy ? `  requested by ${t(s.requestedBy)}` : ''}`,
     ...retryingNotice(s.retrying ?? []),
-    ...(s.carryUnfit ? [carryUnfitNotice(s.carryUnfit)] : []),
+    ...(s.carryUnfit ? [style.yellow(carryUnfitNotice(s.carryUnfit))] : []),
     `Prompt: ${t(s.prompt, { maxChars: SHOWN_CHARS })}`,
   ];
   if (s.pending.length) {
@@ -184,11 +185,4 @@ export function describeRun(workflowId: string, s: RunState): string {
   if (s.result) lines.push('', `${style.bold('Result')} (${s.result.status}): ${text(s.result.output)}`);
   if (s.error) lines.push('', `${style.red('Error')}: ${text(s.error)}`);
   return lines.join('\n');
-}
-
-function carryUnfitNotice(unfit: NonNullable<RunState['carryUnfit']>): string {
-  return style.yellow(
-    `Could not continue as new at event ${unfit.historyLength}: its state was ${unfit.bytes} bytes, over the limit of ${unfit.limit} ` +
-      '(waiting calls, queued messages and the prompt cannot be shed). It goes on in this run and tries again at its next step.',
-  );
 }
