@@ -582,7 +582,10 @@ describe('the text a tool writes for approvers', () => {
     expect(jsonStringBytes(huge)).toBeLessThanOrEqual(LIMITS.descriptionBytes);
     expect(jsonStringBytes(huge)).toBeGreaterThan(LIMITS.descriptionBytes - 100);
     expect(huge.startsWith(`${prefix}Cancel order "\u{1F600}`)).toBe(true);
-    expect(huge).toMatch(/…\[\d+ more bytes cut: over the size limit\]$/);
+    // Its marker counts what was cut of the whole text, not of a text cut once already.
+    const [kept, dropped] = huge.split(/…\[(\d+) more bytes cut: over the size limit\]$/);
+    const whole = `${prefix}Cancel order ${JSON.stringify(HUGE_ORDER_ID)}, which does not exist.`;
+    expect(jsonStringBytes(kept!) + Number(dropped)).toBe(jsonStringBytes(whole));
     // No half of a surrogate pair anywhere (a lone one is \p{Cs} to a Unicode pattern).
     for (const text of [long, huge]) expect(text).not.toMatch(/\p{Cs}/u);
   });

@@ -56,7 +56,9 @@ export function createExecuteTool({ tools }: ActivityDeps) {
       const implementation = tools[input.name];
       if (!implementation?.describe) return undefined;
       const text = await implementation.describe(implementation.spec.parameters.parse(input.args), toolContext(Context.current(), input));
-      return typeof text === 'string' ? truncateBytes(text, LIMITS.descriptionBytes) : undefined;
+      // Bounded as a tool's result is, for history; the run cuts it, with its prefix, to what approvers read, and its
+      // marker then counts what was cut of the tool's text (one cut here too would leave it counting only the second).
+      return typeof text === 'string' ? truncateBytes(text, LIMITS.toolResultBytes) : undefined;
     },
 
     /**
