@@ -575,7 +575,7 @@ describe('the text a tool writes for approvers', () => {
       return pending!.description;
     };
     const prefix = 'Tool execution requires approval: ';
-    // 4,066 bytes with its prefix: whole. It was cut inside the emoji's surrogate pair, with no marker.
+    // 4,064 bytes with its prefix (as JSON holds it): whole. It was cut inside the emoji's surrogate pair, with no marker.
     const long = await described('Please cancel a long order id');
     expect(long).toBe(`${prefix}Cancel order ${JSON.stringify(LONG_ORDER_ID)}, which does not exist.`);
     const huge = await described('Please cancel a huge order id');
