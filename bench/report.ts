@@ -554,6 +554,12 @@ ratio stayed at 1.13×. Workflow code compiled for ES2022 (native private fields
 left our activation 0.65 to 0.68 ms over the floor's, against 0.64 twice for ES2018. V8's \`--no-flush-bytecode\`
 moved neither side.
 
+Nor did taking the pause's three events off the decision's task, on this machine on 2026-11-30 (by hand, not
+part of these results): a pause that ended with a 1 ms timer, so that a workflow task of its own brought those events
+to the worker before the decision came, gave 1.092× at p50 (95% interval 1.062× to 1.128×) in 200 decisions
+(\`npm run bench:decision -- --update-only\`), against 1.105× (1.064× to 1.141×) for the same code without the timer (0449c7f) in the
+run just before it: within one run's noise, for one more billable action (a timer) and five more events per approval.
+
 Why our code costs that much here: a run meets it cold. The validator's plan took 0.19 ms the first time in a run,
 and 0.03 ms when called again at once in the same activation (0.02 the third time). Each decision is a run's first
 time, since the SDK instantiates our modules for each run and each run's objects are of its own classes. The
