@@ -42,8 +42,9 @@ export const LIMITS = {
   listedArgumentsBytes: 8 * 1024,
   /**
    * Bytes (as a payload holds them) of the text approvers read for a call, as the policy writes it (the default quotes
-   * the arguments whole); the rest is cut with a marker. The call's arguments are shown whole beside it, and a run
-   * carries the text twice per waiting call (its gate and its pending entry): since patch set 17.
+   * the arguments whole; since patch set 17) or as its tool does, with the policy's prefix (since patch set 18); the
+   * rest is cut with a marker. The call's arguments are shown whole beside it, and a run carries the text twice per
+   * waiting call (its gate and its pending entry).
    */
   descriptionBytes: 4 * 1024,
   /** Bytes of arguments an audit entry keeps (before and after an edit); larger ones keep a preview. */

@@ -44,7 +44,7 @@ export interface VisibleRun {
   gatedCalls: readonly PendingApproval[];
   tools: readonly string[];
   audit: AuditLog;
-  /** Where the run's state last did not fit in the next run's input (continue-as-new.ts), if it did not. */
+  /** Where the run's state last did not fit in the next run's input (carry-unfit.ts), if it did not. */
   carryUnfit?: RunState['carryUnfit'];
 }
 
