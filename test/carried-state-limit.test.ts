@@ -3,7 +3,9 @@
  * messages, waiting calls of the largest arguments, a transcript at its budget, and an agent of long instructions.
  * Together they pass Temporal's 2 MiB payload limit when the run continues as new while its calls wait, and the
  * server then ends the run with its waiting calls. Since patch carryFits the run sheds what the next run can go on
- * without, and stays in its run when what is left still does not fit (src/workflows/carry-fit.ts).
+ * without, and stays in its run when what is left still does not fit (src/workflows/carry-fit.ts): before it lets its
+ * watchers go or writes a summary when its state does not fit as measured, and after, taking its watchers back, when
+ * what came in meanwhile made it too large (src/workflows/continue-as-new.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
@@ -12,7 +14,7 @@ import { HitlClient } from '../src/client/hitl-client.js';
 import { LIMITS } from '../src/contract/limits.js';
 import { pendingApprovalQuery, runStateQuery, streamOffsetQuery, streamPollUpdate } from '../src/contract/messages.js';
 import type { RunState } from '../src/schemas/run-state.js';
-import { decide, waitForPending } from './helpers/decisions.js';
+import { decide, refusalOf, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { activitySummaries, startOf, waitFor } from './helpers/history.js';
 
@@ -44,12 +46,44 @@ const conversation = (match: string, writes: number) => ({
   ],
 });
 
+/**
+ * Runs of two turns whose three calls wait, and which compact their first turn into a summary as they continue as new.
+ * LATE's state fits when measured, and its queue fills while the summary is written (slowly): what it must carry then
+ * does not fit. EARLY's queue fills while the model writes the calls (slowly): its state does not fit when measured.
+ */
+const LATE = 'the queue overfills the carry late';
+const EARLY = 'the queue overfills the carry early';
+const SUMMARY = 'The user asked for reports.';
+const twoTurns = (match: string, slowWrites: boolean) => ({
+  match,
+  replies: [
+    { content: 'first turn done' },
+    { toolCalls: Array.from({ length: 3 }, (_, i) => write(i + 1)), ...(slowWrites && { delayMs: 4000 }) },
+    { content: 'written' },
+  ],
+});
+const compactingConversations = [
+  // Listed first, since a summary's request quotes the run's prompt. Only LATE's first summary is slow.
+  { match: `/^Conversation to summarize:\nuser: ${LATE}.*\nassistant: first turn done$/s`, replies: [{ content: SUMMARY, delayMs: 8000 }] },
+  { match: 'Conversation to summarize', replies: [{ content: SUMMARY }] },
+  // Once compacted, a run's first user message is the summary.
+  { match: SUMMARY, replies: [{ content: 'written', repeat: 20 }] },
+  twoTurns(LATE, false),
+  twoTurns(EARLY, true),
+];
+
 let h: Harness;
 let hitl: HitlClient;
 beforeAll(async () => {
   h = await startHarness({
     agents: { wordy },
-    script: { conversations: [conversation('one call fills the carry', 1), conversation('three calls overfill the carry', 3)] },
+    script: {
+      conversations: [
+        ...compactingConversations,
+        conversation('one call fills the carry', 1),
+        conversation('three calls overfill the carry', 3),
+      ],
+    },
   });
   hitl = new HitlClient(h.temporal.client, h.taskQueue);
 });
@@ -57,17 +91,29 @@ afterAll(() => h?.close());
 
 /** Starts a run at every bound that continues as new at every step and while it waits, and fills its queue. */
 async function startAtBounds(prompt: string, writes: number) {
-  const handle = await h.start({
+  const handle = await startLarge(prompt);
+  await waitFor(async () => (await handle.query(runStateQuery)).step === READS + 1, 60_000, 'the model call that asks for the calls');
+  for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
+  await waitForPending(handle, writes, 60_000);
+  return handle;
+}
+
+function startLarge(prompt: string, compaction?: { keepLastTurns: number; summarize: boolean }) {
+  return h.start({
     agent: 'wordy',
     prompt: `${prompt} ${controls(LIMITS.promptChars - 40)}`,
     context: { notes: 'c'.repeat(LIMITS.contextBytes - 20) },
     approval: { tools: { send_email: { approvers } } },
     session: {},
-    continueAsNew: { maxBytes: 100_000 },
+    continueAsNew: { maxBytes: 100_000, ...(compaction && { compaction }) },
   });
-  await waitFor(async () => (await handle.query(runStateQuery)).step === READS + 1, 60_000, 'the model call that asks for the calls');
-  for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
-  await waitForPending(handle, writes, 60_000);
+}
+
+/** Starts a run that compacts its first turn as it continues as new, and begins its second turn once it has answered. */
+async function startTwoTurns(prompt: string) {
+  const handle = await startLarge(prompt, { keepLastTurns: 1, summarize: true });
+  await waitFor(async () => (await handle.query(runStateQuery)).status === 'AwaitingMessage', 60_000, 'the first turn');
+  await hitl.say(handle.workflowId, 'write the reports');
   return handle;
 }
 
@@ -87,9 +133,8 @@ async function chain(workflowId: string, state: RunState): Promise<{ inputs: num
   return { inputs, activities };
 }
 
-/** Approves the calls, then checks that the tools ran, the queued messages had their turn, and the session ends. */
-async function approveAndFinish(handle: Awaited<ReturnType<typeof startAtBounds>>, prompt: string, writes: number): Promise<RunState> {
-  const ids = Array.from({ length: writes }, (_, i) => `call-${i + READS + 1}`);
+/** Approves the calls and waits for the queued messages' turn; checks that the tools ran and every input fitted. */
+async function approveAll(handle: Awaited<ReturnType<typeof startLarge>>, ids: string[]): Promise<RunState> {
   await decide(handle, { decisions: ids.map((id) => ({ id, type: 'approve' as const })) });
   await waitFor(
     async () => {
@@ -102,7 +147,16 @@ async function approveAndFinish(handle: Awaited<ReturnType<typeof startAtBounds>
   const state = await handle.query(runStateQuery);
   const { inputs, activities } = await chain(handle.workflowId, state);
   expect(Math.max(...inputs)).toBeLessThanOrEqual(LIMITS.carriedInputBytes);
-  expect(activities.filter((a) => a === 'tool write_file')).toHaveLength(writes);
+  expect(activities.filter((a) => a === 'tool write_file')).toHaveLength(ids.length);
+  return state;
+}
+
+/** Approves the calls, then checks that the tools ran, the queued messages had their turn, and the session ends. */
+async function approveAndFinish(handle: Awaited<ReturnType<typeof startAtBounds>>, prompt: string, writes: number): Promise<RunState> {
+  const state = await approveAll(
+    handle,
+    Array.from({ length: writes }, (_, i) => `call-${i + READS + 1}`),
+  );
   // The model read them all in one turn: the newest whole, the older ones as the transcript keeps any text.
   const last = h.model.requests.filter((r) => JSON.stringify(r.body).includes(prompt)).at(-1)!.body as Pick<RunState, 'messages'>;
   const taken = last.messages.filter((m) => m.role === 'user').slice(-QUEUED.length);
@@ -178,4 +232,66 @@ describe('a run with every part at its bound', () => {
     expect(done.carryUnfit).toBeUndefined();
     expect(await details()).not.toContain('Could not continue as new');
   });
+
+  it(
+    'stays in its run when what came in while it wrote its summary no longer fits, and takes its watchers back',
+    { timeout: 180_000 },
+    async () => {
+      const handle = await startTwoTurns(LATE);
+      // Its state fits when measured: it lets its watchers go and writes the summary of its first turn.
+      await waitFor(async () => (await activitySummaries(handle)).includes('compact 2 messages'), 60_000, 'the summary');
+      const before = await handle.query(runStateQuery);
+      expect(before.pending).toHaveLength(3);
+      const offset = await handle.query(streamOffsetQuery);
+      const poll = (from: number) => handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: from }] });
+      expect((await refusalOf(poll(offset - 1))).message).toContain('draining');
+      for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
+
+      await waitFor(async () => (await handle.query(runStateQuery)).carryUnfit !== undefined, 30_000, 'the late decline');
+      const waiting = await handle.query(runStateQuery);
+      expect(waiting.previousRunIds).toEqual(before.previousRunIds);
+      expect(waiting.carryUnfit!.bytes).toBeGreaterThan(LIMITS.carriedInputBytes);
+      expect(waiting.queuedMessages).toBe(QUEUED.length);
+      // The summary was written in this run: measured first, its state fitted.
+      expect((await activitySummaries(handle)).filter((a) => a === 'compact 2 messages')).toHaveLength(1);
+      // Still the run to follow: a poll is taken again and answered (the messages' events moved the offset on).
+      expect((await poll((await handle.query(streamOffsetQuery)) - 1)).items).toHaveLength(1);
+
+      await settleAndEnd(handle, before);
+    },
+  );
+
+  it(
+    'declines before it lets its watchers go or writes a summary when its state does not fit as measured',
+    { timeout: 180_000 },
+    async () => {
+      const handle = await startTwoTurns(EARLY);
+      await waitFor(async () => (await handle.query(runStateQuery)).step === 2, 30_000, 'the model call that asks for the calls');
+      for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
+      await waitFor(async () => (await handle.query(runStateQuery)).carryUnfit !== undefined, 60_000, 'the early decline');
+      const before = await handle.query(runStateQuery);
+      expect(before.pending).toHaveLength(3);
+      expect(before.carryUnfit!.bytes).toBeGreaterThan(LIMITS.carriedInputBytes);
+      // Measured first (patch carryMeasuredFirst): no summary was written for a run that could not go, and its
+      // watchers were never let go.
+      expect((await activitySummaries(handle)).filter((a) => a.startsWith('compact'))).toEqual([]);
+      const offset = await handle.query(streamOffsetQuery);
+      expect(
+        (await handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: offset - 1 }] })).items,
+      ).toHaveLength(1);
+      await settleAndEnd(handle, before);
+    },
+  );
 });
+
+/** Approves a compacting run's three calls, then checks that it continued as new with its queue and ends its session. */
+async function settleAndEnd(handle: Awaited<ReturnType<typeof startLarge>>, before: RunState): Promise<void> {
+  const done = await approveAll(handle, ['call-1', 'call-2', 'call-3']);
+  expect(done.previousRunIds.length).toBeGreaterThan(before.previousRunIds.length);
+  expect(done.carryUnfit).toBeUndefined();
+  // The model read the newest queued message whole.
+  const newest = controls(QUEUED.at(-1)!);
+  expect(h.model.requests.some((r) => (r.body as Pick<RunState, 'messages'>).messages.some((m) => m.content === newest))).toBe(true);
+  await hitl.endSession(handle.workflowId);
+  expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'written' });
+}
