@@ -13,7 +13,9 @@ import { startApiServer } from '../src/api/serve.js';
 import type { Listening } from '../src/api/listen.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { readEnvConfig } from '../src/config.js';
+import { LIMITS } from '../src/contract/limits.js';
 import { pendingApprovalsQuery } from '../src/contract/messages.js';
+import { AgentsFileError } from '../src/errors.js';
 import { startModelServer, type ModelServer } from '../src/model-server/server.js';
 import { createWorkerFromEnv } from '../src/worker.js';
 import { runHitl } from './helpers/cli.js';
@@ -169,5 +171,78 @@ describe('an agent declared only in an agents file', () => {
     expect(result).toMatchObject({ status: 'Completed', structured: { summary: 'noted over HTTP' } });
     expect(readFileSync(path.join(notes, 'edited.md'), 'utf8')).toBe('edited over HTTP');
     expect(existsSync(path.join(notes, 'http.md'))).toBe(false);
+  });
+});
+
+describe('an agents file with problems a run would only meet too late', () => {
+  const fileOf = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+  const workerFrom = (file: string) =>
+    createWorkerFromEnv(
+      readEnvConfig({
+        TEMPORAL_ADDRESS: temporal.address,
+        TEMPORAL_NAMESPACE: temporal.namespace,
+        TEMPORAL_TASK_QUEUE: uniqueName('agents-file-refused'),
+        HITL_DATA_DIR: path.join(dir, 'data'),
+        HITL_AGENTS_FILE: file,
+      }),
+      temporal.nativeConnection,
+      temporal.namespace,
+      { workflowBundlePath: inject('workflowBundlePath') },
+    );
+
+  it('is refused by `hitl agents` (exit 2) and by the worker, naming every problem with its line', async () => {
+    // Without these checks the file was refused for maxSteps alone, which hid the tools and the policy; once that was
+    // mended, a run of `long` never got past its first workflow task, and one of `rf2` failed at the model's answer.
+    const file = fileOf(
+      'late.yaml',
+      `agents:
+  - name: rf2
+    instructions: hi
+    responseFormat: { type: object, properties: { a: { type: string, pattern: '(' } }, required: [a] }
+  - name: many
+    instructions: x
+    tools: [read_data, nope, 'fs__*']
+    approval: { default: maybe }
+    maxSteps: -1
+  - name: long
+    instructions: ${JSON.stringify('Mind the details. '.repeat(LIMITS.instructionsBytes / 16))}
+`,
+    );
+    const expected = [
+      `${file}:4 agents.0.responseFormat.properties.a.pattern: the pattern cannot be compiled: Invalid regular expression: /(/u`,
+      `${file}:9 agents.1.maxSteps: Too small`,
+      `${file}:7 agents.1.tools.1: "nope" names no tool in src/tools/registry.ts`,
+      `${file}:7 agents.1.tools.2: "fs__*" names no tool in src/tools/registry.ts`,
+      `${file}:8 agents.1.approval.default: `,
+      `${file}:11 agents.2.instructions: ${(LIMITS.instructionsBytes / 16) * 18} bytes; at most ${LIMITS.instructionsBytes}`,
+    ];
+    const listed = await runHitl(cli as Harness, ['agents'], { env: { HITL_AGENTS_FILE: file } });
+    expect(listed).toMatchObject({ code: 2, stdout: '' });
+    expect(listed.stderr).toContain(`${file} has ${expected.length} problem(s)`);
+    for (const line of expected) expect(listed.stderr).toContain(line);
+    const refused = await workerFrom(file).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(AgentsFileError);
+    for (const line of expected) expect((refused as Error).message).toContain(line);
+  });
+
+  it('refuses aliases of aliases as a problem of the file: exit 2, the file named', async () => {
+    const levels = Array.from({ length: 9 }, (_, i) => {
+      const item = i === 0 ? 'lol' : `*l${i - 1}`;
+      return `  l${i}: &l${i} [${Array(9).fill(item).join(', ')}]`;
+    });
+    const file = fileOf('aliases.yaml', `bomb:\n${levels.join('\n')}\nagents: []\n`);
+    const listed = await runHitl(cli as Harness, ['--json', 'agents'], { env: { HITL_AGENTS_FILE: file } });
+    expect(listed.code).toBe(2);
+    expect(JSON.parse(listed.stderr)).toEqual({
+      error: {
+        code: 'agents_file_invalid',
+        message: `${file} is not valid YAML or JSON:\n  Excessive alias count indicates a resource exhaustion attack`,
+      },
+    });
+    await expect(workerFrom(file)).rejects.toThrow(AgentsFileError);
   });
 });

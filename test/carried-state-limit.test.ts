@@ -22,10 +22,12 @@ const KiB = 1024;
 const CUT = 'more bytes cut: over the size limit';
 const read = { name: 'read_data', arguments: { table: 'refunds' } };
 const write = (n: number) => ({ name: 'write_file', arguments: { path: `reports/big-${n}.txt`, content: 'y'.repeat(63 * KiB) } });
+/** Instructions at their bound, LIMITS.instructionsBytes (one byte a character). */
+const details = 'Mind the details. '.repeat(LIMITS.instructionsBytes / 18);
 const wordy = defineAgent({
   ...demoAgent,
   name: 'wordy',
-  instructions: `${demoAgent.instructions} ${'Mind the details. '.repeat((130 * KiB) / 18)}`,
+  instructions: `${demoAgent.instructions} ${details}`.slice(0, LIMITS.instructionsBytes),
 });
 /** Six bytes each as the payload holds them. */
 const controls = (n: number) => '\u0001'.repeat(n);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../contract/limits.js';
 import { AgentsFileError } from '../errors.js';
 import { loadAgentsFile } from './agents-file.js';
 import { loadAgents } from './registry.js';
@@ -180,5 +181,105 @@ describe('agents file', () => {
     );
     expect(message).toMatch(/yaml:5 agents.0.modelSelector: no selector "bySise"/);
     expect(message).toMatch(/yaml:6 agents.0.contextSchema: a context schema is a JSON Schema of `type: object`/);
+  });
+});
+
+describe('agents file: what a run would only find too late', () => {
+  it('refuses instructions over LIMITS.instructionsBytes, counted as a payload holds them, and takes them at it', () => {
+    const at = 'x'.repeat(LIMITS.instructionsBytes);
+    // One byte each in UTF-8, six (`\u0001`) in the payloads that carry them.
+    const controls = Math.floor(LIMITS.instructionsBytes / 6) + 1;
+    expect(loadAgentsFile(write(JSON.stringify({ agents: [{ name: 'full', instructions: at }] }), 'json'))[0]!.instructions).toBe(at);
+    const message = problemsOf(
+      write(`agents:
+  - name: long
+    instructions: ${JSON.stringify(`${at}x`)}
+  - name: controls
+    instructions: ${JSON.stringify('\u0001'.repeat(controls))}
+`),
+    );
+    expect(message).toContain(`:3 agents.0.instructions: ${LIMITS.instructionsBytes + 1} bytes; at most ${LIMITS.instructionsBytes}`);
+    expect(message).toContain(`:5 agents.1.instructions: ${controls * 6} bytes; at most ${LIMITS.instructionsBytes}`);
+  });
+
+  it('compiles every pattern of a response format, wherever it sits, with the flag the answer is checked with', () => {
+    const message = problemsOf(
+      write(`agents:
+  - name: rf2
+    instructions: hi
+    responseFormat: { type: object, properties: { a: { type: string, pattern: '(' } }, required: [a] }
+  - name: deep
+    instructions: x
+    responseFormat:
+      type: object
+      properties:
+        list: { type: array, items: { anyOf: [{ type: string, pattern: '[' }, { $ref: '#/$defs/missing' }] } }
+        keyed: { type: object, patternProperties: { '(?<': { type: string } } }
+        braced: { type: string, pattern: 'a{' }
+      $defs:
+        letters: { type: string, pattern: '^\\p{L}+$' }
+        unknown: { type: string, pattern: '\\p{Nope}' }
+`),
+    );
+    const compiled = 'the pattern cannot be compiled: Invalid regular expression:';
+    for (const line of [
+      `:4 agents.0.responseFormat.properties.a.pattern: ${compiled} /(/u`,
+      `:10 agents.1.responseFormat.properties.list.items.anyOf.0.pattern: ${compiled}`,
+      ':10 agents.1.responseFormat.properties.list.items.anyOf.1.$ref: "#/$defs/missing" names no part of the schema',
+      `:11 agents.1.responseFormat.properties.keyed.patternProperties.(?<: ${compiled}`,
+      // Valid without the flag `u`, as JavaScript reads a lone brace; the answer is checked with it.
+      `:12 agents.1.responseFormat.properties.braced.pattern: ${compiled} /a{/u`,
+      `:15 agents.1.responseFormat.$defs.unknown.pattern: ${compiled}`,
+    ])
+      expect(message).toContain(line);
+    expect(message).not.toContain('letters');
+    expect(message).toContain('has 6 problem(s)');
+  });
+
+  it('names every problem of an agent in one pass: a bad field or an unknown key hides none of the others', () => {
+    const message = problemsOf(
+      write(`agents:
+  - name: many
+    instructions: x
+    tools: [read_data, nope, 'fs__*']
+    approval: { default: maybe }
+    maxSteps: -1
+  - name: extra
+    instructions: x
+    tools: [nope2]
+    extra: 1
+  - name: broken
+    instructions: 3
+    tools: 7
+    toolErrors: { read_data: { message: x } }
+    responseFormat: { type: object, properties: { a: { pattern: ')' } } }
+`),
+    );
+    for (const line of [
+      ':6 agents.0.maxSteps: Too small',
+      ':4 agents.0.tools.1: "nope" names no tool',
+      ':4 agents.0.tools.2: "fs__*" names no tool in src/tools/registry.ts (no MCP server "fs" is declared',
+      ':5 agents.0.approval.default: ',
+      ':7 agents.1: Unrecognized key: "extra"',
+      ':9 agents.1.tools.0: "nope2" names no tool',
+      ':12 agents.2.instructions: ',
+      ':13 agents.2.tools: ',
+      ':15 agents.2.responseFormat.properties.a.pattern: the pattern cannot be compiled',
+    ])
+      expect(message).toContain(line);
+    // What is checked against the agent's tools waits until they parse.
+    expect(message).not.toContain('agents.2.toolErrors');
+    expect(message).toContain('has 9 problem(s)');
+  });
+
+  it('refuses aliases of aliases as a problem of the file, naming it', () => {
+    const levels = Array.from({ length: 9 }, (_, i) => {
+      const item = i === 0 ? '"lol"' : `*l${i - 1}`;
+      return `  l${i}: &l${i} [${Array(9).fill(item).join(', ')}]`;
+    });
+    const file = write(`bomb:\n${levels.join('\n')}\nagents: []\n`);
+    const message = problemsOf(file);
+    expect(message).toContain(`${file} is not valid YAML or JSON`);
+    expect(message).toContain('Excessive alias count');
   });
 });

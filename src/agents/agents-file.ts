@@ -9,7 +9,6 @@ import { z } from 'zod';
 import { AgentsFileError } from '../errors.js';
 import { envReferences } from '../mcp/env-references.js';
 import { McpServerConfig } from '../schemas/mcp-server-config.js';
-import { checkJsonSchema } from '../tools/json-schema-check.js';
 import { agentProblems, defineAgent, type AgentDefinition, type AgentDefinitionInput, type AgentProblem } from './define-agent.js';
 
 type AgentOption = 'beforeModel' | 'afterModel' | 'modelSelector' | 'interrupt' | 'toolErrors' | 'contextSchema';
@@ -59,8 +58,15 @@ export function loadAgentsFile(file: string, options: { known?: readonly string[
   if (doc.errors.length) {
     throw new AgentsFileError(`${file} is not valid YAML or JSON:\n${doc.errors.map((e) => `  ${e.message.split('\n')[0]}`).join('\n')}`);
   }
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (err) {
+    // Aliases of aliases (a "billion laughs") are refused as they expand, past the parser's count of them.
+    throw new AgentsFileError(`${file} is not valid YAML or JSON:\n  ${(err as Error).message}`);
+  }
   const problems: AgentProblem[] = [];
-  const agents = checkAgents(doc.toJS(), problems, options).map((agent) => ({ ...agent, declaredIn: file }));
+  const agents = checkAgents(value, problems, options).map((agent) => ({ ...agent, declaredIn: file }));
   if (problems.length) {
     const shown = problems.slice(0, MAX_SHOWN).map((p) => `  ${where(file, doc, lines, p.path)}: ${p.message}`);
     if (problems.length > MAX_SHOWN) shown.push(`  …and ${problems.length - MAX_SHOWN} more`);
@@ -84,33 +90,54 @@ function checkAgents(
   file.data.agents.forEach((raw, i) => {
     const at = (path: (string | number)[]) => ['agents', i, ...path];
     const parsed = FileAgent.safeParse(raw);
-    if (!parsed.success) return void problems.push(...issues(parsed.error, at([])));
-    const { responseFormat, approval, mcpServers, ...rest } = parsed.data;
+    const found = parsed.success ? [] : issues(parsed.error, []);
+    const {
+      responseFormat,
+      approval,
+      mcpServers,
+      name,
+      instructions = '',
+      tools = [],
+      ...rest
+    } = parsed.success ? parsed.data : fieldsThatParse(raw);
     // Each option's shape is checked by agentProblems below, with the words agents in code get.
     const input = {
       ...(rest as typeof rest & Pick<AgentDefinitionInput, AgentOption>),
+      name: name ?? '',
+      instructions,
+      tools,
       ...(approval !== undefined && { approval: approval as never }),
       ...(mcpServers && { mcpServers: mcpServers as Record<string, McpServerConfig> }),
       ...(responseFormat && { responseFormat }),
     };
-    const found = [...agentProblems(input), ...responseFormatProblems(responseFormat), ...envProblems(mcpServers, options.env)];
-    if (seen.has(rest.name)) found.push({ path: ['name'], message: `another agent in this file is named "${rest.name}"` });
-    if (options.known?.includes(rest.name)) found.push({ path: ['name'], message: `"${rest.name}" is an agent defined in code` });
-    seen.add(rest.name);
+    found.push(...agentProblems(input), ...envProblems(mcpServers, options.env));
+    if (name !== undefined) {
+      if (seen.has(name)) found.push({ path: ['name'], message: `another agent in this file is named "${name}"` });
+      if (options.known?.includes(name)) found.push({ path: ['name'], message: `"${name}" is an agent defined in code` });
+      seen.add(name);
+    }
     if (found.length) return void problems.push(...found.map((p) => ({ ...p, path: at(p.path) })));
     agents.push(defineAgent(input));
   });
   return agents;
 }
 
-function responseFormatProblems(schema: Record<string, unknown> | undefined): AgentProblem[] {
-  if (!schema) return [];
-  if (schema.type !== 'object')
-    return [{ path: ['responseFormat', 'type'], message: 'a response format is a JSON Schema of `type: object`' }];
-  const applied = checkJsonSchema(schema, {});
-  return !applied.ok && applied.problems[0]?.startsWith("the tool's schema could not be applied")
-    ? [{ path: ['responseFormat'], message: applied.problems[0].replace("the tool's schema", 'this schema') }]
-    : [];
+/**
+ * The fields of an agent that parse each alone, when the whole does not, to be checked further: one bad field (or
+ * an unknown key) hides no problem of the others. What is checked against the agent's tools waits until they parse.
+ */
+function fieldsThatParse(raw: unknown): Partial<z.infer<typeof FileAgent>> {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const fields: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(FileAgent.shape)) {
+    const parsed = schema.safeParse((raw as Record<string, unknown>)[key]);
+    if (parsed.success && parsed.data !== undefined) fields[key] = parsed.data;
+  }
+  if (fields.tools === undefined) {
+    delete fields.toolErrors;
+    delete fields.interrupt;
+  }
+  return fields;
 }
 
 /** Every `${NAME}` a server configuration names must be set where the worker runs. */

@@ -9,12 +9,14 @@ import type { Interrupts, ModelHookRef, ModelSelectorRef } from '../schemas/agen
 import { ApprovalPolicy, type ApprovalPolicyInput } from '../schemas/approval-policy.js';
 import { McpServerConfig, type McpServerConfigInput } from '../schemas/mcp-server-config.js';
 import type { OnToolError } from '../schemas/tool-errors.js';
+import { jsonStringBytes } from '../bounds/truncate.js';
+import { LIMITS } from '../contract/limits.js';
 import { toolSpecs } from '../tools/registry.js';
 import { isPattern, matchesPattern, MCP_SERVER_NAME, mcpServerOf } from '../tools/tool-names.js';
 import { namingProblems } from '../policy/approver-entries.js';
 import { agentOptionProblems, type AgentProblem } from './agent-options-check.js';
 import type { ContextSchema } from './context-schema.js';
-import type { ResponseFormat } from './response-format.js';
+import { responseFormatProblems, type ResponseFormat } from './response-format.js';
 
 export interface AgentDefinitionInput {
   name: string;
@@ -65,9 +67,16 @@ export const DEFAULT_MAX_STEPS = 25;
 
 export type { AgentProblem };
 
-/** Everything wrong with a definition (tool names, MCP servers, policy); empty when it is sound. */
+/** Everything wrong with a definition (the instructions' size, tools, MCP servers, policy, options, response format); empty if sound. */
 export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
   const problems: AgentProblem[] = [];
+  const instructionsBytes = jsonStringBytes(input.instructions);
+  if (instructionsBytes > LIMITS.instructionsBytes) {
+    problems.push({
+      path: ['instructions'],
+      message: `${instructionsBytes} bytes; at most ${LIMITS.instructionsBytes} (LIMITS.instructionsBytes: every model call carries them)`,
+    });
+  }
   const servers = Object.keys(input.mcpServers ?? {});
   for (const [name, config] of Object.entries(input.mcpServers ?? {})) {
     if (!MCP_SERVER_NAME.test(name) || name.length > 32) {
@@ -97,6 +106,7 @@ export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
   }
   problems.push(...namingProblems({ approval: policy.data, interrupt: input.interrupt }));
   problems.push(...agentOptionProblems(input));
+  problems.push(...responseFormatProblems(input.responseFormat));
   return problems;
 }
 

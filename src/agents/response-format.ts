@@ -3,7 +3,8 @@
  * model is sent the JSON Schema either way; the final answer is checked against the same schema.
  */
 import { z } from 'zod';
-import { checkJsonSchema } from '../tools/json-schema-check.js';
+import { checkJsonSchema, schemaFaults } from '../tools/json-schema-check.js';
+import type { AgentProblem } from './agent-options-check.js';
 
 export type JsonSchemaObject = Record<string, unknown>;
 export type ResponseFormat = z.ZodType | JsonSchemaObject;
@@ -17,6 +18,18 @@ function isZod(format: ResponseFormat): format is z.ZodType {
 /** What the model is sent as `response_format.json_schema.schema`. */
 export function responseJsonSchema(format: ResponseFormat): JsonSchemaObject {
   return isZod(format) ? (z.toJSONSchema(format) as JsonSchemaObject) : format;
+}
+
+/**
+ * What is wrong with a response format when the agent is defined, each at its place in the schema: a JSON Schema
+ * must describe an object, and every part of it must apply (its patterns compile, its `$ref`s resolve), or the
+ * first answer that reaches a bad part fails, and the run blames the model. A zod schema is zod's own.
+ */
+export function responseFormatProblems(format: ResponseFormat | undefined): AgentProblem[] {
+  if (format === undefined || isZod(format)) return [];
+  if (format.type !== 'object')
+    return [{ path: ['responseFormat', 'type'], message: 'a response format is a JSON Schema of `type: object`' }];
+  return schemaFaults(format).map((fault) => ({ path: ['responseFormat', ...fault.path], message: fault.message }));
 }
 
 /** Checks the model's final answer (its text) against the format. */

@@ -19,6 +19,14 @@ export const LIMITS = {
   stepResultsBytes: 256 * 1024,
   /** Bytes of the transcript a run keeps and sends to the model; the oldest messages are cut, then dropped. */
   transcriptBytes: 512 * 1024,
+  /**
+   * Bytes (as a payload holds them: jsonStringBytes) of an agent's instructions, refused when it is defined. They are
+   * the transcript's system message, which is never cut: every model call's input carries them within the transcript's
+   * budget (transcriptBytes), and a run carries them across continue-as-new twice (its agent and its transcript). A
+   * quarter of that budget leaves the rest to the conversation; unbounded, a run of 2.5 MB of instructions never got
+   * past its first workflow task.
+   */
+  instructionsBytes: 128 * 1024,
   /** Characters of a prompt or user message. */
   promptChars: 100_000,
   /**

@@ -6,7 +6,7 @@
  * Schemas come from MCP servers and are hostile until checked: nothing here throws. A schema that cannot be
  * applied (a bad regular expression, say) is a failed check whose message says so.
  */
-import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
+import { dereference, Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
 
 export type SchemaCheck = { ok: true } | { ok: false; problems: string[] };
@@ -37,6 +37,80 @@ export function checkJsonSchema(schema: Record<string, unknown>, value: unknown)
   } catch (err) {
     return { ok: false, problems: [`the tool's schema could not be applied (${err instanceof Error ? err.message : String(err)})`] };
   }
+}
+
+/** Something in a schema that throws once a value reaches it; `path` is where in the schema. */
+export interface SchemaFault {
+  path: string[];
+  message: string;
+}
+
+/**
+ * What in a schema would throw once a value reaches it, found before any value does. The validator compiles each
+ * `pattern` and `patternProperties` key (flag `u`) and resolves each `$ref` only when a value gets there, so a check
+ * against `{}` misses those under properties, items, branches or `$defs`, and the first real value fails instead.
+ * This walks the lookup the validator builds (its constructor is `dereference(schema)`), which holds every
+ * subschema it can reach, and compiles and resolves as `validate` does. Empty when every part applies.
+ */
+export function schemaFaults(schema: Record<string, unknown>): SchemaFault[] {
+  let lookup: Record<string, unknown>;
+  try {
+    lookup = dereference(schema as Schema);
+  } catch (err) {
+    return [{ path: [], message: `the schema cannot be applied: ${errorMessage(err)}` }];
+  }
+  const places = new Map<Record<string, unknown>, string[]>();
+  for (const [uri, sub] of Object.entries(lookup)) {
+    if (typeof sub !== 'object' || sub === null) continue;
+    const path = pointerOf(uri);
+    const known = places.get(sub as Record<string, unknown>);
+    // A subschema with its own `$id` is listed twice: under its id, and under its place in the whole.
+    if (!known || (path && path.length > known.length)) places.set(sub as Record<string, unknown>, path ?? known ?? []);
+  }
+  const faults: SchemaFault[] = [];
+  for (const [sub, at] of places) {
+    const compile = (pattern: unknown, path: string[]) => {
+      try {
+        new RegExp(pattern as string, 'u');
+      } catch (err) {
+        faults.push({ path: [...at, ...path], message: `the pattern cannot be compiled: ${errorMessage(err)}` });
+      }
+    };
+    if (sub.pattern !== undefined) compile(sub.pattern, ['pattern']);
+    const patternProperties = sub.patternProperties;
+    if (typeof patternProperties === 'object' && patternProperties !== null)
+      for (const key of Object.keys(patternProperties)) compile(key, ['patternProperties', key]);
+    const ref = (sub as { __absolute_ref__?: string }).__absolute_ref__ ?? sub.$ref;
+    if (sub.$ref !== undefined && lookup[ref as string] === undefined)
+      faults.push({ path: [...at, '$ref'], message: `${JSON.stringify(sub.$ref)} names no part of the schema` });
+  }
+  if (faults.length) return faults;
+  // What else throws (a keyword of the wrong type, say) is found where any value reaches it: at the top.
+  try {
+    new Validator(schema as Schema, draftOf(schema), false).validate({});
+    return [];
+  } catch (err) {
+    return [{ path: [], message: `the schema cannot be applied: ${errorMessage(err)}` }];
+  }
+}
+
+/** "https://…#/properties/a%20b" → ['properties', 'a b']; undefined for a key that is no JSON Pointer (an id, an anchor). */
+function pointerOf(uri: string): string[] | undefined {
+  const hash = uri.indexOf('#');
+  const fragment = hash < 0 ? '' : uri.slice(hash + 1);
+  if (!fragment.startsWith('/')) return undefined;
+  try {
+    return fragment
+      .slice(1)
+      .split('/')
+      .map((part) => decodeURIComponent(part).split('~1').join('/').split('~0').join('~'));
+  } catch {
+    return undefined;
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function describe(unit: OutputUnit): string {
