@@ -36,7 +36,11 @@ beforeAll(async () => {
             { content: 'turn two done' },
           ],
         },
-        { match: 'Conversation to summarize', replies: [{ content: 'The user asked for a report; two reads happened.' }] },
+        // Slower than the tools' 10 s heartbeat timeout, which once reached every activity (activity-options.ts).
+        {
+          match: 'Conversation to summarize',
+          replies: [{ content: 'The user asked for a report; two reads happened.', delayMs: 12_000 }],
+        },
         {
           match: 'heavy prompt',
           replies: [
@@ -290,6 +294,11 @@ describe('continue-as-new', () => {
     }
     await waitFor(startedOver, 120_000, 'a new run');
     await waitFor(async () => (await latest.query(runStateQuery)).previousRunIds.includes(before));
+    // The summary took its time and was taken at its first attempt.
+    const history = (await h.temporal.client.workflow.getHandle(handle.workflowId, before).fetchHistory()).events ?? [];
+    const summary = history.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'summarizeTranscript');
+    const started = history.find((e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === Number(summary?.eventId));
+    expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(1);
     const { messages } = await latest.query(runStateQuery);
     expect(messages.map((m) => `${m.role}: ${m.content}`)).toEqual([
       expect.stringMatching(/^system: /),

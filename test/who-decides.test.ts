@@ -65,7 +65,11 @@ beforeAll(async () => {
     script: {
       conversations: [
         // The reviewers' requests come first: they also quote the run's prompt.
-        { match: review('cancel_order'), replies: [verdict('escalate', 'Order 1235 is open and paid; a person should confirm.')] },
+        // Slower than the tools' 10 s heartbeat timeout, which once reached every activity (activity-options.ts).
+        {
+          match: review('cancel_order'),
+          replies: [{ ...verdict('escalate', 'Order 1235 is open and paid; a person should confirm.'), delayMs: 11_000 }],
+        },
         { match: review('write_file'), replies: [{ content: 'Looks fine to me!' }] },
         { match: review('send_email'), replies: [verdict('reject', 'Too curt for a customer.')] },
         { match: 'small reviewed refund', replies: [call('process_refund', { orderId: '1235', amount: 50 }), { content: 'small done' }] },

@@ -59,6 +59,8 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
             : `${m.role}: ${m.content}`,
         )
         .join('\n');
+      // As callModel: a crashed worker's summary is noticed in seconds (heartbeat timeout), and cancellation reaches it.
+      const stopHeartbeats = keepHeartbeating(Context.current(), 2000);
       try {
         const completion = await clientFor(agents[input.agent]?.baseURL ?? config.baseURL).chat.completions.create(
           {
@@ -79,6 +81,8 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
         return completion.choices[0]?.message.content ?? '';
       } catch (err) {
         throw toModelFailure(err);
+      } finally {
+        stopHeartbeats();
       }
     },
 

@@ -21,8 +21,8 @@ export const ACTIVITY_OPTIONS = {
     heartbeatTimeout: '10s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10 },
   },
-  /** The summary written when a long run compacts its transcript. */
-  summarize: { startToCloseTimeout: '5m', retry: { initialInterval: '1s', maximumAttempts: 10 } },
+  /** The summary written when a long run compacts its transcript: a model call, which heartbeats as `model` does. */
+  summarize: { startToCloseTimeout: '5m', heartbeatTimeout: '10s', retry: { initialInterval: '1s', maximumAttempts: 10 } },
   /** Defaults for tools. */
   tool: { startToCloseTimeout: '2m', heartbeatTimeout: DEFAULT_TOOL_HEARTBEAT_TIMEOUT, retry: { maximumAttempts: 3 } },
   /** A tool's sentence for approvers: approvers must never wait long on it. */
@@ -73,6 +73,13 @@ export function mcpToolOptions(tool: McpTool): ActivityOptions {
   };
 }
 
+/**
+ * What the proxies below hold for every call. `executeWithOptions` deep-merges a call's options over them, so they
+ * hold nothing a call could inherit unawares: they held the tools' options once, and every activity that never
+ * heartbeats (a webhook, a summary, a review, a hook) was timed out by the tools' 10 s heartbeat timeout.
+ */
+const PROXY_BASE = { startToCloseTimeout: ACTIVITY_OPTIONS.tool.startToCloseTimeout };
+
 export const { resolveAgent } = proxyLocalActivities<Activities>(ACTIVITY_OPTIONS.resolveAgent);
-export const activities = proxyActivities<Activities>(ACTIVITY_OPTIONS.tool);
-export const localActivities = proxyLocalActivities<Activities>(ACTIVITY_OPTIONS.tool);
+export const activities = proxyActivities<Activities>(PROXY_BASE);
+export const localActivities = proxyLocalActivities<Activities>(PROXY_BASE);
