@@ -72,8 +72,8 @@ export const EnvConfig = z
     HITL_WORKER_SMALL_HEAPS: z.stringbool().default(false),
     /** How far V8 lets the worker's heaps grow between full collections, in percent; 0 for V8's own heuristic (src/worker.ts). */
     HITL_WORKER_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).optional(),
-    /** Comma-separated URLs that receive approval events. */
-    HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url())),
+    /** Comma-separated http(s) URLs that receive approval events. */
+    HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),
     HITL_API_HOST: z.string().min(1).default('127.0.0.1'),
     HITL_API_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
