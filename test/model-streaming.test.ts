@@ -12,6 +12,8 @@ import type { CallModelResult } from '../src/activities/call-model.js';
 import { createActivities } from '../src/activities/index.js';
 import { DEFAULT_TOKEN_BATCHING, TokenPublisher } from '../src/activities/token-publisher.js';
 import { agents } from '../src/agents/registry.js';
+import { HitlClient } from '../src/client/hitl-client.js';
+import { MAX_ITEMS_PER_PUBLISH, StreamPublishInput } from '../src/schemas/stream-wire.js';
 import type { TokenEvent } from '../src/schemas/token-event.js';
 import { runStateQuery } from '../src/contract/messages.js';
 import { runStreamItemsQuery } from '../src/contract/messages.js';
@@ -25,6 +27,8 @@ const LONG =
   'Durable agents keep going when workers crash, and a person who watches the run sees every word as the model ' +
   'writes it, not only when the step is over. This answer is long enough to arrive in many batches.';
 const WHERE = { table: 'orders', where: { status: 'shipped' } };
+/** 320,000 characters, sent in chunks of 4,096 with no pause: far more batches than one publish may carry. */
+const FLOOD = Array.from({ length: 16_000 }, (_, i) => `w${String(i).padStart(5, '0')} ${'é→'[i % 2]}${'z'.repeat(11)} `).join('');
 
 let h: Harness;
 
@@ -55,6 +59,7 @@ beforeAll(async () => {
             { content: 'The answer after a retry.', chunkSize: 3, error: { status: 500, message: 'overloaded', afterChunks: 3, times: 1 } },
           ],
         },
+        { match: 'flood of text', replies: [{ content: FLOOD, chunkSize: 4096 }] },
         { match: 'cancel me', replies: [{ content: 'x'.repeat(400), chunkSize: 4, chunkDelayMs: 50 }] },
         {
           match: 'pause',
@@ -120,6 +125,30 @@ describe('streaming model calls', () => {
     const firstOfRetry = received.findIndex((t) => t.attempt === 2);
     expect(received.slice(firstOfRetry).every((t) => t.attempt === 2)).toBe(true);
     expect(received.find((t) => t.attempt === 2)?.seq).toBe(0);
+  });
+
+  it('delivers a long reply streamed fast to a watcher whole, in publishes the run takes', async () => {
+    expect(FLOOD.length).toBe(320_000);
+    const handle = await h.start({ agent: 'demo', prompt: 'A flood of text, fast' });
+    const items = [];
+    for await (const item of new HitlClient(h.temporal.client, h.taskQueue).subscribe(handle.workflowId)) items.push(item);
+    const tokens = items.flatMap((item) => (item.topic === 'tokens' ? [item.token] : []));
+    expect(tokens.map((t) => t.seq)).toEqual(tokens.map((_, i) => i));
+    expect(textOf(tokens, 1, 1)).toBe(FLOOD);
+    expect(items.map((i) => i.offset)).toEqual(items.map((_, i) => i));
+    // Every publish is one the run takes: none over its item count (or any other part of its wire schema).
+    const { publishes, taskFailures } = await streamHistory(handle);
+    expect(taskFailures).toEqual([]);
+    const inputs = publishes.map((e) =>
+      defaultPayloadConverter.fromPayload(e.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!),
+    );
+    const refused = inputs.flatMap((input, i) => {
+      const parsed = StreamPublishInput.safeParse(input);
+      return parsed.success ? [] : [`publish ${i}: ${parsed.error.issues[0]?.message}`];
+    });
+    expect(refused).toEqual([]);
+    expect(inputs.length).toBeGreaterThan(Math.ceil(tokens.length / MAX_ITEMS_PER_PUBLISH) - 1);
+    expect((await handle.result()).status).toBe('Completed');
   });
 
   it('answers a late watcher after the run has closed, when polls can no longer reach it, with the query', async () => {

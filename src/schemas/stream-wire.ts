@@ -13,8 +13,19 @@ export const STREAM_TOPICS = { tokens: 'tokens', events: 'events' } as const;
 /** Longest item `data` (base64) a token event can need: its text fully escaped in JSON, plus the envelope. */
 export const MAX_ITEM_DATA_CHARS = Math.ceil(((TOKEN_TEXT_MAX_CHARS * 6 + 512) * 4) / 3);
 
-/** Publishes carry one item per batch interval; a signal's worth is a handful. @default 64 */
+/**
+ * Publishes carry one item per batch interval; a signal's worth is a handful. The run drops a larger publish whole,
+ * so the model activity never sends one (src/activities/token-publisher.ts). @default 64
+ */
 export const MAX_ITEMS_PER_PUBLISH = 64;
+
+/**
+ * Characters of item data the model activity puts in one publish (at least one item, which MAX_ITEM_DATA_CHARS
+ * bounds). The run takes more, but keeps only the newest 256 KiB of its stream (src/workflows/run-stream.ts): one
+ * publish near that would push out text a watcher had not read yet, and Temporal refuses a signal over 2 MB.
+ * @default 65536
+ */
+export const MAX_PUBLISH_DATA_CHARS = 64 * 1024;
 
 export const StreamPublishInput = builtOnce('schemas/stream-wire.StreamPublishInput', () =>
   z.object({
