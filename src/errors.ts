@@ -125,19 +125,6 @@ export class RunNotFoundError extends HitlError {
   }
 }
 
-/** A read of a run's stream from an offset it has not reached (a resume id from another run, or made up). */
-export class StreamOffsetError extends HitlError {
-  static readonly errorName = 'StreamOffsetError';
-  readonly code = 'invalid_offset';
-  constructor(
-    readonly workflowId: string,
-    readonly offset: number,
-    readonly end: number,
-  ) {
-    super(StreamOffsetError.errorName, `Run ${workflowId}'s stream has no offset ${offset} yet: its next item will be ${end}.`);
-  }
-}
-
 /** A watcher that stopped reading while its run went on: it is dropped, and resumes from where it was. */
 export class WatcherTooSlowError extends HitlError {
   static readonly errorName = 'WatcherTooSlowError';

@@ -7,11 +7,15 @@ import { Client, ServiceError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from '../src/api/listen.js';
 import { HitlClient } from '../src/client/hitl-client.js';
+import { STORE_WORKFLOW_TYPE, storeWorkflowId } from '../src/contract/store.js';
+import { WORKFLOW_TYPE } from '../src/contract/task-queue.js';
 import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { itemsOf, readSse, type SseEvent } from './helpers/sse.js';
 import { modelCallRunning, streamHistory } from './helpers/stream.js';
+import { uniqueName } from './helpers/temporal.js';
 
 const TOKEN = 'watcher-token-0123456789';
 const ANSWER =
@@ -177,8 +181,84 @@ describe('GET /api/runs/:id/events', () => {
     await handle.result();
   });
 
+  it('resumes a run Temporal ended after any id it gave out, the end the client adds included: nothing again, then end', async () => {
+    const handle = await pausedRun('sse gated, then terminated');
+    await handle.terminate('ended by the test');
+    const whole = await readSse(url(handle.workflowId), { token: TOKEN, until: ended });
+    const items = itemsOf(whole.events);
+    const last = items.at(-1)!;
+    expect(last).toMatchObject({ topic: 'events', data: { type: 'run_failed', status: 'Terminated' } });
+    // After the run's own last item (the client adds the end next), and after the added end itself.
+    for (const lastEventId of [last.offset - 1, last.offset]) {
+      const rest = await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: String(lastEventId), until: ended });
+      expect([rest.status, rest.body], `after ${lastEventId}`).toEqual([200, undefined]);
+      expect(itemsOf(rest.events)).toEqual(items.filter((i) => i.offset > lastEventId));
+      expect(rest.events.at(-1)).toEqual({ event: 'end', data: '{}' });
+    }
+    // Past every id given out: refused, without promising an item that a closed run will never have.
+    const past = await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: String(last.offset + 1) });
+    expect(past).toMatchObject({ status: 400, body: { error: { code: 'invalid_offset' } } });
+    expect((past.body as { error: { message: string } }).error.message).toMatch(/has ended/);
+    expect((past.body as { error: { message: string } }).error.message).not.toMatch(/yet|will be/);
+    // The CLI likewise: from just past the added end, nothing and exit 0; further, a usage error.
+    expect(await runHitl(h, ['--json', 'watch', handle.workflowId, '--from', String(last.offset + 1)])).toMatchObject({
+      code: 0,
+      stdout: '',
+    });
+    const cliPast = await runHitl(h, ['watch', handle.workflowId, '--from', String(last.offset + 2)]);
+    expect(cliPast.code).toBe(2);
+    expect(cliPast.stderr).toMatch(/has ended/);
+  });
+
+  it('resumes a completed run after its last id with nothing, and refuses past it without promising more', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'sse live, resumed at its end' });
+    await handle.result();
+    const last = itemsOf((await readSse(url(handle.workflowId), { token: TOKEN, until: ended })).events).at(-1)!;
+    const atEnd = await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: String(last.offset), until: ended });
+    expect(atEnd.status).toBe(200);
+    expect(itemsOf(atEnd.events)).toEqual([]);
+    const past = await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: String(last.offset + 1) });
+    expect(past).toMatchObject({ status: 400, body: { error: { code: 'invalid_offset' } } });
+    expect((past.body as { error: { message: string } }).error.message).not.toMatch(/yet|will be/);
+  });
+
+  it('answers a workflow that is not an agent run, or that no worker runs, with a typed refusal, not a 500 or a wait', async () => {
+    const store = storeWorkflowId([uniqueName('x'), 'y']);
+    await h.temporal.client.workflow.start(STORE_WORKFLOW_TYPE, {
+      taskQueue: h.taskQueue,
+      workflowId: store,
+      args: [{ namespace: store.split('/').slice(1) }],
+    });
+    const notAgent = { error: { code: 'not_an_agent_run', message: expect.stringContaining('not an agent run') } };
+    expect(await readSse(url(store), { token: TOKEN })).toMatchObject({ status: 404, body: notAgent });
+    const view = await fetch(`${api.url}/api/runs/${encodeURIComponent(store)}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect({ status: view.status, body: await view.json() }).toMatchObject({ status: 404, body: notAgent });
+    const watched = await runHitl(h, ['watch', store]);
+    expect(watched.code).toBe(4);
+    expect(watched.stderr).toContain('not an agent run');
+
+    // An agent run on a task queue no worker polls: said at once, as `hitl show` says it.
+    const orphan = await h.temporal.client.workflow.start(WORKFLOW_TYPE, {
+      taskQueue: uniqueName('no-worker'),
+      workflowId: uniqueName('orphan'),
+      args: [{ agent: 'demo', prompt: 'nobody runs me' }],
+    });
+    const started = Date.now();
+    const stuck = await readSse(url(orphan.workflowId), { token: TOKEN });
+    expect(stuck).toMatchObject({
+      status: 409,
+      body: { error: { code: 'run_stuck', message: expect.stringContaining('no worker polls') } },
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const stuckWatch = await runHitl(h, ['watch', orphan.workflowId]);
+    expect(stuckWatch.code).toBe(5);
+    expect(stuckWatch.stderr).toContain('no worker polls');
+    await orphan.terminate();
+    await h.temporal.client.workflow.getHandle(store).terminate();
+  });
+
   it('is listed in the OpenAPI document', async () => {
     const doc = (await (await fetch(`${api.url}/api/openapi.json`)).json()) as { paths: Record<string, { get?: { responses: object } }> };
-    expect(Object.keys(doc.paths['/api/runs/{id}/events']?.get?.responses ?? {})).toEqual(['200', '400', '401', '404', '429']);
+    expect(Object.keys(doc.paths['/api/runs/{id}/events']?.get?.responses ?? {})).toEqual(['200', '400', '401', '404', '409', '429']);
   });
 });

@@ -12,9 +12,9 @@ import {
   RunBusyError,
   RunNotFoundError,
   SessionClosedError,
-  StreamOffsetError,
   UnknownAgentError,
 } from '../errors.js';
+import { NotAnAgentRunError, RunStuckError, StreamOffsetError } from '../client/run-errors.js';
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
@@ -50,8 +50,9 @@ export function errorResponse(c: Context, status: Status, code: string, message:
 
 export function handleApiError(err: unknown, c: Context) {
   if (err instanceof DecisionRefusedError) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
-  if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError) return errorResponse(c, 404, err.code, err.message);
-  if (err instanceof SessionClosedError) return errorResponse(c, 409, err.code, err.message);
+  if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError || err instanceof NotAnAgentRunError)
+    return errorResponse(c, 404, err.code, err.message);
+  if (err instanceof SessionClosedError || err instanceof RunStuckError) return errorResponse(c, 409, err.code, err.message);
   if (err instanceof MessageQueueFullError) return errorResponse(c, 429, err.code, err.message);
   if (err instanceof RunBusyError) return errorResponse(c, 503, err.code, err.message);
   if (

@@ -52,7 +52,7 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       responses: {
         200: json(RunState, 'The run state'),
         401: json(ErrorBody, 'Missing or unknown token'),
-        404: json(ErrorBody, 'No such run'),
+        404: json(ErrorBody, 'No such run, or not an agent run'),
       },
     }),
     async (c) => c.json(await hitl.getRun(c.req.valid('param').id), 200),

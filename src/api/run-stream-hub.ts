@@ -6,7 +6,10 @@
  * from where that read ended: nothing is missed and nothing is sent twice.
  */
 import type { Client } from '@temporalio/client';
+import type { PollResult } from '@temporalio/workflow-streams/workflow';
 import { itemConverter, readItems, streamEnd, subscribeRun } from '../client/run-subscription.js';
+import { refusePastEnd } from '../client/ended-run.js';
+import { StreamOffsetError } from '../client/run-errors.js';
 import { WatcherTooSlowError } from '../errors.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
 
@@ -102,8 +105,8 @@ export class RunStreamHub {
   constructor(private readonly client: Client) {}
 
   /**
-   * A run's items from `fromOffset` on, until the run closes (or `signal` aborts). Throws RunNotFoundError and
-   * StreamOffsetError from the first read.
+   * A run's items from `fromOffset` on, until the run closes (or `signal` aborts). Throws RunNotFoundError,
+   * NotAnAgentRunError, RunStuckError and StreamOffsetError from the first read.
    */
   async *follow(workflowId: string, fromOffset: number, signal: AbortSignal): AsyncGenerator<RunStreamItem> {
     const watcher = new Watcher(workflowId);
@@ -113,7 +116,15 @@ export class RunStreamHub {
       let next = fromOffset;
       const convert = itemConverter(this.client);
       for (let more = true; more && !signal.aborted;) {
-        const read = await readItems(this.client, workflowId, next);
+        let read: PollResult;
+        try {
+          read = await readItems(this.client, workflowId, next);
+        } catch (err) {
+          if (!(err instanceof StreamOffsetError)) throw err;
+          // Just after the end told of a run Temporal ended (the shared subscription tells it): nothing to catch up.
+          await refusePastEnd(this.client, workflowId, err.offset, err.end);
+          break;
+        }
         yield* convert(read.items);
         next = read.next_offset;
         more = read.more_ready;

@@ -2,8 +2,9 @@
  * `GET /api/runs/:id/events`: a run as Server-Sent Events, from its Workflow Stream. Each item is one SSE event
  * whose id is its stream offset: `events` (a RunEvent) or `tokens` (a TokenEvent, model text as it is written);
  * `end` when the run has closed, `error` if following it failed. A client that reconnects with `Last-Event-ID`
- * (EventSource does by itself) gets exactly what came after that id. It needs a bearer token like the rest: a
- * browser reads it with fetch (EventSource cannot send the header), as the inbox does.
+ * (EventSource does by itself) gets exactly what came after that id, any id it was given (the end the client tells
+ * of a run Temporal ended included). It needs a bearer token like the rest: a browser reads it with fetch
+ * (EventSource cannot send the header), as the inbox does.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceError } from '@temporalio/client';
@@ -11,7 +12,8 @@ import { z } from 'zod';
 import { streamSSE } from 'hono/streaming';
 import { HTTPException } from 'hono/http-exception';
 import { streamEnd } from '../client/run-subscription.js';
-import { HitlError, StreamOffsetError } from '../errors.js';
+import { refusePastEnd } from '../client/ended-run.js';
+import { HitlError } from '../errors.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
@@ -55,7 +57,11 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
       },
       400: { description: 'Invalid offset', content: { 'application/json': { schema: ErrorBody } } },
       401: { description: 'Missing or unknown token', content: { 'application/json': { schema: ErrorBody } } },
-      404: { description: 'No such run', content: { 'application/json': { schema: ErrorBody } } },
+      404: { description: 'No such run, or not an agent run', content: { 'application/json': { schema: ErrorBody } } },
+      409: {
+        description: 'The run is stuck: it cannot move, so following it would only wait',
+        content: { 'application/json': { schema: ErrorBody } },
+      },
       429: { description: 'Too many open streams', content: { 'application/json': { schema: ErrorBody } } },
     },
   });
@@ -71,9 +77,10 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
     }
     const workflowId = params.data.id;
     const from = resumed?.success ? resumed.data + 1 : (query.data.from ?? 0);
-    // Checked before the stream starts, so a missing run or an offset from elsewhere get their status.
+    // Checked before the stream starts, so a missing run, another workflow, a stuck run or an offset from elsewhere
+    // get their status. Past the run's own end, a closed run may have one more id to resume after (refusePastEnd).
     const end = await streamEnd(options.hitl.temporal, workflowId);
-    if (from > end) throw new StreamOffsetError(workflowId, from, end);
+    if (from > end) await refusePastEnd(options.hitl.temporal, workflowId, from, end);
 
     const approver = c.get('identity').approver;
     if ((open.get(approver) ?? 0) >= MAX_STREAMS_PER_APPROVER) {

@@ -3,11 +3,12 @@
  * answers queries, from its last state by replay: a run terminated or timed out while it waited says it waits, with
  * its calls pending. Temporal's word on how it ended wins (`runStatusOf`), and a closed run waits for nothing; what
  * the run says of its messages and decisions stands, as its history. Watchers are told the end too, when the run
- * could not tell its stream itself.
+ * could not tell its stream itself, and may resume after that end as after any item they were given.
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { runStatusOf, type RunStatus } from '../contract/run-status.js';
+import { StreamOffsetError } from './run-errors.js';
 import type { RunEvent } from '../schemas/run-event.js';
 import type { RunState } from '../schemas/run-state.js';
 
@@ -46,4 +47,17 @@ export async function untoldEnd(client: Client, workflowId: string, runId: strin
     .catch(() => ({ history: undefined }));
   const reason = history?.events?.[0]?.workflowExecutionTerminatedEventAttributes?.reason;
   return { type: 'run_failed', status, ...(reason && { error: reason }) };
+}
+
+/**
+ * Refuses a read of the run (`runId`, or the current one) from `from`, past its stream's own `end`, unless it starts
+ * just after the end the client tells of a run Temporal ended (`untoldEnd`, given the offset `end`): a reader that
+ * resumes after the last id it was given, to whom nothing more comes. A closed run is refused without the promise of
+ * a next item.
+ */
+export async function refusePastEnd(client: Client, workflowId: string, from: number, end: number, runId?: string): Promise<void> {
+  const description = await client.workflow.getHandle(workflowId, runId).describe();
+  if (!endedAs(description)) throw new StreamOffsetError(workflowId, from, end);
+  const given = (await untoldEnd(client, workflowId, description.runId)) ? end + 1 : end;
+  if (from > given) throw new StreamOffsetError(workflowId, from, given, true);
 }

@@ -32,6 +32,7 @@ import { sendWhileBusy } from './run-busy.js';
 import { sendSessionUpdate } from './session-updates.js';
 import { stuckView } from './stuck-view.js';
 import { asEnded, endedAs } from './ended-run.js';
+import { requireAgentRun } from './followed-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
@@ -95,11 +96,13 @@ export class HitlClient {
    * A run's state from the run itself. A stuck run cannot answer (its workflow task fails, or no worker polls):
    * then the view comes from what Temporal knows (status, prompt and pending calls as last published), with the
    * problem said plainly. A query that fails is checked again the same way: the run may have got stuck meanwhile.
-   * A run Temporal has closed says how Temporal ended it, with nothing pending (ended-run.ts).
+   * A run Temporal has closed says how Temporal ended it, with nothing pending (ended-run.ts). A workflow of another
+   * type is refused (NotAnAgentRunError): it answers none of a run's queries.
    */
   async getRun(workflowId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunView> {
     const handle = this.temporal.workflow.getHandle(workflowId);
     const description = await this.call(workflowId, () => handle.describe());
+    requireAgentRun(workflowId, description);
     const problem = await this.diagnose(workflowId, { description });
     if (problem) return stuckView(this.temporal, handle, problem);
     try {
@@ -141,6 +144,7 @@ export class HitlClient {
   async pending(workflowId: string): Promise<PendingApproval[]> {
     const handle = this.temporal.workflow.getHandle(workflowId);
     const description = await this.call(workflowId, () => handle.describe());
+    requireAgentRun(workflowId, description);
     const problem = await this.diagnose(workflowId, { description });
     if (problem) return (await stuckView(this.temporal, handle, problem)).pending;
     // A closed run waits for nothing; its query would need a worker to replay it.

@@ -6,4 +6,5 @@ export type { RunEvent, RunStreamItem } from '../schemas/run-event.js';
 export type { TokenEvent } from '../schemas/token-event.js';
 export { sharedHitlClient, closeSharedHitlClient } from './connection.js';
 export { encodeApprovalId, decodeApprovalId, type ApprovalRef } from './approval-id.js';
-export { DecisionRefusedError, RunNotFoundError, ApprovalNotFoundError, StreamOffsetError } from '../errors.js';
+export { DecisionRefusedError, RunNotFoundError, ApprovalNotFoundError } from '../errors.js';
+export { StreamOffsetError, NotAnAgentRunError, RunStuckError } from './run-errors.js';

@@ -21,12 +21,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { decodePayloadWire, type PollResult } from '@temporalio/workflow-streams/workflow';
 import { runStreamItemsQuery, streamOffsetQuery, streamPollUpdate } from '../contract/messages.js';
 import { RUN_BUSY_TYPE } from '../contract/refusal-codes.js';
-import { RunNotFoundError, StreamOffsetError } from '../errors.js';
+import { RunNotFoundError } from '../errors.js';
+import { StreamOffsetError } from './run-errors.js';
 import { RunEvent, type RunStreamItem } from '../schemas/run-event.js';
 import { STREAM_TOPICS } from '../schemas/stream-wire.js';
 import { TokenEvent } from '../schemas/token-event.js';
 import { readEarlierRuns } from './earlier-runs.js';
-import { untoldEnd } from './ended-run.js';
+import { refusePastEnd, untoldEnd } from './ended-run.js';
+import { agentRunDescription, followableRun } from './followed-run.js';
 
 export interface SubscribeOptions {
   /** The first offset to read (an SSE `Last-Event-ID` plus one). @default 0: all the stream still keeps */
@@ -53,10 +55,14 @@ type Failure = 'draining' | 'busy' | 'truncated' | 'gone';
 
 /**
  * The run's events and model text from `fromOffset`, until the run closes (or `signal` aborts). A run Temporal
- * terminated or timed out ends on a `run_failed` event saying so, which its own stream cannot hold.
+ * terminated or timed out ends on a `run_failed` event saying so, which its own stream cannot hold; a reader may
+ * start just after it, and gets nothing more. Throws RunNotFoundError, NotAnAgentRunError or StreamOffsetError
+ * first when it cannot follow the run.
  */
 export async function* subscribeRun(client: Client, workflowId: string, options: SubscribeOptions = {}): AsyncGenerator<RunStreamItem> {
   const { signal, pollCooldownMs = 100, busyIntervalMs = 1000, closedCheckMs = 5000 } = options;
+  // Another workflow's updates and queries fail untyped (a stuck run's polls wait for a worker, as the run does).
+  await agentRunDescription(client, workflowId);
   const convert = itemConverter(client);
   // Unpinned: every poll goes to the run now current, so continue-as-new is followed by polling again.
   const handle = client.workflow.getHandle(workflowId);
@@ -98,7 +104,15 @@ export async function* subscribeRun(client: Client, workflowId: string, options:
     if ('closedRunId' in result) {
       // Closed: what came after the last poll, by query (pinned to that run, which answers from its history).
       for (let more = true; more && !signal?.aborted;) {
-        const read = await readItems(client, workflowId, offset, result.closedRunId);
+        let read: PollResult;
+        try {
+          read = await readItems(client, workflowId, offset, result.closedRunId);
+        } catch (err) {
+          if (!(err instanceof StreamOffsetError)) throw err;
+          // Past the run's own end: refused, unless just after the end told below, which the reader already has.
+          await refusePastEnd(client, workflowId, err.offset, err.end, result.closedRunId);
+          return;
+        }
         yield* convert(read.items);
         offset = read.next_offset;
         more = read.more_ready;
@@ -134,8 +148,12 @@ export async function readItems(client: Client, workflowId: string, fromOffset: 
   return { ...read, items: [...(await readEarlierRuns(client, workflowId, run, fromOffset, held)), ...read.items] };
 }
 
-/** The offset the run's stream will give its next item. */
+/**
+ * The offset the run's stream will give its next item (a run Temporal ended is told of after it: `refusePastEnd`).
+ * Checked first: that the workflow id names an agent run that can answer now (`followableRun`).
+ */
 export async function streamEnd(client: Client, workflowId: string): Promise<number> {
+  await followableRun(client, workflowId);
   try {
     return await client.workflow.getHandle(workflowId).query(streamOffsetQuery);
   } catch (err) {

@@ -9,9 +9,9 @@ import {
   RunNotFoundError,
   RunBusyError,
   SessionClosedError,
-  StreamOffsetError,
   UnknownAgentError,
 } from '../../errors.js';
+import { NotAnAgentRunError, RunStuckError, StreamOffsetError } from '../run-errors.js';
 import { style } from './output.js';
 import { terminalText } from './terminal-text.js';
 
@@ -41,7 +41,8 @@ function exitCode(err: unknown): number {
   )
     return EXIT.usage;
   if (err instanceof DecisionRefusedError) return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
+  if (err instanceof RunStuckError) return EXIT.stuck;
   if (err instanceof SessionClosedError || err instanceof RunBusyError || err instanceof MessageQueueFullError) return EXIT.refused;
-  if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError) return EXIT.notFound;
+  if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError || err instanceof NotAnAgentRunError) return EXIT.notFound;
   return EXIT.failed;
 }

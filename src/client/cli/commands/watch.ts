@@ -3,6 +3,7 @@
  * other event is one line. With --json, one line per stream item (`{offset, topic, event | token}`).
  */
 import type { RunEvent, RunStreamItem } from '../../../schemas/run-event.js';
+import { followableRun } from '../../followed-run.js';
 import type { TokenEvent } from '../../../schemas/token-event.js';
 import { UsageError } from '../errors.js';
 import { style } from '../output.js';
@@ -123,6 +124,8 @@ export const registerWatchCommand: RegisterCommand = (program, ctx) => {
       const from = Number(opts.from);
       if (!Number.isSafeInteger(from) || from < 0) throw new UsageError(`--from takes a stream offset (0, 1, 2, ...), not ${opts.from}.`);
       const hitl = await ctx.hitl();
+      // A stuck run is said at once (exit 5), as `hitl show` says it, rather than watched in silence.
+      await followableRun(hitl.temporal, workflowId, hitl.health);
       const json = ctx.out().json;
       const printer = new WatchPrinter((chunk) => process.stdout.write(chunk));
       for await (const item of hitl.subscribe(workflowId, { fromOffset: from })) {

@@ -1,0 +1,55 @@
+/**
+ * Why the client cannot read a run as asked, typed. Apart from src/errors.ts because only src/client/ throws them;
+ * they are HitlErrors like the rest, so the CLI and the API map them the same way (an exit code, a status).
+ */
+import { HitlError } from '../errors.js';
+
+/**
+ * A read of a run's stream from an offset past every item it has given out (a resume id from another run, or made
+ * up). `end` is the first offset no item has: an open run's next item gets it; a closed run never has another (the
+ * end the client tells of a run Temporal ended, src/client/ended-run.ts, is one of its items).
+ */
+export class StreamOffsetError extends HitlError {
+  static readonly errorName = 'StreamOffsetError';
+  readonly code = 'invalid_offset';
+  constructor(
+    readonly workflowId: string,
+    readonly offset: number,
+    readonly end: number,
+    readonly closed = false,
+  ) {
+    super(
+      StreamOffsetError.errorName,
+      closed
+        ? `Run ${workflowId} has ended and its stream has no offset ${offset}: ${end > 0 ? `its last item is ${end - 1}` : 'it has no items'}.`
+        : `Run ${workflowId}'s stream has no offset ${offset} yet: its next item will be ${end}.`,
+    );
+  }
+}
+
+/** A workflow id whose workflow is not an agent run (another type, such as the store's): no run to show or follow. */
+export class NotAnAgentRunError extends HitlError {
+  static readonly errorName = 'NotAnAgentRunError';
+  readonly code = 'not_an_agent_run';
+  constructor(
+    readonly workflowId: string,
+    readonly workflowType: string,
+  ) {
+    super(NotAnAgentRunError.errorName, `Workflow ${workflowId} is a ${workflowType}, not an agent run.`);
+  }
+}
+
+/**
+ * A run that cannot move by itself (src/client/run-health.ts: its workflow task keeps failing, or no worker polls
+ * its task queue), so following it would only wait. `hitl show` tells why, as this error's message does.
+ */
+export class RunStuckError extends HitlError {
+  static readonly errorName = 'RunStuckError';
+  readonly code = 'run_stuck';
+  constructor(
+    readonly workflowId: string,
+    message: string,
+  ) {
+    super(RunStuckError.errorName, message);
+  }
+}
