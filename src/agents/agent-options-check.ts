@@ -68,7 +68,7 @@ export function agentOptionProblems(input: AgentOptionsInput): AgentProblem[] {
     if (!parsed.success) issues(['toolErrors', name], parsed.error);
   }
   if (input.contextSchema !== undefined)
-    problems.push(...contextSchemaProblems(input.contextSchema).map((message) => ({ path: ['contextSchema'], message })));
+    problems.push(...contextSchemaProblems(input.contextSchema).map((fault) => ({ ...fault, path: ['contextSchema', ...fault.path] })));
   return problems;
 }
 

@@ -182,6 +182,19 @@ describe('agents file', () => {
     expect(message).toMatch(/yaml:5 agents.0.modelSelector: no selector "bySise"/);
     expect(message).toMatch(/yaml:6 agents.0.contextSchema: a context schema is a JSON Schema of `type: object`/);
   });
+
+  it("compiles every pattern of a context schema, as a run's start would", () => {
+    const message = problemsOf(
+      write(`agents:
+  - name: tenants
+    instructions: x
+    contextSchema:
+      type: object
+      properties: { tenant: { type: string, pattern: '[' } }
+`),
+    );
+    expect(message).toMatch(/yaml:6 agents.0.contextSchema.properties.tenant.pattern: the pattern cannot be compiled/);
+  });
 });
 
 describe('agents file: what a run would only find too late', () => {

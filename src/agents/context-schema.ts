@@ -4,8 +4,9 @@
  * and again when it starts (the worker, whoever started it), and tools, hooks and conditions receive the checked
  * value. The model never sees it.
  */
-import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
+import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { z } from 'zod';
+import { draftOf, schemaFaults, type SchemaFault } from '../tools/json-schema-check.js';
 
 export type JsonSchemaObject = Record<string, unknown>;
 export type ContextSchema = z.ZodType | JsonSchemaObject;
@@ -24,16 +25,15 @@ export function contextJsonSchema(schema: ContextSchema): JsonSchemaObject {
   return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaObject;
 }
 
-/** What is wrong with a JSON Schema as a context schema (it must describe an object); empty when it is sound. */
-export function contextSchemaProblems(schema: ContextSchema): string[] {
+/**
+ * What is wrong with a JSON Schema as a context schema, each at its place in it (empty when it is sound): it must
+ * describe an object, and every part must apply (its patterns compile, its `$ref`s resolve), or a start whose
+ * context reaches a bad part is refused for the schema's fault.
+ */
+export function contextSchemaProblems(schema: ContextSchema): SchemaFault[] {
   if (isZod(schema)) return [];
-  if (schema.type !== 'object') return ['a context schema is a JSON Schema of `type: object`'];
-  try {
-    new Validator(schema as Schema, draftOf(schema), false).validate({});
-    return [];
-  } catch (err) {
-    return [`the context schema cannot be applied: ${err instanceof Error ? err.message : String(err)}`];
-  }
+  if (schema.type !== 'object') return [{ path: [], message: 'a context schema is a JSON Schema of `type: object`' }];
+  return schemaFaults(schema);
 }
 
 /** Checks a run's context (absent: `{}`) against the agent's schema; the checked value has zod's defaults applied. */
@@ -62,15 +62,6 @@ export function checkContext(schema: ContextSchema | undefined, context: Record<
 /** The words every side refuses a context with. */
 export function contextRefusal(agent: string, problems: string): string {
   return `context does not match agent "${agent}"'s contextSchema:\n${problems}`;
-}
-
-/** The draft a schema declares (`$schema`); 2020-12 when it declares none. */
-function draftOf(schema: JsonSchemaObject): SchemaDraft {
-  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (declared.includes('draft-04')) return '4';
-  if (declared.includes('draft-06') || declared.includes('draft-07')) return '7';
-  if (declared.includes('2019-09')) return '2019-09';
-  return '2020-12';
 }
 
 function describe(unit: OutputUnit): string {
