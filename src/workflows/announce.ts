@@ -5,7 +5,7 @@ import type { CallRecord, GateSettings } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
 import { PATCHES, takesPatch } from './patches.js';
-import { workflowNow } from './workflow-clock.js';
+import { isoAt, workflowNow } from './workflow-clock.js';
 
 /**
  * What the announcement carries besides the gate's settings: the reviewer's reasoning, the world, why it waits again,
@@ -39,8 +39,8 @@ export function announce(
     argsHash: argsHash(args),
     description,
     allowedDecisions: gate.allowedDecisions,
-    requestedAt: new Date(at).toISOString(),
-    deadline: new Date(at + gate.timeoutMs).toISOString(),
+    requestedAt: isoAt(at),
+    deadline: isoAt(at + gate.timeoutMs),
     step: record.step,
     ...(gate.approvers && { approvers: gate.approvers }),
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
@@ -60,7 +60,7 @@ function whoDecides(gate: GateSettings, at: number): Partial<PendingApproval> {
   return {
     ...(gate.requiredApprovals !== undefined && gate.requiredApprovals > 1 && { requiredApprovals: gate.requiredApprovals }),
     ...(ladder.length > 0 && {
-      escalations: ladder.map((tier) => ({ at: new Date(at + tier.afterMs).toISOString(), approvers: tier.approvers, reached: false })),
+      escalations: ladder.map((tier) => ({ at: isoAt(at + tier.afterMs), approvers: tier.approvers, reached: false })),
     }),
     ...(gate.validForMs !== undefined && { validFor: ms(gate.validForMs) }),
   };

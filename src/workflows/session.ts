@@ -15,7 +15,7 @@ import type { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, readyToHandOff } from './continue-as-new.js';
 import { extraArgumentsRefusal } from './one-argument.js';
 import { PATCHES, takesPatch } from './patches.js';
-import { workflowNow } from './workflow-clock.js';
+import { isoAt, workflowNow } from './workflow-clock.js';
 
 /** Why a message or `end` cannot be taken, or undefined when it can. */
 function sessionClosedReason(run: AgentRun): string | undefined {
@@ -99,7 +99,7 @@ export function checkEnd(run: AgentRun, raw: unknown, extra: unknown[] = []): vo
  */
 export async function waitForNextTurn(run: AgentRun): Promise<'turn' | 'ended'> {
   if (!run.session.length && !run.session.endRequested) {
-    run.waitForMessage(new Date(workflowNow() + durationToMs(run.input.session!.idleTimeout)).toISOString());
+    run.waitForMessage(isoAt(workflowNow() + durationToMs(run.input.session!.idleTimeout)));
     run.refresh('waiting for the next message');
   }
   for (;;) {
