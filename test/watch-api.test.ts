@@ -45,6 +45,16 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** An API call as the watcher, with a JSON body for a POST: its status and its body. */
+async function call(method: 'GET' | 'POST', path: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${api.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(method === 'POST' && { 'content-type': 'application/json' }) },
+    ...(method === 'POST' && { body: JSON.stringify(path.endsWith('/messages') ? { content: 'hello?' } : {}) }),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
 const url = (workflowId: string, query = '') => `${api.url}/api/runs/${encodeURIComponent(workflowId)}/events${query}`;
 const ended = (e: SseEvent) => e.event === 'end';
 const textOf = (items: ReturnType<typeof itemsOf>) =>
@@ -236,6 +246,15 @@ describe('GET /api/runs/:id/events', () => {
     const watched = await runHitl(h, ['watch', store]);
     expect(watched.code).toBe(4);
     expect(watched.stderr).toContain('not an agent run');
+    // Nor does it take a session's message or end, or show a run's tools (it used to: 409 session_closed, and ours).
+    for (const [method, path] of [
+      ['POST', `/api/runs/${encodeURIComponent(store)}/messages`],
+      ['POST', `/api/runs/${encodeURIComponent(store)}/end`],
+      ['GET', `/api/tools?run=${encodeURIComponent(store)}`],
+    ] as const) {
+      const answer = await call(method, path);
+      expect(answer, `${method} ${path}`).toMatchObject({ status: 404, body: notAgent });
+    }
 
     // An agent run on a task queue no worker polls: said at once, as `hitl show` says it.
     const orphan = await h.temporal.client.workflow.start(WORKFLOW_TYPE, {
@@ -253,6 +272,19 @@ describe('GET /api/runs/:id/events', () => {
     const stuckWatch = await runHitl(h, ['watch', orphan.workflowId]);
     expect(stuckWatch.code).toBe(5);
     expect(stuckWatch.stderr).toContain('no worker polls');
+    // A message or an end would wait for that worker (the update hung for minutes), and its tools' query failed 503.
+    const stuckBody = { error: { code: 'run_stuck', message: expect.stringContaining('no worker polls') } };
+    for (const [method, path] of [
+      ['POST', `/api/runs/${orphan.workflowId}/messages`],
+      ['POST', `/api/runs/${orphan.workflowId}/end`],
+      ['GET', `/api/tools?run=${orphan.workflowId}`],
+    ] as const) {
+      const asked = Date.now();
+      expect(await call(method, path), `${method} ${path}`).toMatchObject({ status: 409, body: stuckBody });
+      expect(Date.now() - asked).toBeLessThan(10_000);
+    }
+    const said = await runHitl(h, ['say', orphan.workflowId, 'hello?']);
+    expect(said.code).toBe(5);
     await orphan.terminate();
     await h.temporal.client.workflow.getHandle(store).terminate();
   });

@@ -68,8 +68,8 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
         202: json(z.object({ queued: z.number().int() }), 'Queued for the next turn'),
         400: json(ErrorBody, 'Invalid body'),
         401: json(ErrorBody, 'Missing or unknown token'),
-        404: json(ErrorBody, 'No such run'),
-        409: json(ErrorBody, 'Not a session, or the session has ended'),
+        404: json(ErrorBody, 'No such run, or not an agent run'),
+        409: json(ErrorBody, 'Not a session, the session has ended, or the run is stuck (run_stuck)'),
         429: json(ErrorBody, 'The run holds as many queued messages as it takes (queue_full): send again after its next turn starts'),
       },
     }),
@@ -85,8 +85,8 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       responses: {
         202: json(z.object({ ending: z.literal(true) }), 'The session ends after its current turn'),
         401: json(ErrorBody, 'Missing or unknown token'),
-        404: json(ErrorBody, 'No such run'),
-        409: json(ErrorBody, 'Not a session, or the session has ended'),
+        404: json(ErrorBody, 'No such run, or not an agent run'),
+        409: json(ErrorBody, 'Not a session, the session has ended, or the run is stuck (run_stuck)'),
       },
     }),
     async (c) => {

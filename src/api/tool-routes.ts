@@ -5,6 +5,7 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { QueryNotRegisteredError, WorkflowNotFoundError } from '@temporalio/client';
+import { movableRun } from '../client/followed-run.js';
 import { z } from 'zod';
 import { BREAKPOINT_EDITS, breakpointToolName, type BreakpointKind } from '../schemas/agent-options.js';
 import { agentViews } from '../agents/agent-views.js';
@@ -38,6 +39,8 @@ export function toolRoutes(app: ApiApp, options: Pick<ApiOptions, 'hitl' | 'agen
   });
 
   const runTools = async (workflowId: string): Promise<ToolView[]> => {
+    // Another workflow would answer with ours (it has no such query either), and a stuck run's query fails untyped.
+    await movableRun(options.hitl.temporal, workflowId, 'its tools cannot be read from it now', options.hitl.health);
     const recorded = await options.hitl.temporal.workflow
       .getHandle(workflowId)
       .query(toolsQuery)
@@ -68,7 +71,8 @@ export function toolRoutes(app: ApiApp, options: Pick<ApiOptions, 'hitl' | 'agen
       responses: {
         200: json(z.array(ToolView), 'The tools'),
         401: json(ErrorBody, 'Missing or unknown token'),
-        404: json(ErrorBody, 'No such run'),
+        404: json(ErrorBody, 'No such run, or not an agent run'),
+        409: json(ErrorBody, 'The run is stuck (run_stuck): its tools cannot be read from it now'),
       },
     }),
     async (c) => {

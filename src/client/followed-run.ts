@@ -32,17 +32,28 @@ export async function agentRunDescription(client: Client, workflowId: string): P
 
 /**
  * The run's description, when it is an agent run that can move now; RunStuckError otherwise, with what `hitl show`
- * advises. For a reader that cannot wait: one that must ask the run where its stream is before it starts. A closed
- * run is never stuck: what it kept is read by query.
+ * advises and `consequence` (what the caller's request came to). For a caller that cannot wait: a reader that must
+ * ask the run where its stream is before it starts, a sender whose update would wait for a worker that is not there
+ * or fail with the run's workflow task. A closed run is never stuck.
  */
-export async function followableRun(client: Client, workflowId: string, health: HealthOptions = {}): Promise<WorkflowExecutionDescription> {
+export async function movableRun(
+  client: Client,
+  workflowId: string,
+  consequence: string,
+  health: HealthOptions = {},
+): Promise<WorkflowExecutionDescription> {
   const description = await agentRunDescription(client, workflowId);
   const problem = await diagnoseRun(client, client.workflow.getHandle(workflowId), { ...health, description });
   if (problem) {
     throw new RunStuckError(
       workflowId,
-      `Run ${workflowId} is stuck since ${problem.since}: ${problemHeadline(problem)}, so following it would only wait. ${problem.advice[0]}`,
+      `Run ${workflowId} is stuck since ${problem.since}: ${problemHeadline(problem)}, so ${consequence}. ${problem.advice[0]}`,
     );
   }
   return description;
+}
+
+/** A run to follow now (movableRun): following a stuck one would only wait. */
+export function followableRun(client: Client, workflowId: string, health: HealthOptions = {}): Promise<WorkflowExecutionDescription> {
+  return movableRun(client, workflowId, 'following it would only wait', health);
 }

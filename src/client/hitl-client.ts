@@ -250,17 +250,24 @@ export class HitlClient {
   // ---- sessions ------------------------------------------------------------------------------------------
   /** Sends the next user message to a session run; it is queued if a turn is running. */
   async say(workflowId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
-    return sendSessionUpdate(this.temporal, workflowId, () =>
-      this.temporal.workflow
-        .getHandle(workflowId)
-        .executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
+    return sendSessionUpdate(
+      this.temporal,
+      workflowId,
+      () =>
+        this.temporal.workflow
+          .getHandle(workflowId)
+          .executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
+      this.health,
     );
   }
 
   /** Closes a session run once its current turn is done. */
   async endSession(workflowId: string, reason?: string): Promise<void> {
-    await sendSessionUpdate(this.temporal, workflowId, () =>
-      this.temporal.workflow.getHandle(workflowId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }),
+    await sendSessionUpdate(
+      this.temporal,
+      workflowId,
+      () => this.temporal.workflow.getHandle(workflowId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }),
+      this.health,
     );
   }
 
