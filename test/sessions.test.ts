@@ -141,6 +141,13 @@ describe('sessions', () => {
   it('refuses a message past what the queue holds, typed on every channel, and takes it once a turn took the rest', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'a crowded session', session: {} });
     await waitForPending(handle, 1);
+    // One that no queue holds, even empty (a prompt's worth, six bytes a character as the run holds it): refused as
+    // final, not as one to send again later.
+    const never = '\u0001'.repeat(LIMITS.promptChars);
+    await expect(hitl.say(handle.workflowId, never)).rejects.toMatchObject({
+      name: 'InvalidMessageError',
+      message: expect.stringContaining('600000 bytes'),
+    });
     // Two bytes a character, in UTF-8 and in JSON: two of the longest messages and a shorter one fill the queue.
     const long = (n: number | string, chars = LIMITS.promptChars - 2) => `${n} ${'é'.repeat(chars)}`;
     await hitl.say(handle.workflowId, long(1));

@@ -46,7 +46,14 @@ export function checkMessage(run: AgentRun, raw: unknown, extra: unknown[] = [])
 function refuseIfQueueFull(run: AgentRun, content: string): void {
   if (!takesPatch(PATCHES.escapedSizes)) return;
   const queued = run.session.bytes;
-  if (queued + jsonStringBytes(content) <= LIMITS.queuedMessagesBytes) return;
+  const bytes = jsonStringBytes(content);
+  if (queued + bytes <= LIMITS.queuedMessagesBytes) return;
+  // One no queue can hold (a prompt's worth of characters escaped six bytes each): "again later" would never do.
+  if (bytes > LIMITS.queuedMessagesBytes) {
+    throw new InvalidMessageError(
+      `The message is ${bytes} bytes as the run holds it, and a run holds at most ${LIMITS.queuedMessagesBytes} of messages it has not read. Nothing was queued.`,
+    ).toFailure();
+  }
   throw ApplicationFailure.create({
     type: MessageQueueFullError.errorName,
     message:
