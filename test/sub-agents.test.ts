@@ -61,6 +61,17 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('victim', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'never' }],
         },
         {
+          match: 'coordinate past a cancelled researcher',
+          replies: [
+            { toolCalls: [call('ask5', 'ask_researcher', { prompt: 'research: a note cancelled alone' })] },
+            { content: 'The researcher was stopped; nothing was written.' },
+          ],
+        },
+        {
+          match: 'research: a note cancelled alone',
+          replies: [{ toolCalls: [call('alone', 'write_file', { path: 'alone.md', content: 'x' })] }, { content: 'never' }],
+        },
+        {
           match: 'coordinate and cancel',
           replies: [{ toolCalls: [call('ask2', 'ask_researcher', { prompt: 'research: a note nobody approves' })] }, { content: 'never' }],
         },
@@ -161,6 +172,18 @@ describe('sub-agents', () => {
     await expect(child.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
     expect((await child.describe()).status.name).toBe('CANCELLED');
     expect((await child.query(runStateQuery)).status).toBe('Canceled');
+  });
+
+  it("a sub-agent cancelled on its own is its call's failure: the model is told, and the parent goes on", async () => {
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate past a cancelled researcher' });
+    await waitForPending(parent, 1);
+    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'call-1'));
+    await child.cancel();
+    expect(await parent.result()).toMatchObject({ status: 'Completed', output: 'The researcher was stopped; nothing was written.' });
+    const answers = await toolMessages(parent);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]![1]).toMatch(/cancel/i);
+    expect((await child.describe()).status.name).toBe('CANCELLED');
   });
 
   it('a forged report cannot pass a decision to another run, nor have a call approved that nobody saw', async () => {

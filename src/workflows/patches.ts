@@ -185,6 +185,8 @@ export const PATCHES = {
    * surrogate pair, left no marker, and let a long prefix or multi-byte text pass the bound.
    */
   toolDescriptionsBounded: 'tool-descriptions-bounded',
+  /** A sub-agent cancelled on its own (not by its parent's cancellation) is its call's failure, told to the model. */
+  subAgentCancelIsToolFailure: 'sub-agent-cancel-is-tool-failure',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];
@@ -251,6 +253,7 @@ const SET_17: readonly PatchId[] = [
   PATCHES.previewsInMemo,
 ];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  { id: 'patch-set-19', patches: [...SET_17, PATCHES.toolDescriptionsBounded, PATCHES.subAgentCancelIsToolFailure] },
   { id: 'patch-set-18', patches: [...SET_17, PATCHES.toolDescriptionsBounded] },
   { id: 'patch-set-17', patches: SET_17 },
   { id: 'patch-set-16', patches: SET_16 },

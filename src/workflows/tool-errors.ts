@@ -3,7 +3,7 @@
  * entry for the tool, else the tool's own `onError`, else `return`. A failure is named by its code or name, so an
  * `errors` map picks its message (LangGraph's `handle_tool_errors` as a map of exception types).
  */
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, CancelledFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/common';
 import { ToolFailedError } from '../errors.js';
 import { TIMEOUT_NAME, type OnToolError, type ToolErrorAction, type ToolErrorIdentity } from '../schemas/tool-errors.js';
 import { toolErrorMessage } from './tool-messages.js';
@@ -18,7 +18,8 @@ function causeOf(failure: ToolFailure): Error | undefined {
 /** The model's answer for a failed call, or a thrown ToolFailedError when the rule says `fail`. */
 export function answerToolFailure(rule: OnToolError | undefined, failure: ToolFailure, call: { toolName: string; callId: string }): string {
   const cause = causeOf(failure);
-  const reason = cause instanceof Error ? cause.message : failure.message;
+  // A cancelled sub-agent's cause has no message of its own; a terminated one's says "Terminated".
+  const reason = cause instanceof CancelledFailure ? 'Cancelled' : cause instanceof Error ? cause.message : failure.message;
   const action = actionFor(rule ?? 'return', identify(failure));
   if (action === 'fail') throw new ToolFailedError(call.toolName, call.callId, reason);
   return action === 'return' ? toolErrorMessage(reason) : action.message;

@@ -1,6 +1,6 @@
 /** Settles one call: runs the tool (as the model asked, or as a human edited it), or answers for it. */
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/common';
-import { isCancellation } from '@temporalio/workflow';
+import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from '../tools/define-tool.js';
@@ -45,6 +45,19 @@ function isToolFailure(err: unknown, local: boolean): err is ActivityFailure | C
   return local && err instanceof ApplicationFailure && takesPatch(PATCHES.localToolFailures);
 }
 
+/**
+ * A sub-agent cancelled by someone else than this run (`temporal workflow cancel` on it, while this run is not being
+ * cancelled): its call's failure, which the model is told of, as of a sub-agent terminated. It failed the run, and
+ * the run's other sub-agents were terminated with it (patch subAgentCancelIsToolFailure).
+ */
+function cancelledOnItsOwn(err: unknown): boolean {
+  return (
+    err instanceof ChildWorkflowFailure &&
+    !CancellationScope.current().consideredCancelled &&
+    takesPatch(PATCHES.subAgentCancelIsToolFailure)
+  );
+}
+
 /** @param startWithinMs what is left of the approval's validity: the activity must start within it (else StartMissed) */
 async function runTool(
   run: AgentRun,
@@ -85,7 +98,7 @@ async function runTool(
       : await activities.executeTool.executeWithOptions(options, [input]);
     return typeof content === 'string' ? content : String(content);
   } catch (err) {
-    if (isCancellation(err) || !isToolFailure(err, local)) throw err;
+    if ((isCancellation(err) && !cancelledOnItsOwn(err)) || !isToolFailure(err, local)) throw err;
     const cause = err instanceof ApplicationFailure ? undefined : err.cause;
     if (startWithinMs !== undefined && cause instanceof TimeoutFailure && cause.timeoutType === 'SCHEDULE_TO_START')
       throw new StartMissed();
