@@ -1,7 +1,11 @@
 /** An agent calling another agent as a tool: a child workflow under its own policy, decided through the parent. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineAgent } from '../src/agents/define-agent.js';
 import { decodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
@@ -13,11 +17,31 @@ import { waitFor } from './helpers/history.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 
+/** A coordinator whose cancel_order fails the run (onError: fail). */
+const strictCoordinator = defineAgent({
+  name: 'strict-coordinator',
+  instructions: 'You coordinate researchers and cancel orders.',
+  tools: ['ask_researcher', 'cancel_order'],
+  toolErrors: { cancel_order: 'fail' },
+});
+
 let h: Harness;
 let hitl: HitlClient;
 beforeAll(async () => {
   h = await startHarness({
     recordAs: 'sub-agents',
+    agents: { 'strict-coordinator': strictCoordinator },
+    wrapTools: (tools) => ({
+      ...tools,
+      cancel_order: {
+        ...tools.cancel_order!,
+        // Fails once the researcher beside it has started and waits for its approval.
+        run: async () => {
+          await sleep(1500);
+          throw ApplicationFailure.nonRetryable('the order service refused', 'OrderServiceDown');
+        },
+      },
+    }),
     script: {
       conversations: [
         {
@@ -70,6 +94,50 @@ beforeAll(async () => {
         {
           match: 'research: a note cancelled alone',
           replies: [{ toolCalls: [call('alone', 'write_file', { path: 'alone.md', content: 'x' })] }, { content: 'never' }],
+        },
+        {
+          match: 'coordinate two researchers and cancel',
+          replies: [
+            {
+              toolCalls: [
+                call('twoA', 'ask_researcher', { prompt: 'research: a first note nobody approves' }),
+                call('twoB', 'ask_researcher', { prompt: 'research: a second note nobody approves' }),
+                call('twoR', 'process_refund', { orderId: '1234', amount: 75000 }),
+              ],
+            },
+            { content: 'never' },
+          ],
+        },
+        {
+          match: 'research: a first note nobody approves',
+          replies: [{ toolCalls: [call('first', 'write_file', { path: 'first.md', content: 'x' })] }, { content: 'never' }],
+        },
+        {
+          match: 'research: a second note nobody approves',
+          replies: [{ toolCalls: [call('second', 'write_file', { path: 'second.md', content: 'x' })] }, { content: 'never' }],
+        },
+        {
+          match: 'coordinate while an order fails',
+          replies: [
+            {
+              toolCalls: [
+                call('failA', 'ask_researcher', { prompt: 'research: a note beside a failing order' }),
+                call('failB', 'cancel_order', { orderId: '1234' }),
+              ],
+            },
+            { content: 'never' },
+          ],
+        },
+        {
+          match: 'research: a note beside a failing order',
+          replies: [{ toolCalls: [call('beside', 'write_file', { path: 'beside.md', content: 'x' })] }, { content: 'never' }],
+        },
+        {
+          match: 'coordinate where the id is taken',
+          replies: [
+            { toolCalls: [call('taken', 'ask_researcher', { prompt: 'research: a note whose id is taken' })] },
+            { content: 'The researcher could not start.' },
+          ],
         },
         {
           match: 'coordinate and cancel',
@@ -172,6 +240,49 @@ describe('sub-agents', () => {
     await expect(child.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
     expect((await child.describe()).status.name).toBe('CANCELLED');
     expect((await child.query(runStateQuery)).status).toBe('Canceled');
+  });
+
+  it('cancelling the parent cancels every waiting child, none terminated', async () => {
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate two researchers and cancel' });
+    await waitForPending(parent, 3);
+    const children = ['call-1', 'call-2'].map((id) => h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, id)));
+    await parent.cancel();
+    await expect(parent.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
+    for (const child of children) {
+      await expect(child.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
+      expect((await child.describe()).status.name).toBe('CANCELLED');
+      expect((await child.query(runStateQuery)).status).toBe('Canceled');
+    }
+  });
+
+  it('a call that fails the run cancels the sub-agent beside it first, none terminated', async () => {
+    const parent = await h.start({ agent: 'strict-coordinator', prompt: 'coordinate while an order fails' });
+    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'call-1'));
+    const failure = await parent.result().then(
+      () => undefined,
+      (err) => err,
+    );
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect(failure.cause).toMatchObject({ type: 'ToolFailedError' });
+    await expect(child.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
+    expect((await child.describe()).status.name).toBe('CANCELLED');
+  });
+
+  it("a workflow already holding a sub-agent's id: the call fails, the model is told, and the parent goes on", async () => {
+    const parentId = `coordinator-${Date.now()}`;
+    const squatter = await h.temporal.client.workflow.start('agentWorkflow', {
+      args: [{ agent: 'researcher', prompt: 'research: a note nobody approves' }],
+      taskQueue: h.taskQueue,
+      workflowId: subAgentWorkflowId(parentId, 'call-1'),
+    });
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate where the id is taken' }, parentId);
+    expect(await parent.result()).toMatchObject({ status: 'Completed', output: 'The researcher could not start.' });
+    const answers = await toolMessages(parent);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]![1]).toMatch(/already/i);
+    expect(answers[0]![1]).toContain(squatter.workflowId);
+    expect((await squatter.describe()).status.name).toBe('RUNNING');
+    await squatter.terminate();
   });
 
   it("a sub-agent cancelled on its own is its call's failure: the model is told, and the parent goes on", async () => {

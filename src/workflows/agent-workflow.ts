@@ -28,7 +28,7 @@ import { provenRequester } from './proven-requester.js';
 import { registerInputs, registerQueries } from './run-handlers.js';
 import { withMcpTools } from './mcp-tools.js';
 import { waitForNextTurn } from './session.js';
-import { settleCall } from './tool-execution.js';
+import { settleStepCalls } from './step-calls.js';
 import { correctionRequest, maxStepsMessage } from './tool-messages.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -110,7 +110,7 @@ async function runTurn(run: AgentRun): Promise<Answer> {
     // Calls carried over continue-as-new (or just asked for) are settled before the model is called again: the
     // model must see every call answered, in the order it asked.
     if (run.book.calls.length > 0) {
-      await whileContinuingAsNewIfDue(run, Promise.all(run.book.calls.map((call) => settleCall(run, call, ownIds))));
+      await whileContinuingAsNewIfDue(run, settleStepCalls(run, ownIds));
       run.closeStep();
       run.refresh('running the agent');
     }

@@ -3,6 +3,7 @@
  * parent (see `SubAgentMirror`), decisions sent to the parent are passed on to it, and cancelling the parent
  * cancels it.
  */
+import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowCancellationType, executeChild, workflowInfo } from '@temporalio/workflow';
 import { WORKFLOW_TYPE } from '../contract/task-queue.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
@@ -13,6 +14,22 @@ import { PATCHES, takesPatch } from './patches.js';
 
 export function subAgentWorkflowId(parentWorkflowId: string, callId: string): string {
   return `${parentWorkflowId}/${callId}`;
+}
+
+/** The error type of a sub-agent that could not start: a running workflow holds its id. */
+export const SUB_AGENT_ID_TAKEN = 'SubAgentIdTaken';
+
+/**
+ * Another running workflow holds the id a sub-agent would take (started by someone else, or left running by a
+ * reset of this run). It failed this run with "Workflow execution already started" and took its other calls with
+ * it; it is the call's failure now, answered by the tool's `onError` rule like a failed sub-agent.
+ */
+function idTaken(childId: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: SUB_AGENT_ID_TAKEN,
+    message: `the sub-agent could not start: a running workflow already has its id "${childId}"`,
+    nonRetryable: true,
+  });
 }
 
 /** @param ownIds the sub-agent's calls show here as `<callId>/<their id>` (runs with our own call ids). */
@@ -40,6 +57,9 @@ export async function runSubAgent(run: AgentRun, callId: string, agent: string, 
       staticSummary: `sub-agent ${agent} for ${run.agent}'s call ${callId}`,
       cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
     });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError && takesPatch(PATCHES.subAgentIdTakenIsToolFailure)) throw idTaken(childId);
+    throw err;
   } finally {
     if (checked) run.children.ended(childId);
   }
