@@ -144,7 +144,7 @@ describe('continue-as-new', () => {
   });
 
   it('carries a pending approval across with its original deadline, when signals fill the history', { timeout: 300_000 }, async () => {
-    const handle = await h.start({ agent: 'demo', prompt: 'carry my approval', continueAsNew: { maxEvents: 300 } });
+    const handle = await h.start({ agent: 'demo', prompt: 'carry my approval', requestedBy: 'dana', continueAsNew: { maxEvents: 300 } });
     const [before] = await waitForPending(handle, 1);
     const firstRun = (await handle.describe()).runId;
     // Refused signals are recorded in history; enough of them push it over the threshold while the call waits.
@@ -165,8 +165,11 @@ describe('continue-as-new', () => {
     await waitFor(async () => (await hitl.listWaiting()).filter((w) => w.workflowId === handle.workflowId).length === 1);
     const listed = (await hitl.listWaiting()).filter((w) => w.workflowId === handle.workflowId);
     expect(listed.map((w) => w.id)).toEqual(['call-1']);
+    // Lists still say who asked what: the next run's memo has the prompt and the requester.
+    expect(listed[0]).toMatchObject({ userPrompt: 'carry my approval', requestedBy: 'dana' });
     const runs = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
     expect(runs.map((r) => [r.runId, r.status])).toEqual([[(await latest.describe()).runId, 'AwaitingApproval']]);
+    expect(runs[0]).toMatchObject({ prompt: 'carry my approval', requestedBy: 'dana' });
 
     await decide(latest, { decisions: [{ id: 'call-1', type: 'approve' }] });
     expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'carried' });

@@ -6,7 +6,7 @@
  * timeout at 5,000). Only at points where nothing is in flight; everything the run knows goes across in its carried
  * state. This module is the one place that decides it.
  */
-import { allHandlersFinished, CancellationScope, condition, continueAsNew, isCancellation, log } from '@temporalio/workflow';
+import { allHandlersFinished, CancellationScope, condition, isCancellation, log, makeContinueAsNewFunc } from '@temporalio/workflow';
 import { LIMITS } from '../contract/limits.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
@@ -16,6 +16,7 @@ import type { AgentRun } from './agent-run.js';
 import { fitNextRunInput, type NextRunInput } from './carry-fit.js';
 import { noteUnfit, unfitPlace } from './carry-unfit.js';
 import { historyReading, historySizeAtStart } from './history-reading.js';
+import { askedMemo } from './run-visibility.js';
 import { PATCHES, takesPatch, type PatchId } from './patches.js';
 import { compactionSummaryMessage } from './tool-messages.js';
 
@@ -143,8 +144,16 @@ function decline(run: AgentRun, bytes: number): void {
   });
 }
 
+/**
+ * The next run gets this one's prompt and requester in its memo: it starts with none, and lists (the inbox, `hitl
+ * pending`) showed a continued run's calls with an empty prompt and no requester. Only the command's memo changes, so
+ * histories replay as they ran. Its pending approvals it writes itself, as they change.
+ */
 function startNextRun(input: NextRunInput): Promise<never> {
-  return continueAsNew<(input: AgentWorkflowInput) => Promise<AgentResult>>(input);
+  const next = makeContinueAsNewFunc<(input: AgentWorkflowInput) => Promise<AgentResult>>({
+    memo: askedMemo(input.prompt, input.requestedBy),
+  });
+  return next(input);
 }
 
 /**

@@ -28,6 +28,14 @@ import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 import { childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
 
+/**
+ * Who asked what, in the memo: written once as a run begins, and handed to each next run of its chain with
+ * continue-as-new (continue-as-new.ts), which starts with no memo of its own unless given one.
+ */
+export function askedMemo(prompt: string, requestedBy: string | undefined): Record<string, string> {
+  return { prompt: truncateChars(prompt, 500), ...(requestedBy && { requestedBy }) };
+}
+
 /** Bytes of pending approvals kept in the memo; beyond that, lists ask the run itself. */
 const MEMO_PENDING_LIMIT = 16_000;
 
@@ -64,7 +72,7 @@ export class RunVisibility {
 
   /** Lists (approval inboxes, the Temporal UI) show who asked what without querying every run. */
   begin(prompt: string, requestedBy: string | undefined): void {
-    upsertMemo({ prompt: truncateChars(prompt, 500), ...(requestedBy && { requestedBy }) });
+    upsertMemo(askedMemo(prompt, requestedBy));
   }
 
   /** A resumed run goes on numbering its reports to the parent. */
