@@ -10,10 +10,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
+import type { Listening } from '../src/api/listen.js';
+import { encodeApprovalId } from '../src/client/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { LIMITS } from '../src/contract/limits.js';
 import { pendingApprovalQuery, runStateQuery, streamOffsetQuery, streamPollUpdate } from '../src/contract/messages.js';
 import type { RunState } from '../src/schemas/run-state.js';
+import { startTestApi } from './helpers/api.js';
+import { launchBrowser, screenshot } from './helpers/browser.js';
 import { decide, refusalOf, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { activitySummaries, startOf, waitFor } from './helpers/history.js';
@@ -74,8 +78,11 @@ const compactingConversations = [
   twoTurns(EARLY, true),
 ];
 
+const TOKEN = 'alice-carry-token-0123456789';
+
 let h: Harness;
 let hitl: HitlClient;
+let api: Listening;
 beforeAll(async () => {
   h = await startHarness({
     agents: { wordy },
@@ -88,8 +95,41 @@ beforeAll(async () => {
     },
   });
   hitl = new HitlClient(h.temporal.client, h.taskQueue);
+  api = await startTestApi(h, { hitl, tokens: { [TOKEN]: { approver: 'alice', groups: ['finance'] } } });
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await api?.close();
+  await h?.close();
+});
+
+/** The inbox's notice on one of the run's waiting calls: what an approver reads of a run that could not continue as new. */
+async function inboxNotice(workflowId: string, callId: string): Promise<string | null> {
+  const browser = await launchBrowser();
+  try {
+    const { page } = browser;
+    await page.goto(`${api.url}/?agent=wordy`);
+    await page.getByLabel('API token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator(`.approval-item[data-approval-id="${encodeApprovalId({ workflowId, callId })}"]`).click();
+    const notice = page.locator('.context .carry-unfit');
+    await expect.poll(() => notice.count(), { timeout: 30_000 }).toBe(1);
+    expect(await notice.getAttribute('role')).toBe('status');
+    await screenshot(page, 'inbox-carry-unfit.png');
+    // The call's text for approvers, cut to 4 KiB, heads the page by its beginning; the whole of it folds out.
+    const description = (await hitl.getRun(workflowId)).pending.find((p) => p.id === callId)!.description;
+    expect(description.length).toBeGreaterThan(1000);
+    // The prompt the run began with, though it has continued as new since.
+    expect(await page.locator('.prompt blockquote').textContent()).toMatch(/^three calls overfill the carry /);
+    expect(await page.locator('#detail-title').textContent()).toBe(`${description.slice(0, 240)}…`);
+    const whole = page.locator('.whole-description');
+    await whole.locator('summary').click();
+    expect(await whole.locator('.text').textContent()).toBe(description);
+    expect(browser.pageErrors).toEqual([]);
+    return await notice.textContent();
+  } finally {
+    await browser.close();
+  }
+}
 
 /** Starts a run at every bound that continues as new at every step and while it waits, and fills its queue. */
 async function startAtBounds(prompt: string, writes: number) {
@@ -214,6 +254,11 @@ describe('a run with every part at its bound', () => {
     const details = async () => ((await handle.query('__temporal_workflow_metadata')) as { currentDetails: string }).currentDetails;
     expect(await details()).toContain(
       `**Could not continue as new at event ${waiting.carryUnfit!.historyLength}: its state was ${waiting.carryUnfit!.bytes} bytes`,
+    );
+    // And in the inbox, beside the call an approver opens.
+    expect(await inboxNotice(handle.workflowId, waiting.pending[0]!.id)).toContain(
+      `Could not continue as new at event ${waiting.carryUnfit!.historyLength}: its state was ${waiting.carryUnfit!.bytes} bytes, ` +
+        `over the limit of ${LIMITS.carriedInputBytes}`,
     );
     // It takes its watchers' polls: one that asks for what it has is answered.
     const offset = await handle.query(streamOffsetQuery);

@@ -12,6 +12,24 @@ const ON_TIMEOUT = {
   fail: 'the run fails',
 };
 
+/**
+ * Past this many characters a description is headed by its beginning, and the whole of it folds out below: a tool's
+ * or the policy's text may run to 4 KiB (a call's whole arguments, say), and as a heading it pushed the arguments
+ * and the buttons off the screen.
+ */
+const HEADLINE_CHARS = 240;
+
+/** The description as the detail's heading: whole when short, else its beginning (whole characters) and a fold. */
+function Headline({ description }) {
+  const chars = [...description];
+  if (chars.length <= HEADLINE_CHARS) return html`<h2 id="detail-title" tabindex="-1">${description}</h2>`;
+  return html`<h2 id="detail-title" tabindex="-1">${chars.slice(0, HEADLINE_CHARS).join('')}…</h2>
+    <details class="fold whole-description">
+      <summary><span class="size">the whole description, ${chars.length.toLocaleString()} characters</span></summary>
+      <p class="text">${description}</p>
+    </details>`;
+}
+
 /** A stuck run cannot take decisions: say so, since when, why, and what to do, instead of offering buttons. */
 function StuckNotice({ problem }) {
   const what =
@@ -45,7 +63,7 @@ export function ApprovalDetail({ approval, runState, panel }) {
         <span>step ${approval.step}</span>
         ${approval.requestedBy && html`<span>requested by ${approval.requestedBy}</span>`}
       </p>
-      <h2 id="detail-title" tabindex="-1">${approval.description}</h2>
+      <${Headline} description=${approval.description} />
       <dl class="facts">
         <div>
           <dt>Tool</dt>

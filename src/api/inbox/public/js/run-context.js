@@ -55,6 +55,18 @@ function Retrying({ retrying }) {
   </ul>`;
 }
 
+/**
+ * A run whose state did not fit in the next run's input stays in this run (as `hitl show` and the Temporal UI say):
+ * it goes on, but its history keeps growing, and a decision on it after the worker let it go replays more.
+ */
+function CarryUnfit({ unfit }) {
+  const text =
+    `Could not continue as new at event ${unfit.historyLength}: its state was ${unfit.bytes} bytes, over the limit of ` +
+    `${unfit.limit} (waiting calls, queued messages and the prompt cannot be shed). It goes on in this run and tries ` +
+    'again at its next step.';
+  return html`<p class="carry-unfit" role="status">${text}</p>`;
+}
+
 /** @param {{approval: any, state: {run?: any, view?: any, following?: boolean, error?: {headline: string}}}} props */
 export function RunContext({ approval, state }) {
   const { run, view, error, following } = state;
@@ -65,6 +77,7 @@ export function RunContext({ approval, state }) {
   return html`<section class="context" aria-labelledby="context-title">
     <h3 id="context-title">The run${following ? html` <span class="following">live</span>` : ''}</h3>
     ${run?.retrying?.length > 0 && html`<${Retrying} retrying=${run.retrying} />`}
+    ${run?.carryUnfit && html`<${CarryUnfit} unfit=${run.carryUnfit} />`}
     <figure class="prompt">
       <figcaption>Prompt${approval.requestedBy ? ` from ${approval.requestedBy}` : ''}</figcaption>
       <blockquote>${approval.userPrompt}</blockquote>
