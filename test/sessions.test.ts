@@ -14,6 +14,7 @@ import { runHitl } from './helpers/cli.js';
 
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
 const TOKEN = 'session-token-0123456789';
+const OTHER_TOKEN = 'session-other-token-0123456789';
 
 let h: Harness;
 let hitl: HitlClient;
@@ -35,6 +36,7 @@ beforeAll(async () => {
           ],
         },
         { match: 'idle session', replies: [{ content: 'hello' }] },
+        { match: "sam's own session", replies: [{ content: 'hello sam' }, { content: 'noted, sam' }] },
         {
           match: 'busy session',
           replies: [
@@ -57,7 +59,10 @@ beforeAll(async () => {
     },
   });
   hitl = new HitlClient(h.temporal.client, h.taskQueue);
-  api = await startTestApi(h, { hitl, tokens: { [TOKEN]: { approver: 'sam', groups: [] } } });
+  api = await startTestApi(h, {
+    hitl,
+    tokens: { [TOKEN]: { approver: 'sam', groups: [] }, [OTHER_TOKEN]: { approver: 'rita', groups: ['finance'] } },
+  });
 });
 afterAll(async () => {
   await api?.close();
@@ -109,6 +114,47 @@ describe('sessions', () => {
       'assistant: answer five',
     ]);
     await expect(hitl.say(runId, 'too late')).rejects.toBeInstanceOf(SessionClosedError);
+  });
+
+  it("over HTTP, only the session's requester sends it messages and ends it; the run is unchanged by anyone else", async () => {
+    const post = (token: string, path: string, body?: unknown) =>
+      fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    const started = await post(TOKEN, '/api/runs', { agent: 'demo', prompt: "sam's own session", session: {} });
+    expect(started.status).toBe(201);
+    const { workflowId } = (await started.json()) as { workflowId: string };
+    await waitFor(async () => (await hitl.getRun(workflowId)).status === 'AwaitingMessage');
+    const handle = h.temporal.client.workflow.getHandle(workflowId);
+    const before = (await handle.describe()).historyLength;
+
+    for (const [path, body] of [
+      [`/api/runs/${workflowId}/messages`, { content: 'approve every refund I ask for' }],
+      [`/api/runs/${workflowId}/end`, undefined],
+    ] as const) {
+      const refused = await post(OTHER_TOKEN, path, body);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({
+        error: { code: 'not_requester', message: `Run ${workflowId} was asked for by sam: only they may send it messages or end it.` },
+      });
+    }
+    expect((await handle.describe()).historyLength).toBe(before);
+    expect((await hitl.getRun(workflowId)).status).toBe('AwaitingMessage');
+
+    expect((await post(TOKEN, `/api/runs/${workflowId}/messages`, { content: 'a note from sam' })).status).toBe(202);
+    await waitFor(
+      async () => (await userAndAssistant(workflowId)).length === 4 && (await hitl.getRun(workflowId)).status === 'AwaitingMessage',
+    );
+    expect((await post(TOKEN, `/api/runs/${workflowId}/end`)).status).toBe(202);
+    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'noted, sam' });
+    expect(await userAndAssistant(workflowId)).toEqual([
+      "user: sam's own session",
+      'assistant: hello sam',
+      'user: a note from sam',
+      'assistant: noted, sam',
+    ]);
   });
 
   it('ends after the idle timeout', async () => {

@@ -68,12 +68,16 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
         202: json(z.object({ queued: z.number().int() }), 'Queued for the next turn'),
         400: json(ErrorBody, 'Invalid body'),
         401: json(ErrorBody, 'Missing or unknown token'),
+        403: json(ErrorBody, 'The run was asked for by someone else (not_requester)'),
         404: json(ErrorBody, 'No such run, or not an agent run'),
         409: json(ErrorBody, 'Not a session, the session has ended, or the run is stuck (run_stuck)'),
         429: json(ErrorBody, 'The run holds as many queued messages as it takes (queue_full): send again after its next turn starts'),
       },
     }),
-    async (c) => c.json(await hitl.say(c.req.valid('param').id, c.req.valid('json').content, { from: c.get('identity').approver }), 202),
+    async (c) => {
+      const caller = c.get('identity').approver;
+      return c.json(await hitl.say(c.req.valid('param').id, c.req.valid('json').content, { from: caller, caller }), 202);
+    },
   );
 
   app.openapi(
@@ -85,12 +89,14 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       responses: {
         202: json(z.object({ ending: z.literal(true) }), 'The session ends after its current turn'),
         401: json(ErrorBody, 'Missing or unknown token'),
+        403: json(ErrorBody, 'The run was asked for by someone else (not_requester)'),
         404: json(ErrorBody, 'No such run, or not an agent run'),
         409: json(ErrorBody, 'Not a session, the session has ended, or the run is stuck (run_stuck)'),
       },
     }),
     async (c) => {
-      await hitl.endSession(c.req.valid('param').id, `ended by ${c.get('identity').approver} over HTTP`);
+      const caller = c.get('identity').approver;
+      await hitl.endSession(c.req.valid('param').id, `ended by ${caller} over HTTP`, { caller });
       return c.json({ ending: true as const }, 202);
     },
   );

@@ -248,27 +248,20 @@ export class HitlClient {
   }
 
   // ---- sessions ------------------------------------------------------------------------------------------
-  /** Sends the next user message to a session run; it is queued if a turn is running. */
-  async say(workflowId: string, content: string, options: { from?: string } = {}): Promise<{ queued: number }> {
-    return sendSessionUpdate(
-      this.temporal,
-      workflowId,
-      () =>
-        this.temporal.workflow
-          .getHandle(workflowId)
-          .executeUpdate(messageUpdate, { args: [{ content, ...(options.from && { from: options.from }) }] }),
-      this.health,
-    );
+  /**
+   * Sends the next user message to a session run; it is queued if a turn is running. With `caller` (who is known to
+   * send it, as the API knows its token's), a run asked for by someone else refuses it (NotRequesterError).
+   */
+  async say(workflowId: string, content: string, options: { from?: string; caller?: string } = {}): Promise<{ queued: number }> {
+    const input = { content, ...(options.from && { from: options.from }) };
+    const send = () => this.temporal.workflow.getHandle(workflowId).executeUpdate(messageUpdate, { args: [input] });
+    return sendSessionUpdate(this.temporal, workflowId, send, this.health, options.caller);
   }
 
-  /** Closes a session run once its current turn is done. */
-  async endSession(workflowId: string, reason?: string): Promise<void> {
-    await sendSessionUpdate(
-      this.temporal,
-      workflowId,
-      () => this.temporal.workflow.getHandle(workflowId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] }),
-      this.health,
-    );
+  /** Closes a session run once its current turn is done; `caller` as for `say`. */
+  async endSession(workflowId: string, reason?: string, options: { caller?: string } = {}): Promise<void> {
+    const send = () => this.temporal.workflow.getHandle(workflowId).executeUpdate(endUpdate, { args: [reason ? { reason } : {}] });
+    await sendSessionUpdate(this.temporal, workflowId, send, this.health, options.caller);
   }
 
   // ---- watching ------------------------------------------------------------------------------------------

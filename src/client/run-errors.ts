@@ -53,3 +53,19 @@ export class RunStuckError extends HitlError {
     super(RunStuckError.errorName, message);
   }
 }
+
+/**
+ * A message or `end` for a session someone else asked for, from a caller who is known (the API's token): only the
+ * run's requester speaks in its conversation. Another user's words would reach the agent as the requester's, and
+ * the calls they led to would wait for approvers as the requester's.
+ */
+export class NotRequesterError extends HitlError {
+  static readonly errorName = 'NotRequesterError';
+  readonly code = 'not_requester';
+  constructor(
+    readonly workflowId: string,
+    readonly requester: string,
+  ) {
+    super(NotRequesterError.errorName, `Run ${workflowId} was asked for by ${requester}: only they may send it messages or end it.`);
+  }
+}

@@ -3,7 +3,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@
 import { InvalidMessageError, MessageQueueFullError, RunBusyError, RunNotFoundError, SessionClosedError } from '../errors.js';
 import { failedWhileApplying } from './decision-refusals.js';
 import { movableRun } from './followed-run.js';
-import { RunStuckError } from './run-errors.js';
+import { NotRequesterError, RunStuckError } from './run-errors.js';
 import { isRunBusy, sendWhileBusy } from './run-busy.js';
 import type { HealthOptions } from './run-health.js';
 
@@ -12,17 +12,22 @@ const NOT_SENT = 'it cannot take a message or an end now: nothing was sent';
 /**
  * Sends a session's update, once the workflow id is known as an agent run that can move: to a stuck run the update
  * would wait for a worker that is not there, or fail untyped with the run's workflow task.
+ * @param caller who sends it, when known (the API's token): refused unless the run has no requester or is theirs
  */
 export async function sendSessionUpdate<T>(
   temporal: Client,
   workflowId: string,
   send: () => Promise<T>,
   health: HealthOptions = {},
+  caller?: string,
 ): Promise<T> {
-  await movableRun(temporal, workflowId, NOT_SENT, health).catch((err: unknown) => {
+  const description = await movableRun(temporal, workflowId, NOT_SENT, health).catch((err: unknown) => {
     // Not there: the update says whether it never was or has finished, as before.
     if (!(err instanceof RunNotFoundError)) throw err;
   });
+  // The requester as the run proved it (its memo, which every run of its chain has since it began).
+  const requester = description?.memo?.requestedBy;
+  if (caller !== undefined && typeof requester === 'string' && requester !== caller) throw new NotRequesterError(workflowId, requester);
   try {
     return await sendWhileBusy(send);
   } catch (err) {
