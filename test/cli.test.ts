@@ -124,8 +124,9 @@ describe('hitl', { timeout: 240_000 }, () => {
     const refused = await hitl(['approve', runId, 'call-4', '--as', 'bob']);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toBe('Refused (approver_not_allowed): bob may not decide process_refund (call-4); approvers: finance.\n');
+    // A call the run does not have is not found (exit 4), as over HTTP (404).
     const refusedJson = await hitl(['--json', 'approve', runId, 'zzz']);
-    expect(refusedJson.code).toBe(3);
+    expect(refusedJson.code).toBe(4);
     expect(JSON.parse(refusedJson.stderr)).toEqual({
       error: { code: 'unknown_call', message: 'No pending call has id zzz. Pending: call-1, call-2, call-3, call-4.' },
     });

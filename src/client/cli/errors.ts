@@ -40,7 +40,11 @@ function exitCode(err: unknown): number {
     err instanceof StreamOffsetError
   )
     return EXIT.usage;
-  if (err instanceof DecisionRefusedError) return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
+  if (err instanceof DecisionRefusedError) {
+    // As over HTTP (404): a call the run does not have is not found, not refused.
+    if (err.code === 'unknown_call') return EXIT.notFound;
+    return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
+  }
   if (err instanceof RunStuckError) return EXIT.stuck;
   if (err instanceof SessionClosedError || err instanceof RunBusyError || err instanceof MessageQueueFullError) return EXIT.refused;
   if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError || err instanceof NotAnAgentRunError) return EXIT.notFound;
