@@ -31,6 +31,13 @@ const quorumAgent = defineAgent({
   approval: { tools: { cancel_order: { approvers: ['finance'], requiredApprovals: 2 }, write_file: true }, fourEyes: true },
 });
 
+/** The same quorum, where an approval holds three seconds. */
+const lapsingAgent = defineAgent({
+  ...quorumAgent,
+  name: 'quorum-lapse',
+  approval: { tools: { cancel_order: { approvers: ['finance'], requiredApprovals: 2, validFor: '3s' } } },
+});
+
 const cancel = (orderId: string) => ({ id: 'c', name: 'cancel_order', arguments: { orderId } });
 const write = (file: string) => ({ id: `w-${file}`, name: 'write_file', arguments: { path: file, content: file } });
 
@@ -40,10 +47,11 @@ let api: Listening;
 beforeAll(async () => {
   h = await startHarness({
     recordAs: 'quorum',
-    agents: { quorum: quorumAgent },
+    agents: { quorum: quorumAgent, 'quorum-lapse': lapsingAgent },
     script: {
       conversations: [
         { match: '/^Cancel (\\d+) with two approvals/', replies: [{ toolCalls: [cancel('{{1}}')] }, { content: 'cancel handled' }] },
+        { match: '/^Cancel (\\d+) on fresh approvals/', replies: [{ toolCalls: [cancel('{{1}}')] }, { content: 'cancel handled' }] },
         {
           match: 'A batch',
           replies: [{ toolCalls: [write('batch-a.txt'), write('batch-b.txt'), cancel('1238')] }, { content: 'batch handled' }],
@@ -155,6 +163,29 @@ describe('quorum', () => {
     expect(await handle.result()).toMatchObject({ output: 'cancel handled' });
     expect(await toolMessages(handle)).toEqual([['c', 'Rejected by a human reviewer; cancel_order did not run. Reason: shipped already']]);
     expect(status('1236')).toBe('shipped');
+  });
+});
+
+describe('a quorum whose approvals lapse (validFor)', () => {
+  it('counts no approval older than validFor: it lapses, and its approver may approve again', async () => {
+    h.shop
+      .prepare("INSERT OR IGNORE INTO orders (id, customer, email, amount, status) VALUES ('9001', 'Lin', 'lin@example.com', 10, 'open')")
+      .run();
+    const handle = await h.start({ agent: 'quorum-lapse', prompt: 'Cancel 9001 on fresh approvals' });
+    await waitForPending(handle, 1);
+    const approve = (who: Who) => decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: who, groups: ['finance'] });
+
+    expect((await approve('ann')).applied[0]!.quorum).toEqual({ approvals: 1, required: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // ann's approval is 3.5 s old: bob's is the only one that counts, and the call still waits.
+    expect((await approve('bob')).applied[0]!.quorum).toEqual({ approvals: 1, required: 2 });
+    const [waiting] = await handle.query(pendingApprovalsQuery);
+    expect(waiting!.approvals!.map((a) => a.approver)).toEqual(['bob']);
+    expect(status('9001')).toBe('open');
+    // ann approves again, within bob's three seconds: the quorum is complete and the tool runs.
+    expect((await approve('ann')).applied[0]!.quorum).toEqual({ approvals: 2, required: 2 });
+    expect(await handle.result()).toMatchObject({ output: 'cancel handled' });
+    expect(status('9001')).toBe('canceled');
   });
 });
 

@@ -101,10 +101,10 @@ export class CallBook {
     record.resolution = resolution;
   }
 
-  /** One approval toward the call's quorum; the call still waits for the others. */
-  countApproval(record: CallRecord, approval: CountedApproval): void {
+  /** One approval toward the call's quorum; the call still waits for the others. `held`: which earlier ones still count. */
+  countApproval(record: CallRecord, approval: CountedApproval, held: (approvals: CountedApproval[]) => CountedApproval[] = (a) => a): void {
     const pending = record.pending!;
-    pending.approvals = [...(pending.approvals ?? []), approval];
+    pending.approvals = [...held(pending.approvals ?? []), approval];
   }
 
   /**

@@ -192,6 +192,8 @@ export const PATCHES = {
   stepCallsEndTogether: 'step-calls-end-together',
   /** A sub-agent whose workflow id another running workflow holds is its call's failure, told to the model. */
   subAgentIdTakenIsToolFailure: 'sub-agent-id-taken-is-tool-failure',
+  /** Under a quorum, an approval older than the gate's `validFor` no longer counts (quorum-lapse.ts). */
+  quorumApprovalsLapse: 'quorum-approvals-lapse',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

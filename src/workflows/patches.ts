@@ -68,7 +68,10 @@ const SET_17: readonly PatchId[] = [
 const SET_18: readonly PatchId[] = [...SET_17, PATCHES.toolDescriptionsBounded];
 const SET_19: readonly PatchId[] = [...SET_18, PATCHES.subAgentCancelIsToolFailure];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-20', patches: [...SET_19, PATCHES.stepCallsEndTogether, PATCHES.subAgentIdTakenIsToolFailure] },
+  {
+    id: 'patch-set-20',
+    patches: [...SET_19, PATCHES.stepCallsEndTogether, PATCHES.subAgentIdTakenIsToolFailure, PATCHES.quorumApprovalsLapse],
+  },
   { id: 'patch-set-19', patches: SET_19 },
   { id: 'patch-set-18', patches: SET_18 },
   { id: 'patch-set-17', patches: SET_17 },

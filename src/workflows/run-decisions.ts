@@ -13,6 +13,7 @@ import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { CallRecord, GateSettings, Resolution } from '../schemas/call-record.js';
 import type { AlwaysDecision } from '../schemas/carried-state.js';
 import type { AppliedDecision, DecideInput } from '../schemas/decision.js';
+import type { CountedApproval } from '../schemas/pending-approval.js';
 import type { ReviewOutcome } from '../schemas/review.js';
 import type { AgentRun } from './agent-run.js';
 import { announce, requestApproval } from './announce.js';
@@ -20,6 +21,7 @@ import { auditArgs } from './audit-log.js';
 import type { PlannedDecision } from './decision-plan.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { preparedBeforeDeciding } from './proposal-preparation.js';
+import { liveApprovals, oldestLiveApproval } from './quorum-lapse.js';
 import { ownerCallId } from './sub-agent-mirror.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -59,7 +61,7 @@ export function applyPlan(
       countTowardQuorum(run, record, planned, via);
       return { ...base, quorum: planned.quorum };
     }
-    settle(run, record, resolutionOf(planned, via, record.gate!), {
+    settle(run, record, resolutionOf(planned, via, record.gate!, record.pending?.approvals), {
       message: decision.message,
       always: decision.always,
       quorum: planned.quorum,
@@ -78,7 +80,7 @@ export function applyPlan(
   return applied;
 }
 
-function resolutionOf(planned: PlannedDecision, via: Channel, gate: GateSettings): Resolution {
+function resolutionOf(planned: PlannedDecision, via: Channel, gate: GateSettings, counted: CountedApproval[] = []): Resolution {
   const { decision, approver } = planned;
   switch (decision.type) {
     case 'edit':
@@ -87,22 +89,33 @@ function resolutionOf(planned: PlannedDecision, via: Channel, gate: GateSettings
       return { kind: 'respond', via, approver, message: decision.message! };
     case 'reject':
       return { kind: 'reject', via, approver, message: decision.message };
-    case 'approve':
-      return { kind: 'approve', via, approver, ...consentWindow(gate) };
+    case 'approve': {
+      // A completed quorum holds as long as its oldest approval does (patch quorumApprovalsLapse).
+      const since =
+        planned.quorum && takesPatch(PATCHES.quorumApprovalsLapse)
+          ? oldestLiveApproval(counted, gate.validForMs, workflowNow())
+          : undefined;
+      return { kind: 'approve', via, approver, ...consentWindow(gate, since) };
+    }
     case 'ignore':
       return { kind: 'ignore', via, approver };
   }
 }
 
-/** Until when an approval holds (the gate's `validFor`), counted from now. */
-export function consentWindow(gate: GateSettings): { validUntil?: number } {
-  return gate.validForMs !== undefined ? { validUntil: workflowNow() + gate.validForMs } : {};
+/** Until when an approval holds (the gate's `validFor`), counted from `since` (now, unless the oldest of a quorum's). */
+export function consentWindow(gate: GateSettings, since = workflowNow()): { validUntil?: number } {
+  return gate.validForMs !== undefined ? { validUntil: since + gate.validForMs } : {};
 }
 
 /** One approval of several needed: counted on the call, which waits for the rest. */
 function countTowardQuorum(run: AgentRun, record: CallRecord, planned: PlannedDecision, via: Channel): void {
   const pending = record.pending!;
-  run.book.countApproval(record, { approver: planned.approver!, at: new Date(workflowNow()).toISOString() });
+  const now = workflowNow();
+  // Approvals that lapsed meanwhile go (patch quorumApprovalsLapse): the count starts again without them.
+  const lapse = takesPatch(PATCHES.quorumApprovalsLapse) ? record.gate?.validForMs : undefined;
+  run.book.countApproval(record, { approver: planned.approver!, at: new Date(now).toISOString() }, (held) =>
+    liveApprovals(held, lapse, now),
+  );
   const entry = run.audit.append({
     via,
     outcome: 'applied',

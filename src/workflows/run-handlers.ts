@@ -30,6 +30,7 @@ import type { AgentRun } from './agent-run.js';
 import { planDecisions, type Plan, type PlanContext, type SigningContext } from './decision-plan.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { extraArgumentsRefusal } from './one-argument.js';
+import { withLiveApprovals } from './quorum-lapse.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
 import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
@@ -127,7 +128,7 @@ function runStateOptions(raw: unknown): RunStateQueryOptions {
 function planContext(run: AgentRun): PlanContext {
   const forwarded = run.children.forwardedByShownId();
   return {
-    pending: run.pending(),
+    pending: takesPatch(PATCHES.quorumApprovalsLapse) ? withLiveApprovals(run, run.pending(), workflowNow()) : run.pending(),
     decided: { get: (id: string) => forwarded.get(id) ?? run.book.decidedEarlier(id) },
     available: run.started ? run.snapshot.tools : [],
     specs: toolSpecs,
