@@ -38,6 +38,15 @@ const patient = defineAgent({
   approval: { tools: { write_file: true, process_refund: { approvers: ['finance'], timeout: '5s', onTimeout: 'approve' } } },
 });
 
+// bob decides this agent's notes; finance too, once a note has waited two seconds.
+const laddered = defineAgent({
+  name: 'laddered',
+  instructions: 'You are a support agent.',
+  tools: ['write_file'],
+  approval: { tools: { write_file: { approvers: ['user:bob'], escalate: [{ after: '2s', approvers: ['group:finance'] }] } } },
+});
+const note = (id: string) => call(id, 'write_file', { path: `${id}.txt`, content: id });
+
 let h: Harness;
 let api: Listening;
 let signedApi: Listening;
@@ -64,10 +73,14 @@ beforeAll(async () => {
         { match: 'edit into a read', replies: [WRITE, { content: 'read edit handled' }] },
         { match: 'wait out a proposal', replies: [WRITE, { content: 'waited out' }] },
         { match: 'signed', replies: [CANCEL, { content: 'signed handled' }] },
+        {
+          match: 'notes up a ladder',
+          replies: [{ toolCalls: [note('first')] }, { toolCalls: [note('second'), note('third')] }, { content: 'ladder handled' }],
+        },
       ],
     },
     signedDecisions: { trust: trustOf([oldKey.key.publicJwk]), requiredByDefault: false },
-    agents: { patient },
+    agents: { patient, laddered },
   });
   api = await startTestApi(h, { tokens: TOKENS });
   signedApi = await startTestApi(h, { tokens: TOKENS, signer: oldKey });
@@ -240,6 +253,33 @@ describe('an edit into another tool is judged by that tool’s policy', () => {
     });
     expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'always edit handled' });
     expect(h.shop.prepare("SELECT amount FROM refunds WHERE order_id = '1237'").all()).toEqual([]);
+  });
+
+  it('an `always` given by an escalation’s approver settles no later call that has not escalated to them', async () => {
+    const handle = await h.start({ agent: 'laddered', prompt: 'Write notes up a ladder' });
+    await waitForPending(handle, 1);
+    await waitFor(async () => (await handle.query(pendingApprovalsQuery))[0]?.approvers?.includes('group:finance') === true, 15_000);
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve', always: true }], approver: 'alice', groups: ['finance'] });
+    // The next two notes wait for bob: alice's authority came from the first note's wait, which they have not had.
+    const later = await waitForPending(handle, 2);
+    expect(later.map((c) => [c.id, c.approvers])).toEqual([
+      ['call-2', ['user:bob']],
+      ['call-3', ['user:bob']],
+    ]);
+    await decide(handle, {
+      decisions: [
+        { id: 'call-2', type: 'approve' },
+        { id: 'call-3', type: 'approve' },
+      ],
+      approver: 'bob',
+    });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'ladder handled' });
+    const { decisions } = await handle.query(runStateQuery);
+    expect(decisions.filter((d) => d.outcome === 'applied').map((d) => [d.id, d.approver, d.via])).toEqual([
+      ['call-1', 'alice', 'update'],
+      ['call-2', 'bob', 'update'],
+      ['call-3', 'bob', 'update'],
+    ]);
   });
 
   it('into a tool the agent does not have: refused, and the run is unchanged', async () => {

@@ -22,6 +22,8 @@ export const AlwaysDecision = builtOnce('schemas/carried-state.AlwaysDecision', 
   z.object({
     type: z.enum(['approve', 'reject']),
     approver: z.string().optional(),
+    /** The groups they decided with: a later call takes the decision only if they may decide it (patch set 20). */
+    groups: z.array(z.string()).optional(),
     message: z.string().optional(),
   }),
 );

@@ -64,6 +64,8 @@ export interface PlannedDecision {
   call: PendingApproval;
   decision: Decision;
   approver?: string;
+  /** The groups the approver decided with (for an `always` decision, which later calls take only within them). */
+  groups?: readonly string[];
   /** The tool and arguments that run (after an edit, the new ones). */
   toolName: string;
   args: ToolArgs;

@@ -12,7 +12,8 @@ import { awaitDecision } from './approval-gate.js';
 import { reviewBeforeHumans, reviewsFirst, shadowReview } from './call-review.js';
 import { checkConsent, consentAtOnce, lapsed, repend, StartMissed } from './consent.js';
 import { PATCHES, takesPatch } from './patches.js';
-import { applyAlways, standingDecision } from './run-decisions.js';
+import { applyAlways } from './run-decisions.js';
+import { standingDecision } from './standing-decisions.js';
 import { lookAtWorld, prechecked } from './world.js';
 import { editedNote, ignoredMessage, proposedNote, rejectedMessage, timedOutMessage } from './tool-messages.js';
 

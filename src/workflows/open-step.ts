@@ -15,7 +15,8 @@ import { preparedFirst } from './call-preparation.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { proposalGate } from './proposal-gate.js';
 import { droppedCallsNote, type Intake } from './reply-intake.js';
-import { applyAlways, standingDecision } from './run-decisions.js';
+import { applyAlways } from './run-decisions.js';
+import { standingDecision } from './standing-decisions.js';
 import { workflowNow } from './workflow-clock.js';
 
 export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {

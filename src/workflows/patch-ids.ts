@@ -194,6 +194,8 @@ export const PATCHES = {
   subAgentIdTakenIsToolFailure: 'sub-agent-id-taken-is-tool-failure',
   /** Under a quorum, an approval older than the gate's `validFor` no longer counts (quorum-lapse.ts). */
   quorumApprovalsLapse: 'quorum-approvals-lapse',
+  /** An `always` decision settles a later call only if its giver may decide that call (run-decisions.ts). */
+  standingDecisionsNeedAuthority: 'standing-decisions-need-authority',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -70,7 +70,13 @@ const SET_19: readonly PatchId[] = [...SET_18, PATCHES.subAgentCancelIsToolFailu
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
   {
     id: 'patch-set-20',
-    patches: [...SET_19, PATCHES.stepCallsEndTogether, PATCHES.subAgentIdTakenIsToolFailure, PATCHES.quorumApprovalsLapse],
+    patches: [
+      ...SET_19,
+      PATCHES.stepCallsEndTogether,
+      PATCHES.subAgentIdTakenIsToolFailure,
+      PATCHES.quorumApprovalsLapse,
+      PATCHES.standingDecisionsNeedAuthority,
+    ],
   },
   { id: 'patch-set-19', patches: SET_19 },
   { id: 'patch-set-18', patches: SET_18 },

@@ -22,6 +22,7 @@ import type { PlannedDecision } from './decision-plan.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { preparedBeforeDeciding } from './proposal-preparation.js';
 import { liveApprovals, oldestLiveApproval } from './quorum-lapse.js';
+import { standingDecision } from './standing-decisions.js';
 import { ownerCallId } from './sub-agent-mirror.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -69,7 +70,8 @@ export function applyPlan(
     // The decided call's tool starts in this workflow task; lists learn of it in the run's next step.
     if ((decision.type === 'approve' || decision.type === 'edit') && takesPatch(PATCHES.toolFirst)) run.visibility.deferListings();
     if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
-      run.setAlways(record.pending!.toolName, { type: decision.type, approver, message: decision.message });
+      const groups = planned.groups && takesPatch(PATCHES.standingDecisionsNeedAuthority) ? { groups: [...planned.groups] } : {};
+      run.setAlways(record.pending!.toolName, { type: decision.type, approver, ...groups, message: decision.message });
     }
     return { ...base, ...(planned.quorum && { quorum: planned.quorum }) };
   });
@@ -127,20 +129,6 @@ function countTowardQuorum(run: AgentRun, record: CallRecord, planned: PlannedDe
     ...(planned.decision.message !== undefined && { message: planned.decision.message }),
   });
   run.events.decided(entry);
-}
-
-/**
- * The `always` decision that settles this call, if any: its tool's, unless it is an approval and the call needs
- * several (one person's standing approval is not a quorum), or the call is one an approver wrote by editing another
- * (`proposedBy`): a standing approval was given for the model's calls, and arguments a person chose wait for a
- * person who may approve them.
- */
-export function standingDecision(run: AgentRun, record: CallRecord): AlwaysDecision | undefined {
-  // `writtenBy` (at a breakpoint) is there before the call is shown, `proposedBy` only once it is.
-  if ((record.pending?.proposedBy || record.writtenBy) && takesPatch(PATCHES.proposalsWaitForPeople)) return undefined;
-  const always = run.alwaysFor(record.pending?.toolName ?? record.toolName);
-  if (always?.type === 'approve' && (record.gate?.requiredApprovals ?? 1) > 1) return undefined;
-  return always;
 }
 
 /**
