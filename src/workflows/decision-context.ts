@@ -45,6 +45,8 @@ export interface PlanContext {
   refusesMalformedNames?: boolean;
   /** ...and counts every hidden character identity-names.ts knows among what makes a name malformed (since patch set 14). */
   refusesHiddenNames?: boolean;
+  /** An input with `always approve` and `always reject` for one tool is refused (since patch set 20). */
+  refusesOpposedAlways?: boolean;
 }
 
 export interface SigningContext {

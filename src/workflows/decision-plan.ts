@@ -27,6 +27,7 @@ import type { PlanContext, PlannedDecision, SigningContext } from './decision-co
 import { checkMatch } from './decision-match.js';
 import { planBreakpoint } from './breakpoint-plan.js';
 import { countApproval } from './decision-quorum.js';
+import { opposedStanding } from './opposed-standing.js';
 import { proposalGate } from './proposal-gate.js';
 
 export type { PlanContext, PlannedDecision, SigningContext };
@@ -65,6 +66,8 @@ function plan(raw: unknown, ctx: PlanContext): Plan {
     if (planned instanceof DecisionRefusedError) return { ok: false, error: planned, input };
     decisions.push(planned);
   }
+  const opposed = ctx.refusesOpposedAlways ? opposedStanding(decisions) : undefined;
+  if (opposed) return { ok: false, error: opposed, input };
   return { ok: true, input, decisions };
 }
 

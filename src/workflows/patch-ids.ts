@@ -196,6 +196,8 @@ export const PATCHES = {
   quorumApprovalsLapse: 'quorum-approvals-lapse',
   /** An `always` decision settles a later call only if its giver may decide that call (run-decisions.ts). */
   standingDecisionsNeedAuthority: 'standing-decisions-need-authority',
+  /** One input may not decide a tool both `always approve` and `always reject` (decision-plan.ts). */
+  opposedAlwaysRefused: 'opposed-always-refused',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

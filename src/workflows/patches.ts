@@ -76,6 +76,7 @@ export const PATCH_SETS: readonly { readonly id: string; readonly patches: reado
       PATCHES.subAgentIdTakenIsToolFailure,
       PATCHES.quorumApprovalsLapse,
       PATCHES.standingDecisionsNeedAuthority,
+      PATCHES.opposedAlwaysRefused,
     ],
   },
   { id: 'patch-set-19', patches: SET_19 },

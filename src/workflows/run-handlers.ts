@@ -146,6 +146,7 @@ function planContext(run: AgentRun): PlanContext {
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
     refusesMalformedNames: takesPatch(PATCHES.namesChecked),
     refusesHiddenNames: takesPatch(PATCHES.hiddenNamesRefused),
+    refusesOpposedAlways: takesPatch(PATCHES.opposedAlwaysRefused),
   };
 }
 

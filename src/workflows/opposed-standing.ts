@@ -1,0 +1,23 @@
+/** For the decision planner: standing decisions one input may not give together. Pure. */
+import { DecisionRefusedError } from '../errors.js';
+import type { PlannedDecision } from './decision-context.js';
+
+/**
+ * `always approve` and `always reject` for one tool in one input: which stands would depend on the order of the
+ * list (the last one did), so the input is refused as ambiguous (since patch set 20).
+ */
+export function opposedStanding(decisions: readonly PlannedDecision[]): DecisionRefusedError | undefined {
+  const standing = new Map<string, string>();
+  for (const { decision, call } of decisions) {
+    if (!decision.always) continue;
+    const earlier = standing.get(call.toolName);
+    if (earlier !== undefined && earlier !== decision.type) {
+      return new DecisionRefusedError(
+        'decision_not_allowed',
+        `This input decides ${call.toolName} both "always approve" and "always reject": send one standing decision for a tool.`,
+      );
+    }
+    standing.set(call.toolName, decision.type);
+  }
+  return undefined;
+}
