@@ -13,6 +13,7 @@ import { HitlClient } from '../src/client/hitl-client.js';
 import { readItems } from '../src/client/run-subscription.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import type { RunStreamItem } from '../src/schemas/run-event.js';
+import { runHitl } from './helpers/cli.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { startOf, waitFor } from './helpers/history.js';
@@ -150,7 +151,8 @@ describe('continue-as-new', () => {
     // Refused signals are recorded in history; enough of them push it over the threshold while the call waits.
     const startedOver = async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun;
     for (let i = 0; i < 600 && !(i % 25 === 0 && (await startedOver())); i++) {
-      await signalDecision(handle, { decisions: [{ id: 'nope', type: 'approve' }] });
+      // Each refusal keeps 2 KB of its input: more of them than the carried audit's 128 KiB holds.
+      await signalDecision(handle, { decisions: [{ id: 'nope', type: 'approve', message: 'm'.repeat(3000) }] });
     }
     await waitFor(startedOver, 120_000, 'a new run');
     const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
@@ -159,6 +161,12 @@ describe('continue-as-new', () => {
     const state = await latest.query(runStateQuery);
     expect(state.previousRunIds).toContain(firstRun);
     expect(state.decisions.filter((d) => d.outcome === 'refused').length).toBeGreaterThan(50);
+    // What the run left in its earlier runs, `hitl show` says (the refusals past the carried audit's budget).
+    const earlier = state.decisions[0]!.seq - 1;
+    expect(earlier).toBeGreaterThan(0);
+    expect((await runHitl(h, ['show', handle.workflowId])).stdout).toContain(
+      `${earlier} earlier entries are in this run's earlier runs (previousRunIds in hitl --json show).`,
+    );
 
     // No ghosts: lists show the workflow id's current execution only, and the waiting call exactly once.
     const hitl = new HitlClient(h.temporal.client, h.taskQueue);

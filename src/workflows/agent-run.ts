@@ -168,8 +168,8 @@ export class AgentRun {
     this.refresh('resumed after continue-as-new');
   }
 
-  /** Everything the next run needs; only called when no tool or sub-agent is running. */
-  carry(messages: ChatMessage[]): CarriedState {
+  /** Everything the next run needs; only called when no tool or sub-agent is running. `decidedFirst`: AuditLog.carry. */
+  carry(messages: ChatMessage[], decidedFirst = false): CarriedState {
     const dropped = this.transcript.dropped + (this.transcript.messages.length - messages.length);
     return {
       version: CARRIED_STATE_VERSION,
@@ -186,7 +186,7 @@ export class AgentRun {
       ...this.book.carry(),
       always: [...this.#always],
       usedTokens: this.usedTokens.carry(),
-      ...this.audit.carry(),
+      ...this.audit.carry(decidedFirst),
       ...this.session.carry(),
       ...(this.#lastOutput !== undefined && { lastOutput: this.#lastOutput }),
       modelCalls: this.modelCalls.carry(),

@@ -52,16 +52,34 @@ export class AuditLog {
     return this.#entries.filter((e) => e.seq > seq);
   }
 
-  /** What continue-as-new carries: the newest entries that fit its budget, and how many came before them. */
-  carry(): { audit: AuditEntry[]; auditDropped: number } {
+  /**
+   * What continue-as-new carries within its budget, and how many entries it leaves behind (`lastSeq` stays right):
+   * the newest entries, or with `decidedFirst` (patch auditKeepsDecided) the newest of what was decided (applied
+   * decisions, timeouts, reviews) first and the newest refusals with what budget is left. A refusal records
+   * whatever input came, and anyone who can signal the run can send many: without it, a flood of refused input
+   * pushed applied decisions out of every view of the run's next runs.
+   */
+  carry(decidedFirst = false): { audit: AuditEntry[]; auditDropped: number } {
+    const newestFirst = [...this.#entries].reverse();
+    const order = decidedFirst
+      ? [...newestFirst.filter((e) => e.outcome !== 'refused'), ...newestFirst.filter((e) => e.outcome === 'refused')]
+      : newestFirst;
+    const kept = new Set<AuditEntry>();
     let bytes = 0;
-    let from = this.#entries.length;
-    while (from > 0 && this.#entries.length - from < KEEP_AUDIT) {
-      bytes += utf8Length(JSON.stringify(this.#entries[from - 1]));
-      if (bytes > LIMITS.carriedAuditBytes) break;
-      from--;
+    for (const entry of order) {
+      if (kept.size >= KEEP_AUDIT) break;
+      bytes += utf8Length(JSON.stringify(entry));
+      if (bytes > LIMITS.carriedAuditBytes) {
+        if (!decidedFirst) break;
+        // Past the budget: what is decided is not shed for a refusal; refusals fill what is left, newest first.
+        bytes -= utf8Length(JSON.stringify(entry));
+        if (entry.outcome === 'refused') break;
+        continue;
+      }
+      kept.add(entry);
     }
-    return { audit: this.#entries.slice(from), auditDropped: this.#dropped + from };
+    const audit = this.#entries.filter((e) => kept.has(e));
+    return { audit, auditDropped: this.lastSeq - audit.length };
   }
 }
 

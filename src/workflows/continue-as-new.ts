@@ -130,7 +130,7 @@ export async function continueAsNewNow(run: AgentRun): Promise<void> {
 
 function nextRunInput(run: AgentRun, messages: ChatMessage[]): NextRunInput {
   const { carry: _previous, ...input } = run.input;
-  return { ...input, carry: run.carry(messages) };
+  return { ...input, carry: run.carry(messages, takesPatch(PATCHES.auditKeepsDecided)) };
 }
 
 /** The run stays in this run: it notes where, for continueAsNewDue and for views, and says so in them and in the worker's log. */

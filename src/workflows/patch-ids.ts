@@ -198,6 +198,8 @@ export const PATCHES = {
   standingDecisionsNeedAuthority: 'standing-decisions-need-authority',
   /** One input may not decide a tool both `always approve` and `always reject` (decision-plan.ts). */
   opposedAlwaysRefused: 'opposed-always-refused',
+  /** Continue-as-new carries what was decided before refusals (audit-log.ts): it changes what fits in the next run. */
+  auditKeepsDecided: 'audit-keeps-decided',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

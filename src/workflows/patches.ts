@@ -77,6 +77,7 @@ export const PATCH_SETS: readonly { readonly id: string; readonly patches: reado
       PATCHES.quorumApprovalsLapse,
       PATCHES.standingDecisionsNeedAuthority,
       PATCHES.opposedAlwaysRefused,
+      PATCHES.auditKeepsDecided,
     ],
   },
   { id: 'patch-set-19', patches: SET_19 },
