@@ -118,6 +118,20 @@ describe('a run whose own policy would loosen its agent’s', () => {
       400,
       expect.stringContaining('interrupt.beforeTools.approvers.0: "group:" names no one'),
     ]);
+    // And a quorum larger than the people it names (a tightening, by its shape): no call could ever run.
+    const unreachable = await fetch(`${api.url}/api/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent: 'demo',
+        prompt: 'hand trial',
+        approval: { tools: { process_refund: { approvers: ['user:finance'], requiredApprovals: 2 } } },
+      }),
+    });
+    expect([unreachable.status, ((await unreachable.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      'Invalid agentWorkflow input: approval.tools.process_refund: needs 2 approvals, but only user:finance may give them: no call of it could ever run',
+    ]);
   });
 
   it('is refused by hitl start with a usage exit code; of these attempts, only the tightening one starts a run', async () => {

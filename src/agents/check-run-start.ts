@@ -9,6 +9,8 @@ import { inputProblems } from '../client/input-problems.js';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
 import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
+import { mergePolicy } from '../policy/merge-policy.js';
+import { unreachableApprovals } from '../policy/reachable-approvals.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
 import { Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
@@ -20,7 +22,7 @@ import type { AgentRegistry } from './registry.js';
  */
 export function checkRunStart(
   agents: AgentRegistry,
-  input: { agent: string; approval?: unknown; interrupt?: unknown },
+  input: { agent: string; approval?: unknown; interrupt?: unknown; requestedBy?: string },
   options: { unknownAgents: 'refuse' | 'allow' } = { unknownAgents: 'refuse' },
 ): void {
   const agent = Object.hasOwn(agents, input.agent) ? agents[input.agent] : undefined;
@@ -29,7 +31,11 @@ export function checkRunStart(
   if (approval && !approval.success) throw new InvalidRunInputError(`approval: ${inputProblems(approval.error)}`);
   // Breakpoints of the wrong shape are the client's to word, with the rest of the input's shape (start-input.ts).
   throwNamingProblems({ approval: approval?.data, interrupt: input.interrupt });
-  if (!agent || agent.approval.runOverrides !== 'tighten') return;
+  if (!agent) return;
+  // A gate the run's policy, or its requester under four eyes, leaves no one to satisfy: its calls could only time out.
+  const [unreachable] = unreachableApprovals(mergePolicy(agent.approval, approval?.data), input.requestedBy);
+  if (unreachable) throw new InvalidRunInputError(`approval.${unreachable.path.join('.')}: ${unreachable.message}`);
+  if (agent.approval.runOverrides !== 'tighten') return;
   if (approval) {
     const problems = loosenings(agent.approval, approval.data);
     if (problems.length) throw looseningRefusal(agent.name, problems);

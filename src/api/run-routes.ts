@@ -33,10 +33,11 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     async (c) => {
       const body = c.req.valid('json');
       const approval = (options.fourEyes || body.approval) && { ...body.approval, ...(options.fourEyes && { fourEyes: true }) };
-      if (options.agents) checkRunStart(options.agents, { agent: body.agent, approval, interrupt: body.interrupt });
+      const requestedBy = c.get('identity').approver;
+      if (options.agents) checkRunStart(options.agents, { agent: body.agent, approval, interrupt: body.interrupt, requestedBy });
       // With the signing key, the run can prove who asked: the caller the API authenticated.
       const { workflowId, runId } = await hitl.startRun(
-        { ...body, requestedBy: c.get('identity').approver, ...(approval && { approval }) },
+        { ...body, requestedBy, ...(approval && { approval }) },
         { ...(options.signer && { signer: options.signer }) },
       );
       return c.json({ workflowId, runId, temporalUiUrl: links.ui(workflowId) }, 201);

@@ -42,7 +42,8 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
       // The workers may serve agents this environment does not list: only what is known here is checked.
       const config = readEnvConfig();
       const known = loadAgents(config);
-      checkRunStart(known, { agent: opts.agent, approval: opts.approval, interrupt: opts.interrupt }, { unknownAgents: 'allow' });
+      const { agent, approval, interrupt, requestedBy } = opts;
+      checkRunStart(known, { agent, approval, interrupt, requestedBy }, { unknownAgents: 'allow' });
       const hitl = await ctx.hitl();
       const started = await hitl.startRun(
         {

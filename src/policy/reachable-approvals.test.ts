@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalPolicy, type ApprovalPolicyInput } from '../schemas/approval-policy.js';
+import { unreachableApprovals } from './reachable-approvals.js';
+
+const check = (policy: ApprovalPolicyInput, requestedBy?: string) => unreachableApprovals(ApprovalPolicy.parse(policy), requestedBy);
+
+describe('approvals no one can give', () => {
+  it('finds a quorum larger than the people named, escalation tiers counted', () => {
+    expect(check({ tools: { cancel_order: { approvers: ['user:bob'], requiredApprovals: 2 } } })).toEqual([
+      { path: ['tools', 'cancel_order'], message: 'needs 2 approvals, but only user:bob may give them: no call of it could ever run' },
+    ]);
+    const laddered = { approvers: ['user:bob'], requiredApprovals: 2, escalate: [{ after: '1h', approvers: ['user:ann'] }] };
+    expect(check({ tools: { cancel_order: laddered } })).toEqual([]);
+    expect(check({ default: { approvers: ['user:bob', 'user:bob'], requiredApprovals: 2 } })).toEqual([
+      { path: ['default'], message: 'needs 2 approvals, but only user:bob may give them: no call of it could ever run' },
+    ]);
+  });
+
+  it('leaves out the requester under four eyes, and says so', () => {
+    const policy = { tools: { cancel_order: { approvers: ['user:alice'] } }, fourEyes: true };
+    expect(check(policy, 'alice')).toEqual([
+      {
+        path: ['tools', 'cancel_order'],
+        message: 'needs 1 approval, but no one may give it (alice, the requester, may not under four eyes): no call of it could ever run',
+      },
+    ]);
+    expect(check(policy, 'bob')).toEqual([]);
+    expect(check({ ...policy, fourEyes: false }, 'alice')).toEqual([]);
+  });
+
+  it('cannot count a group or a bare name, so never refuses one', () => {
+    expect(check({ tools: { cancel_order: { approvers: ['group:finance'], requiredApprovals: 20 } } })).toEqual([]);
+    expect(check({ tools: { cancel_order: { approvers: ['user:bob', 'finance'], requiredApprovals: 5 } } })).toEqual([]);
+    expect(check({ tools: { cancel_order: { requiredApprovals: 5 } } })).toEqual([]);
+  });
+});
