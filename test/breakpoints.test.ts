@@ -333,7 +333,7 @@ describe('breakpoints', () => {
     // Not by his standing approval, and not by himself; carol, also support, may.
     const own = await refusalOf(decide(handle, { decisions: [{ id: mail!, type: 'approve' }], ...support('bob') }));
     expect(own).toMatchObject({ code: 'four_eyes' });
-    expect(own.message).toContain(`bob wrote send_email (${mail}) by an edit`);
+    expect(own.message).toContain(`bob wrote send_email (${mail}) at a breakpoint and may not approve it`);
     await decide(handle, { decisions: [{ id: mail!, type: 'approve' }], ...support('carol') });
     // Nobody decides the file write: its deadline rejects it instead of approving it.
     await waitFor(async () => (await handle.query(runStateQuery)).decisions.some((d) => d.id === file && d.type === 'timeout'));

@@ -90,7 +90,8 @@ type ApprovalView = z.infer<typeof ApprovalView>;
 /** `canDecide`, and when false the planner's reason, which the inbox words for people (it keeps no rule of its own). */
 function decidable(verdict: Verdict): Pick<ApprovalView, 'canDecide' | 'whyNot'> {
   if (verdict.ok) return { canDecide: true };
-  return { canDecide: false, whyNot: { code: verdict.code, ...(verdict.proposer && { proposer: true }) } };
+  const how = verdict.atBreakpoint ? { atBreakpoint: true } : {};
+  return { canDecide: false, whyNot: { code: verdict.code, ...(verdict.proposer && { proposer: true, ...how }) } };
 }
 
 /** The fields of `value` among `keys` that are set. */

@@ -60,6 +60,8 @@ export const ApprovalView = PendingApproval.pick({
     .object({
       code: z.enum(['approver_required', 'approver_not_allowed', 'four_eyes', 'already_approved']),
       proposer: z.boolean().optional(),
+      /** The proposer wrote the call at a breakpoint (an edit of the model's reply), not by an edit of another call. */
+      atBreakpoint: z.boolean().optional(),
     })
     .optional(),
   /** The caller may not decide it, but proposed it by an edit: a reject (without `always`) withdraws it. */

@@ -9,8 +9,8 @@ export interface DecisionAuthority {
   approvers?: readonly string[];
   /** Who may not approve or edit (the requester, under four eyes; whoever wrote the call by an edit). */
   excludedApprovers?: readonly string[];
-  /** The approver who wrote the call by an edit of another, if one did. */
-  proposedBy?: { approver?: string };
+  /** The approver who wrote the call by an edit of another, or of the reply at a breakpoint (`breakpoint:<where>`). */
+  proposedBy?: { approver?: string; toolName?: string };
   /** Approvals already counted toward a quorum. */
   approvals?: readonly { approver: string }[];
 }
@@ -28,6 +28,8 @@ export type Verdict =
       code: 'approver_required' | 'approver_not_allowed' | 'four_eyes' | 'already_approved';
       reason: string;
       proposer?: boolean;
+      /** The proposer wrote the call at a breakpoint, not by an edit of another call. */
+      atBreakpoint?: boolean;
     };
 
 /** Which rules a call is decided by: the newest unless the version it was announced under says otherwise. */
@@ -89,8 +91,17 @@ export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: bo
     if (who.approver === undefined && strictFourEyes)
       return { ok: false, code: 'approver_required', reason: 'falls under the four-eyes rule' };
     if (who.approver !== undefined && call.excludedApprovers.includes(who.approver)) {
-      if (call.proposedBy?.approver === who.approver)
-        return { ok: false, code: 'four_eyes', reason: `${who.approver} wrote this call by an edit`, proposer: true };
+      if (call.proposedBy?.approver === who.approver) {
+        const atBreakpoint = call.proposedBy.toolName?.startsWith('breakpoint:') === true;
+        const how = atBreakpoint ? 'at a breakpoint' : 'by an edit';
+        return {
+          ok: false,
+          code: 'four_eyes',
+          reason: `${who.approver} wrote this call ${how}`,
+          proposer: true,
+          ...(atBreakpoint && { atBreakpoint }),
+        };
+      }
       return { ok: false, code: 'four_eyes', reason: `${who.approver} requested this run` };
     }
   }

@@ -277,7 +277,7 @@ function authorityRefusal(
       return new DecisionRefusedError(
         'four_eyes',
         verdict.proposer
-          ? `${approver} wrote ${label} by an edit and may not ${type} it; another approver must.`
+          ? `${approver} wrote ${label} ${verdict.atBreakpoint ? 'at a breakpoint' : 'by an edit'} and may not ${type} it; another approver must.`
           : `${approver} requested this run and may not ${type} its own ${label}; another approver must.`,
       );
   }

@@ -17,7 +17,7 @@ function whyViewOnly(approval) {
     }
     case 'four_eyes':
       return approval.whyNot.proposer
-        ? 'You wrote this call by an edit, so someone else has to approve it (the four-eyes rule).'
+        ? `You wrote this call ${approval.whyNot.atBreakpoint ? 'at a breakpoint' : 'by an edit'}, so someone else has to approve it (the four-eyes rule).`
         : 'You requested this run, so someone else has to decide it (the four-eyes rule).';
     default:
       return 'You may not decide this call.';
