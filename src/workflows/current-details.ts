@@ -3,14 +3,15 @@ import { carryUnfitNotice } from '../contract/carry-unfit-notice.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState } from '../schemas/run-state.js';
 
+/** @param lastStep the step the run's turn stops at (a session's steps count on across its turns) */
 export function currentDetails(
   step: number,
-  maxSteps: number,
+  lastStep: number,
   activity: string,
   pending: readonly PendingApproval[],
   carryUnfit?: RunState['carryUnfit'],
 ): string {
-  const lines = [`**Step ${step} of ${maxSteps}** · ${activity}`];
+  const lines = [`**Step ${step} of ${lastStep}** · ${activity}`];
   // Said where an operator looks first: the run is healthy, but its history grows until its calls are settled.
   if (carryUnfit) lines.push('', `**${carryUnfitNotice(carryUnfit)}**`);
   if (pending.length) {

@@ -44,7 +44,8 @@ export interface VisibleRun {
   agent: string;
   status: RunStatus;
   step: number;
-  maxSteps: number;
+  /** The step this turn stops at: `maxSteps` applies per turn, and a session's steps count on across turns. */
+  lastStep: number;
   /** What the loop is doing, in words, for the Temporal UI. */
   phase: string;
   pending: PendingApproval[];
@@ -91,7 +92,7 @@ export class RunVisibility {
       this.#publishPendingMemo(run.pending);
     }
     setCurrentDetails(
-      currentDetails(run.step, run.maxSteps, run.pending.length ? 'waiting for approval' : run.phase, run.pending, run.carryUnfit),
+      currentDetails(run.step, run.lastStep, run.pending.length ? 'waiting for approval' : run.phase, run.pending, run.carryUnfit),
     );
     this.#tellParent(run);
   }
