@@ -216,6 +216,14 @@ describe('approvals', () => {
       'I wrote it by hand',
       '(A human reviewer edited the arguments before it ran: {"path":"w4.txt","content":"four"})\nWrote 4 bytes to w4.txt.',
     ]);
+    // Only what is new: messages and decisions after those already read.
+    const whole = (await as('bob', 'GET', `/api/runs/${runId}`)).body;
+    const newer = (await as('bob', 'GET', `/api/runs/${runId}?messagesFrom=3&decisionsFrom=2`)).body;
+    expect(newer).toMatchObject({ messagesFrom: 3, messages: whole.messages.slice(3), decisionsFrom: 2 });
+    expect(newer.decisions).toEqual(whole.decisions.filter((d: { seq: number }) => d.seq > 2));
+    for (const query of ['messagesFrom=-1', 'decisionsFrom=1e3', 'messagesFrom=', 'limit=5']) {
+      expect((await as('bob', 'GET', `/api/runs/${runId}?${query}`)).status, query).toBe(400);
+    }
   });
 
   it('answers a retried decision with the same Idempotency-Key as the first attempt, and applies it once', async () => {

@@ -7,7 +7,7 @@ import { ListedRun } from '../schemas/run-summary.js';
 import { checkRunStart } from '../agents/check-run-start.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { runLinks } from './run-links.js';
-import { ErrorBody, IdParam, RunListQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
+import { ErrorBody, IdParam, RunListQuery, RunQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
 
 /** Over HTTP the sender is the caller's identity, not a field. */
 const MessageBody = UserMessageInput.pick({ content: true });
@@ -49,14 +49,15 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'get',
       path: '/api/runs/{id}',
       summary: 'A run: status, transcript, pending approvals, audit log, result; for a stuck run, the problem',
-      request: { params: IdParam },
+      request: { params: IdParam, query: RunQuery },
       responses: {
         200: json(RunState, 'The run state'),
+        400: json(ErrorBody, 'Invalid query'),
         401: json(ErrorBody, 'Missing or unknown token'),
         404: json(ErrorBody, 'No such run, or not an agent run'),
       },
     }),
-    async (c) => c.json(await hitl.getRun(c.req.valid('param').id), 200),
+    async (c) => c.json(await hitl.getRun(c.req.valid('param').id, c.req.valid('query')), 200),
   );
 
   app.openapi(

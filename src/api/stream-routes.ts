@@ -17,7 +17,7 @@ import { HitlError } from '../errors.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
-import { ErrorBody, IdParam } from './http-schemas.js';
+import { DecimalQuery, ErrorBody, IdParam } from './http-schemas.js';
 import { RunStreamHub } from './run-stream-hub.js';
 
 /** Open streams per approver: each holds a connection, and the first for a run a subscription. @default 16 */
@@ -29,11 +29,9 @@ const RETRY_MS = 2000;
 /** Times following a run starts again, from where it was, after Temporal failed a read of it (see `followAgain`). */
 const FOLLOW_RETRIES = 3;
 
-/** A stream offset as the events' ids carry it: decimal digits (no sign, exponent, hex or spaces). */
-const Offset = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
 export const StreamQuery = z.strictObject({
-  /** The first offset to send when there is no `Last-Event-ID`. @default 0: all the run's stream still keeps */
-  from: Offset.optional(),
+  /** The first offset to send when there is no `Last-Event-ID` (as the events' ids carry it). @default 0: all the run's stream still keeps */
+  from: DecimalQuery.optional(),
 });
 
 export function streamRoutes(app: ApiApp, options: ApiOptions): void {
@@ -71,7 +69,7 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
     const query = StreamQuery.safeParse(c.req.query());
     // An empty Last-Event-ID is a client that has seen no id yet (the SSE spec's empty last event ID): start as asked.
     const lastId = c.req.header('last-event-id') || undefined;
-    const resumed = lastId === undefined ? undefined : Offset.safeParse(lastId);
+    const resumed = lastId === undefined ? undefined : DecimalQuery.safeParse(lastId);
     if (!params.success || !query.success || resumed?.success === false) {
       throw new HTTPException(400, { message: 'Expected a run id, an optional `from` offset and an optional numeric Last-Event-ID.' });
     }
