@@ -33,4 +33,13 @@ describe('approvals no one can give', () => {
     expect(check({ tools: { cancel_order: { approvers: ['user:bob', 'finance'], requiredApprovals: 5 } } })).toEqual([]);
     expect(check({ tools: { cancel_order: { requiredApprovals: 5 } } })).toEqual([]);
   });
+
+  it('leaves alone a gate whose calls may run without people: its deadline approves, or a reviewer may', () => {
+    const quorum = { approvers: ['user:bob'], requiredApprovals: 2 };
+    expect(check({ tools: { cancel_order: { ...quorum, onTimeout: 'approve' } } })).toEqual([]);
+    expect(check({ tools: { cancel_order: quorum }, onTimeout: 'approve' })).toEqual([]);
+    expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits' } } } })).toEqual([]);
+    expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits', shadow: true } } } })).toHaveLength(1);
+    expect(check({ tools: { cancel_order: { ...quorum, onTimeout: 'reject' } }, onTimeout: 'approve' })).toHaveLength(1);
+  });
 });

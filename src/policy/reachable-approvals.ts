@@ -2,7 +2,8 @@
  * A gate no one can ever satisfy: more approvals than there are people who may give them. Countable only when every
  * approver entry of the gate, its escalation tiers included, names a person (`user:<id>`); a group or a bare name
  * may hold anyone. Under four eyes the run's requester does not count. Such a call could only time out, so the
- * policy is refused where it is defined or given (define-agent.ts, check-run-start.ts). Pure.
+ * policy is refused where it is defined or given (define-agent.ts, check-run-start.ts). Not a gate whose calls may
+ * run without people: its deadline approves (`onTimeout: 'approve'`), or a reviewer may approve first. Pure.
  */
 import { approverEntry } from './may-decide.js';
 import type { ApprovalPolicy, ToolPolicy } from '../schemas/approval-policy.js';
@@ -14,7 +15,7 @@ export interface PolicyProblem {
 
 /** Each gate of `policy` that needs more distinct approvals than its named people can give. */
 export function unreachableApprovals(
-  policy: Pick<ApprovalPolicy, 'tools' | 'default' | 'fourEyes'>,
+  policy: Pick<ApprovalPolicy, 'tools' | 'default' | 'fourEyes' | 'onTimeout'>,
   requestedBy?: string,
 ): PolicyProblem[] {
   const gates: [(string | number)[], ToolPolicy][] = [
@@ -23,6 +24,7 @@ export function unreachableApprovals(
   ];
   return gates.flatMap(([path, gate]) => {
     if (typeof gate !== 'object' || !gate.approvers) return [];
+    if ((gate.review && !gate.review.shadow) || (gate.onTimeout ?? policy.onTimeout) === 'approve') return [];
     const entries = [...gate.approvers, ...(gate.escalate ?? []).flatMap((tier) => tier.approvers)].map(approverEntry);
     if (entries.some((e) => e.kind !== 'user')) return [];
     const excluded = policy.fourEyes && requestedBy !== undefined ? requestedBy : undefined;
