@@ -130,7 +130,7 @@ describe('a run whose own policy would loosen its agent’s', () => {
     });
     expect([unreachable.status, ((await unreachable.json()) as { error: { message: string } }).error.message]).toEqual([
       400,
-      'Invalid agentWorkflow input: approval.tools.process_refund: needs 2 approvals, but only user:finance may give them: no call of it could ever run',
+      'Invalid agentWorkflow input: approval.tools.process_refund: needs 2 approvals, but only user:finance may give them: no call it gates could ever run',
     ]);
   });
 

@@ -10,7 +10,7 @@ import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
 import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
 import { mergePolicy } from '../policy/merge-policy.js';
-import { unreachableApprovals } from '../policy/reachable-approvals.js';
+import { gatesOf, unreachableApprovals } from '../policy/reachable-approvals.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
 import { Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
@@ -33,7 +33,8 @@ export function checkRunStart(
   throwNamingProblems({ approval: approval?.data, interrupt: input.interrupt });
   if (!agent) return;
   // A gate the run's policy, or its requester under four eyes, leaves no one to satisfy: its calls could only time out.
-  const [unreachable] = unreachableApprovals(mergePolicy(agent.approval, approval?.data), input.requestedBy);
+  const effective = mergePolicy(agent.approval, approval?.data);
+  const [unreachable] = unreachableApprovals(effective, input.requestedBy, gatesOf(effective, agent.tools));
   if (unreachable) throw new InvalidRunInputError(`approval.${unreachable.path.join('.')}: ${unreachable.message}`);
   if (agent.approval.runOverrides !== 'tighten') return;
   if (approval) {

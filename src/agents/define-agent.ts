@@ -14,7 +14,7 @@ import { LIMITS } from '../contract/limits.js';
 import { toolSpecs } from '../tools/registry.js';
 import { isPattern, matchesPattern, MCP_SERVER_NAME, mcpServerOf } from '../tools/tool-names.js';
 import { namingProblems } from '../policy/approver-entries.js';
-import { unreachableApprovals } from '../policy/reachable-approvals.js';
+import { gatesOf, unreachableApprovals } from '../policy/reachable-approvals.js';
 import { agentOptionProblems, type AgentProblem } from './agent-options-check.js';
 import type { ContextSchema } from './context-schema.js';
 import { responseFormatProblems, type ResponseFormat } from './response-format.js';
@@ -106,7 +106,10 @@ export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
     for (const issue of policy.error.issues) problems.push({ path: ['approval', ...issue.path.map(pathPart)], message: issue.message });
   }
   problems.push(...namingProblems({ approval: policy.data, interrupt: input.interrupt }));
-  if (policy.success) problems.push(...unreachableApprovals(policy.data).map((p) => ({ ...p, path: ['approval', ...p.path] })));
+  if (policy.success) {
+    const unreachable = unreachableApprovals(policy.data, undefined, gatesOf(policy.data, input.tools));
+    problems.push(...unreachable.map((p) => ({ ...p, path: ['approval', ...p.path] })));
+  }
   problems.push(...agentOptionProblems(input));
   problems.push(...responseFormatProblems(input.responseFormat));
   return problems;

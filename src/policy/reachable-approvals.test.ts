@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy, type ApprovalPolicyInput } from '../schemas/approval-policy.js';
-import { unreachableApprovals } from './reachable-approvals.js';
+import { gatesOf, unreachableApprovals } from './reachable-approvals.js';
 
 const check = (policy: ApprovalPolicyInput, requestedBy?: string) => unreachableApprovals(ApprovalPolicy.parse(policy), requestedBy);
 
 describe('approvals no one can give', () => {
   it('finds a quorum larger than the people named, escalation tiers counted', () => {
     expect(check({ tools: { cancel_order: { approvers: ['user:bob'], requiredApprovals: 2 } } })).toEqual([
-      { path: ['tools', 'cancel_order'], message: 'needs 2 approvals, but only user:bob may give them: no call of it could ever run' },
+      { path: ['tools', 'cancel_order'], message: 'needs 2 approvals, but only user:bob may give them: no call it gates could ever run' },
     ]);
     const laddered = { approvers: ['user:bob'], requiredApprovals: 2, escalate: [{ after: '1h', approvers: ['user:ann'] }] };
     expect(check({ tools: { cancel_order: laddered } })).toEqual([]);
     expect(check({ default: { approvers: ['user:bob', 'user:bob'], requiredApprovals: 2 } })).toEqual([
-      { path: ['default'], message: 'needs 2 approvals, but only user:bob may give them: no call of it could ever run' },
+      { path: ['default'], message: 'needs 2 approvals, but only user:bob may give them: no call it gates could ever run' },
     ]);
   });
 
@@ -21,7 +21,8 @@ describe('approvals no one can give', () => {
     expect(check(policy, 'alice')).toEqual([
       {
         path: ['tools', 'cancel_order'],
-        message: 'needs 1 approval, but no one may give it (alice, the requester, may not under four eyes): no call of it could ever run',
+        message:
+          'needs 1 approval, but no one may give it (alice, the requester, may not under four eyes): no call it gates could ever run',
       },
     ]);
     expect(check(policy, 'bob')).toEqual([]);
@@ -41,5 +42,22 @@ describe('approvals no one can give', () => {
     expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits' } } } })).toEqual([]);
     expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits', shadow: true } } } })).toHaveLength(1);
     expect(check({ tools: { cancel_order: { ...quorum, onTimeout: 'reject' } }, onTimeout: 'approve' })).toHaveLength(1);
+  });
+
+  it('counts only escalation tiers due before the deadline', () => {
+    const late = { approvers: ['user:bob'], requiredApprovals: 2, timeout: '1h', escalate: [{ after: '1h', approvers: ['user:ann'] }] };
+    expect(check({ tools: { cancel_order: late } })).toHaveLength(1);
+    expect(check({ tools: { cancel_order: { ...late, timeout: '2h' } } })).toEqual([]);
+    expect(check({ tools: { cancel_order: { ...late, timeout: undefined } }, timeout: '30m' })).toHaveLength(1);
+  });
+
+  it('checks only the entries the agent’s tools fall under', () => {
+    const stuck = { approvers: ['user:bob'], requiredApprovals: 2 };
+    const policy = ApprovalPolicy.parse({ tools: { cancel_order: stuck, 'cancel_*': stuck, write_file: stuck }, default: stuck });
+    const reached = (tools: string[]) => unreachableApprovals(policy, undefined, gatesOf(policy, tools)).map((p) => p.path.join('.'));
+    expect(reached(['cancel_order'])).toEqual(['tools.cancel_order']);
+    expect(reached(['cancel_all'])).toEqual(['tools.cancel_*']);
+    expect(reached(['read_data', 'fs__*'])).toEqual(['default']);
+    expect(reached(['fs__*'])).toEqual([]);
   });
 });

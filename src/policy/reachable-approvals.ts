@@ -5,6 +5,8 @@
  * policy is refused where it is defined or given (define-agent.ts, check-run-start.ts). Not a gate whose calls may
  * run without people: its deadline approves (`onTimeout: 'approve'`), or a reviewer may approve first. Pure.
  */
+import { durationToMs } from '../schemas/duration.js';
+import { bestMatch, isPattern } from '../tools/tool-names.js';
 import { approverEntry } from './may-decide.js';
 import type { ApprovalPolicy, ToolPolicy } from '../schemas/approval-policy.js';
 
@@ -13,19 +15,28 @@ export interface PolicyProblem {
   message: string;
 }
 
-/** Each gate of `policy` that needs more distinct approvals than its named people can give. */
+/**
+ * Each gate of `policy` that needs more distinct approvals than its named people can give.
+ * @param gates which entries a call can reach (the agent's tools): others are left alone, as no call waits on them
+ */
 export function unreachableApprovals(
-  policy: Pick<ApprovalPolicy, 'tools' | 'default' | 'fourEyes' | 'onTimeout'>,
+  policy: Pick<ApprovalPolicy, 'tools' | 'default' | 'fourEyes' | 'onTimeout' | 'timeout'>,
   requestedBy?: string,
+  gates: (key: string) => boolean = () => true,
 ): PolicyProblem[] {
-  const gates: [(string | number)[], ToolPolicy][] = [
-    ...Object.entries(policy.tools).map(([tool, gate]): [(string | number)[], ToolPolicy] => [['tools', tool], gate]),
-    [['default'], policy.default],
+  const entries: [(string | number)[], ToolPolicy][] = [
+    ...Object.entries(policy.tools)
+      .filter(([tool]) => gates(tool))
+      .map(([tool, gate]): [(string | number)[], ToolPolicy] => [['tools', tool], gate]),
+    ...(gates('default') ? [[['default'], policy.default] as [(string | number)[], ToolPolicy]] : []),
   ];
-  return gates.flatMap(([path, gate]) => {
+  return entries.flatMap(([path, gate]) => {
     if (typeof gate !== 'object' || !gate.approvers) return [];
     if ((gate.review && !gate.review.shadow) || (gate.onTimeout ?? policy.onTimeout) === 'approve') return [];
-    const entries = [...gate.approvers, ...(gate.escalate ?? []).flatMap((tier) => tier.approvers)].map(approverEntry);
+    // Tiers due after the deadline never come (announce.ts shows only those before it).
+    const timeoutMs = durationToMs(gate.timeout ?? policy.timeout);
+    const tiers = (gate.escalate ?? []).filter((tier) => durationToMs(tier.after) < timeoutMs);
+    const entries = [...gate.approvers, ...tiers.flatMap((tier) => tier.approvers)].map(approverEntry);
     if (entries.some((e) => e.kind !== 'user')) return [];
     const excluded = policy.fourEyes && requestedBy !== undefined ? requestedBy : undefined;
     const people = new Set(entries.map((e) => e.name).filter((name) => name !== excluded));
@@ -37,8 +48,18 @@ export function unreachableApprovals(
     return [
       {
         path,
-        message: `needs ${needed} approval${needed > 1 ? 's' : ''}, but ${who} may give ${needed > 1 ? 'them' : 'it'}${without}: no call of it could ever run`,
+        message: `needs ${needed} approval${needed > 1 ? 's' : ''}, but ${who} may give ${needed > 1 ? 'them' : 'it'}${without}: no call it gates could ever run`,
       },
     ];
   });
+}
+
+/**
+ * Which entries of `policy` the agent's tools fall under: each tool's best key, or `default` when no key names it.
+ * A wildcard tool (an MCP server's `fs__*`) names no tool yet, so it reaches nothing here.
+ */
+export function gatesOf(policy: Pick<ApprovalPolicy, 'tools'>, tools: readonly string[]): (key: string) => boolean {
+  const keys = Object.keys(policy.tools);
+  const reached = new Set(tools.filter((tool) => !isPattern(tool)).map((tool) => bestMatch(keys, tool) ?? 'default'));
+  return (key) => reached.has(key);
 }
