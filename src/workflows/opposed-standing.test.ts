@@ -28,6 +28,15 @@ describe('opposed standing decisions', () => {
   it('takes the same standing decision twice, opposite ones for two tools, and the pair in a run before the rule', () => {
     expect(planDecisions({ decisions: [always('a', 'approve'), always('d', 'approve')] }, ctx).ok).toBe(true);
     expect(planDecisions({ decisions: [always('a', 'approve'), always('c', 'reject')] }, ctx).ok).toBe(true);
+    // Calls of two sub-agents: two runs, each with its own standing decision for the tool.
+    const children = {
+      ...ctx,
+      pending: [
+        pending('call-1/call-1', 'write_file', { path: 'a', content: 'x' }, { subAgentWorkflowId: 'p/call-1' }),
+        pending('call-2/call-1', 'write_file', { path: 'b', content: 'y' }, { subAgentWorkflowId: 'p/call-2' }),
+      ],
+    };
+    expect(planDecisions({ decisions: [always('call-1/call-1', 'approve'), always('call-2/call-1', 'reject')] }, children).ok).toBe(true);
     const before = { ...ctx, refusesOpposedAlways: false };
     expect(planDecisions({ decisions: [always('a', 'approve'), always('d', 'reject')] }, before).ok).toBe(true);
   });
