@@ -165,7 +165,7 @@ describe('continue-as-new', () => {
     const earlier = state.decisions[0]!.seq - 1;
     expect(earlier).toBeGreaterThan(0);
     expect((await runHitl(h, ['show', handle.workflowId])).stdout).toContain(
-      `${earlier} earlier entries are in this run's earlier runs (previousRunIds in hitl --json show).`,
+      `${earlier} earlier entries are in this run's history or its earlier runs (previousRunIds in hitl --json show).`,
     );
 
     // No ghosts: lists show the workflow id's current execution only, and the waiting call exactly once.

@@ -89,9 +89,9 @@ describe('sessions', () => {
     await waitFor(async () => (await userAndAssistant(runId)).length === 6 && (await hitl.getRun(runId)).status === 'AwaitingMessage');
     expect(await runHitl(h, ['say', runId, 'fourth question'])).toMatchObject({ code: 0 });
     await waitFor(async () => (await userAndAssistant(runId)).length === 8 && (await hitl.getRun(runId)).status === 'AwaitingMessage');
-    // maxSteps (25) applies per turn: the Temporal UI counts the session's steps on, to where this turn stops.
+    // maxSteps (25) applies per turn: the Temporal UI counts the session's steps on, to where the next turn would stop.
     const details = async () => ((await handle.query('__temporal_workflow_metadata')) as { currentDetails: string }).currentDetails;
-    await waitFor(async () => (await details()).startsWith('**Step 4 of 28**'));
+    await waitFor(async () => (await details()).startsWith('**Step 4 of 29**'));
 
     const over = await fetch(`${api.url}/api/runs/${runId}/messages`, {
       method: 'POST',

@@ -140,7 +140,10 @@ export const RunListQuery = z.strictObject({
 });
 export const IdParam = z.object({ id: z.string().min(1).max(2000) });
 /** A whole number in a query string: decimal digits (no sign, exponent, hex or spaces). */
-export const DecimalQuery = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
+export const DecimalQuery = z
+  .string()
+  .regex(/^\d{1,15}$/, 'decimal digits, at most 15')
+  .transform(Number);
 /** What of a run to read: the messages and decisions after these (each page says where it started, to go on from). */
 export const RunQuery = z.strictObject({
   messagesFrom: DecimalQuery.optional(),

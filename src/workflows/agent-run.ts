@@ -288,7 +288,7 @@ export class AgentRun {
       agent: this.agent,
       status: this.status,
       step: this.#step,
-      lastStep: this.#step - this.#turnSteps + this.maxSteps,
+      lastStep: this.#step - (this.#awaitingMessage ? 0 : this.#turnSteps) + this.maxSteps,
       phase,
       pending: this.pending(),
       gatedCalls: this.book.pending(),

@@ -169,7 +169,8 @@ export function describeRun(workflowId: string, s: RunState): string {
     lines.push('', style.bold('Decisions'));
     // Continue-as-new carries what fits (decided entries first): the rest stays in the runs before this one.
     const earlier = s.decisions.at(-1)!.seq - s.decisions.length;
-    if (earlier > 0) lines.push(`${earlier} earlier entries are in this run's earlier runs (previousRunIds in hitl --json show).`);
+    if (earlier > 0)
+      lines.push(`${earlier} earlier entries are in this run's history or its earlier runs (previousRunIds in hitl --json show).`);
     lines.push(
       table(
         ['#', 'when', 'via', 'outcome', 'type', 'call', 'approver', 'message'],

@@ -19,9 +19,12 @@ const ON_TIMEOUT = {
  */
 const HEADLINE_CHARS = 240;
 
+/** What a reader sees as one character (a flag, an emoji with its skin tone, a letter with its accent). */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
 /** The description as the detail's heading: whole when short, else its beginning (whole characters) and a fold. */
 function Headline({ description }) {
-  const chars = [...description];
+  const chars = Array.from(graphemes.segment(description), (s) => s.segment);
   if (chars.length <= HEADLINE_CHARS) return html`<h2 id="detail-title" tabindex="-1">${description}</h2>`;
   return html`<h2 id="detail-title" tabindex="-1">${chars.slice(0, HEADLINE_CHARS).join('')}…</h2>
     <details class="fold whole-description">
