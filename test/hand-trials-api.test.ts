@@ -132,6 +132,21 @@ describe('a run whose own policy would loosen its agent’s', () => {
       400,
       'Invalid agentWorkflow input: approval.tools.process_refund: needs 2 approvals, but only user:finance may give them: no call it gates could ever run',
     ]);
+    // Or a breakpoint only the requester (hana, this token) may let go on, under four eyes.
+    const ownPause = await fetch(`${api.url}/api/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent: 'demo',
+        prompt: 'hand trial',
+        approval: { fourEyes: true },
+        interrupt: { beforeTools: { approvers: ['user:hana'] } },
+      }),
+    });
+    expect([ownPause.status, ((await ownPause.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      'Invalid agentWorkflow input: interrupt.beforeTools: only hana, the requester, may let the run go on, and may not under four eyes: it could only be rejected',
+    ]);
   });
 
   it('is refused by hitl start with a usage exit code; of these attempts, only the tightening one starts a run', async () => {

@@ -10,9 +10,9 @@ import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
 import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
 import { mergePolicy } from '../policy/merge-policy.js';
-import { gatesOf, unreachableApprovals } from '../policy/reachable-approvals.js';
+import { gatesOf, unreachableApprovals, unreachableBreakpoints } from '../policy/reachable-approvals.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
-import { Interrupts } from '../schemas/agent-options.js';
+import { BREAKPOINTS, Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import type { AgentRegistry } from './registry.js';
 
@@ -36,6 +36,12 @@ export function checkRunStart(
   const effective = mergePolicy(agent.approval, approval?.data);
   const [unreachable] = unreachableApprovals(effective, input.requestedBy, gatesOf(effective, agent.tools));
   if (unreachable) throw new InvalidRunInputError(`approval.${unreachable.path.join('.')}: ${unreachable.message}`);
+  const own = Interrupts.safeParse(input.interrupt ?? {});
+  if (own.success) {
+    const applied = Object.fromEntries(BREAKPOINTS.map((kind) => [kind, own.data[kind] ?? agent.interrupt?.[kind]]));
+    const [stuck] = unreachableBreakpoints(applied, effective, input.requestedBy);
+    if (stuck) throw new InvalidRunInputError(`${stuck.path.join('.')}: ${stuck.message}`);
+  }
   if (agent.approval.runOverrides !== 'tighten') return;
   if (approval) {
     const problems = loosenings(agent.approval, approval.data);

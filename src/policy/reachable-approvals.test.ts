@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy, type ApprovalPolicyInput } from '../schemas/approval-policy.js';
-import { gatesOf, unreachableApprovals } from './reachable-approvals.js';
+import { gatesOf, unreachableApprovals, unreachableBreakpoints } from './reachable-approvals.js';
 
 const check = (policy: ApprovalPolicyInput, requestedBy?: string) => unreachableApprovals(ApprovalPolicy.parse(policy), requestedBy);
 
@@ -59,5 +59,20 @@ describe('approvals no one can give', () => {
     expect(reached(['cancel_all'])).toEqual(['tools.cancel_*']);
     expect(reached(['read_data', 'fs__*'])).toEqual(['default']);
     expect(reached(['fs__*'])).toEqual([]);
+  });
+
+  it('finds a breakpoint only the requester may let go on, under four eyes', () => {
+    const policy = ApprovalPolicy.parse({ fourEyes: true });
+    const mine = { beforeTools: { approvers: ['user:alice'] } };
+    expect(unreachableBreakpoints(mine, policy, 'alice')).toEqual([
+      {
+        path: ['interrupt', 'beforeTools'],
+        message: 'only alice, the requester, may let the run go on, and may not under four eyes: it could only be rejected',
+      },
+    ]);
+    expect(unreachableBreakpoints(mine, policy, 'bob')).toEqual([]);
+    expect(unreachableBreakpoints(mine, { ...policy, fourEyes: false }, 'alice')).toEqual([]);
+    expect(unreachableBreakpoints({ beforeTools: { approvers: ['user:alice', 'group:ops'] } }, policy, 'alice')).toEqual([]);
+    expect(unreachableBreakpoints({ beforeTools: { approvers: ['user:alice'], onTimeout: 'approve' } }, policy, 'alice')).toEqual([]);
   });
 });

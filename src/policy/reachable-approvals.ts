@@ -5,6 +5,7 @@
  * policy is refused where it is defined or given (define-agent.ts, check-run-start.ts). Not a gate whose calls may
  * run without people: its deadline approves (`onTimeout: 'approve'`), or a reviewer may approve first. Pure.
  */
+import { BREAKPOINTS, type Interrupts } from '../schemas/agent-options.js';
 import { durationToMs } from '../schemas/duration.js';
 import { bestMatch, isPattern } from '../tools/tool-names.js';
 import { approverEntry } from './may-decide.js';
@@ -62,4 +63,25 @@ export function gatesOf(policy: Pick<ApprovalPolicy, 'tools'>, tools: readonly s
   const keys = Object.keys(policy.tools);
   const reached = new Set(tools.filter((tool) => !isPattern(tool)).map((tool) => bestMatch(keys, tool) ?? 'default'));
   return (key) => reached.has(key);
+}
+
+/**
+ * Each breakpoint of the run that no one may let go on: its approvers are people, and under four eyes the requester
+ * is the only one. It could only be rejected or wait out its deadline, unless its deadline lets the run go on.
+ * @param interrupt the run's breakpoints as they apply (the run's own, else the agent's, per kind)
+ */
+export function unreachableBreakpoints(
+  interrupt: Interrupts,
+  policy: Pick<ApprovalPolicy, 'fourEyes' | 'onTimeout'>,
+  requestedBy: string | undefined,
+): PolicyProblem[] {
+  if (!policy.fourEyes || requestedBy === undefined) return [];
+  return BREAKPOINTS.flatMap((kind) => {
+    const setting = interrupt[kind];
+    if (typeof setting !== 'object' || !setting.approvers || (setting.onTimeout ?? policy.onTimeout) === 'approve') return [];
+    const entries = setting.approvers.map(approverEntry);
+    if (entries.some((e) => e.kind !== 'user' || e.name !== requestedBy)) return [];
+    const message = `only ${requestedBy}, the requester, may let the run go on, and may not under four eyes: it could only be rejected`;
+    return [{ path: ['interrupt', kind], message }];
+  });
 }
