@@ -94,56 +94,32 @@ describe('a run whose own policy would loosen its agent’s', () => {
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('invalid_run_input');
     expect(body.error.message).toContain('tools.process_refund.approvers: the agent allows only finance, not support');
+    // A start the API refuses: its status and message.
+    const refusal = async (run: Record<string, unknown>) => {
+      const refused = await fetch(`${api.url}/api/runs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ agent: 'demo', prompt: 'hand trial', ...run }),
+      });
+      return [refused.status, ((await refused.json()) as { error: { message: string } }).error.message];
+    };
     // An entry that names no one would lock the tool for the run: refused too, saying why.
-    const locking = await fetch(`${api.url}/api/runs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        agent: 'demo',
-        prompt: 'hand trial',
-        approval: { tools: { process_refund: { approvers: ['group: finance'] } } },
-      }),
-    });
-    expect([locking.status, ((await locking.json()) as { error: { message: string } }).error.message]).toEqual([
+    expect(await refusal({ approval: { tools: { process_refund: { approvers: ['group: finance'] } } } })).toEqual([
       400,
       expect.stringContaining('approval.tools.process_refund.approvers.0: "group: finance" names no one'),
     ]);
     // So would a breakpoint's: no one could ever let the run go on.
-    const stuck = await fetch(`${api.url}/api/runs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ agent: 'demo', prompt: 'hand trial', interrupt: { beforeTools: { approvers: ['group:'] } } }),
-    });
-    expect([stuck.status, ((await stuck.json()) as { error: { message: string } }).error.message]).toEqual([
+    expect(await refusal({ interrupt: { beforeTools: { approvers: ['group:'] } } })).toEqual([
       400,
       expect.stringContaining('interrupt.beforeTools.approvers.0: "group:" names no one'),
     ]);
     // And a quorum larger than the people it names (a tightening, by its shape): no call could ever run.
-    const unreachable = await fetch(`${api.url}/api/runs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        agent: 'demo',
-        prompt: 'hand trial',
-        approval: { tools: { process_refund: { approvers: ['user:finance'], requiredApprovals: 2 } } },
-      }),
-    });
-    expect([unreachable.status, ((await unreachable.json()) as { error: { message: string } }).error.message]).toEqual([
+    expect(await refusal({ approval: { tools: { process_refund: { approvers: ['user:finance'], requiredApprovals: 2 } } } })).toEqual([
       400,
       'Invalid agentWorkflow input: approval.tools.process_refund: needs 2 approvals, but only user:finance may give them: no call it gates could ever run',
     ]);
     // Or a breakpoint only the requester (hana, this token) may let go on, under four eyes.
-    const ownPause = await fetch(`${api.url}/api/runs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        agent: 'demo',
-        prompt: 'hand trial',
-        approval: { fourEyes: true },
-        interrupt: { beforeTools: { approvers: ['user:hana'] } },
-      }),
-    });
-    expect([ownPause.status, ((await ownPause.json()) as { error: { message: string } }).error.message]).toEqual([
+    expect(await refusal({ approval: { fourEyes: true }, interrupt: { beforeTools: { approvers: ['user:hana'] } } })).toEqual([
       400,
       'Invalid agentWorkflow input: interrupt.beforeTools: only hana, the requester, may let the run go on, and may not under four eyes: it could only be rejected',
     ]);

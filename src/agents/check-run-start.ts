@@ -12,7 +12,7 @@ import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
 import { mergePolicy } from '../policy/merge-policy.js';
 import { gatesOf, unreachableApprovals, unreachableBreakpoints } from '../policy/reachable-approvals.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
-import { BREAKPOINTS, Interrupts } from '../schemas/agent-options.js';
+import { breakpointsAsApplied, Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import type { AgentRegistry } from './registry.js';
 
@@ -38,8 +38,7 @@ export function checkRunStart(
   if (unreachable) throw new InvalidRunInputError(`approval.${unreachable.path.join('.')}: ${unreachable.message}`);
   const own = Interrupts.safeParse(input.interrupt ?? {});
   if (own.success) {
-    const applied = Object.fromEntries(BREAKPOINTS.map((kind) => [kind, own.data[kind] ?? agent.interrupt?.[kind]]));
-    const [stuck] = unreachableBreakpoints(applied, effective, input.requestedBy);
+    const [stuck] = unreachableBreakpoints(breakpointsAsApplied(own.data, agent.interrupt), effective, input.requestedBy);
     if (stuck) throw new InvalidRunInputError(`${stuck.path.join('.')}: ${stuck.message}`);
   }
   if (agent.approval.runOverrides !== 'tighten') return;

@@ -18,20 +18,20 @@ export interface PolicyProblem {
 
 /**
  * Each gate of `policy` that needs more distinct approvals than its named people can give.
- * @param gates which entries a call can reach (the agent's tools): others are left alone, as no call waits on them
+ * @param reaches which entries a call can reach (the agent's tools): others are left alone, as no call waits on them
  */
 export function unreachableApprovals(
   policy: Pick<ApprovalPolicy, 'tools' | 'default' | 'fourEyes' | 'onTimeout' | 'timeout'>,
   requestedBy?: string,
-  gates: (key: string) => boolean = () => true,
+  reaches: (key: string) => boolean = () => true,
 ): PolicyProblem[] {
-  const entries: [(string | number)[], ToolPolicy][] = [
+  const gated: [(string | number)[], ToolPolicy][] = [
     ...Object.entries(policy.tools)
-      .filter(([tool]) => gates(tool))
+      .filter(([tool]) => reaches(tool))
       .map(([tool, gate]): [(string | number)[], ToolPolicy] => [['tools', tool], gate]),
-    ...(gates('default') ? [[['default'], policy.default] as [(string | number)[], ToolPolicy]] : []),
+    ...(reaches('default') ? [[['default'], policy.default] as [(string | number)[], ToolPolicy]] : []),
   ];
-  return entries.flatMap(([path, gate]) => {
+  return gated.flatMap(([path, gate]) => {
     if (typeof gate !== 'object' || !gate.approvers) return [];
     if ((gate.review && !gate.review.shadow) || (gate.onTimeout ?? policy.onTimeout) === 'approve') return [];
     // Tiers due after the deadline never come (announce.ts shows only those before it).

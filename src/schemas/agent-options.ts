@@ -156,3 +156,8 @@ export function hookUse(ref: ModelHookRef): ModelHookUse {
 export function selectorUse(ref: ModelSelectorRef): ModelSelectorUse {
   return typeof ref === 'string' ? { name: ref } : { name: ref.selector, ...(ref.options !== undefined && { options: ref.options }) };
 }
+
+/** A run's breakpoints as they apply: the run's own setting for each kind, else its agent's. */
+export function breakpointsAsApplied(own: Interrupts | undefined, agent: Interrupts | undefined): Interrupts {
+  return Object.fromEntries(BREAKPOINTS.map((kind) => [kind, own?.[kind] ?? agent?.[kind]]));
+}

@@ -3,7 +3,7 @@
  * before its tools run, and waits like a gated call, under the same timer, for approve (continue), edit or reject.
  * Where a run pauses comes from the run's start input (`interrupt`), else the agent's.
  */
-import type { BreakpointKind, BreakpointSetting } from '../schemas/agent-options.js';
+import { breakpointsAsApplied, type BreakpointKind, type BreakpointSetting } from '../schemas/agent-options.js';
 import type { Resolution } from '../schemas/call-record.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
@@ -25,7 +25,7 @@ export function breakpointAt(run: AgentRun, kind: BreakpointKind, toolNames: rea
 }
 
 function configured(run: AgentRun, kind: BreakpointKind): BreakpointSetting | undefined {
-  return run.input.interrupt?.[kind] ?? run.snapshot.interrupt?.[kind];
+  return breakpointsAsApplied(run.input.interrupt, run.snapshot.interrupt)[kind];
 }
 
 /**
