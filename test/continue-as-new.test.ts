@@ -147,7 +147,8 @@ describe('continue-as-new', () => {
   it('carries a pending approval across with its original deadline, when signals fill the history', { timeout: 300_000 }, async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'carry my approval', requestedBy: 'dana', continueAsNew: { maxEvents: 300 } });
     const [before] = await waitForPending(handle, 1);
-    const firstRun = (await handle.describe()).runId;
+    const firstDescription = await handle.describe();
+    const firstRun = firstDescription.runId;
     // Refused signals are recorded in history; enough of them push it over the threshold while the call waits.
     const startedOver = async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun;
     for (let i = 0; i < 600 && !(i % 25 === 0 && (await startedOver())); i++) {
@@ -178,6 +179,9 @@ describe('continue-as-new', () => {
     const runs = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
     expect(runs.map((r) => [r.runId, r.status])).toEqual([[(await latest.describe()).runId, 'AwaitingApproval']]);
     expect(runs[0]).toMatchObject({ prompt: 'carry my approval', requestedBy: 'dana' });
+    // And when it began: the chain's first execution, not the current one (visibility's start time).
+    expect((await latest.describe()).startTime.getTime()).toBeGreaterThan(firstDescription.startTime.getTime());
+    expect(Date.parse(runs[0]!.startTime)).toBe(firstDescription.startTime.getTime());
 
     await decide(latest, { decisions: [{ id: 'call-1', type: 'approve' }] });
     expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'carried' });

@@ -5,10 +5,12 @@
  */
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import pLimit from 'p-limit';
+import { z } from 'zod';
 import { pendingApprovalsQuery } from '../contract/messages.js';
 import { runStatusOf, statusClause, type RunStatus } from '../contract/run-status.js';
 import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus } from '../contract/search-attributes.js';
 import { WORKFLOW_TYPE } from '../contract/task-queue.js';
+import { heldAsOf } from '../policy/held-approvals.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
@@ -18,6 +20,8 @@ import { listExecutions } from './list-executions.js';
 interface RunMemo {
   prompt?: string;
   requestedBy?: string;
+  /** When the run's chain began, set by continue-as-new (absent before a run first continues, and for older runs). */
+  startedAt?: unknown;
   /** What waits, as of the run's last change (absent for older runs; `{tooLarge: true}` when left out). */
   pendingApprovals?: PendingApproval[] | { tooLarge: true };
 }
@@ -95,7 +99,7 @@ export function toWaiting(raw: PendingApproval, workflowId: string, agent: strin
   const { workflowId: legacyOwner, ...p } = raw as PendingApproval & { workflowId?: string };
   const owner = p.subAgentWorkflowId ?? legacyOwner;
   return {
-    ...p,
+    ...heldAsOf(p, Date.now()),
     ...(owner && { subAgentWorkflowId: owner }),
     approvalId: encodeApprovalId({ workflowId, callId: p.id }),
     workflowId,
@@ -103,6 +107,12 @@ export function toWaiting(raw: PendingApproval, workflowId: string, agent: strin
     userPrompt: memo.prompt ?? '',
     ...(memo.requestedBy && { requestedBy: memo.requestedBy }),
   };
+}
+
+/** When the chain began, if the memo says so in a form we write (a memo is anyone's to set at start). */
+function chainStart(memo: RunMemo): string | undefined {
+  const said = memo.startedAt;
+  return typeof said === 'string' && z.iso.datetime().safeParse(said).success ? said : undefined;
 }
 
 export function memoOf(info: { memo?: Record<string, unknown> }): RunMemo {
@@ -124,7 +134,7 @@ function toSummary(info: WorkflowExecutionInfo): RunSummary | undefined {
     pendingCount: open ? (attrs.get(HitlPendingCount) ?? 0) : 0,
     pendingTools: open ? (attrs.get(HitlPendingTools) ?? []) : [],
     ...(open && deadline && { nextDeadline: deadline.toISOString() }),
-    startTime: info.startTime.toISOString(),
+    startTime: chainStart(memo) ?? info.startTime.toISOString(),
     ...(info.closeTime && { closeTime: info.closeTime.toISOString() }),
     ...(memo.prompt && { prompt: memo.prompt }),
     ...(memo.requestedBy && { requestedBy: memo.requestedBy }),

@@ -13,6 +13,7 @@ export const RunSummary = z.object({
   pendingCount: z.number().int(),
   pendingTools: z.array(z.string()),
   nextDeadline: z.iso.datetime().optional(),
+  /** When the run began: its first execution, across continue-as-new (Temporal's own StartTime is the current one's). */
   startTime: z.iso.datetime(),
   closeTime: z.iso.datetime().optional(),
   prompt: z.string().optional(),

@@ -6,7 +6,15 @@
  * timeout at 5,000). Only at points where nothing is in flight; everything the run knows goes across in its carried
  * state. This module is the one place that decides it.
  */
-import { allHandlersFinished, CancellationScope, condition, isCancellation, log, makeContinueAsNewFunc } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  makeContinueAsNewFunc,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { LIMITS } from '../contract/limits.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
@@ -151,10 +159,23 @@ function decline(run: AgentRun, bytes: number): void {
  */
 function startNextRun(input: NextRunInput): Promise<never> {
   const next = makeContinueAsNewFunc<(input: AgentWorkflowInput) => Promise<AgentResult>>({
-    memo: askedMemo(input.prompt, input.requestedBy),
+    memo: askedMemo(input.prompt, input.requestedBy, chainStartedAt()),
   });
   return next(input);
 }
+
+/**
+ * When this run's chain began: what the memo it started with says (set by the run before it), else this run's start.
+ * The memo is checked, as anything a starter could set: a run started by hand with any memo must still continue.
+ */
+function chainStartedAt(): string {
+  const { memo, startTime } = workflowInfo();
+  const said = memo?.startedAt;
+  return typeof said === 'string' && ISO_INSTANT.test(said) && !Number.isNaN(Date.parse(said)) ? said : startTime.toISOString();
+}
+
+/** An instant as `toISOString` writes it. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * Waits for `work`, but continues as new meanwhile once calls wait for people with a long history behind them, or

@@ -30,10 +30,12 @@ import { childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js
 
 /**
  * Who asked what, in the memo: written once as a run begins, and handed to each next run of its chain with
- * continue-as-new (continue-as-new.ts), which starts with no memo of its own unless given one.
+ * continue-as-new (continue-as-new.ts), which starts with no memo of its own unless given one. A continued run's
+ * memo also says when its chain began (`startedAt`): visibility's start time is the current execution's, so lists
+ * showed an approval that had waited for days as started minutes ago.
  */
-export function askedMemo(prompt: string, requestedBy: string | undefined): Record<string, string> {
-  return { prompt: truncateChars(prompt, 500), ...(requestedBy && { requestedBy }) };
+export function askedMemo(prompt: string, requestedBy: string | undefined, startedAt?: string): Record<string, string> {
+  return { prompt: truncateChars(prompt, 500), ...(requestedBy && { requestedBy }), ...(startedAt && { startedAt }) };
 }
 
 /** Bytes of pending approvals kept in the memo; beyond that, lists ask the run itself. */
