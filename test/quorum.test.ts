@@ -176,7 +176,17 @@ describe('a quorum whose approvals lapse (validFor)', () => {
     const approve = (who: Who) => decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: who, groups: ['finance'] });
 
     expect((await approve('ann')).applied[0]!.quorum).toEqual({ approvals: 1, required: 2 });
+    const id = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' });
+    expect((await http('ann', 'GET', `/api/approvals/${id}`)).body).toMatchObject({ approvals: [{ approver: 'ann' }], canDecide: false });
     await new Promise((resolve) => setTimeout(resolve, 3500));
+    // The run lists ann's approval until its next change; what approvers see (the API, the inbox) counts it lapsed
+    // now, so ann is offered the decision again without waiting for someone else's.
+    expect((await handle.query(pendingApprovalsQuery))[0]!.approvals!.map((a) => a.approver)).toEqual(['ann']);
+    const asAnn = (await http('ann', 'GET', `/api/approvals/${id}`)).body;
+    expect(asAnn).toMatchObject({ requiredApprovals: 2, canDecide: true });
+    expect(asAnn).not.toHaveProperty('approvals');
+    const listed = (await http('ann', 'GET', '/api/approvals')).body.find((a: { id: string }) => a.id === id);
+    expect(listed).toMatchObject({ canDecide: true });
     // ann's approval is 3.5 s old: bob's is the only one that counts, and the call still waits.
     expect((await approve('bob')).applied[0]!.quorum).toEqual({ approvals: 1, required: 2 });
     const [waiting] = await handle.query(pendingApprovalsQuery);

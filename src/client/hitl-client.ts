@@ -24,6 +24,7 @@ import type { RunStreamItem } from '../schemas/run-event.js';
 import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { ListedRun } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
+import { heldAsOf } from '../policy/held-approvals.js';
 import { decodeApprovalId } from './approval-id.js';
 import { diagnoseRun, withHealth, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
 import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
@@ -149,7 +150,9 @@ export class HitlClient {
     if (problem) return (await stuckView(this.temporal, handle, problem)).pending;
     // A closed run waits for nothing; its query would need a worker to replay it.
     if (endedAs(description)) return [];
-    return this.call(workflowId, () => handle.query(pendingApprovalsQuery));
+    // As of now: approvals that lapsed since the run last changed its listing are not shown as counted.
+    const pending = await this.call(workflowId, () => handle.query(pendingApprovalsQuery));
+    return pending.map((call) => heldAsOf(call, Date.now()));
   }
 
   listWaiting(filter: WaitingFilter = {}): Promise<WaitingApproval[]> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { liveApprovals, oldestLiveApproval } from './quorum-lapse.js';
+import { liveApprovals } from '../policy/held-approvals.js';
+import { oldestLiveApproval } from './quorum-lapse.js';
 
 const at = (ms: number) => new Date(ms).toISOString();
 const NOW = Date.parse('2026-11-30T12:00:00.000Z');

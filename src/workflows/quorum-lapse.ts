@@ -4,14 +4,9 @@
  * a first approval counted however old it was, and the window for the tool to start began at the last one, so a
  * call could run on consent long lapsed. Pure but for the run's book, which it only reads.
  */
+import { liveApprovals } from '../policy/held-approvals.js';
 import type { CountedApproval, PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
-
-/** The approvals still held at `now`; all of them when approvals do not lapse. */
-export function liveApprovals(approvals: readonly CountedApproval[], validForMs: number | undefined, now: number): CountedApproval[] {
-  if (validForMs === undefined) return [...approvals];
-  return approvals.filter((a) => Date.parse(a.at) + validForMs > now);
-}
 
 /** The run's pending calls as the planner judges them at `now`: approvals that lapsed are not counted. */
 export function withLiveApprovals(run: AgentRun, pending: readonly PendingApproval[], now: number): PendingApproval[] {
