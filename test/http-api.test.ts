@@ -106,8 +106,13 @@ describe('auth', () => {
     expect(logLines).toContain(logLines.find((l) => l.startsWith('[api] GET /api/me 200') && l.endsWith(' alice')));
   });
 
-  it('tells a caller without a token nothing about its body: 401 before any check of the JSON', async () => {
-    for (const body of ['{not json', '{"a": 1, "a": 2}', `${'['.repeat(70)}${']'.repeat(70)}`]) {
+  it('tells a caller without a token nothing about its body: 401 before any check of the JSON or its size', async () => {
+    for (const body of [
+      '{not json',
+      '{"a": 1, "a": 2}',
+      `${'['.repeat(70)}${']'.repeat(70)}`,
+      JSON.stringify({ prompt: 'x'.repeat(5000) }),
+    ]) {
       expect(await as(null, 'POST', '/api/runs', body), body.slice(0, 20)).toMatchObject({
         status: 401,
         body: { error: { code: 'unauthorized' } },
@@ -271,6 +276,11 @@ describe('approvals', () => {
     expect(await as('alice', 'POST', `/api/approvals/${ghost}/approve`, { alwayz: true })).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_request', message: expect.stringContaining('Unrecognized key: "alwayz"') } },
+    });
+    // A key in the query string of a route that reads none is refused as such: the caller is told where it was.
+    expect(await as('alice', 'POST', `/api/approvals/${ghost}/approve?reason=why`, {})).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringMatching(/^In the query string:\n✖ Unrecognized key: "reason"/) } },
     });
     expect(await as('alice', 'POST', `/api/approvals/${ghost}/respond`, '{not json')).toMatchObject({ status: 400 });
     expect(await as('alice', 'POST', `/api/approvals/${ghost}/respond`, { message: 'x'.repeat(5000) })).toMatchObject({

@@ -25,6 +25,9 @@ import { tracingHttpMiddleware } from '../telemetry/tracing.js';
 import { inputProblems } from '../client/input-problems.js';
 import { Condition } from '../schemas/condition.js';
 
+/** Where a refused part of a request was, when not in its body. */
+const WHERE: Record<string, string | undefined> = { query: 'the query string', param: 'the path', header: 'the headers' };
+
 /** Paths reachable without a token. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/health']);
 
@@ -36,8 +39,10 @@ export function createApiApp(options: ApiOptions): ApiApp {
   const log = options.log ?? ((line: string) => console.log(line));
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
-      if (!result.success) return errorResponse(c, 400, 'invalid_request', inputProblems(result.error as z.ZodError));
-      return undefined;
+      if (result.success) return undefined;
+      // The body's problems speak for themselves; elsewhere a caller is told where (`approve?reason=…` is refused).
+      const where = WHERE[(result as { target?: string }).target ?? 'json'];
+      return errorResponse(c, 400, 'invalid_request', `${where ? `In ${where}:\n` : ''}${inputProblems(result.error as z.ZodError)}`);
     },
   });
 
@@ -75,15 +80,17 @@ export function createApiApp(options: ApiOptions): ApiApp {
     },
     handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
   });
-  for (const prefix of ['/api/*', '/codec/*']) app.use(prefix, limitBody, identify, limitRate);
-  // Before a body is parsed, a caller must have a token: one without learns nothing of how bodies are read (only a
-  // body's size and the rate of requests are checked before, above).
-  app.use('/api/*', async (c, next) => {
+  // Before a body is read, a caller of the API must have a token: one without learns nothing of how bodies are read,
+  // nor how large one may be (only the rate of requests is checked before). The codec endpoint may be open to
+  // callers without one (codecAllowAnonymous), so its bodies are limited first.
+  const requireToken: MiddlewareHandler<ApiEnv> = async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path) && !c.get('identity')) {
       throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });
     }
     return next();
-  });
+  };
+  app.use('/api/*', identify, limitRate, requireToken, limitBody);
+  app.use('/codec/*', limitBody, identify, limitRate);
   app.use('/api/*', jsonBodies);
 
   opsRoutes(app, options);
