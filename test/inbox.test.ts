@@ -128,6 +128,14 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'inbox coordinate',
+          replies: [{ toolCalls: [call('a1', 'ask_researcher', { prompt: 'inbox research: a note' })] }, { content: 'coordinated' }],
+        },
+        {
+          match: 'inbox research: a note',
+          replies: [{ toolCalls: [call('n1', 'write_file', { path: 'note.md', content: 'a note' })] }, { content: 'note written' }],
+        },
+        {
           match: 'inbox cancel',
           replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cancel handled' }],
         },
@@ -548,6 +556,27 @@ describe('large arguments in the inbox', () => {
     await item(id).waitFor({ state: 'detached' });
     await waitFor(async () => (await request('alice', 'GET', `/api/runs/${runId}`)).body.status === 'Completed');
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'big.txt'), 'utf8')).toBe(BIG_CONTENT);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("a sub-agent's call in the inbox", () => {
+  it('says the step is the sub-agent’s, and that the transcript is of the run that started it', async () => {
+    const parent = await startRun('inbox coordinate a note', 'coordinator');
+    const id = encodeApprovalId({ workflowId: parent, callId: 'call-1/call-1' });
+    await waitFor(async () => (await request('alice', 'GET', `/api/approvals/${id}`)).status === 200, 60_000, "the sub-agent's call");
+    await page.goto(`${api.url}/?agent=coordinator`);
+    const signOut = page.getByRole('button', { name: 'Sign out' });
+    if (await signOut.count()) await signOut.click();
+    await signIn('alice', 'coordinator');
+    await item(id).click();
+    // The step is the researcher's own; the prompt and transcript shown are the coordinator's.
+    expect(await page.locator('.detail .eyebrow').innerText()).toMatch(/researcher, a sub-agent\s+its step 1/);
+    expect(await page.locator('#context-title').textContent()).toContain('The run that started this sub-agent');
+    expect(await page.locator('.context .prompt blockquote').innerText()).toBe('inbox coordinate a note');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await item(id).waitFor({ state: 'detached' });
+    await waitFor(async () => (await request('alice', 'GET', `/api/runs/${parent}`)).body.status === 'Completed');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -62,8 +62,11 @@ export function ApprovalDetail({ approval, runState, panel }) {
   return html`<article class="detail" aria-labelledby="detail-title">
     <header class="detail-head">
       <p class="eyebrow">
-        <span>${approval.agent}</span>
-        <span>step ${approval.step}</span>
+        ${
+          approval.subAgentWorkflowId
+            ? html`<span>${approval.agent}, a sub-agent</span><span>its step ${approval.step}</span>`
+            : html`<span>${approval.agent}</span><span>step ${approval.step}</span>`
+        }
         ${approval.requestedBy && html`<span>requested by ${approval.requestedBy}</span>`}
       </p>
       <${Headline} description=${approval.description} />

@@ -75,7 +75,9 @@ export function RunContext({ approval, state }) {
   const recent = messages.slice(-RECENT_MESSAGES);
 
   return html`<section class="context" aria-labelledby="context-title">
-    <h3 id="context-title">The run${following ? html` <span class="following">live</span>` : ''}</h3>
+    <h3 id="context-title">
+      ${approval.subAgentWorkflowId ? 'The run that started this sub-agent' : 'The run'}${following ? html` <span class="following">live</span>` : ''}
+    </h3>
     ${run?.retrying?.length > 0 && html`<${Retrying} retrying=${run.retrying} />`}
     ${run?.carryUnfit && html`<${CarryUnfit} unfit=${run.carryUnfit} />`}
     <figure class="prompt">
