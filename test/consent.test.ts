@@ -19,7 +19,8 @@ const consentAgent = defineAgent({
   name: 'consent',
   instructions: 'You are a support agent.',
   tools: ['cancel_order', 'write_file'],
-  approval: { tools: { write_file: { validFor: '2s' } } },
+  // Not a whole second: a run writes it as it is (`ms` wrote 2.5 s as `3s`, and views read that back).
+  approval: { tools: { write_file: { validFor: '2500ms' } } },
 });
 
 const TOKENS = { 'fiona-consent-token-0123456': { approver: 'fiona', groups: ['finance'] } };
@@ -146,7 +147,7 @@ describe('consent that expires', () => {
   it('an approval whose tool has not started within validFor (its sibling holds the only slot) waits again', async () => {
     const handle = await h.start({ agent: 'consent', prompt: 'Cancel and write' });
     const [write] = await waitForPending(handle, 1);
-    expect(write).toMatchObject({ id: 'call-2', toolName: 'write_file', validFor: '2s' });
+    expect(write).toMatchObject({ id: 'call-2', toolName: 'write_file', validFor: '2500ms' });
     await decide(handle, { decisions: [{ id: 'call-2', type: 'approve' }], approver: 'ann' });
 
     const [again] = await pendingAgain(handle, 'call-2.2');
@@ -157,7 +158,7 @@ describe('consent that expires', () => {
         reason: 'consent_expired',
         previousId: 'call-2',
         approvedBy: 'ann',
-        message: 'write_file had not started within 2 seconds of its approval.',
+        message: 'write_file had not started within 2500 milliseconds of its approval.',
       },
     });
     release();

@@ -183,8 +183,12 @@ describe('continue-as-new', () => {
     expect((await latest.describe()).startTime.getTime()).toBeGreaterThan(firstDescription.startTime.getTime());
     expect(Date.parse(runs[0]!.startTime)).toBe(firstDescription.startTime.getTime());
 
+    const continuedAs = (await latest.describe()).runId;
     await decide(latest, { decisions: [{ id: 'call-1', type: 'approve' }] });
     expect(await latest.result()).toMatchObject({ status: 'Completed', output: 'carried' });
+    // Watchers are told the run went on in a new execution, and which.
+    const watched = (await runHitl(h, ['watch', handle.workflowId])).stdout;
+    expect(watched).toContain(`\ncontinued as new at step 1: run ${continuedAs}\n`);
     await waitFor(async () => (await hitl.listWaiting()).every((w) => w.workflowId !== handle.workflowId));
     const done = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
     expect(done.map((r) => r.status)).toEqual(['Completed']);

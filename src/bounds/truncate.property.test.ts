@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cutMarker } from '../contract/limits.js';
-import { jsonStringBytes, truncateBytes, truncateJsonBytes, utf8Length } from './truncate.js';
+import { jsonStringBytes, recutBytes, truncateBytes, truncateJsonBytes, utf8Length } from './truncate.js';
 
 /** Any string of UTF-16 code units, weighted toward the ones JSON escapes or that need two units. */
 const anyText = fc
@@ -93,6 +93,37 @@ describe('truncateBytes', () => {
         expect(truncateBytes(text, max)).toBe(truncateBytesBefore(text, max));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('recutBytes', () => {
+  /** The bytes a marker at the end of `text` says were cut, and what comes before it. */
+  const parts = (text: string) => {
+    const at = text.lastIndexOf('…[');
+    return { kept: text.slice(0, at), said: Number(/^…\[(\d+) /.exec(text.slice(at))![1]) };
+  };
+
+  it('cuts a cut text again within bounds, its marker counting what both cuts took', () => {
+    fc.assert(
+      fc.property(anyText, fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }), (tail, first, second) => {
+        const text = `${'x'.repeat(60)}${tail}`;
+        const once = truncateBytes(text, 60 + first);
+        const twice = recutBytes(once, 50 + second);
+        expect(utf8Length(twice)).toBeLessThanOrEqual(Math.max(50 + second, utf8Length(cutMarker(utf8Length(text)))));
+        if (twice === once) return;
+        const { kept, said } = parts(twice);
+        expect(text.startsWith(kept)).toBe(true);
+        expect(said).toBe(utf8Length(text) - utf8Length(kept));
+      }),
+    );
+  });
+
+  it('cuts an uncut text as truncateBytes does', () => {
+    fc.assert(
+      fc.property(anyText, fc.integer({ min: 0, max: 100 }), (text, max) => {
+        expect(recutBytes(text, max)).toBe(truncateBytes(text, max));
+      }),
     );
   });
 });

@@ -62,9 +62,28 @@ export function truncateJsonBytes(text: string, maxBytes: number): string {
   return cut(text, maxBytes, jsonStringBytes(text), jsonCharBytes);
 }
 
-function cut(text: string, maxBytes: number, total: number, charBytes: (text: string, i: number) => number): string {
-  if (total <= maxBytes) return text;
-  const marker = cutMarker(total);
+/**
+ * `truncateBytes` for a text that may end with the marker of an earlier cut (a tool's result, cut by its activity,
+ * then to its step's share): the new marker counts what both cuts took, not the first marker's bytes and a part.
+ */
+export function recutBytes(text: string, maxBytes: number): string {
+  const earlier = EARLIER_CUT.exec(text);
+  if (!earlier || utf8Length(text) <= maxBytes) return truncateBytes(text, maxBytes);
+  const body = text.slice(0, earlier.index);
+  return cut(body, maxBytes, utf8Length(body), utf8CharBytes, Number(earlier[1]));
+}
+
+/** A marker `cutMarker` wrote, at the end of a text. */
+const EARLIER_CUT = new RegExp(`${escapeRegExp(cutMarker(0)).replace('0', '(\\d{1,15})')}$`);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** @param cutBefore bytes an earlier cut took from the end of `text`: the marker counts them too */
+function cut(text: string, maxBytes: number, total: number, charBytes: (text: string, i: number) => number, cutBefore = 0): string {
+  if (total <= maxBytes && cutBefore === 0) return text;
+  const marker = cutMarker(total + cutBefore);
   const budget = Math.max(0, maxBytes - utf8Length(marker));
   let bytes = 0;
   let end = 0;
@@ -74,7 +93,7 @@ function cut(text: string, maxBytes: number, total: number, charBytes: (text: st
     bytes += size;
     end += size === 4 ? 2 : 1;
   }
-  return `${text.slice(0, end)}${cutMarker(total - bytes)}`;
+  return `${text.slice(0, end)}${cutMarker(total + cutBefore - bytes)}`;
 }
 
 /** For one-line summaries (memo, the Temporal UI): at most `maxChars` characters, with an ellipsis. */

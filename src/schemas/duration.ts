@@ -11,6 +11,24 @@ export function durationToMs(duration: string | number): number {
   return value;
 }
 
+const UNITS = [
+  { size: 86_400_000, short: 'd', long: 'day' },
+  { size: 3_600_000, short: 'h', long: 'hour' },
+  { size: 60_000, short: 'm', long: 'minute' },
+  { size: 1000, short: 's', long: 'second' },
+  { size: 1, short: 'ms', long: 'millisecond' },
+] as const;
+
+/**
+ * A duration in the largest unit that holds it exactly (`90s`, `15m`, `1 day`), which `durationToMs` reads back as
+ * it was. `ms`'s own formatter rounds (90 s is `2m`), so a view that reads the text back would judge another time.
+ */
+export function durationText(milliseconds: number, long = false): string {
+  const unit = UNITS.find(({ size }) => milliseconds % size === 0) ?? UNITS[UNITS.length - 1]!;
+  const count = milliseconds / unit.size;
+  return long ? `${count} ${unit.long}${count === 1 ? '' : 's'}` : `${count}${unit.short}`;
+}
+
 /** A positive duration like `'3d'`. */
 export const Duration = builtOnce('schemas/duration.Duration', () =>
   z.string().refine(

@@ -44,6 +44,11 @@ export const RunEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval_noted'), entry: AuditEntry }),
   /** Session runs: a user message waits for the next turn (`queued` messages now). */
   z.object({ type: z.literal('message_queued'), content: z.string(), queued: z.number().int() }),
+  /**
+   * The run continued as new (continue-as-new): a new execution, `runId`, goes on with what waits and what was said.
+   * The Temporal UI shows its history from here; earlier runs keep theirs.
+   */
+  z.object({ type: z.literal('run_continued'), runId: z.string(), step }),
   z.object({ type: z.literal('run_finished'), status: RunOutcome, output: z.string(), steps: step, usage: Usage }),
   /**
    * The run failed or was canceled (it says so itself), or Temporal terminated it or its timeout ran out: clients

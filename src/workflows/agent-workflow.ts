@@ -6,7 +6,7 @@
  * Every handler (run-handlers.ts) is registered before the first await, so nothing sent early is lost: the queries at
  * once, the inputs once the run has taken its input and restored what it carried.
  */
-import { ContinueAsNew, isCancellation } from '@temporalio/workflow';
+import { ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { z } from 'zod';
 import { InvalidRunInputError, StructuredOutputError } from '../errors.js';
@@ -58,7 +58,11 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
     // Temporal, or a child started by another workflow, skips the client's check (patch startNamesChecked).
     if (!input.carry && takesPatch(PATCHES.startNamesChecked)) throwNamingProblems(input);
     run.accept(input);
-    if (input.carry) run.resume(input, input.carry);
+    if (input.carry) {
+      run.resume(input, input.carry);
+      // Watchers follow the chain, and see a new execution only in the Temporal UI unless the stream says so.
+      if (takesPatch(PATCHES.continuedSaysSo)) run.events.continued(workflowInfo().runId, run.step);
+    }
     if (inputsAfterSetup) registerInputs(run);
     if (!input.carry) {
       // The context comes back checked against the agent's schema (with its defaults): tools and hooks get that.

@@ -1,10 +1,10 @@
 /** Shows a gated call to approvers: what they see, who may decide it, and its deadline counted from now. */
-import ms from 'ms';
 import { argsHash } from '../policy/args-hash.js';
 import type { CallRecord, GateSettings } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
 import { PATCHES, takesPatch } from './patches.js';
+import { runDuration } from './run-duration.js';
 import { isoAt, workflowNow } from './workflow-clock.js';
 
 /**
@@ -62,7 +62,7 @@ function whoDecides(gate: GateSettings, at: number): Partial<PendingApproval> {
     ...(ladder.length > 0 && {
       escalations: ladder.map((tier) => ({ at: isoAt(at + tier.afterMs), approvers: tier.approvers, reached: false })),
     }),
-    ...(gate.validForMs !== undefined && { validFor: ms(gate.validForMs) }),
+    ...(gate.validForMs !== undefined && { validFor: runDuration(gate.validForMs) }),
   };
 }
 

@@ -7,7 +7,6 @@
  */
 import { log } from '@temporalio/workflow';
 import deepEqual from 'fast-deep-equal';
-import ms from 'ms';
 import { classifyCall } from '../policy/classify-call.js';
 import type { CallRecord, GateSettings, Resolution } from '../schemas/call-record.js';
 import type { PendingApproval, RependReason } from '../schemas/pending-approval.js';
@@ -18,6 +17,7 @@ import { descriptionOptions } from './description-bound.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { proposalGate } from './proposal-gate.js';
+import { runDuration } from './run-duration.js';
 import { workflowNow } from './workflow-clock.js';
 import { lookAtWorld, prechecked } from './world.js';
 
@@ -124,7 +124,7 @@ export function lapsed(record: CallRecord): Stale {
   const toolName = edited?.toolName ?? record.pending?.toolName ?? record.toolName;
   return {
     reason: 'consent_expired',
-    message: `${toolName} had not started within ${validFor ? ms(validFor, { long: true }) : 'its validity'} of its approval.`,
+    message: `${toolName} had not started within ${validFor ? runDuration(validFor, true) : 'its validity'} of its approval.`,
     edited,
   };
 }

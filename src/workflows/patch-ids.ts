@@ -200,6 +200,15 @@ export const PATCHES = {
   opposedAlwaysRefused: 'opposed-always-refused',
   /** Continue-as-new carries what was decided before refusals (audit-log.ts): it changes what fits in the next run. */
   auditKeepsDecided: 'audit-keeps-decided',
+  /**
+   * A run writes durations exactly (`90s`, not `ms`'s rounded `2m`): a pending call's `validFor`, by which views judge
+   * a lapsed approval, and the messages that name a timeout or a validity (run-duration.ts).
+   */
+  exactDurations: 'exact-durations',
+  /** A tool result cut again to its step's share counts what both cuts took (truncate.ts, `recutBytes`). */
+  recutCountsAll: 'recut-counts-all',
+  /** A continued run says so on its stream (`run_continued`): watchers saw nothing of the new execution before. */
+  continuedSaysSo: 'continued-says-so',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

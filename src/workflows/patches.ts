@@ -67,19 +67,18 @@ const SET_17: readonly PatchId[] = [
 ];
 const SET_18: readonly PatchId[] = [...SET_17, PATCHES.toolDescriptionsBounded];
 const SET_19: readonly PatchId[] = [...SET_18, PATCHES.subAgentCancelIsToolFailure];
+const SET_20: readonly PatchId[] = [
+  ...SET_19,
+  PATCHES.stepCallsEndTogether,
+  PATCHES.subAgentIdTakenIsToolFailure,
+  PATCHES.quorumApprovalsLapse,
+  PATCHES.standingDecisionsNeedAuthority,
+  PATCHES.opposedAlwaysRefused,
+  PATCHES.auditKeepsDecided,
+];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  {
-    id: 'patch-set-20',
-    patches: [
-      ...SET_19,
-      PATCHES.stepCallsEndTogether,
-      PATCHES.subAgentIdTakenIsToolFailure,
-      PATCHES.quorumApprovalsLapse,
-      PATCHES.standingDecisionsNeedAuthority,
-      PATCHES.opposedAlwaysRefused,
-      PATCHES.auditKeepsDecided,
-    ],
-  },
+  { id: 'patch-set-21', patches: [...SET_20, PATCHES.exactDurations, PATCHES.recutCountsAll, PATCHES.continuedSaysSo] },
+  { id: 'patch-set-20', patches: SET_20 },
   { id: 'patch-set-19', patches: SET_19 },
   { id: 'patch-set-18', patches: SET_18 },
   { id: 'patch-set-17', patches: SET_17 },

@@ -4,7 +4,6 @@
  * change goes through the run's own methods.
  */
 import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
-import ms from 'ms';
 import { decisionSignal } from '../contract/messages.js';
 import { ApprovalTimeoutError, type DecisionRefusedError } from '../errors.js';
 import { truncateBytes } from '../bounds/truncate.js';
@@ -22,6 +21,7 @@ import { auditArgs } from './audit-log.js';
 import type { PlannedDecision } from './decision-plan.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { preparedBeforeDeciding } from './proposal-preparation.js';
+import { runDuration } from './run-duration.js';
 import { oldestLiveApproval } from './quorum-lapse.js';
 import { standingDecision } from './standing-decisions.js';
 import { ownerCallId } from './sub-agent-mirror.js';
@@ -227,7 +227,7 @@ export function timeOut(run: AgentRun, record: CallRecord): void {
     throw new ApprovalTimeoutError(
       record.pending?.toolName ?? record.toolName,
       record.pending?.id ?? record.id,
-      ms(record.gate!.timeoutMs),
+      runDuration(record.gate!.timeoutMs),
     );
 }
 

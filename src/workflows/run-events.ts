@@ -87,6 +87,11 @@ export class RunEvents {
     this.publish({ type: 'tool_call_finished', id, content: text(content) });
   }
 
+  /** This run continued its chain as new: its history starts over here. */
+  continued(runId: string, step: number): void {
+    this.publish({ type: 'run_continued', runId, step });
+  }
+
   messageQueued(content: string, queued: number): void {
     this.publish({ type: 'message_queued', content: text(content), queued });
   }

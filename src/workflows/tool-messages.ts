@@ -1,18 +1,20 @@
 /** What the model reads when a human (or a deadline) decided instead of the tool, and how results reach it. */
-import ms from 'ms';
-import { truncateBytes } from '../bounds/truncate.js';
+import { recutBytes, truncateBytes, utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { ToolMessage } from '../schemas/chat-message.js';
+import { PATCHES, takesPatch } from './patches.js';
+import { runDuration } from './run-duration.js';
 
 /** One tool message per closed call, in the model's order; together they stay within the step's budget. */
 export function toolResultMessages(closed: readonly CallRecord[]): ToolMessage[] {
   const share = Math.max(1024, Math.floor(LIMITS.stepResultsBytes / Math.max(1, closed.length)));
-  return closed.map((record) => ({
-    role: 'tool',
-    tool_call_id: record.modelId ?? record.id,
-    content: truncateBytes(record.note ? `${record.note}\n${record.result ?? ''}` : (record.result ?? ''), share),
-  }));
+  return closed.map((record) => {
+    const text = record.note ? `${record.note}\n${record.result ?? ''}` : (record.result ?? '');
+    // A tool's text was cut to LIMITS.toolResultBytes already: cut again, its marker counts both cuts (recutBytes).
+    const content = utf8Length(text) > share && takesPatch(PATCHES.recutCountsAll) ? recutBytes(text, share) : truncateBytes(text, share);
+    return { role: 'tool', tool_call_id: record.modelId ?? record.id, content };
+  });
 }
 
 /** @param reviewer set when an automatic reviewer rejected the call (`reviewer:<name>`) */
@@ -26,7 +28,7 @@ export function ignoredMessage(toolName: string): string {
 }
 
 export function timedOutMessage(toolName: string, timeoutMs: number): string {
-  return `No decision arrived within ${ms(timeoutMs, { long: true })}: the approval timed out and ${toolName} did not run.`;
+  return `No decision arrived within ${runDuration(timeoutMs, true)}: the approval timed out and ${toolName} did not run.`;
 }
 
 export function editedNote(originalTool: string, toolName: string, args: Record<string, unknown>): string {

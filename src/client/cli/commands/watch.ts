@@ -49,6 +49,8 @@ export function describeEvent(event: RunEvent): string {
       return `tool [${t(event.id)}]: ${text(event.content)}`;
     case 'message_queued':
       return `user: ${text(event.content)}`;
+    case 'run_continued':
+      return style.dim(`continued as new at step ${event.step}: run ${t(event.runId)}`);
     case 'run_finished':
       return style.bold(`${event.status}: ${text(event.output)}`);
     case 'run_failed':
