@@ -40,4 +40,21 @@ describe('CallBook.decidedEarlier', () => {
     expect(b.decidedEarlier('call-4')).toEqual({ type: 'settled' });
     expect(b.decidedEarlier('call-4.2')).toBeUndefined();
   });
+
+  it('does not call settled an announcement beyond the last that the ledger holds of a call no longer in the book', () => {
+    const b = new CallBook();
+    const decided: [string, { type: 'approve' | 'edit'; approver: string }][] = [
+      ['call-1', { type: 'edit', approver: 'ann' }],
+      ['call-1.2', { type: 'approve', approver: 'bob' }],
+    ];
+    b.restore({ calls: [], decided, lastCallNumber: 3, policyOutcomes: [] });
+    expect(b.decidedEarlier('call-1.2')).toEqual({ type: 'approve', approver: 'bob' });
+    expect(b.decidedEarlier('call-1.3')).toBeUndefined();
+    expect(b.decidedEarlier('call-1.99')).toBeUndefined();
+    // A call the ledger holds nothing of (it ran without a gate, or is past what is kept): any announcement may have been.
+    expect(b.decidedEarlier('call-2.5')).toEqual({ type: 'settled' });
+    // The ledger kept only the later announcements: the earlier ones were settled.
+    b.restore({ calls: [], decided: [decided[1]!], lastCallNumber: 3, policyOutcomes: [] });
+    expect(b.decidedEarlier('call-1')).toEqual({ type: 'settled' });
+  });
 });

@@ -170,8 +170,24 @@ export class CallBook {
     if (!own || Number(own[1]) > this.#lastCallNumber || this.byPendingId(id)) return undefined;
     // `<id>.<n>` of a call still in the book was settled only if the call was announced that often: a decision sent
     // for a proposal's id before the edit that makes it arrived names no call yet.
-    const record = own[2] ? this.#calls.find((c) => c.id === `call-${own[1]}`) : undefined;
-    return record && (record.announcements ?? 1) < Number(own[2]) ? undefined : { type: 'settled' };
+    if (!own[2]) return { type: 'settled' };
+    const record = this.#calls.find((c) => c.id === `call-${own[1]}`);
+    const announced = record ? (record.announcements ?? 1) : this.#lastDecidedAnnouncement(own[1]!);
+    return announced !== undefined && announced < Number(own[2]) ? undefined : { type: 'settled' };
+  }
+
+  /**
+   * How often a call no longer in the book was announced, as far as the decided ledger tells: every announcement of
+   * a gated call ends decided (by a person, its deadline or an edit that replaced it), and the ledger drops the
+   * oldest first, so the highest one it holds was the last. Undefined when it holds none of the call's.
+   */
+  #lastDecidedAnnouncement(callNumber: string): number | undefined {
+    let last: number | undefined;
+    for (const id of this.#decided.keys()) {
+      const own = OWN_ID.exec(id);
+      if (own?.[1] === callNumber) last = Math.max(last ?? 0, own[2] ? Number(own[2]) : 1);
+    }
+    return last;
   }
 
   /** No tool or sub-agent is running and no decided call is about to start one: safe to continue as new. */
