@@ -185,6 +185,7 @@ describe('a quorum whose approvals lapse (validFor)', () => {
     const asAnn = (await http('ann', 'GET', `/api/approvals/${id}`)).body;
     expect(asAnn).toMatchObject({ requiredApprovals: 2, canDecide: true });
     expect(asAnn).not.toHaveProperty('approvals');
+    expect((await http('ann', 'GET', `/api/runs/${handle.workflowId}`)).body.pending[0]).not.toHaveProperty('approvals');
     const listed = (await http('ann', 'GET', '/api/approvals')).body.find((a: { id: string }) => a.id === id);
     expect(listed).toMatchObject({ canDecide: true });
     // ann's approval is 3.5 s old: bob's is the only one that counts, and the call still waits.

@@ -107,7 +107,9 @@ export class HitlClient {
     const problem = await this.diagnose(workflowId, { description });
     if (problem) return stuckView(this.temporal, handle, problem);
     try {
-      return asEnded(withRetrying(await this.call(workflowId, () => handle.query(runStateQuery, options)), description), description);
+      const state = await this.call(workflowId, () => handle.query(runStateQuery, options));
+      const held = { ...state, pending: state.pending.map((call) => heldAsOf(call, Date.now())) };
+      return asEnded(withRetrying(held, description), description);
     } catch (err) {
       const later = await this.diagnose(workflowId).catch(() => undefined);
       if (later) return stuckView(this.temporal, handle, later);
