@@ -165,12 +165,12 @@ function startNextRun(input: NextRunInput): Promise<never> {
 }
 
 /**
- * When this run's chain began: what the memo it started with says (set by the run before it), else this run's start.
- * The memo is checked, as anything a starter could set: a run started by hand with any memo must still continue.
+ * When this run's chain began: what the memo it started with says, if the run before it wrote that memo, else this
+ * run's start. A first run's memo is its starter's: it may hold anything, and the run must still continue.
  */
 function chainStartedAt(): string {
-  const { memo, startTime } = workflowInfo();
-  const said = memo?.startedAt;
+  const { memo, startTime, continuedFromExecutionRunId } = workflowInfo();
+  const said = continuedFromExecutionRunId ? memo?.startedAt : undefined;
   return typeof said === 'string' && ISO_INSTANT.test(said) && !Number.isNaN(Date.parse(said)) ? said : startTime.toISOString();
 }
 
