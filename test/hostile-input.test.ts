@@ -164,6 +164,10 @@ beforeAll(async () => {
         },
         { match: 'a session sent more', replies: [{ content: 'session answered' }] },
         {
+          match: 'a junk memo',
+          replies: [{ toolCalls: [call('m1', 'write_file', { path: 'memo.txt', content: 'm' })] }, { content: 'memo done' }],
+        },
+        {
           match: 'stray signals',
           replies: [{ toolCalls: [call('s1', 'write_file', { path: 's.txt', content: 's' })] }, { content: 'strays done' }],
         },
@@ -777,6 +781,35 @@ describe('start input and stray signals', () => {
     expect(events?.filter((e) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes)).toEqual([
       expect.objectContaining({ markerRecordedEventAttributes: expect.objectContaining({ markerName: 'core_patch' }) }),
     ]);
+  });
+
+  it("a starter's memo is not the run's word: lists show what the run wrote, and junk breaks no list", async () => {
+    tally.inputs++;
+    const handle = await h.temporal.client.workflow.start('agentWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: `junk-memo-${Date.now()}`,
+      args: [{ agent: 'demo', prompt: 'Write with a junk memo' }],
+      memo: {
+        requestedBy: 'mallory',
+        startedAt: '9999-12-31T00:00:00.000Z',
+        prompt: 123,
+        pendingApprovals: [{ id: 'call-9', approvals: 'many', validFor: '1s' }],
+      },
+    });
+    await waitForPending(handle, 1);
+    const { startTime, memo } = await handle.describe();
+    // The run's first task wrote its own: its start, its prompt, and no requester it did not prove.
+    expect(memo).toMatchObject({ prompt: 'Write with a junk memo', startedAt: startTime.toISOString() });
+    expect(memo).not.toHaveProperty('requestedBy');
+    await waitFor(async () => (await hitl.listWaiting()).some((w) => w.workflowId === handle.workflowId));
+    const [listed] = (await hitl.listWaiting()).filter((w) => w.workflowId === handle.workflowId);
+    expect(listed).toMatchObject({ id: 'call-1', userPrompt: 'Write with a junk memo' });
+    expect(listed).not.toHaveProperty('requestedBy');
+    const [run] = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
+    expect(run!.startTime).toBe(startTime.toISOString());
+    expect((await http('GET', '/api/approvals')).status).toBe(200);
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    await finishes(handle, 'memo done');
   });
 
   it('ignores forged sub-agent reports and junk session signals, staying as it was', async () => {

@@ -5,26 +5,17 @@
  */
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import { pendingApprovalsQuery } from '../contract/messages.js';
 import { runStatusOf, statusClause, type RunStatus } from '../contract/run-status.js';
 import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus } from '../contract/search-attributes.js';
 import { WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { heldAsOf } from '../policy/held-approvals.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
+import { RunMemo } from '../schemas/run-memo.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { encodeApprovalId } from './approval-id.js';
 import { listExecutions } from './list-executions.js';
-
-interface RunMemo {
-  prompt?: string;
-  requestedBy?: string;
-  /** When the run's chain began, set by continue-as-new (absent before a run first continues, and for older runs). */
-  startedAt?: unknown;
-  /** What waits, as of the run's last change (absent for older runs; `{tooLarge: true}` when left out). */
-  pendingApprovals?: PendingApproval[] | { tooLarge: true };
-}
 
 /** Executions that are runs: our workflow type, not a continued-as-new execution. */
 export const RUNS = `WorkflowType = '${WORKFLOW_TYPE}' AND ExecutionStatus != 'ContinuedAsNew'`;
@@ -78,7 +69,7 @@ export async function listWaiting(client: Client, filter: WaitingFilter = {}): P
   const perRun = await Promise.all(
     infos.map((info) =>
       limit(async () => {
-        const memo = (info.memo ?? {}) as RunMemo;
+        const memo = memoOf(info);
         const pending = Array.isArray(memo.pendingApprovals)
           ? memo.pendingApprovals
           : await client.workflow
@@ -94,7 +85,12 @@ export async function listWaiting(client: Client, filter: WaitingFilter = {}): P
   return perRun.flat().sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
 }
 
-export function toWaiting(raw: PendingApproval, workflowId: string, agent: string, memo: RunMemo): WaitingApproval {
+export function toWaiting(
+  raw: PendingApproval,
+  workflowId: string,
+  agent: string,
+  memo: Pick<RunMemo, 'prompt' | 'requestedBy'>,
+): WaitingApproval {
   // Memos written before the rename name a sub-agent call's owner `workflowId`.
   const { workflowId: legacyOwner, ...p } = raw as PendingApproval & { workflowId?: string };
   const owner = p.subAgentWorkflowId ?? legacyOwner;
@@ -109,14 +105,9 @@ export function toWaiting(raw: PendingApproval, workflowId: string, agent: strin
   };
 }
 
-/** When the chain began, if the memo says so in a form we write (a memo is anyone's to set at start). */
-function chainStart(memo: RunMemo): string | undefined {
-  const said = memo.startedAt;
-  return typeof said === 'string' && z.iso.datetime().safeParse(said).success ? said : undefined;
-}
-
+/** The memo as far as it holds what the run writes (RunMemo). */
 export function memoOf(info: { memo?: Record<string, unknown> }): RunMemo {
-  return (info.memo ?? {}) as RunMemo;
+  return RunMemo.parse(info.memo ?? {});
 }
 
 function toSummary(info: WorkflowExecutionInfo): RunSummary | undefined {
@@ -134,7 +125,7 @@ function toSummary(info: WorkflowExecutionInfo): RunSummary | undefined {
     pendingCount: open ? (attrs.get(HitlPendingCount) ?? 0) : 0,
     pendingTools: open ? (attrs.get(HitlPendingTools) ?? []) : [],
     ...(open && deadline && { nextDeadline: deadline.toISOString() }),
-    startTime: chainStart(memo) ?? info.startTime.toISOString(),
+    startTime: memo.startedAt ?? info.startTime.toISOString(),
     ...(info.closeTime && { closeTime: info.closeTime.toISOString() }),
     ...(memo.prompt && { prompt: memo.prompt }),
     ...(memo.requestedBy && { requestedBy: memo.requestedBy }),

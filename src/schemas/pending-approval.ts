@@ -6,9 +6,9 @@ import { DecisionType } from './decision.js';
 import { ReviewOutcome } from './review.js';
 import { ToolArgs } from './tool-args.js';
 
-/** An approval counted toward a quorum. */
+/** An approval counted toward a quorum; `until`, under `validFor`, when it lapses (since patch set 21). */
 export const CountedApproval = builtOnce('schemas/pending-approval.CountedApproval', () =>
-  z.object({ approver: z.string(), at: z.iso.datetime() }),
+  z.object({ approver: z.string(), at: z.iso.datetime(), until: z.iso.datetime().optional() }),
 );
 
 /**

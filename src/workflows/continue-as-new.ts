@@ -171,11 +171,14 @@ function startNextRun(input: NextRunInput): Promise<never> {
 function chainStartedAt(): string {
   const { memo, startTime, continuedFromExecutionRunId } = workflowInfo();
   const said = continuedFromExecutionRunId ? memo?.startedAt : undefined;
-  return typeof said === 'string' && ISO_INSTANT.test(said) && !Number.isNaN(Date.parse(said)) ? said : startTime.toISOString();
+  return typeof said === 'string' && writtenByToISOString(said) ? said : startTime.toISOString();
 }
 
-/** An instant as `toISOString` writes it. */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** An instant exactly as `toISOString` writes it (`2026-02-30T…` parses, as March 2, but is not one). */
+function writtenByToISOString(text: string): boolean {
+  const time = Date.parse(text);
+  return !Number.isNaN(time) && new Date(time).toISOString() === text;
+}
 
 /**
  * Waits for `work`, but continues as new meanwhile once calls wait for people with a long history behind them, or

@@ -207,6 +207,10 @@ export const PATCHES = {
   exactDurations: 'exact-durations',
   /** A tool result cut again to its step's share counts what both cuts took (truncate.ts, `recutBytes`). */
   recutCountsAll: 'recut-counts-all',
+  /** A quorum approval under `validFor` says when it lapses (`until`), by which views judge it (held-approvals.ts). */
+  approvalsSayUntil: 'approvals-say-until',
+  /** A run writes when its chain began (`startedAt`) in its memo from its start: a starter's memo may say otherwise. */
+  startInMemo: 'start-in-memo',
   /** A continued run says so on its stream (`run_continued`): watchers saw nothing of the new execution before. */
   continuedSaysSo: 'continued-says-so',
 } as const;

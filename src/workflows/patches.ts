@@ -77,7 +77,17 @@ const SET_20: readonly PatchId[] = [
   PATCHES.auditKeepsDecided,
 ];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-21', patches: [...SET_20, PATCHES.exactDurations, PATCHES.recutCountsAll, PATCHES.continuedSaysSo] },
+  {
+    id: 'patch-set-21',
+    patches: [
+      ...SET_20,
+      PATCHES.exactDurations,
+      PATCHES.recutCountsAll,
+      PATCHES.continuedSaysSo,
+      PATCHES.approvalsSayUntil,
+      PATCHES.startInMemo,
+    ],
+  },
   { id: 'patch-set-20', patches: SET_20 },
   { id: 'patch-set-19', patches: SET_19 },
   { id: 'patch-set-18', patches: SET_18 },

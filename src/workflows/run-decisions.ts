@@ -116,7 +116,9 @@ function countTowardQuorum(run: AgentRun, record: CallRecord, planned: PlannedDe
   const now = workflowNow();
   // Approvals that lapsed meanwhile go (patch quorumApprovalsLapse): the count starts again without them.
   const lapse = takesPatch(PATCHES.quorumApprovalsLapse) ? record.gate?.validForMs : undefined;
-  run.book.countApproval(record, { approver: planned.approver!, at: new Date(now).toISOString() }, (held) =>
+  // When it lapses, for views that judge it by their own clock (held-approvals.ts) without a rounded validFor.
+  const until = lapse !== undefined && takesPatch(PATCHES.approvalsSayUntil) ? { until: new Date(now + lapse).toISOString() } : {};
+  run.book.countApproval(record, { approver: planned.approver!, at: new Date(now).toISOString(), ...until }, (held) =>
     liveApprovals(held, lapse, now),
   );
   const entry = run.audit.append({

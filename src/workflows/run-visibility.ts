@@ -73,9 +73,18 @@ export class RunVisibility {
   /** @param republish the run's refresh, which publishes what the run is now (once deferred listings are due) */
   constructor(private readonly republish: () => void) {}
 
-  /** Lists (approval inboxes, the Temporal UI) show who asked what without querying every run. */
+  /**
+   * Lists (approval inboxes, the Temporal UI) show who asked what, and since when, without querying every run. Since
+   * patch startInMemo the run writes each key it lists by, its start too, and removes a requester it did not prove:
+   * what its starter put in the memo under those keys is not the run's word.
+   */
   begin(prompt: string, requestedBy: string | undefined): void {
-    upsertMemo(askedMemo(prompt, requestedBy));
+    if (!takesPatch(PATCHES.startInMemo)) return upsertMemo(askedMemo(prompt, requestedBy));
+    upsertMemo({
+      requestedBy: undefined,
+      pendingApprovals: undefined,
+      ...askedMemo(prompt, requestedBy, workflowInfo().startTime.toISOString()),
+    });
   }
 
   /** A resumed run goes on numbering its reports to the parent. */
