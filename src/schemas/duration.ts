@@ -21,11 +21,13 @@ const UNITS = [
 
 /**
  * A duration in the largest unit that holds it exactly (`90s`, `15m`, `1 day`), which `durationToMs` reads back as
- * it was. `ms`'s own formatter rounds (90 s is `2m`), so a view that reads the text back would judge another time.
+ * it was, to the microsecond. `ms`'s own formatter rounds (90 s is `2m`), which told people another time than the run
+ * kept. A parse's floating-point dust goes first (`1.005s` is 1004.9999999999999 ms: `1005ms`).
  */
 export function durationText(milliseconds: number, long = false): string {
-  const unit = UNITS.find(({ size }) => milliseconds % size === 0) ?? UNITS[UNITS.length - 1]!;
-  const count = milliseconds / unit.size;
+  const value = Math.round(milliseconds * 1000) / 1000;
+  const unit = UNITS.find(({ size }) => Number.isInteger(value / size)) ?? UNITS[UNITS.length - 1]!;
+  const count = value / unit.size;
   return long ? `${count} ${unit.long}${count === 1 ? '' : 's'}` : `${count}${unit.short}`;
 }
 

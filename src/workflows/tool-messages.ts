@@ -11,10 +11,18 @@ export function toolResultMessages(closed: readonly CallRecord[]): ToolMessage[]
   const share = Math.max(1024, Math.floor(LIMITS.stepResultsBytes / Math.max(1, closed.length)));
   return closed.map((record) => {
     const text = record.note ? `${record.note}\n${record.result ?? ''}` : (record.result ?? '');
-    // A tool's text was cut to LIMITS.toolResultBytes already: cut again, its marker counts both cuts (recutBytes).
-    const content = utf8Length(text) > share && takesPatch(PATCHES.recutCountsAll) ? recutBytes(text, share) : truncateBytes(text, share);
+    // A tool's text its activity cut (to LIMITS.toolResultBytes) and cut again here ends with a marker that counts
+    // both cuts (recutBytes). Only a result that fills that limit was cut there: a shorter one that ends like a marker
+    // (a person's `respond` message, say) is counted as the text it is.
+    const recut = utf8Length(text) > share && filledByCut(record.result) && takesPatch(PATCHES.recutCountsAll);
+    const content = recut ? recutBytes(text, share) : truncateBytes(text, share);
     return { role: 'tool', tool_call_id: record.modelId ?? record.id, content };
   });
+}
+
+/** Whether a tool's result is as long as its activity's cut leaves a text (the marker's digits make it a few bytes short). */
+function filledByCut(result: string | undefined): boolean {
+  return result !== undefined && utf8Length(result) > LIMITS.toolResultBytes - 32;
 }
 
 /** @param reviewer set when an automatic reviewer rejected the call (`reviewer:<name>`) */
