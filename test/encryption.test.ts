@@ -109,6 +109,30 @@ describe('payload encryption', () => {
     const [payload] = ((await decoded.json()) as { payloads: { metadata: Record<string, string>; data: string }[] }).payloads;
     expect(Buffer.from(payload!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
     expect(JSON.parse(Buffer.from(payload!.data, 'base64').toString())).toMatchObject({ agent: 'demo', prompt: SECRET_PROMPT });
+
+    // Without a token a body is not read at all, however large; with one, a payload sealed otherwise, or a body naming
+    // a key twice, is the caller's mistake (400), as in the rest of the API.
+    const codec = (text: string, token: string | null = TOKEN) =>
+      fetch(`${api.url}/codec/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: text,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: { code: string; message: string } } }));
+    expect((await codec(JSON.stringify({ payloads: [{ data: 'x'.repeat(100_000) }] }), null)).status).toBe(401);
+    expect((await codec(JSON.stringify({ payloads: [{ data: 'x'.repeat(100_000) }] }))).status).toBe(413);
+    const sealed = JSON.parse(body).payloads[0];
+    const tampered = {
+      ...sealed,
+      data: Buffer.from(Buffer.from(sealed.data, 'base64').map((b, i) => (i === 20 ? b ^ 1 : b))).toString('base64'),
+    };
+    expect(await codec(JSON.stringify({ payloads: [tampered] }))).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringContaining('could not be decoded') } },
+    });
+    expect(await codec('{"payloads": [], "payloads": [{"data": ""}]}')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringContaining('names the key "payloads" twice') } },
+    });
   });
 
   it('encrypts the run stream too: its publishes and polls carry only ciphertext in history', async () => {

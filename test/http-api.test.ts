@@ -282,6 +282,22 @@ describe('approvals', () => {
       status: 400,
       body: { error: { code: 'invalid_request', message: expect.stringMatching(/^In the query string:\n✖ Unrecognized key: "reason"/) } },
     });
+    // Every route that takes no query string refuses one, and nothing happens: a start is not a dry run.
+    const runsBefore = (await as('alice', 'GET', '/api/runs?limit=1000')).body.length;
+    for (const [method, path, body] of [
+      ['POST', '/api/runs?dryRun=true', { agent: 'demo', prompt: 'never started' }],
+      ['GET', `/api/approvals/${ghost}?x=1`],
+      ['POST', `/api/runs/no-such-run/decisions?x=1`, { decisions: [] }],
+      ['POST', '/api/runs/no-such-run/messages?x=1', { content: 'hi' }],
+      ['POST', '/api/runs/no-such-run/end?x=1'],
+      ['GET', '/api/agents?x=1'],
+    ] as const) {
+      expect(await as('alice', method, path, body), path).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_request', message: expect.stringMatching(/^In the query string:/) } },
+      });
+    }
+    expect((await as('alice', 'GET', '/api/runs?limit=1000')).body.length).toBe(runsBefore);
     expect(await as('alice', 'POST', `/api/approvals/${ghost}/respond`, '{not json')).toMatchObject({ status: 400 });
     expect(await as('alice', 'POST', `/api/approvals/${ghost}/respond`, { message: 'x'.repeat(5000) })).toMatchObject({
       status: 413,

@@ -80,18 +80,17 @@ export function createApiApp(options: ApiOptions): ApiApp {
     },
     handler: (c) => errorResponse(c, 429, 'rate_limited', `Too many requests: the limit is ${perMinute} a minute. Try again shortly.`),
   });
-  // Before a body is read, a caller of the API must have a token: one without learns nothing of how bodies are read,
-  // nor how large one may be (only the rate of requests is checked before). The codec endpoint may be open to
-  // callers without one (codecAllowAnonymous), so its bodies are limited first.
+  // Before a body is read, a caller must have a token: one without learns nothing of how bodies are read, nor how
+  // large one may be (only the rate of requests is checked before). The codec endpoint checks its own callers (it may
+  // be open to callers without a token, codecAllowAnonymous), then reads bodies the same way (codec-routes.ts).
   const requireToken: MiddlewareHandler<ApiEnv> = async (c, next) => {
     if (!PUBLIC_PATHS.has(c.req.path) && !c.get('identity')) {
       throw new HTTPException(401, { message: 'Send a valid bearer token (Authorization: Bearer <token>).' });
     }
     return next();
   };
-  app.use('/api/*', identify, limitRate, requireToken, limitBody);
-  app.use('/codec/*', limitBody, identify, limitRate);
-  app.use('/api/*', jsonBodies);
+  app.use('/api/*', identify, limitRate, requireToken, limitBody, jsonBodies);
+  app.use('/codec/*', identify, limitRate);
 
   opsRoutes(app, options);
   app.get('/api/health', (c) => c.json({ ok: true }));
@@ -107,6 +106,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
       codec: options.codec,
       uiOrigins: [new URL(options.temporalUiUrl).origin],
       allowAnonymous: options.codecAllowAnonymous ?? false,
+      readBodies: [limitBody, jsonBodies],
     });
   }
 

@@ -156,8 +156,8 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'get',
       path: '/api/approvals/{id}',
       summary: 'One pending approval, with its arguments whole; for a stuck run, the problem',
-      request: { params: IdParam },
-      responses: { 200: json(ApprovalView, 'The pending approval'), 401: errors[401], 404: errors[404] },
+      request: { params: IdParam, query: NoQuery },
+      responses: { 200: json(ApprovalView, 'The pending approval'), 400: errors[400], 401: errors[401], 404: errors[404] },
     }),
     async (c) => c.json(toApprovalView(await hitl.findApproval(c.req.valid('param').id), c.get('identity'), options), 200),
   );

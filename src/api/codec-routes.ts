@@ -6,7 +6,9 @@ import type { PayloadCodec } from '@temporalio/common';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
-import type { ApiApp } from './api-env.js';
+import type { MiddlewareHandler } from 'hono';
+import type { ApiApp, ApiEnv } from './api-env.js';
+import { errorResponse } from './api-errors.js';
 
 const JsonPayload = z.object({ metadata: z.record(z.string(), z.string()).optional(), data: z.string().optional() });
 export const RemoteCodecBody = z.object({ payloads: z.array(JsonPayload) });
@@ -20,9 +22,11 @@ export interface CodecRouteOptions {
   uiOrigins: string[];
   /** Local development only: the dev server's UI sends no token. */
   allowAnonymous: boolean;
+  /** The API's own body checks (size, then JSON as the API reads it), run once a caller may call. */
+  readBodies: MiddlewareHandler<ApiEnv>[];
 }
 
-export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous }: CodecRouteOptions): void {
+export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous, readBodies }: CodecRouteOptions): void {
   app.use(
     '/codec/*',
     cors({
@@ -39,6 +43,7 @@ export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous }: C
     }
     return next();
   });
+  app.use('/codec/*', ...readBodies);
 
   for (const direction of ['encode', 'decode'] as const) {
     app.post(`/codec/${direction}`, async (c) => {
@@ -48,7 +53,14 @@ export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous }: C
         metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, fromBase64(v)])),
         data: fromBase64(p.data),
       }));
-      const result = await codec[direction](payloads);
+      let result: Awaited<ReturnType<PayloadCodec['decode']>>;
+      try {
+        result = await codec[direction](payloads);
+      } catch (err) {
+        // A payload sealed with another key, or changed since: the caller's input, not our failure.
+        const why = err instanceof Error ? err.message : String(err);
+        return errorResponse(c, 400, 'invalid_request', `The payloads could not be ${direction}d: ${why}`);
+      }
       return c.json({
         payloads: result.map((p) => ({
           metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, toBase64(v)])),

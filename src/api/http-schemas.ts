@@ -85,8 +85,8 @@ export const RejectBody = z.strictObject({ reason: message.optional(), always: z
 /** Spring-style clients send the reason as a query parameter; a `reason` in the body wins over it. */
 export const RejectQuery = z.strictObject({ reason: message.optional() });
 /**
- * Decision routes that read nothing from the query string: anything there is refused, since a decision taken
- * while ignoring what its sender wrote (`approve?reason=…`) is not the one they meant.
+ * Routes that read nothing from the query string: anything there is refused, since a request taken while ignoring
+ * what its sender wrote (`approve?reason=…`, `POST /api/runs?dryRun=true`) is not the one they meant.
  */
 export const NoQuery = z.strictObject({});
 export const EditBody = z.strictObject({

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ACCEPTED_SHAPES, parseDecisionInput } from '../contract/seed-decisions.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
-import { DecisionHeaders, DecisionResponse, ErrorBody, IdParam } from './http-schemas.js';
+import { DecisionHeaders, DecisionResponse, ErrorBody, IdParam, NoQuery } from './http-schemas.js';
 import { sendDecisions } from './send-decisions.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
@@ -23,6 +23,7 @@ export function runDecisionRoutes(app: ApiApp, options: ApiOptions): void {
       summary: "Decide a run's pending calls with our decisions, LangChain's resume or LangGraph's HumanResponse",
       request: {
         params: IdParam,
+        query: NoQuery,
         headers: DecisionHeaders,
         body: { content: { 'application/json': { schema: AnyDecisionShape } }, required: true },
       },

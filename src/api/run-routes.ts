@@ -7,7 +7,7 @@ import { ListedRun } from '../schemas/run-summary.js';
 import { checkRunStart } from '../agents/check-run-start.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { runLinks } from './run-links.js';
-import { ErrorBody, IdParam, RunListQuery, RunQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
+import { ErrorBody, IdParam, NoQuery, RunListQuery, RunQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
 
 /** Over HTTP the sender is the caller's identity, not a field. */
 const MessageBody = UserMessageInput.pick({ content: true });
@@ -23,7 +23,7 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'post',
       path: '/api/runs',
       summary: 'Start a run; the caller is its requester',
-      request: { body: { content: { 'application/json': { schema: StartRunBody } }, required: true } },
+      request: { query: NoQuery, body: { content: { 'application/json': { schema: StartRunBody } }, required: true } },
       responses: {
         201: json(StartRunResponse, 'Started'),
         400: json(ErrorBody, 'Invalid body'),
@@ -65,7 +65,7 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'post',
       path: '/api/runs/{id}/messages',
       summary: 'Send the next user message to a session run (queued while a turn runs)',
-      request: { params: IdParam, body: { content: { 'application/json': { schema: MessageBody } }, required: true } },
+      request: { params: IdParam, query: NoQuery, body: { content: { 'application/json': { schema: MessageBody } }, required: true } },
       responses: {
         202: json(z.object({ queued: z.number().int() }), 'Queued for the next turn'),
         400: json(ErrorBody, 'Invalid body'),
@@ -87,9 +87,10 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'post',
       path: '/api/runs/{id}/end',
       summary: 'Close a session run after its current turn',
-      request: { params: IdParam },
+      request: { params: IdParam, query: NoQuery },
       responses: {
         202: json(z.object({ ending: z.literal(true) }), 'The session ends after its current turn'),
+        400: json(ErrorBody, 'A query string, which this route does not take'),
         401: json(ErrorBody, 'Missing or unknown token'),
         403: json(ErrorBody, 'The run was asked for by someone else (not_requester)'),
         404: json(ErrorBody, 'No such run, or not an agent run'),

@@ -15,7 +15,7 @@ import { AgentView } from '../schemas/agent-view.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
-import { ErrorBody, ToolView } from './http-schemas.js';
+import { ErrorBody, NoQuery, ToolView } from './http-schemas.js';
 
 type ToolView = z.infer<typeof ToolView>;
 
@@ -86,7 +86,12 @@ export function toolRoutes(app: ApiApp, options: Pick<ApiOptions, 'hitl' | 'agen
       method: 'get',
       path: '/api/agents',
       summary: 'The agents the workers serve: in code and in the agents file (HITL_AGENTS_FILE)',
-      responses: { 200: json(z.array(AgentView), 'The agents'), 401: json(ErrorBody, 'Missing or unknown token') },
+      request: { query: NoQuery },
+      responses: {
+        200: json(z.array(AgentView), 'The agents'),
+        400: json(ErrorBody, 'A query string, which this route does not take'),
+        401: json(ErrorBody, 'Missing or unknown token'),
+      },
     }),
     (c) => c.json(options.agents ? agentViews(options.agents) : [], 200),
   );
