@@ -126,7 +126,10 @@ export function DecisionPanel({ approval, schema, mode, onMode, always, onAlways
               !approval.requiredApprovals &&
               html`<label class="checkbox">
                 <input type="checkbox" checked=${always} onChange=${(event) => onAlways(event.currentTarget.checked)} />
-                <span>Always approve <code>${approval.toolName}</code> for this run</span>
+                <span
+                  >Always approve <code>${approval.toolName}</code> for
+                  ${approval.subAgentWorkflowId ? `this run of ${approval.agent}` : 'this run'}</span
+                >
               </label>`
             }
             ${

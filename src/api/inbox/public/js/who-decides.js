@@ -63,7 +63,11 @@ export function WhoDecides({ approval }) {
     escalations?.length && html`<${Ladder} escalations=${escalations} />`,
     approval.validFor &&
       html`<p class="valid-for">
-        An approval holds for ${approval.validFor}: if the tool has not started by then, the call comes back here.
+        ${
+          approval.requiredApprovals
+            ? `Each approval holds for ${approval.validFor}: an older one no longer counts, and once all are in, the tool must start within ${approval.validFor} of the oldest, or the call comes back here.`
+            : `An approval holds for ${approval.validFor}: if the tool has not started by then, the call comes back here.`
+        }
       </p>`,
     repended &&
       html`<div class="again" role="note">
