@@ -9,6 +9,8 @@ import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { startOf, waitFor } from './helpers/history.js';
 import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
+import { newSigner } from './helpers/signing.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'httpdemo' });
 const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: args });
@@ -48,6 +50,10 @@ beforeAll(async () => {
           ],
         },
         { match: 'http race', replies: [{ toolCalls: [call('x1', 'cancel_order', { orderId: '1238' })] }, { content: 'race handled' }] },
+        {
+          match: 'signing switched on',
+          replies: [{ toolCalls: [call('s1', 'write_file', { path: 'signed.txt', content: 's' })] }, { content: 'signing handled' }],
+        },
         { match: 'cli side', replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cli handled' }] },
       ],
     },
@@ -456,5 +462,33 @@ describe('HTTP and the temporal CLI side by side', () => {
       via: 'update',
     });
     expect((await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.decisions[0]).toMatchObject({ type: 'approve', approver: 'alice' });
+  });
+});
+
+describe('signing switched on while runs wait', () => {
+  it('a run that started checking no tokens is still decided by a signing API and CLI, in the caller’s name', async () => {
+    const key = newSigner('EdDSA', 'switched-on');
+    const signingApi = await startTestApi(h, { tokens: TOKENS, signer: key });
+    try {
+      // Started before: this worker trusts no signer, so the run checks no tokens and takes who decides as named.
+      const overHttp = await startAndWait(api, 'bob', 'signing switched on, over HTTP', 1);
+      const id = encodeApprovalId({ workflowId: overHttp, callId: 'call-1' });
+      expect(await request(signingApi, 'alice', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({
+        status: 200,
+        body: { applied: [{ id: 'call-1', type: 'approve', approver: 'alice' }] },
+      });
+      await waitFor(async () => (await as('alice', 'GET', `/api/runs/${overHttp}`)).body.status === 'Completed');
+
+      const fromCli = await startAndWait(api, 'bob', 'signing switched on, from the CLI', 1);
+      const cli = await runHitl(h, ['approve', fromCli, 'call-1', '--as', 'alice', '--group', 'finance'], {
+        env: { HITL_SIGNING_KEY: JSON.stringify(key.privateJwk) },
+      });
+      expect(cli.code, cli.stderr).toBe(0);
+      await waitFor(async () => (await as('alice', 'GET', `/api/runs/${fromCli}`)).body.status === 'Completed');
+      const decisions = (await as('alice', 'GET', `/api/runs/${fromCli}`)).body.decisions;
+      expect(decisions.filter((d: { outcome: string }) => d.outcome === 'applied')).toMatchObject([{ type: 'approve', approver: 'alice' }]);
+    } finally {
+      await signingApi.close();
+    }
   });
 });

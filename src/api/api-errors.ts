@@ -32,6 +32,7 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   approver_not_allowed: 403,
   four_eyes: 403,
   token_refused: 403,
+  tokens_unchecked: 403,
   unknown_call: 404,
 };
 

@@ -30,6 +30,7 @@ import { diagnoseRun, withHealth, withRetrying, type DiagnoseOptions, type Healt
 import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
 import { sendWhileBusy } from './run-busy.js';
+import { unsignedRetry } from './unsigned-retry.js';
 import { sendSessionUpdate } from './session-updates.js';
 import { stuckView } from './stuck-view.js';
 import { asEnded, endedAs } from './ended-run.js';
@@ -204,9 +205,14 @@ export class HitlClient {
       return undefined;
     });
     if (problem) throw stuckRefusal(workflowId, problem);
+    const updateId = options.updateId ?? randomUUID();
+    const send = (sent: DecideInput) => sendWhileBusy(() => handle.executeUpdate(decideUpdate, { args: [sent], updateId }));
     try {
-      const updateId = options.updateId ?? randomUUID();
-      return await sendWhileBusy(() => handle.executeUpdate(decideUpdate, { args: [input], updateId }));
+      return await send(input).catch((err: unknown) => {
+        const unsigned = unsignedRetry(err, input);
+        if (!unsigned) throw err;
+        return send(unsigned);
+      });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) {
         const code = DecisionRefusedError.codeOf(err.cause);

@@ -22,6 +22,8 @@ export const REFUSAL_CODES = [
   'run_stuck',
   'busy',
   'token_refused',
+  /** A token sent to a run that started checking none: the client sends the decision again unsigned, as it claims. */
+  'tokens_unchecked',
   'internal',
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

@@ -172,7 +172,10 @@ describe('a token to a run that checks none', () => {
   it('is refused, not taken without its token', () => {
     const plan = planDecisions(withToken, { ...ctx, refusesUncheckedTokens: true });
     expect(plan.ok).toBe(false);
-    expect(!plan.ok && plan.error).toMatchObject({ code: 'token_refused', message: expect.stringContaining('checks no signed decisions') });
+    expect(!plan.ok && plan.error).toMatchObject({
+      code: 'tokens_unchecked',
+      message: expect.stringContaining('checks no signed decisions'),
+    });
     // Without a token the same decision is taken.
     expect(planDecisions({ ...withToken, decisions: [{ id: 'a', type: 'approve' }] }, { ...ctx, refusesUncheckedTokens: true }).ok).toBe(
       true,

@@ -246,8 +246,8 @@ function checkToken(
   // A token says who decides; one the run cannot check must not pass as if it had been checked, nor be dropped.
   if (!signing && decision.token !== undefined && refusesUncheckedTokens) {
     return new DecisionRefusedError(
-      'token_refused',
-      `${label}: this run checks no signed decisions (no signer is configured); send it without a token.`,
+      'tokens_unchecked',
+      `${label}: this run checks no signed decisions (it started before its worker trusted a signer); send it without a token.`,
     );
   }
   if (!signing || (!signing.required && decision.token === undefined)) return undefined;
