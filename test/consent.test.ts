@@ -200,6 +200,18 @@ describe('drift caught by a precheck', () => {
     await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE });
 
     await pendingAgain(handle, 'call-1.2');
+    // The old id says where the call waits now: in the refusal, and in the HTTP API's 404.
+    expect(await refusalOf(decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], ...FINANCE }))).toMatchObject({
+      code: 'already_decided',
+      message: 'call-1 was already decided (approve by fiona). It waits again as call-1.2: decide that.',
+    });
+    const old = await fetch(`${api.url}/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' })}`, {
+      headers: { authorization: `Bearer ${Object.keys(TOKENS)[0]}` },
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    expect(old).toMatchObject({
+      status: 404,
+      body: { error: { message: expect.stringContaining('call call-1 waits again as call-1.2 (approval ') } },
+    });
     const view = await fetch(`${api.url}/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1.2' })}`, {
       headers: { authorization: `Bearer ${Object.keys(TOKENS)[0]}` },
     }).then((r) => r.json() as Promise<any>);

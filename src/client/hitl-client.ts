@@ -5,18 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import {
-  decideUpdate,
-  endUpdate,
-  messageUpdate,
-  pendingApprovalQuery,
-  pendingApprovalsQuery,
-  runStateQuery,
-} from '../contract/messages.js';
+import { decideUpdate, endUpdate, messageUpdate, pendingApprovalsQuery, runStateQuery } from '../contract/messages.js';
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { AgentStore } from '../store/agent-store.js';
-import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError } from '../errors.js';
+import { DecisionRefusedError, RunNotFoundError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -25,9 +18,8 @@ import type { AgentResult, RunState } from '../schemas/run-state.js';
 import type { ListedRun } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { heldAsOf } from '../policy/held-approvals.js';
-import { decodeApprovalId } from './approval-id.js';
 import { diagnoseRun, withHealth, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
-import { listRuns, listWaiting, memoOf, toWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
+import { listRuns, listWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
 import { sendWhileBusy } from './run-busy.js';
 import { unsignedRetry } from './unsigned-retry.js';
@@ -36,6 +28,7 @@ import { stuckView } from './stuck-view.js';
 import { asEnded, endedAs } from './ended-run.js';
 import { requireAgentRun } from './followed-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
+import { findApproval } from './find-approval.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
 
@@ -166,29 +159,8 @@ export class HitlClient {
    * Resolves a global approval id to the call, with its arguments whole, while it is still pending. A stuck run's
    * call comes from what the run last published, with the problem.
    */
-  async findApproval(approvalId: string): Promise<WaitingApproval> {
-    const ref = decodeApprovalId(approvalId);
-    if (!ref) throw new ApprovalNotFoundError(approvalId, 'it is not a valid approval id');
-    const handle = this.temporal.workflow.getHandle(ref.workflowId);
-    const notWaiting = () => new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
-    try {
-      const description = await handle.describe();
-      const problem = await diagnoseRun(this.temporal, handle, { ...this.health, description });
-      const agent = description.typedSearchAttributes.get(HitlAgent) ?? '';
-      if (problem) {
-        const call = (await stuckView(this.temporal, handle, problem)).pending.find((p) => p.id === ref.callId);
-        if (!call) throw notWaiting();
-        return { ...toWaiting(call, ref.workflowId, agent, memoOf(description)), problem };
-      }
-      const ended = endedAs(description);
-      if (ended) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} has ended (${ended}): nothing waits for a decision`);
-      const call = await handle.query(pendingApprovalQuery, ref.callId);
-      if (!call) throw notWaiting();
-      return toWaiting(call, ref.workflowId, agent, memoOf(description));
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} does not exist`);
-      throw err;
-    }
+  findApproval(approvalId: string): Promise<WaitingApproval> {
+    return findApproval(this.temporal, approvalId, this.health);
   }
 
   /**

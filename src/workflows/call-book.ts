@@ -3,6 +3,7 @@
  * before: enough to answer "already decided" for any call of the run, however long ago, so a refusal never
  * depends on timing. Call ids are ours (`call-<n>`), handed out here.
  */
+import { OWN_CALL_ID } from '../contract/call-ids.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
 import type { CountedApproval, PendingApproval } from '../schemas/pending-approval.js';
@@ -18,8 +19,6 @@ const KEEP_OUTCOMES = 500;
  * a `previousRunIds` run); carried, 140 steps' worth were a quarter of what an evicted run decodes and checks again.
  */
 const CARRIED_OUTCOMES = 50;
-/** Our ids as we write them: `call-<n>`, and `call-<n>.<m>` from the second announcement on. */
-const OWN_ID = /^call-([1-9]\d*)(?:\.([2-9]|[1-9]\d+))?$/;
 
 export class CallBook {
   #calls: CallRecord[] = [];
@@ -166,7 +165,7 @@ export class CallBook {
   decidedEarlier(id: string): DecidedSummary | undefined {
     const known = this.#decided.get(id);
     if (known) return known;
-    const own = OWN_ID.exec(id);
+    const own = OWN_CALL_ID.exec(id);
     if (!own || Number(own[1]) > this.#lastCallNumber || this.byPendingId(id)) return undefined;
     // `<id>.<n>` of a call still in the book was settled only if the call was announced that often: a decision sent
     // for a proposal's id before the edit that makes it arrived names no call yet.
@@ -184,7 +183,7 @@ export class CallBook {
   #lastDecidedAnnouncement(callNumber: string): number | undefined {
     let last: number | undefined;
     for (const id of this.#decided.keys()) {
-      const own = OWN_ID.exec(id);
+      const own = OWN_CALL_ID.exec(id);
       if (own?.[1] === callNumber) last = Math.max(last ?? 0, own[2] ? Number(own[2]) : 1);
     }
     return last;

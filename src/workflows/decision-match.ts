@@ -6,6 +6,7 @@ import { DecisionRefusedError } from '../errors.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { PlanContext } from './decision-context.js';
+import { announcedAgainAs } from '../contract/call-ids.js';
 import { oldestBatch } from '../contract/pending-batch.js';
 
 export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' | 'decided'>): PendingApproval[] | DecisionRefusedError {
@@ -42,10 +43,18 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
     if (earlier) {
       // `settled`: an id the run handed out and no longer keeps in detail, which may never have waited for anyone (a
       // call that ran without a gate, was invalid, or was replaced at a breakpoint): not "decided" by someone.
+      const again = announcedAgainAs(
+        id!,
+        ctx.pending.map((p) => p.id),
+      );
+      const now = again ? ` It waits again as ${again}: decide that.` : '';
       if (earlier.type === 'settled')
-        return new DecisionRefusedError('already_decided', `${id} is not waiting for a decision: it was settled earlier in this run.`);
+        return new DecisionRefusedError(
+          'already_decided',
+          `${id} is not waiting for a decision: it was settled earlier in this run.${now}`,
+        );
       const by = earlier.approver ? ` by ${earlier.approver}` : '';
-      return new DecisionRefusedError('already_decided', `${id} was already decided (${earlier.type}${by}).`);
+      return new DecisionRefusedError('already_decided', `${id} was already decided (${earlier.type}${by}).${now}`);
     }
     const waiting = ctx.pending.map((p) => p.id).join(', ') || 'none';
     return new DecisionRefusedError('unknown_call', `No pending call has id ${id}. Pending: ${waiting}.`);
