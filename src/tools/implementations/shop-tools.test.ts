@@ -40,4 +40,14 @@ describe('what the shop tools tell approvers', () => {
     );
     expect(await tools.get('process_refund')!.precheck!({ orderId: forged, amount: 1 }, ctx)).toEqual({ orderId: forged, exists: false });
   });
+
+  it('a refund of part of an order leaves it partly refunded; the rest of it, refunded', async () => {
+    const refund = tools.get('process_refund')!;
+    const status = () => (db.prepare("SELECT status FROM orders WHERE id = '1236'").get() as { status: string }).status;
+    const { amount } = db.prepare("SELECT amount FROM orders WHERE id = '1236'").get() as { amount: number };
+    await refund.run({ orderId: '1236', amount: 100 }, { ...ctx, idempotencyKey: 'wf:part' });
+    expect(status()).toBe('partly_refunded');
+    await refund.run({ orderId: '1236', amount: amount - 100 }, { ...ctx, idempotencyKey: 'wf:rest' });
+    expect(status()).toBe('refunded');
+  });
 });

@@ -59,7 +59,10 @@ export function shopTools(db: ShopDb) {
           const refundable = order.amount - order.refunded;
           if (amount > refundable) throw new ToolRefusedError(`Order ${orderId} has only ${refundable} left to refund.`);
           db.prepare('INSERT INTO refunds (order_id, amount, idempotency_key) VALUES (?, ?, ?)').run(orderId, amount, ctx.idempotencyKey);
-          db.prepare("UPDATE orders SET refunded = refunded + ?, status = 'refunded' WHERE id = ?").run(amount, orderId);
+          // Refunded once nothing is left to refund; a part leaves it partly refunded (any refund still changes the
+          // world a pending refund of the order was approved on: what is left).
+          const status = amount === refundable ? 'refunded' : 'partly_refunded';
+          db.prepare('UPDATE orders SET refunded = refunded + ?, status = ? WHERE id = ?').run(amount, status, orderId);
           return { orderId, refunded: amount, remaining: refundable - amount };
         }),
       ({ orderId, amount }) => {

@@ -83,7 +83,7 @@ export function WhoDecides({ approval }) {
     world !== undefined &&
       !repended?.worldBefore &&
       html`<div class="world">
-        <h4>What the tool sees now</h4>
+        <h4>What the tool saw when the call was shown</h4>
         <pre class="json">${pretty(world)}</pre>
         <p class="muted">It looks again just before it runs: if this has changed, the call comes back here.</p>
       </div>`,
