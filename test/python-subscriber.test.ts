@@ -48,7 +48,13 @@ function watchFromPython(
     child.stdout.on('data', (chunk) => {
       pending += chunk;
       for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-        const item = JSON.parse(pending.slice(0, end)) as Line;
+        // Printed as `hitl --json watch` prints it: the value under `event` or `token`, by topic.
+        const printed = JSON.parse(pending.slice(0, end)) as Omit<Line, 'data'> & { event?: Line['data']; token?: Line['data'] };
+        const item: Line = {
+          offset: printed.offset,
+          topic: printed.topic,
+          data: (printed.topic === 'tokens' ? printed.token : printed.event)!,
+        };
         pending = pending.slice(end + 1);
         items.push(item);
         onItem(item);

@@ -32,7 +32,9 @@ from temporalio.service import RPCError, RPCStatusCode
 
 
 def emit(offset: int, topic: str, data: object) -> None:
-    print(json.dumps({"offset": offset, "topic": topic, "data": data}), flush=True)
+    # The shape `hitl --json watch` prints: the item's value under `event` or `token`, by its topic.
+    key = "token" if topic == "tokens" else "event"
+    print(json.dumps({"offset": offset, "topic": topic, key: data}), flush=True)
 
 
 async def is_open(client: Client, workflow_id: str) -> bool:
