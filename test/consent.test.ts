@@ -208,6 +208,15 @@ describe('drift caught by a precheck', () => {
     const old = await fetch(`${api.url}/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' })}`, {
       headers: { authorization: `Bearer ${Object.keys(TOKENS)[0]}` },
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const oldStatus = await fetch(
+      `${api.url}/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' })}/status`,
+      { headers: { authorization: `Bearer ${Object.keys(TOKENS)[0]}` } },
+    ).then((r) => r.json() as Promise<any>);
+    expect(oldStatus).toMatchObject({
+      status: 'waits_again',
+      waitsAs: 'call-1.2',
+      waitsAsId: encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1.2' }),
+    });
     expect(old).toMatchObject({
       status: 404,
       body: { error: { message: expect.stringContaining('call call-1 waits again as call-1.2 (approval ') } },

@@ -173,6 +173,7 @@ describe('approvals', () => {
       status: 409,
       body: { error: { code: 'args_hash_mismatch' } },
     });
+    expect(await as('bob', 'GET', `/api/approvals/${id}/status`)).toMatchObject({ status: 200, body: { id, status: 'waiting' } });
     const approved = await as('alice', 'POST', `/api/approvals/${id}/approve`, { argsHash: one.body.argsHash, comment: 'ok by finance' });
     expect(approved).toEqual({
       status: 200,
@@ -181,6 +182,16 @@ describe('approvals', () => {
     expect(await as('alice', 'POST', `/api/approvals/${id}/reject`, { reason: 'too late' })).toMatchObject({
       status: 409,
       body: { error: { code: 'already_decided' } },
+    });
+    // What a Spring-style client polls once the call no longer waits: how it was decided, and by whom.
+    expect(await as('bob', 'GET', `/api/approvals/${id}/status`)).toMatchObject({
+      status: 200,
+      body: { id, callId: 'call-1', status: 'decided', decision: { type: 'approve', approver: 'alice', message: 'ok by finance' } },
+    });
+    const never = encodeApprovalId({ workflowId: runId, callId: 'call-7' });
+    expect(await as('bob', 'GET', `/api/approvals/${never}/status`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'approval_not_found' } },
     });
     expect(await as('alice', 'GET', `/api/approvals/${id}`)).toMatchObject({
       status: 404,

@@ -7,12 +7,13 @@ import { decisionFor, type ActionOptions, type DecisionAction } from '../contrac
 import { ApprovalNotFoundError } from '../errors.js';
 import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decodeApprovalId } from '../client/approval-id.js';
+import { decodeApprovalId, encodeApprovalId } from '../client/approval-id.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
 import type { Identity } from './api-tokens.js';
 import {
   ApprovalListQuery,
+  ApprovalStatusView,
   ApprovalView,
   ApproveBody,
   DecisionHeaders,
@@ -160,6 +161,22 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
       responses: { 200: json(ApprovalView, 'The pending approval'), 400: errors[400], 401: errors[401], 404: errors[404] },
     }),
     async (c) => c.json(toApprovalView(await hitl.findApproval(c.req.valid('param').id), c.get('identity'), options), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/approvals/{id}/status',
+      summary: 'Where one approval stands, waiting or not: waiting, decided (how), timed out, waiting again under a new id, or unsettled',
+      request: { params: IdParam, query: NoQuery },
+      responses: { 200: json(ApprovalStatusView, 'Where it stands'), 400: errors[400], 401: errors[401], 404: errors[404] },
+    }),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const status = await hitl.approvalStatus(id);
+      const waitsAsId = status.waitsAs && encodeApprovalId({ workflowId: status.workflowId, callId: status.waitsAs });
+      return c.json({ id, ...status, ...(waitsAsId && { waitsAsId }) }, 200);
+    },
   );
 
   /** Sends one decision for the call the id names, as the caller's identity. */

@@ -14,6 +14,14 @@ import { PendingApproval } from '../schemas/pending-approval.js';
 import { RunProblem } from '../schemas/run-problem.js';
 import { SessionOptions } from '../schemas/session.js';
 import { ToolArgs } from '../schemas/tool-args.js';
+import { ApprovalStatus } from '../schemas/approval-status.js';
+
+/** `GET /api/approvals/{id}/status`: where an approval stands, with the approval id it waits under again. */
+export const ApprovalStatusView = ApprovalStatus.extend({
+  id: z.string(),
+  /** With `waitsAs`: the approval id to decide now. */
+  waitsAsId: z.string().optional(),
+});
 
 export const ErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 

@@ -9,7 +9,7 @@ import { decideUpdate, endUpdate, messageUpdate, pendingApprovalsQuery, runState
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { AgentStore } from '../store/agent-store.js';
-import { DecisionRefusedError, RunNotFoundError } from '../errors.js';
+import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError } from '../errors.js';
 import { truncateChars } from '../bounds/truncate.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -29,6 +29,9 @@ import { asEnded, endedAs } from './ended-run.js';
 import { requireAgentRun } from './followed-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { findApproval } from './find-approval.js';
+import { statusIn } from './approval-status.js';
+import type { ApprovalStatus } from '../schemas/approval-status.js';
+import { decodeApprovalId } from './approval-id.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
 
@@ -161,6 +164,15 @@ export class HitlClient {
    */
   findApproval(approvalId: string): Promise<WaitingApproval> {
     return findApproval(this.temporal, approvalId, this.health);
+  }
+
+  /** Where an approval stands, waiting or not: what its run's state and audit log say became of it. */
+  async approvalStatus(approvalId: string): Promise<ApprovalStatus> {
+    const ref = decodeApprovalId(approvalId);
+    if (!ref) throw new ApprovalNotFoundError(approvalId, 'it is not a valid approval id');
+    const status = statusIn(await this.getRun(ref.workflowId), ref.workflowId, ref.callId);
+    if (!status) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} shows no approval ${ref.callId}`);
+    return status;
   }
 
   /**
