@@ -4,6 +4,7 @@
  * shows the pending request, lets you decide at the terminal (or decides itself with --auto), then shows the
  * outcome and the run in the Temporal UI.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,6 +65,12 @@ async function main(): Promise<void> {
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hitl-demo-'));
   config = { ...config, HITL_DATA_DIR: dataDir };
+  // On a server others use, a task queue of its own: `npm start`'s worker on the shared queue would otherwise take
+  // the demo's tasks, against its own shop, and the demo would report a shop the refund never touched.
+  if (target.addressConfigured) {
+    config = { ...config, TEMPORAL_TASK_QUEUE: `hitl-demo-${randomUUID().slice(0, 8)}` };
+    console.log(`Task queue: ${config.TEMPORAL_TASK_QUEUE} (the demo's own, beside any other worker on that server).`);
+  }
   const wait = { waitMs: config.HITL_CONNECT_TIMEOUT_MS };
   const nativeConnection = await connectWorker(target, wait);
   step('Starting the worker (bundling the workflow)…');
