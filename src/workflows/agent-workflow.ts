@@ -59,9 +59,10 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
     if (!input.carry && takesPatch(PATCHES.startNamesChecked)) throwNamingProblems(input);
     run.accept(input);
     if (input.carry) {
+      // Watchers follow the chain, and see a new execution only in the Temporal UI unless the stream says so: first,
+      // before the status this run publishes as it resumes, which would otherwise read as a repeat.
+      if (takesPatch(PATCHES.continuedSaysSo)) run.events.continued(workflowInfo().runId, input.carry.step);
       run.resume(input, input.carry);
-      // Watchers follow the chain, and see a new execution only in the Temporal UI unless the stream says so.
-      if (takesPatch(PATCHES.continuedSaysSo)) run.events.continued(workflowInfo().runId, run.step);
     }
     if (inputsAfterSetup) registerInputs(run);
     if (!input.carry) {
