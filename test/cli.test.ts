@@ -108,7 +108,8 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toContain('Waiting for approval');
     expect(show.stdout).toContain('process_refund');
-    expect(show.stdout).toContain('assistant → cancel_order({"orderId":"1235"}) [c]');
+    // By the run's ids, which decisions take (the model called it `c`).
+    expect(show.stdout).toContain('assistant → cancel_order({"orderId":"1235"}) [call-3]');
 
     const across = JSON.parse((await hitl(['--json', 'pending', '--agent', 'clidemo', '--tool', 'process_refund'])).stdout);
     expect(across.filter((w: { workflowId: string }) => w.workflowId === runId).map((w: { id: string }) => w.id)).toEqual(['call-4']);

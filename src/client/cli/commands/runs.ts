@@ -11,6 +11,7 @@ import { shellWord } from '../../shell-word.js';
 import { parseIdentity, parseJson } from '../option-values.js';
 import { pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
 import { carryUnfitNotice } from '../../../contract/carry-unfit-notice.js';
+import { runCallIds } from '../call-labels.js';
 import { terminalText } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
@@ -157,12 +158,20 @@ export function describeRun(workflowId: string, s: RunState): string {
   lines.push('', style.bold('Transcript'));
   // Deeper than the transcript's own two spaces: a reply's later lines cannot pass for a line of the transcript.
   const text = (content: string) => t(content, { multiline: true, indent: '      ', maxChars: SHOWN_CHARS });
-  for (const m of s.messages.slice(1)) {
+  // Calls by the run's ids where it can tell them (decisions take those), else by the model's (call-labels.ts).
+  const ids = runCallIds(s.messages, s.policyOutcomes);
+  let named = new Map<string, string>();
+  for (const [i, m] of s.messages.entries()) {
+    if (i === 0) continue;
     if (m.role === 'assistant') {
       if (m.content) lines.push(`  assistant: ${text(m.content)}`);
-      for (const call of m.tool_calls ?? [])
-        lines.push(`  assistant → ${t(call.function.name)}(${t(call.function.arguments, { maxChars: SHOWN_CHARS })}) [${t(call.id)}]`);
-    } else if (m.role === 'tool') lines.push(`  tool [${t(m.tool_call_id)}]: ${text(m.content)}`);
+      const calls = m.tool_calls ?? [];
+      if (calls.length) named = new Map(calls.map((call, j) => [call.id, ids.get(i)?.[j] ?? call.id]));
+      for (const [j, call] of calls.entries()) {
+        const id = ids.get(i)?.[j] ?? call.id;
+        lines.push(`  assistant → ${t(call.function.name)}(${t(call.function.arguments, { maxChars: SHOWN_CHARS })}) [${t(id)}]`);
+      }
+    } else if (m.role === 'tool') lines.push(`  tool [${t(named.get(m.tool_call_id) ?? m.tool_call_id)}]: ${text(m.content)}`);
     else lines.push(`  ${m.role}: ${text(m.content)}`);
   }
   if (s.decisions.length) {
