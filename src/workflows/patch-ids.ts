@@ -201,8 +201,8 @@ export const PATCHES = {
   /** Continue-as-new carries what was decided before refusals (audit-log.ts): it changes what fits in the next run. */
   auditKeepsDecided: 'audit-keeps-decided',
   /**
-   * A run writes durations exactly (`90s`, not `ms`'s rounded `2m`): a pending call's `validFor`, by which views judge
-   * a lapsed approval, and the messages that name a timeout or a validity (run-duration.ts).
+   * A run writes durations exactly (`90s`, not `ms`'s rounded `2m`): a pending call's `validFor`, and the messages
+   * that name a timeout or a validity (run-duration.ts).
    */
   exactDurations: 'exact-durations',
   /** A tool result cut again to its step's share counts what both cuts took (truncate.ts, `recutBytes`). */
