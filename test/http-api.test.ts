@@ -299,6 +299,10 @@ describe('approvals', () => {
       status: 400,
       body: { error: { code: 'invalid_request', message: expect.stringMatching(/^In the query string:\n✖ Unrecognized key: "reason"/) } },
     });
+    expect(await as('alice', 'POST', `/api/approvals/${ghost}/reject?reason=a&reason=b`)).toMatchObject({
+      status: 400,
+      body: { error: { message: expect.stringMatching(/^In the query string:\n✖ given more than once: give it once\n  → at reason/) } },
+    });
     // Every route that takes no query string refuses one, and nothing happens: a start is not a dry run.
     const runsBefore = (await as('alice', 'GET', '/api/runs?limit=1000')).body.length;
     for (const [method, path, body] of [

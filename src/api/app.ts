@@ -28,6 +28,20 @@ import { Condition } from '../schemas/condition.js';
 /** Where a refused part of a request was, when not in its body. */
 const WHERE: Record<string, string | undefined> = { query: 'the query string', param: 'the path', header: 'the headers' };
 
+/**
+ * A key given twice in a query string reaches its schema as an array: say that, not "expected string, received
+ * array", which names a type the caller never wrote.
+ */
+function onceEach(error: z.ZodError): z.ZodError {
+  return new z.ZodError(
+    error.issues.map((issue) =>
+      issue.code === 'invalid_type' && issue.message.endsWith('received array')
+        ? { ...issue, message: 'given more than once: give it once' }
+        : issue,
+    ),
+  );
+}
+
 /** Paths reachable without a token. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/health']);
 
@@ -41,8 +55,10 @@ export function createApiApp(options: ApiOptions): ApiApp {
     defaultHook: (result, c) => {
       if (result.success) return undefined;
       // The body's problems speak for themselves; elsewhere a caller is told where (`approve?reason=…` is refused).
-      const where = WHERE[(result as { target?: string }).target ?? 'json'];
-      return errorResponse(c, 400, 'invalid_request', `${where ? `In ${where}:\n` : ''}${inputProblems(result.error as z.ZodError)}`);
+      const target = (result as { target?: string }).target ?? 'json';
+      const where = WHERE[target];
+      const error = target === 'query' ? onceEach(result.error as z.ZodError) : (result.error as z.ZodError);
+      return errorResponse(c, 400, 'invalid_request', `${where ? `In ${where}:\n` : ''}${inputProblems(error)}`);
     },
   });
 
