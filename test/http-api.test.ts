@@ -404,6 +404,7 @@ describe('runs', () => {
       '/api/approvals/{id}/edit',
       '/api/approvals/{id}/reject',
       '/api/approvals/{id}/respond',
+      '/api/approvals/{id}/status',
       '/api/runs',
       '/api/runs/{id}',
       '/api/runs/{id}/decisions',
