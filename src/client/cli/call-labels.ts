@@ -9,9 +9,10 @@ import type { ChatMessage } from '../../schemas/chat-message.js';
 import type { PolicyOutcome } from '../../schemas/run-state.js';
 
 /** For each assistant message (by index) whose calls could be matched: the run's ids, in its calls' order. */
-export function runCallIds(messages: readonly ChatMessage[], outcomes: readonly PolicyOutcome[]): Map<number, string[]> {
+export function runCallIds(messages: readonly ChatMessage[], outcomes: readonly PolicyOutcome[] | undefined): Map<number, string[]> {
   const steps = new Map<number, PolicyOutcome[]>();
-  for (const outcome of outcomes) steps.set(outcome.step, [...(steps.get(outcome.step) ?? []), outcome]);
+  // A state written by hand or by another client may leave the outcomes out: then every call keeps the model's id.
+  for (const outcome of outcomes ?? []) steps.set(outcome.step, [...(steps.get(outcome.step) ?? []), outcome]);
   const byStep = [...steps].sort(([a], [b]) => a - b).map(([, calls]) => calls);
   const replies = messages.flatMap((m, i) => (m.role === 'assistant' && m.tool_calls?.length ? [{ i, calls: m.tool_calls }] : []));
   const ids = new Map<number, string[]>();
