@@ -560,10 +560,45 @@ to the worker before the decision came, gave 1.092× at p50 (95% interval 1.062�
 (\`npm run bench:decision -- --update-only\`), against 1.105× (1.064× to 1.141×) for the same code without the timer (0449c7f) in the
 run just before it: within one run's noise, for one more billable action (a timer) and five more events per approval.
 
-Why our code costs that much here: a run meets it cold. The validator's plan took 0.19 ms the first time in a run,
-and 0.03 ms when called again at once in the same activation (0.02 the third time). Each decision is a run's first
-time, since the SDK instantiates our modules for each run and each run's objects are of its own classes. The
-figures in the next paragraph were taken in a loop, so they are costs of code run warm.
+The same walk again on 2026-12-01, with marks at the edges of each piece (by hand, not part of these results: local
+copies of the SDK's vm-shared.js and worker-interface.js and of our workflow code that note the time at each mark,
+\`npm run bench:decision -- --update-only\`, 200 decisions a side, 1.109× in that run). p50, from the activation's start;
+the two activations took 2.77 and 1.73 ms, so the gap inside them was 1.04 ms:
+- Reaching the first line of workflow code: 0.74 ms against the floor's 0.67 (ours reaches its validator, the floor its
+  handler).
+- Our validator: 0.31 ms, of which the zod parse of the decision 0.12, what comes before it (the run's context for the
+  check: what is pending, what was passed on to sub-agents, the patches the run took; and the checks on the raw
+  input) 0.15, and matching and checking each decision 0.04. The SDK then takes 0.13 ms to call the handler: it
+  decodes the update's input a second time, for the handler, and restores the workflow info it changed for the
+  validator. With a validator, 0.43 ms in all, none of which the floor has.
+- Our handler: 0.15 ms to apply the decision (most of it settling the call: its resolution, its audit entry, its
+  stream event), 0.06 to refresh what the outside sees.
+- From the handler's end to the waiting call's condition being met: 0.23 ms against the floor's 0.21 (the SDK
+  completing the update). From there to \`scheduleActivity\`: 0.41 ms against 0.14, the way back from the approval
+  gate's wait (a \`Promise.race\` of the decision and the deadline, then three \`await\`s up to the call's coroutine)
+  and the tool's start (its activity input, the call marked running, its stream event).
+- From \`scheduleActivity\` to the end of the activation: 0.74 ms against 0.71.
+
+So the validator, with what the SDK does around it, is 0.43 of the 1.04 ms, the handler 0.21, and the way from the
+wait to the tool 0.27; the other 0.12 ms is spread over the SDK's steps between them. Each piece is code that checks or records the decision,
+and each costs several times what it costs run warm (below).
+
+Why our code costs that much here: it runs cold. The validator's plan took 0.19 ms the first time in a run,
+and 0.03 ms when called again at once in the same activation (0.02 the third time). That is the first touch in an
+activation, not the run's own instances of our modules: the first zod parse of a decision took 0.12 ms although the
+schema is built once per worker and is the same object in every run, and a second parse right after it 0.015 ms (by
+hand on 2026-12-01, as above). In plain Node, outside the sandbox, a parse of a similar schema took 38 µs right
+after the processor's caches had been flushed by other work, against 2.3 µs run warm: between two decisions the worker runs
+other runs' activations, Core and the server share the two cores, and the decision's code meets caches that hold
+none of it. Three changes that went after the other explanations changed nothing, each measured on the workflow
+thread over 200 decisions a side (by hand on 2026-12-01): the validator's plan made one function per worker (kept in
+src/schemas/built-once.ts's cache, so every run calls the same warm function) left our activation at 2.58 against
+2.64 ms without it; the bundle wrapped so that its code sees the sandbox's builtins (\`Object\`, \`Array\`, \`JSON\`
+and 30 more) as local bindings rather than as properties of the vm context's global, which a loop of global lookups
+in a vm context runs 10× faster, left it at 2.67 against 2.72 ms; and one TextDecoder for the payload converter
+instead of one per payload moved nothing measurable. Nor did the tool's activity without its UI summary and
+heartbeat timeout move the span from the task's completion to the tool (150 decisions a side). The figures in the
+next paragraph were taken in a loop, so they are costs of code run warm.
 
 What the pieces cost in the workflow sandbox, measured by hand on 2026-11-29 (a query that loops 2,000 to 10,000 times in a
 workflow on a dev server, timed from the client; not part of these results): a promise costs 25 µs made at the top of a
