@@ -6,6 +6,8 @@ import path from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../src/activities/notify.js';
+import { decodeApprovalId, encodeApprovalId } from '../src/contract/approval-id.js';
+import { HitlClient } from '../src/client/hitl-client.js';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import type { NotificationEvent } from '../src/schemas/notification-event.js';
@@ -62,6 +64,11 @@ beforeAll(async () => {
         { match: 'timeout fail', replies: writeNote('tf', 'tf.txt') },
         { match: 'notify me', replies: writeNote('nm', 'nm.txt') },
         { match: 'survive a restart', replies: writeNote('sr', 'sr.txt') },
+        {
+          match: 'coordinate with webhooks',
+          replies: [{ toolCalls: [call('askw', 'ask_researcher', { prompt: 'research: a webhooked note' })] }, { content: 'done' }],
+        },
+        { match: 'research: a webhooked note', replies: writeNote('wn', 'wn.txt') },
       ],
     },
   });
@@ -133,9 +140,29 @@ describe('notifications', () => {
     expect(mine.map((r) => r.event.type)).toEqual(['approval.requested', 'approval.reminder', 'approval.decided']);
     expect(mine.every((r) => r.signatureValid)).toBe(true);
     expect(mine[0]!.event).toMatchObject({ agent: 'demo', approval: { id: 'call-1', toolName: 'write_file', args: { path: 'nm.txt' } } });
+    // Every event names the approval as lists and the API take it.
+    const approvalId = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' });
+    expect(mine.map((r) => r.event.approvalId)).toEqual([approvalId, approvalId, approvalId]);
     expect(mine[2]!.event.decision).toMatchObject({ type: 'approve', approver: 'alice', outcome: 'applied' });
     expect(new Set(mine.map((r) => r.event.id)).size).toBe(3);
     expect(failingHits).toBeGreaterThan(0);
+  });
+});
+
+describe('notifications of a sub-agent', () => {
+  it('name its call as the top-level run shows it, and that id decides it', async () => {
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate with webhooks' });
+    // The run names its calls call-1, call-2, …: the sub-agent's workflow id is its call's, under the parent's.
+    const childId = `${parent.workflowId}/call-1`;
+    await waitFor(() => received.some((r) => r.event.workflowId === childId && r.event.type === 'approval.requested'));
+    const { event } = received.find((r) => r.event.workflowId === childId)!;
+    expect(event).toMatchObject({ agent: 'researcher', approval: { id: 'call-1', toolName: 'write_file' } });
+    expect(decodeApprovalId(event.approvalId)).toEqual({ workflowId: parent.workflowId, callId: 'call-1/call-1' });
+    const hitl = new HitlClient(h.temporal.client, h.taskQueue);
+    await waitFor(async () => (await hitl.findApproval(event.approvalId).catch(() => undefined))?.toolName === 'write_file');
+    await decide(parent, { decisions: [{ id: 'call-1/call-1', type: 'approve' }], approver: 'alice' });
+    expect(await parent.result()).toMatchObject({ status: 'Completed' });
+    expect(readFileSync(file('wn.txt'), 'utf8')).toBe('wn.txt');
   });
 });
 

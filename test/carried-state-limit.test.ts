@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import type { Listening } from '../src/api/listen.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { LIMITS } from '../src/contract/limits.js';
 import { pendingApprovalQuery, runStateQuery, streamOffsetQuery, streamPollUpdate } from '../src/contract/messages.js';

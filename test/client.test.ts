@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
-import { decodeApprovalId, encodeApprovalId } from '../src/client/approval-id.js';
+import { decodeApprovalId, encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
 import { DecisionRefusedError, RunNotFoundError } from '../src/errors.js';

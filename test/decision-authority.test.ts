@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { argsHash } from '../src/policy/args-hash.js';
 import type { AuditEntry } from '../src/schemas/audit-entry.js';
 import type { Decision } from '../src/schemas/decision.js';

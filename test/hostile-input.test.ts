@@ -10,7 +10,7 @@ import type { Payload } from '@temporalio/common';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAgent } from '../src/agents/demo.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { jsonStringBytes } from '../src/bounds/truncate.js';
 import { LIMITS } from '../src/contract/limits.js';

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { startOf, waitFor } from './helpers/history.js';

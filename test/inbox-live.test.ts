@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { runStateQuery } from '../src/contract/messages.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
 import { launchBrowser } from './helpers/browser.js';

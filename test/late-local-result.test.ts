@@ -24,7 +24,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import type { Listening } from '../src/api/listen.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { decideUpdate, decisionSignal, pendingApprovalsQuery, runStateQuery, streamPollUpdate } from '../src/contract/messages.js';
 import { RUN_BUSY_TYPE } from '../src/contract/refusal-codes.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { processIdentity, stopLeftoverDevServer } from '../src/dev/leftover-dev-server.js';
 import { waitFor } from './helpers/history.js';
 import { ctrlC, freePorts, killAll, npmStart as startIn, portOpen, running, type Ports } from './helpers/npm-start.js';

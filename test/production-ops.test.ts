@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiMetrics } from '../src/api/api-metrics.js';
 import { createApiApp } from '../src/api/app.js';
 import { listen, type Listening } from '../src/api/listen.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { countPendingApprovals } from '../src/client/pending-count.js';
 import { connectClient } from '../src/connection/connect.js';

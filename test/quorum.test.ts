@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import type { Listening } from '../src/api/listen.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { startTestApi } from './helpers/api.js';
 import { runHitl } from './helpers/cli.js';

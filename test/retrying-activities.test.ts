@@ -6,7 +6,7 @@
  * a call of the same run that waits for a decision while a tool of its batch is tried again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
 import { startModelServer, type ModelServer } from '../src/model-server/server.js';

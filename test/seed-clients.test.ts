@@ -9,7 +9,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import type { Listening } from '../src/api/listen.js';
 import { runStateQuery } from '../src/contract/messages.js';
 import { ACCEPTED_SHAPES } from '../src/contract/seed-decisions.js';

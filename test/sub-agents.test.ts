@@ -6,7 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
-import { decodeApprovalId } from '../src/client/approval-id.js';
+import { decodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';

@@ -11,7 +11,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from '../src/api/listen.js';
-import { encodeApprovalId } from '../src/client/approval-id.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { readEnvConfig } from '../src/config.js';
 import { startTracing, stopTracing, tracingClientInterceptors } from '../src/telemetry/tracing.js';

@@ -7,7 +7,7 @@ import { decisionFor, type ActionOptions, type DecisionAction } from '../contrac
 import { ApprovalNotFoundError } from '../errors.js';
 import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decodeApprovalId, encodeApprovalId } from '../client/approval-id.js';
+import { decodeApprovalId, encodeApprovalId } from '../contract/approval-id.js';
 import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
 import type { Identity } from './api-tokens.js';

@@ -9,7 +9,7 @@ import { pendingApprovalQuery, pendingApprovalsQuery } from '../contract/message
 import { HitlAgent } from '../contract/search-attributes.js';
 import { ApprovalNotFoundError } from '../errors.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { decodeApprovalId, encodeApprovalId } from './approval-id.js';
+import { decodeApprovalId, encodeApprovalId } from '../contract/approval-id.js';
 import { endedAs } from './ended-run.js';
 import { diagnoseRun, type HealthOptions } from './run-health.js';
 import { memoOf, toWaiting } from './run-lists.js';

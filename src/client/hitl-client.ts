@@ -31,7 +31,7 @@ import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { findApproval } from './find-approval.js';
 import { statusIn } from './approval-status.js';
 import type { ApprovalStatus } from '../schemas/approval-status.js';
-import { decodeApprovalId } from './approval-id.js';
+import { decodeApprovalId } from '../contract/approval-id.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
 

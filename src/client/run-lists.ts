@@ -14,7 +14,7 @@ import type { PendingApproval } from '../schemas/pending-approval.js';
 import { RunMemo } from '../schemas/run-memo.js';
 import type { RunSummary } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
-import { encodeApprovalId } from './approval-id.js';
+import { encodeApprovalId } from '../contract/approval-id.js';
 import { listExecutions } from './list-executions.js';
 
 /** Executions that are runs: our workflow type, not a continued-as-new execution. */

@@ -19,6 +19,11 @@ export const NotificationEvent = z.object({
   runId: z.string(),
   agent: z.string(),
   at: z.iso.datetime(),
+  /**
+   * The call's global approval id, as lists, the API and the CLI take it (src/contract/approval-id.ts): a sub-agent's
+   * call is named as the top-level run shows it, which decides it.
+   */
+  approvalId: z.string(),
   approval: PendingApproval,
   /** For `approval.decided`, `approval.timed_out` and `approval.escalated`. */
   decision: AuditEntry.optional(),

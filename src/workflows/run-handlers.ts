@@ -28,6 +28,7 @@ import { RunStateQueryOptions } from '../schemas/run-state.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { AgentRun } from './agent-run.js';
 import { planDecisions, type Plan, type PlanContext, type SigningContext } from './decision-plan.js';
+import { shownAtRoot } from './shown-at-root.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { extraArgumentsRefusal } from './one-argument.js';
 import { withLiveApprovals } from './quorum-lapse.js';
@@ -152,15 +153,11 @@ function planContext(run: AgentRun): PlanContext {
 
 /** Tokens bind to the top-level run: a sub-agent's calls are shown there as `<its path>/<id>`. */
 function signingContext(run: AgentRun, signed: NonNullable<AgentRun['snapshot']['signedDecisions']>): SigningContext {
-  const { workflowId, root } = workflowInfo();
-  const rootWorkflowId = root?.workflowId ?? workflowId;
-  const path = workflowId.startsWith(`${rootWorkflowId}/`) ? workflowId.slice(rootWorkflowId.length + 1) : '';
   return {
     required: signed.required,
     ...(signed.trust && { trust: signed.trust }),
     now: workflowNow(),
-    rootWorkflowId,
-    shownIdPrefix: path ? `${path}/` : '',
+    ...shownAtRoot(),
     usedTokenIds: run.usedTokens.ids,
   };
 }

@@ -3,8 +3,10 @@ import { condition, log, workflowInfo } from '@temporalio/workflow';
 import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
+import { encodeApprovalId } from '../contract/approval-id.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import { PATCHES, takesPatch } from './patches.js';
+import { shownAtRoot } from './shown-at-root.js';
 import { workflowIsoNow } from './workflow-clock.js';
 
 export class RunNotifications {
@@ -29,6 +31,7 @@ export class RunNotifications {
   send(type: NotificationEvent['type'], approval: PendingApproval, decision?: AuditEntry): void {
     if (!this.#enabled) return;
     const { workflowId, runId } = workflowInfo();
+    const { rootWorkflowId, shownIdPrefix } = shownAtRoot();
     const event: NotificationEvent = {
       id: `${workflowId}:${runId}:${++this.#seq}`,
       type,
@@ -36,6 +39,7 @@ export class RunNotifications {
       runId,
       agent: this.#agent,
       at: workflowIsoNow(),
+      approvalId: encodeApprovalId({ workflowId: rootWorkflowId, callId: `${shownIdPrefix}${approval.id}` }),
       approval,
       ...(decision && { decision }),
     };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ApprovalNotFoundError, DecisionRefusedError } from '../../../errors.js';
-import { encodeApprovalId } from '../../approval-id.js';
+import { encodeApprovalId } from '../../../contract/approval-id.js';
 import type { HitlClient } from '../../hitl-client.js';
 import type { DecideResult, DecisionType } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
