@@ -55,6 +55,10 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('s1', 'write_file', { path: 'signed.txt', content: 's' })] }, { content: 'signing handled' }],
         },
         { match: 'cli side', replies: [{ toolCalls: [call('c1', 'cancel_order', { orderId: '1235' })] }, { content: 'cli handled' }] },
+        {
+          match: 'ended while it waited',
+          replies: [{ toolCalls: [call('e1', 'cancel_order', { orderId: '1236' })] }, { content: 'never' }],
+        },
       ],
     },
   });
@@ -478,6 +482,24 @@ describe('HTTP and the temporal CLI side by side', () => {
       via: 'update',
     });
     expect((await as('alice', 'GET', `/api/runs/${viaHttp}`)).body.decisions[0]).toMatchObject({ type: 'approve', approver: 'alice' });
+  });
+});
+
+describe('the status of an approval', () => {
+  it('says unsettled once its run ended while it waited, and knows no later announcement that was never made', async () => {
+    const runId = await startAndWait(api, 'bob', 'ended while it waited', 1);
+    const forged = encodeApprovalId({ workflowId: runId, callId: 'call-1.7' });
+    expect(await as('bob', 'GET', `/api/approvals/${forged}/status`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'approval_not_found' } },
+    });
+    expect((await as('bob', 'GET', `/api/approvals/${forged}`)).body.error.message).not.toContain('waits again');
+    await h.temporal.client.workflow.getHandle(runId).terminate('ended by hand');
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
+    expect(await as('bob', 'GET', `/api/approvals/${id}/status`)).toMatchObject({
+      status: 200,
+      body: { id, callId: 'call-1', status: 'unsettled' },
+    });
   });
 });
 

@@ -38,4 +38,39 @@ describe('statusIn: what became of an approval', () => {
     expect(statusIn(state([], [entry({ id: 'call-4', outcome: 'refused' })]), 'wf', 'call-4')).toBeUndefined();
     expect(statusIn(state([], []), 'wf', 'call-9')).toBeUndefined();
   });
+
+  it('follows a call announced again to what became of its last announcement', () => {
+    const proposed = entry({ id: 'call-1', type: 'edit', approver: 'bob', proposedAs: 'call-1.2' });
+    const rejected = entry({ id: 'call-1.2', type: 'reject', approver: 'ann' });
+    expect(statusIn(state([], [proposed, rejected]), 'wf', 'call-1')).toEqual({
+      workflowId: 'wf',
+      callId: 'call-1',
+      status: 'decided',
+      decision: rejected,
+    });
+    const again = entry({ id: 'call-1.2', via: 'run', outcome: 'noted', event: 'consent_expired', proposedAs: 'call-1.3' });
+    expect(statusIn(state([waiting('call-1.3')], [proposed, again]), 'wf', 'call-1')).toMatchObject({
+      status: 'waits_again',
+      waitsAs: 'call-1.3',
+    });
+  });
+
+  it('takes no made-up later announcement of a waiting call for an earlier one', () => {
+    expect(statusIn(state([waiting('call-1')], []), 'wf', 'call-1.7')).toBeUndefined();
+    expect(statusIn(state([waiting('call-1.2')], []), 'wf', 'call-1.3')).toBeUndefined();
+    // An earlier announcement the audit log no longer holds still finds the one that waits.
+    expect(statusIn(state([waiting('call-1.3')], []), 'wf', 'call-1.2')).toMatchObject({ status: 'waits_again', waitsAs: 'call-1.3' });
+  });
+
+  it('unsettled when its run ended while it waited, with no decision at all', () => {
+    const policyOutcomes = [
+      { id: 'call-1', toolName: 'cancel_order', step: 1, gated: true, rule: 'tools.cancel_order' },
+      { id: 'call-2', toolName: 'read_data', step: 1, gated: false, rule: 'default' },
+    ];
+    const ended = { pending: [], decisions: [], status: 'Terminated' as const, policyOutcomes };
+    expect(statusIn(ended, 'wf', 'call-1')).toMatchObject({ status: 'unsettled' });
+    expect(statusIn(ended, 'wf', 'call-1.2')).toMatchObject({ status: 'unsettled' });
+    expect(statusIn(ended, 'wf', 'call-2')).toBeUndefined();
+    expect(statusIn({ ...ended, status: 'Running' }, 'wf', 'call-1')).toBeUndefined();
+  });
 });
