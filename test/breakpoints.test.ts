@@ -55,6 +55,7 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('r1', 'read_data', { table: 'refunds' })] }, { toolCalls: [draft] }, { content: 'Done.' }],
         },
         { match: 'wait a little', replies: [{ content: 'Went on by itself.' }] },
+        { match: 'a gated call after the breakpoint', replies: [{ toolCalls: [email('g1', 'ada@example.com')] }, { content: 'Sent.' }] },
         {
           match: 'people write calls',
           replies: [
@@ -87,6 +88,26 @@ async function http(method: string, urlPath: string, body?: unknown) {
 }
 
 describe('breakpoints', () => {
+  it('lists the gated call a decided breakpoint lets through, not the breakpoint, while it waits', async () => {
+    const handle = await h.start({ agent: 'gatekeeper', prompt: 'a gated call after the breakpoint', interrupt: { afterModel: true } });
+    await waitForPending(handle, 1);
+    await waitFor(async () => (await handle.describe()).typedSearchAttributes.get(HitlPendingTools)?.[0] === 'breakpoint:afterModel');
+    await decide(handle, { decisions: [{ id: 'break-1', type: 'approve' }], approver: 'alice' });
+    const [waiting] = await waitForPending(handle, 1);
+    expect(waiting).toMatchObject({ id: 'call-1', toolName: 'send_email' });
+    // Lists read the search attributes and the memo: no step comes after the announcement to publish them later.
+    await waitFor(async () => (await handle.describe()).typedSearchAttributes.get(HitlPendingTools)?.[0] === 'send_email', 10_000);
+    const listed = (await runHitl(h, ['pending', '--json'])).stdout;
+    expect(JSON.parse(listed).filter((w: { workflowId: string }) => w.workflowId === handle.workflowId)).toEqual([
+      expect.objectContaining({ id: 'call-1', toolName: 'send_email' }),
+    ]);
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'reject', message: 'not now' }], approver: 'sam', groups: ['support'] });
+    // afterModel pauses after the final answer too.
+    await waitFor(async () => (await handle.query(pendingApprovalsQuery))[0]?.id === 'break-2');
+    await decide(handle, { decisions: [{ id: 'break-2', type: 'approve' }], approver: 'alice' });
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
+  });
+
   it('pauses after the model and before tools, shows it in every pending view, and is decided from the CLI', async () => {
     const handle = await h.start({ agent: 'stepper', prompt: 'Write the cli report', interrupt: { afterModel: true, beforeTools: true } });
     const [after] = await waitForPending(handle, 1);

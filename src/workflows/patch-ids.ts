@@ -213,6 +213,12 @@ export const PATCHES = {
   startInMemo: 'start-in-memo',
   /** A continued run says so on its stream (`run_continued`): watchers saw nothing of the new execution before. */
   continuedSaysSo: 'continued-says-so',
+  /**
+   * A breakpoint's decision lists what the run does next in its own task (run-decisions.ts). It held the listings back
+   * as for a tool that starts, but a gated call announced after a breakpoint starts no activity to bring them out:
+   * lists showed the decided breakpoint, and not the call, until its deadline.
+   */
+  breakpointsListAtOnce: 'breakpoints-list-at-once',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -76,18 +76,17 @@ const SET_20: readonly PatchId[] = [
   PATCHES.opposedAlwaysRefused,
   PATCHES.auditKeepsDecided,
 ];
+const SET_21: readonly PatchId[] = [
+  ...SET_20,
+  PATCHES.exactDurations,
+  PATCHES.recutCountsAll,
+  PATCHES.continuedSaysSo,
+  PATCHES.approvalsSayUntil,
+  PATCHES.startInMemo,
+];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  {
-    id: 'patch-set-21',
-    patches: [
-      ...SET_20,
-      PATCHES.exactDurations,
-      PATCHES.recutCountsAll,
-      PATCHES.continuedSaysSo,
-      PATCHES.approvalsSayUntil,
-      PATCHES.startInMemo,
-    ],
-  },
+  { id: 'patch-set-22', patches: [...SET_21, PATCHES.breakpointsListAtOnce] },
+  { id: 'patch-set-21', patches: SET_21 },
   { id: 'patch-set-20', patches: SET_20 },
   { id: 'patch-set-19', patches: SET_19 },
   { id: 'patch-set-18', patches: SET_18 },

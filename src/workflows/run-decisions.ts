@@ -68,8 +68,11 @@ export function applyPlan(
       always: decision.always,
       quorum: planned.quorum,
     });
-    // The decided call's tool starts in this workflow task; lists learn of it in the run's next step.
-    if ((decision.type === 'approve' || decision.type === 'edit') && takesPatch(PATCHES.toolFirst)) run.visibility.deferListings();
+    // The decided call's tool starts in this workflow task; lists learn of it in the run's next step. A breakpoint
+    // starts no tool of its own: a gated call it lets through waits with no step to come (patch breakpointsListAtOnce).
+    const startsTool = !planned.call.breakpoint || !takesPatch(PATCHES.breakpointsListAtOnce);
+    if ((decision.type === 'approve' || decision.type === 'edit') && startsTool && takesPatch(PATCHES.toolFirst))
+      run.visibility.deferListings();
     if (decision.always && (decision.type === 'approve' || decision.type === 'reject')) {
       const groups = planned.groups && takesPatch(PATCHES.standingDecisionsNeedAuthority) ? { groups: [...planned.groups] } : {};
       run.setAlways(record.pending!.toolName, { type: decision.type, approver, ...groups, message: decision.message });
