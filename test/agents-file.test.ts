@@ -46,6 +46,12 @@ const AGENTS_YAML = `agents:
       fs:
         command: ${JSON.stringify(process.execPath)}
         args: [${JSON.stringify(require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'))}, ${JSON.stringify(notes)}]
+  - name: tenanted
+    instructions: You help one tenant.
+    contextSchema:
+      type: object
+      properties: { tenant: { type: string } }
+      required: [tenant]
 `;
 
 const writes = (where: string, content: string) => ({
@@ -120,6 +126,16 @@ describe('an agent declared only in an agents file', () => {
     expect(agents).toContainEqual(expect.objectContaining({ name: 'demo', source: 'code' }));
     const overHttp = await http('GET', '/api/agents');
     expect(overHttp.body).toContainEqual(expected);
+  });
+
+  it("refuses a start whose context does not match the file agent's schema, before it starts", async () => {
+    const refused = await hitl(['start', '--agent', 'tenanted', '--id', 'tenanted-never-started', 'help me']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stderr).error).toMatchObject({
+      code: 'invalid_run_input',
+      message: expect.stringContaining('context does not match agent "tenanted"\'s contextSchema'),
+    });
+    await expect(temporal.client.workflow.getHandle('tenanted-never-started').describe()).rejects.toThrow();
   });
 
   it('runs end to end from the CLI: start, the write waits for ops, approve, the JSON answer', async () => {

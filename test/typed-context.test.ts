@@ -44,7 +44,20 @@ const filed = defineAgent({
   },
 });
 
-const agents = { typed, filed };
+// A JSON Schema's default decides a condition as zod's does.
+const filedTier = defineAgent({
+  name: 'filed-tier',
+  instructions: 'You help one tenant.',
+  tools: ['send_email'],
+  contextSchema: {
+    type: 'object',
+    properties: { tenant: { type: 'string' }, tier: { type: 'string', enum: ['free', 'pro'], default: 'free' } },
+    required: ['tenant'],
+  },
+  approval: { tools: { send_email: { when: { context: 'tier', op: 'eq', value: 'free' } } } },
+});
+
+const agents = { typed, filed, 'filed-tier': filedTier };
 const email = { id: 'e1', name: 'send_email', arguments: { to: 'ann@example.com', subject: 'Hello', body: 'Your order shipped.' } };
 const SECRET = 'sk-never-shown-to-the-model';
 
@@ -145,6 +158,17 @@ describe('typed context', () => {
     expect(sentToModel).toContain('Please email the customer');
     expect(sentToModel).not.toContain(SECRET);
     expect(sentToModel).not.toContain('bigco');
+  });
+
+  it("applies a JSON Schema's defaults: a condition and a tool see them as with zod's", async () => {
+    const hitl = new HitlClient(h.temporal.client, h.taskQueue, {}, agents);
+    const free = await hitl.startRun({ agent: 'filed-tier', prompt: 'Please email the customer', context: { tenant: 'acme' } });
+    const handle = h.temporal.client.workflow.getHandle(free.workflowId);
+    const [pending] = await waitForPending(handle, 1);
+    expect(pending).toMatchObject({ toolName: 'send_email', rule: 'tools.send_email.when: context.tier eq "free"' });
+    await hitl.approve(free.workflowId, pending!.id);
+    expect(await handle.result()).toMatchObject({ status: 'Completed' });
+    expect(seen.at(-1)).toEqual({ tenant: 'acme', tier: 'free' });
   });
 
   it('refuses a context schema that is not an object schema when the agent is defined', () => {

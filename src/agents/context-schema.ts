@@ -36,7 +36,10 @@ export function contextSchemaProblems(schema: ContextSchema): SchemaFault[] {
   return schemaFaults(schema);
 }
 
-/** Checks a run's context (absent: `{}`) against the agent's schema; the checked value has zod's defaults applied. */
+/**
+ * Checks a run's context (absent: `{}`) against the agent's schema; the checked value has the schema's defaults
+ * applied: zod's, or a JSON Schema's `default`s of absent properties (withDefaults).
+ */
 export function checkContext(schema: ContextSchema | undefined, context: Record<string, unknown> | undefined): ContextCheck {
   const value = context ?? {};
   if (!schema) return { ok: true, value };
@@ -49,14 +52,39 @@ export function checkContext(schema: ContextSchema | undefined, context: Record<
       : { ok: false, problems: 'the context schema must produce an object' };
   }
   try {
-    const result = new Validator(schema as Schema, draftOf(schema), false).validate(value);
-    if (result.valid) return { ok: true, value };
+    const defaulted = withDefaults(schema, value) as Record<string, unknown>;
+    const result = new Validator(schema as Schema, draftOf(schema), false).validate(defaulted);
+    if (result.valid) return { ok: true, value: defaulted };
     const specific = result.errors.filter((e) => !['properties', 'allOf', '$ref'].includes(e.keyword));
     const lines = (specific.length ? specific : result.errors).slice(0, MAX_PROBLEMS).map(describe);
     return { ok: false, problems: lines.join('\n') };
   } catch (err) {
     return { ok: false, problems: `the context schema cannot be applied: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/**
+ * The value with the `default` of every property its schema lists and it lacks, at every depth of `properties`, as
+ * Ajv's `useDefaults` fills them (then checked like any value): a policy condition or a tool that reads such a
+ * property sees the default, as with a zod schema's `.default()`. Defaults under `allOf`, `$ref` or a combinator
+ * are not applied; a schema that needs one there states the property instead.
+ */
+export function withDefaults(schema: unknown, value: unknown): unknown {
+  if (!isObject(schema) || !isObject(value) || !isObject(schema.properties)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, property] of Object.entries(schema.properties)) {
+    if (!isObject(property)) continue;
+    const present = Object.hasOwn(out, key);
+    if (!present && !Object.hasOwn(property, 'default')) continue;
+    // defineProperty: a property named __proto__ is a key like any other, never the object's prototype.
+    const next = withDefaults(property, present ? out[key] : structuredClone(property.default));
+    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The words every side refuses a context with. */

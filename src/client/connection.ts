@@ -1,6 +1,6 @@
 /** One Temporal client connection per process, shared by the CLI, the HTTP API and scripts. */
 import { Client, type Connection } from '@temporalio/client';
-import { agents } from '../agents/registry.js';
+import { agents, loadAgents } from '../agents/registry.js';
 import { dataConverterFromEnv } from '../codec/data-converter.js';
 import { readEnvConfig, type EnvConfig } from '../config.js';
 import { connectClient } from '../connection/connect.js';
@@ -29,10 +29,23 @@ export function sharedHitlClient(config: EnvConfig = readEnvConfig(), target?: T
       dataConverter: dataConverterFromEnv(config),
       interceptors: { workflow: tracingClientInterceptors() },
     });
-    return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE, {}, agents) };
+    return { connection, hitl: new HitlClient(temporal, config.TEMPORAL_TASK_QUEUE, {}, knownAgents(config)) };
   })();
   shared.catch(() => (shared = undefined));
   return shared.then((s) => s.hitl);
+}
+
+/**
+ * The agents whose context a start is checked against before the run starts: those in code and those of
+ * HITL_AGENTS_FILE, as the workers read it. A file that does not load is the worker's to refuse (and `hitl start`'s
+ * and the API's, which load it themselves): here it leaves the code's agents, not every command failing.
+ */
+function knownAgents(config: EnvConfig) {
+  try {
+    return loadAgents(config);
+  } catch {
+    return agents;
+  }
 }
 
 export async function closeSharedHitlClient(): Promise<void> {
