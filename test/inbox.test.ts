@@ -205,6 +205,8 @@ describe('approval inbox', () => {
     await expect.poll(async () => (await listedIds()).length).toBe(5);
 
     await item(report).click();
+    // One line of words, as the page shows it: markup breaks in the template once ran them together ("forthis").
+    expect(await page.locator('label.checkbox').innerText()).toBe('Always approve write_file for this run');
     const content = page.locator('.arg', { has: page.locator('dt', { hasText: 'content' }) }).locator('details');
     expect(await content.getAttribute('open')).toBeNull();
     expect(await content.locator('summary .size').innerText()).toMatch(/^[\d,]+ characters, show all$/);

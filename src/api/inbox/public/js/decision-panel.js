@@ -126,9 +126,9 @@ export function DecisionPanel({ approval, schema, mode, onMode, always, onAlways
               !approval.requiredApprovals &&
               html`<label class="checkbox">
                 <input type="checkbox" checked=${always} onChange=${(event) => onAlways(event.currentTarget.checked)} />
+                <!-- The spaces are in the strings: htm drops whitespace that holds a line break, which a reformat adds. -->
                 <span
-                  >Always approve <code>${approval.toolName}</code> for
-                  ${approval.subAgentWorkflowId ? `this run of ${approval.agent}` : 'this run'}</span
+                  >${'Always approve '}<code>${approval.toolName}</code>${` for ${approval.subAgentWorkflowId ? `this run of ${approval.agent}` : 'this run'}`}</span
                 >
               </label>`
             }
