@@ -14,6 +14,9 @@ import { waitFor } from './helpers/history.js';
 import { readTokens, streamHistory, textOf } from './helpers/stream.js';
 import type { Listening } from '../src/api/listen.js';
 import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
+import { defineAgent } from '../src/agents/define-agent.js';
+import { demoAgent } from '../src/agents/demo.js';
 
 const k1 = randomBytes(32);
 const k2 = randomBytes(32);
@@ -40,6 +43,8 @@ beforeAll(async () => {
   h = await startHarness({
     dataConverter: converter(ringA),
     streaming: { batchIntervalMs: 100 },
+    // Served by the workers only: a CLI here checks after the start that one serves it.
+    agents: { 'sealed-only': defineAgent({ ...demoAgent, name: 'sealed-only' }) },
     script: {
       conversations: [
         { match: 'vault', replies: [{ content: VAULT_ANSWER, chunkSize: 5, chunkDelayMs: 30 }] },
@@ -193,6 +198,15 @@ describe('payload encryption', () => {
     // The client with the key reads the memo as before.
     expect((await keyed.listRuns()).find((r) => r.workflowId === workflowId)?.prompt).toBe(SECRET_PROMPT);
     await keyed.reject(workflowId, 'call-1', { approver: 'fin', groups: ['finance'], message: 'test done' });
+  });
+
+  it('hitl start without the keys prints the id of the run it started, and says which setting it lacks', async () => {
+    const started = await runHitl(h, ['start', '--quiet', '--agent', 'sealed-only', 'open the vault']);
+    expect(started.code, started.stderr).toBe(0);
+    const workflowId = started.stdout.trim();
+    expect(workflowId).toMatch(/^sealed-only-/);
+    expect(started.stderr).toContain('HITL_ENCRYPTION_KEYS');
+    expect(await hitl.temporal.workflow.getHandle(workflowId).result()).toMatchObject({ status: 'Completed' });
   });
 
   it('answers the Temporal UI preflight from its origin only', async () => {

@@ -11,6 +11,7 @@ import {
   SessionClosedError,
   UnknownAgentError,
 } from '../../errors.js';
+import { ENCRYPTED_ENCODING } from '../../codec/aes-gcm-codec.js';
 import { NotAnAgentRunError, RunStuckError, StreamOffsetError } from '../run-errors.js';
 import { style } from './output.js';
 import { terminalText } from './terminal-text.js';
@@ -20,9 +21,19 @@ export const EXIT = { failed: 1, usage: 2, refused: 3, notFound: 4, stuck: 5 } a
 /** Options that do not make a valid request (found after Commander's own parsing). */
 export class UsageError extends Error {}
 
+/**
+ * What to do about an error, when the error alone does not say: the SDK's words for a payload this process cannot
+ * decode ("Unknown encoding: binary/encrypted") name no setting.
+ */
+export function withHint(message: string): string {
+  return message.includes(ENCRYPTED_ENCODING)
+    ? `${message}\nThe run's payloads are encrypted: set HITL_ENCRYPTION_KEYS to the workers' keys (README, "Encryption").`
+    : message;
+}
+
 export function exitWithError(err: unknown, json: boolean): never {
   const code = err instanceof HitlError ? err.code : err instanceof UsageError ? 'usage' : 'error';
-  const message = err instanceof Error ? err.message : String(err);
+  const message = withHint(err instanceof Error ? err.message : String(err));
   // A message may name what came from outside (a tool, an approver, a run's id): printed for people, it is made safe.
   const human = terminalText(message, { multiline: true, indent: '  ' });
   if (json) process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);

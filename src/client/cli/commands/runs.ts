@@ -6,7 +6,9 @@ import { readEnvConfig } from '../../../config.js';
 import { RUN_STATUSES } from '../../../contract/run-status.js';
 import type { RunState } from '../../../schemas/run-state.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
+import { UnknownAgentError } from '../../../errors.js';
 import { checkAgentServed } from '../../served-agent.js';
+import { withHint } from '../errors.js';
 import { shellWord } from '../../shell-word.js';
 import { parseIdentity, parseJson } from '../option-values.js';
 import { pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
@@ -61,8 +63,15 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
         // A run whose decisions must be signed takes its requester only from a token: the key holder vouches for it.
         { workflowId: opts.id, signer: decisionSignerFromConfig(config) },
       );
-      // Any other agent is the workers' to know: their first task on the run says, and a typo exits non-zero.
-      if (!Object.hasOwn(known, opts.agent)) await checkAgentServed(hitl.temporal, started.workflowId, opts.agent);
+      // Any other agent is the workers' to know: their first task on the run says, and a typo exits non-zero. The run
+      // has started, so a check that could not be made (a run this process cannot decode) still prints its id.
+      if (!Object.hasOwn(known, opts.agent))
+        await checkAgentServed(hitl.temporal, started.workflowId, opts.agent).catch((err: unknown) => {
+          if (err instanceof UnknownAgentError) throw err;
+          process.stderr.write(
+            `Started, but could not check that a worker serves "${terminalText(opts.agent)}": ${withHint(String(err))}\n`,
+          );
+        });
       if (opts.quiet && !ctx.out().json) return void process.stdout.write(`${started.workflowId}\n`);
       const id = terminalText(started.workflowId);
       print(ctx.out(), started, () => `Started ${style.bold(id)}\nWatch it: hitl watch ${terminalText(shellWord(started.workflowId))}`);
