@@ -6,7 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
-import { decodeApprovalId } from '../src/contract/approval-id.js';
+import { decodeApprovalId, encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';
@@ -183,6 +183,9 @@ describe('sub-agents', () => {
       agent: 'researcher',
     });
     expect(decodeApprovalId(listed[0]!.approvalId)).toEqual({ workflowId: parent.workflowId, callId: 'call-1/call-1' });
+    // The child's own id for it is not offered for deciding: it points to the top-level run's.
+    const direct = encodeApprovalId({ workflowId: childId, callId: 'call-1' });
+    await expect(hitl.findApproval(direct)).rejects.toThrow(`decide it through its top-level run, as approval ${listed[0]!.approvalId}`);
 
     const applied = await decide(parent, { decisions: [{ id: 'call-1/call-1', type: 'approve' }], approver: 'pat' });
     expect(applied).toEqual({

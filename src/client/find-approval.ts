@@ -22,6 +22,16 @@ export async function findApproval(temporal: Client, approvalId: string, health:
   const notWaiting = () => new ApprovalNotFoundError(approvalId, `call ${ref.callId} is not waiting for a decision`);
   try {
     const description = await handle.describe();
+    const root = description.rootExecution?.workflowId;
+    // A sub-agent's calls are decided through the top-level run, which shows them under the sub-agent's path and to
+    // which decision tokens are bound: deciding here would race the parent's own decision (sub-agent-mirror.ts).
+    if (root && root !== ref.workflowId && ref.workflowId.startsWith(`${root}/`)) {
+      const shown = encodeApprovalId({ workflowId: root, callId: `${ref.workflowId.slice(root.length + 1)}/${ref.callId}` });
+      throw new ApprovalNotFoundError(
+        approvalId,
+        `call ${ref.callId} belongs to a sub-agent: decide it through its top-level run, as approval ${shown}`,
+      );
+    }
     const problem = await diagnoseRun(temporal, handle, { ...health, description });
     const agent = description.typedSearchAttributes.get(HitlAgent) ?? '';
     if (problem) {
