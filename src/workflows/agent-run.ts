@@ -141,7 +141,7 @@ export class AgentRun {
     this.#setup = { input, snapshot, policy, maxSteps: input.maxSteps ?? snapshot.maxSteps };
     this.transcript.append({ role: 'system', content: snapshot.instructions }, { role: 'user', content: input.prompt });
     this.notifications.configure(snapshot.notify, snapshot.name);
-    this.visibility.begin(input.prompt, input.requestedBy);
+    this.visibility.begin(input.prompt, input.requestedBy, snapshot.signedDecisions !== undefined);
     this.refresh('running the agent');
   }
 
@@ -164,7 +164,7 @@ export class AgentRun {
     this.modelCalls.restore(carry.modelCalls);
     this.breakpoints.restore(carry.lastBreakNumber);
     this.notifications.configure(carry.snapshot.notify, carry.snapshot.name, carry.notificationSeq);
-    this.visibility.resume(carry.parentReportSeq, this.audit.lastSeq);
+    this.visibility.resume(carry.parentReportSeq, this.audit.lastSeq, carry.snapshot.signedDecisions !== undefined);
     this.refresh('resumed after continue-as-new');
   }
 

@@ -31,6 +31,8 @@ export interface PlanContext {
   signing?: SigningContext;
   /** Without `signing`, a decision that carries a token is refused rather than taken without it (runs since patch set 6). */
   refusesUncheckedTokens?: boolean;
+  /** ...except for these sub-agents' calls (as shown here), whose runs check the token it passes on (since patch set 22). */
+  tokensCheckedByOwner?: ReadonlySet<string>;
   /** An edit's arguments its tool does not take are refused rather than dropped (runs since patch set 6). */
   refusesUnknownEditArgs?: boolean;
   /** A decision input holding a `__proto__` key is refused as malformed (src/bounds/proto-keys.ts). */

@@ -240,10 +240,16 @@ const sameMembers = (a: readonly string[], b: readonly string[]) => a.length ===
 function checkToken(
   decision: Decision,
   call: PendingApproval,
-  { signing, refusesUncheckedTokens }: Pick<PlanContext, 'signing' | 'refusesUncheckedTokens'>,
+  {
+    signing,
+    refusesUncheckedTokens,
+    tokensCheckedByOwner,
+  }: Pick<PlanContext, 'signing' | 'refusesUncheckedTokens' | 'tokensCheckedByOwner'>,
   label: string,
 ): VerifiedDecider | DecisionRefusedError | undefined {
-  // A token says who decides; one the run cannot check must not pass as if it had been checked, nor be dropped.
+  // A token says who decides; one the run cannot check must not pass as if it had been checked, nor be dropped. A
+  // sub-agent's call goes on with its token to the run that owns it, which checks it (run-decisions.ts, forward).
+  if (!signing && decision.token !== undefined && call.subAgentWorkflowId && tokensCheckedByOwner?.has(call.id)) return undefined;
   if (!signing && decision.token !== undefined && refusesUncheckedTokens) {
     return new DecisionRefusedError(
       'tokens_unchecked',

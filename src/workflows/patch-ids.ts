@@ -219,6 +219,12 @@ export const PATCHES = {
    * lists showed the decided breakpoint, and not the call, until its deadline.
    */
   breakpointsListAtOnce: 'breakpoints-list-at-once',
+  /**
+   * A run that checks no decision tokens passes one on with a decision for a sub-agent's call whose run checks them
+   * (decision-plan.ts), instead of refusing it: after signing was switched on, a run started before it sent such
+   * decisions on unsigned, and a sub-agent started after it refused them, so its calls could not be decided.
+   */
+  tokensPassToOwners: 'tokens-pass-to-owners',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

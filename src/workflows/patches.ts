@@ -85,7 +85,7 @@ const SET_21: readonly PatchId[] = [
   PATCHES.startInMemo,
 ];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-22', patches: [...SET_21, PATCHES.breakpointsListAtOnce] },
+  { id: 'patch-set-22', patches: [...SET_21, PATCHES.breakpointsListAtOnce, PATCHES.tokensPassToOwners] },
   { id: 'patch-set-21', patches: SET_21 },
   { id: 'patch-set-20', patches: SET_20 },
   { id: 'patch-set-19', patches: SET_19 },

@@ -140,6 +140,7 @@ function planContext(run: AgentRun): PlanContext {
     subAgentTools: run.children.tools(),
     ...(run.started && run.snapshot.signedDecisions && { signing: signingContext(run, run.snapshot.signedDecisions) }),
     refusesUncheckedTokens: takesPatch(PATCHES.tokensNeedSigners),
+    ...(takesPatch(PATCHES.tokensPassToOwners) && { tokensCheckedByOwner: run.children.tokensChecked() }),
     refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
     refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),

@@ -63,6 +63,8 @@ export class RunVisibility {
   /** The last report to the parent (its number survives continue-as-new: the parent ignores older ones). */
   #parentReport = { seq: 0, key: '', auditSeq: 0 };
   #memoPendingKey = '[]';
+  /** This run checks decision tokens (it started with a trusted signer): its parent is told, with its calls. */
+  #checksTokens = false;
   readonly #searchAttributes = new SearchAttributePublisher();
   readonly #metrics = new ApprovalMetrics();
   /** Listings held back while a decided call's tool starts (deferListings), and the work that goes out with them. */
@@ -78,7 +80,8 @@ export class RunVisibility {
    * patch startInMemo the run writes each key it lists by, its start too, and removes a requester it did not prove:
    * what its starter put in the memo under those keys is not the run's word.
    */
-  begin(prompt: string, requestedBy: string | undefined): void {
+  begin(prompt: string, requestedBy: string | undefined, checksTokens: boolean): void {
+    this.#checksTokens = checksTokens;
     if (!takesPatch(PATCHES.startInMemo)) return upsertMemo(askedMemo(prompt, requestedBy));
     upsertMemo({
       requestedBy: undefined,
@@ -88,7 +91,8 @@ export class RunVisibility {
   }
 
   /** A resumed run goes on numbering its reports to the parent. */
-  resume(parentReportSeq: number, auditSeq: number): void {
+  resume(parentReportSeq: number, auditSeq: number, checksTokens: boolean): void {
+    this.#checksTokens = checksTokens;
     this.#parentReport = { seq: parentReportSeq, key: '', auditSeq };
   }
 
@@ -223,6 +227,8 @@ export class RunVisibility {
       pending: run.pending,
       tools: [...run.tools],
       answered,
+      // Its own calls only: a sub-agent of its own tells it, and a token for that one's calls stops here.
+      ...(this.#checksTokens && { tokensChecked: run.pending.filter((p) => !p.subAgentWorkflowId).map((p) => p.id) }),
     };
     getExternalWorkflowHandle(parent.workflowId)
       .signal(childApprovalsSignal, report)

@@ -12,6 +12,8 @@ interface ChildReport {
   seq: number;
   pending: PendingApproval[];
   tools: string[];
+  /** Its calls whose run checks decision tokens (sub-agent-report.ts). */
+  tokensChecked: readonly string[];
 }
 
 export class SubAgentMirror {
@@ -46,7 +48,7 @@ export class SubAgentMirror {
 
   /** Takes a sub-agent's report, unless an older one arrives late. Returns whether anything changed. */
   take(report: ChildApprovals): boolean {
-    const { workflowId, seq, pending, tools, answered = [] } = report;
+    const { workflowId, seq, pending, tools, answered = [], tokensChecked = [] } = report;
     const known = this.#reports.get(workflowId);
     if (known && known.seq >= seq) return false;
     const stillPending = new Set(pending.map((p) => p.id));
@@ -54,7 +56,7 @@ export class SubAgentMirror {
       const id = key.slice(workflowId.length + 1);
       if (answered.includes(id) || !stillPending.has(id)) this.#forwarded.delete(key);
     }
-    if (pending.length) this.#reports.set(workflowId, { seq, pending, tools });
+    if (pending.length) this.#reports.set(workflowId, { seq, pending, tools, tokensChecked });
     else this.#reports.delete(workflowId);
     return true;
   }
@@ -79,6 +81,16 @@ export class SubAgentMirror {
   /** Decisions passed on and not yet answered, by the call id as shown here. */
   forwardedByShownId(): Map<string, DecidedSummary> {
     return new Map([...this.#forwarded].map(([key, summary]) => [key.slice(key.lastIndexOf('/') + 1), summary]));
+  }
+
+  /** Sub-agents' calls, as shown here, whose run checks decision tokens. */
+  tokensChecked(): Set<string> {
+    return new Set(
+      [...this.#reports].flatMap(([workflowId, { tokensChecked }]) => {
+        const prefix = this.#prefixes.get(workflowId);
+        return tokensChecked.map((id) => (prefix ? `${prefix}/${id}` : id));
+      }),
+    );
   }
 
   /** Tools of each sub-agent run, for edits of its calls. */

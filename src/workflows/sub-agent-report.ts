@@ -20,6 +20,11 @@ export const ChildApprovals = builtOnce('workflows/sub-agent-report.ChildApprova
     tools: z.array(z.string()).max(500),
     /** Calls it received a decision for (taken or refused) since its previous report. */
     answered: z.array(z.string()).max(10_000).optional(),
+    /**
+     * Calls of `pending` whose run checks decision tokens: a parent that checks none passes a token for them on with
+     * the decision, rather than refusing it (patch tokensPassToOwners).
+     */
+    tokensChecked: z.array(z.string()).max(1000).optional(),
   }),
 );
 export type ChildApprovals = z.infer<typeof ChildApprovals>;
