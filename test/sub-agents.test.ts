@@ -73,6 +73,14 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'coordinate a raced note',
+          replies: [{ toolCalls: [call('ask5', 'ask_researcher', { prompt: 'research: a raced note' })] }, { content: 'Done.' }],
+        },
+        {
+          match: 'research: a raced note',
+          replies: [{ toolCalls: [call('race', 'write_file', { path: 'raced.md', content: 'who won' })] }, { content: 'Written.' }],
+        },
+        {
           match: 'coordinate under attack',
           replies: [{ toolCalls: [call('ask4', 'ask_researcher', { prompt: 'research: a note under attack' })] }, { content: 'never' }],
         },
@@ -230,6 +238,23 @@ describe('sub-agents', () => {
     expect((await child.query(runStateQuery)).decisions.filter((d) => d.outcome === 'applied')).toEqual([
       expect.objectContaining({ id: 'call-1', type: 'edit', approver: 'pat', argsAfter: { path: 'draft.md', content: 'edited draft' } }),
     ]);
+  });
+
+  it("says what the sub-agent did with its call, when a decision sent to the sub-agent itself beat the parent's", async () => {
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate a raced note' });
+    const childId = subAgentWorkflowId(parent.workflowId, 'call-1');
+    await waitForPending(parent, 1);
+    // Straight to the sub-agent, around the API (which refuses the child's own id): a Temporal client may.
+    await decide(h.temporal.client.workflow.getHandle(childId), { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'mallory' });
+    await decide(parent, { decisions: [{ id: 'call-1/call-1', type: 'reject', message: 'no' }], approver: 'boss' }).catch(() => undefined);
+    expect(await parent.result()).toMatchObject({ status: 'Completed' });
+    const status = await hitl.approvalStatus(encodeApprovalId({ workflowId: parent.workflowId, callId: 'call-1/call-1' }));
+    expect(status).toMatchObject({
+      workflowId: parent.workflowId,
+      callId: 'call-1/call-1',
+      status: 'decided',
+      decision: { type: 'approve', approver: 'mallory' },
+    });
   });
 
   it('cancelling the parent cancels the child', async () => {

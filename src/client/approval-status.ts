@@ -12,6 +12,29 @@ type StatusState = Pick<RunState, 'pending' | 'decisions' | 'status'> & Partial<
 /** A call announced again is followed this far: each announcement after the first needs a decision of its own. */
 const MAX_ANNOUNCEMENTS = 100;
 
+/**
+ * What became of `callId`, shown by the run `workflowId`. A sub-agent's call (shown `<its path>/<its id>`) is answered
+ * by the run that owns it, unless it waits here: that run checked and applied, or refused, whatever decision reached
+ * it, while the run that showed it passed decisions on and learns only that the call no longer waits.
+ */
+export async function approvalStatusOf(
+  readRun: (workflowId: string) => Promise<StatusState>,
+  workflowId: string,
+  callId: string,
+): Promise<ApprovalStatus | undefined> {
+  const here = statusIn(await readRun(workflowId), workflowId, callId);
+  const cut = callId.lastIndexOf('/');
+  if (cut < 0 || here?.status === 'waiting') return here;
+  const owner = `${workflowId}/${callId.slice(0, cut)}`;
+  const there = await readRun(owner).then(
+    (state) => statusIn(state, owner, callId.slice(cut + 1)),
+    () => undefined,
+  );
+  if (!there) return here;
+  const shownAgain = there.waitsAs && { waitsAs: `${callId.slice(0, cut + 1)}${there.waitsAs}` };
+  return { ...there, workflowId, callId, ...shownAgain };
+}
+
 /** What became of `callId` in a run, from the run's state: undefined when the run never had such a call in view. */
 export function statusIn(state: StatusState, workflowId: string, callId: string): ApprovalStatus | undefined {
   let own = ownStatus(state, callId);

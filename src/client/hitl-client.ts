@@ -29,7 +29,7 @@ import { asEnded, endedAs } from './ended-run.js';
 import { requireAgentRun } from './followed-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { findApproval } from './find-approval.js';
-import { statusIn } from './approval-status.js';
+import { approvalStatusOf } from './approval-status.js';
 import type { ApprovalStatus } from '../schemas/approval-status.js';
 import { decodeApprovalId } from '../contract/approval-id.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
@@ -170,7 +170,7 @@ export class HitlClient {
   async approvalStatus(approvalId: string): Promise<ApprovalStatus> {
     const ref = decodeApprovalId(approvalId);
     if (!ref) throw new ApprovalNotFoundError(approvalId, 'it is not a valid approval id');
-    const status = statusIn(await this.getRun(ref.workflowId), ref.workflowId, ref.callId);
+    const status = await approvalStatusOf((workflowId) => this.getRun(workflowId), ref.workflowId, ref.callId);
     if (!status) throw new ApprovalNotFoundError(approvalId, `run ${ref.workflowId} shows no approval ${ref.callId}`);
     return status;
   }
