@@ -4,6 +4,7 @@
  */
 import { announcedAgainAs, OWN_CALL_ID } from '../contract/call-ids.js';
 import { isClosed } from '../contract/run-status.js';
+import { ownerOfShownCall } from '../contract/sub-agent-ids.js';
 import type { ApprovalStatus } from '../schemas/approval-status.js';
 import type { RunState } from '../schemas/run-state.js';
 
@@ -23,15 +24,14 @@ export async function approvalStatusOf(
   callId: string,
 ): Promise<ApprovalStatus | undefined> {
   const here = statusIn(await readRun(workflowId), workflowId, callId);
-  const cut = callId.lastIndexOf('/');
-  if (cut < 0 || here?.status === 'waiting') return here;
-  const owner = `${workflowId}/${callId.slice(0, cut)}`;
-  const there = await readRun(owner).then(
-    (state) => statusIn(state, owner, callId.slice(cut + 1)),
+  const owner = ownerOfShownCall(workflowId, callId);
+  if (!owner || here?.status === 'waiting') return here;
+  const there = await readRun(owner.workflowId).then(
+    (state) => statusIn(state, owner.workflowId, owner.callId),
     () => undefined,
   );
   if (!there) return here;
-  const shownAgain = there.waitsAs && { waitsAs: `${callId.slice(0, cut + 1)}${there.waitsAs}` };
+  const shownAgain = there.waitsAs && { waitsAs: `${callId.slice(0, callId.length - owner.callId.length)}${there.waitsAs}` };
   return { ...there, workflowId, callId, ...shownAgain };
 }
 

@@ -5,6 +5,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { announcedAgainAs } from '../contract/call-ids.js';
+import { subAgentPath } from '../contract/sub-agent-ids.js';
 import { pendingApprovalQuery, pendingApprovalsQuery } from '../contract/messages.js';
 import { HitlAgent } from '../contract/search-attributes.js';
 import { ApprovalNotFoundError } from '../errors.js';
@@ -23,10 +24,11 @@ export async function findApproval(temporal: Client, approvalId: string, health:
   try {
     const description = await handle.describe();
     const root = description.rootExecution?.workflowId;
+    const path = root ? subAgentPath(root, ref.workflowId) : '';
     // A sub-agent's calls are decided through the top-level run, which shows them under the sub-agent's path and to
     // which decision tokens are bound: deciding here would race the parent's own decision (sub-agent-mirror.ts).
-    if (root && root !== ref.workflowId && ref.workflowId.startsWith(`${root}/`)) {
-      const shown = encodeApprovalId({ workflowId: root, callId: `${ref.workflowId.slice(root.length + 1)}/${ref.callId}` });
+    if (root && path) {
+      const shown = encodeApprovalId({ workflowId: root, callId: `${path}/${ref.callId}` });
       throw new ApprovalNotFoundError(
         approvalId,
         `call ${ref.callId} belongs to a sub-agent: decide it through its top-level run, as approval ${shown}`,

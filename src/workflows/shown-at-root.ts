@@ -4,10 +4,11 @@
  * Decision tokens bind to that run and that id, and webhook events name the approval by them.
  */
 import { workflowInfo } from '@temporalio/workflow';
+import { subAgentPath } from '../contract/sub-agent-ids.js';
 
 export function shownAtRoot(): { rootWorkflowId: string; shownIdPrefix: string } {
   const { workflowId, root } = workflowInfo();
   const rootWorkflowId = root?.workflowId ?? workflowId;
-  const path = workflowId.startsWith(`${rootWorkflowId}/`) ? workflowId.slice(rootWorkflowId.length + 1) : '';
+  const path = subAgentPath(rootWorkflowId, workflowId);
   return { rootWorkflowId, shownIdPrefix: path ? `${path}/` : '' };
 }
