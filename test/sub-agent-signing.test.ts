@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import type { Listening } from '../src/api/listen.js';
 import { encodeApprovalId } from '../src/contract/approval-id.js';
+import { HitlClient } from '../src/client/hitl-client.js';
 import { runStateQuery } from '../src/contract/messages.js';
+import { DecisionRefusedError } from '../src/errors.js';
 import { startTestApi } from './helpers/api.js';
 import { waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -28,6 +30,7 @@ const key = newSigner('EdDSA', 'switched-on-for-sub-agents');
 
 let h: Harness;
 let api: Listening;
+let hitl: HitlClient;
 beforeAll(async () => {
   h = await startHarness({
     recordAs: 'sub-agent-signing',
@@ -49,6 +52,7 @@ beforeAll(async () => {
       ],
     },
   });
+  hitl = new HitlClient(h.temporal.client, h.taskQueue);
   api = await startTestApi(h, { tokens: { [TOKEN]: { approver: 'alice', groups: ['finance'] } }, signer: key });
 });
 afterAll(async () => {
@@ -77,6 +81,33 @@ describe('signing switched on between a run and its sub-agent', () => {
 
     const [waiting] = await waitForPending(parent, 1);
     expect(waiting).toMatchObject({ id: 'call-2/call-1', toolName: 'write_file' });
+    const childId = `${parent.workflowId}/call-2`;
+
+    // A token the run passes on unchecked, and the sub-agent refuses: the sender hears the sub-agent's refusal, and
+    // the run's log says the decision was passed on and refused there, never that it was applied.
+    const forged = hitl.decide(parent.workflowId, {
+      decisions: [{ id: 'call-2/call-1', type: 'approve', token: 'not.a.token' }],
+      approver: 'mallory',
+    });
+    await expect(forged).rejects.toBeInstanceOf(DecisionRefusedError);
+    await expect(forged).rejects.toMatchObject({
+      code: 'token_refused',
+      message: expect.stringContaining(`${childId} owns call-2/call-1`),
+    });
+    const afterForged = (await parent.query(runStateQuery)).decisions.filter((d) => d.id === 'call-2/call-1');
+    expect(afterForged).toEqual([
+      expect.objectContaining({ outcome: 'forwarded', type: 'approve', approver: 'mallory', forwardedTo: childId }),
+      expect.objectContaining({
+        outcome: 'noted',
+        event: 'forward_refused',
+        approver: 'mallory',
+        forwardedTo: childId,
+        refusal: expect.objectContaining({ code: 'token_refused' }),
+      }),
+    ]);
+    // The call waits again, here and in the sub-agent, for a decision that holds.
+    await waitForPending(parent, 1);
+
     expect(await approve(parent.workflowId, 'call-2/call-1')).toMatchObject({
       status: 200,
       body: { applied: [{ id: 'call-2/call-1', approver: 'alice', forwardedTo: `${parent.workflowId}/call-2` }] },
@@ -84,9 +115,13 @@ describe('signing switched on between a run and its sub-agent', () => {
     expect(await parent.result()).toMatchObject({ status: 'Completed' });
     expect(existsSync(path.join(h.dataDir, 'workspace', 'after.md'))).toBe(true);
     // The sub-agent checked the token: the decision is alice's by her signature, not by the run's word.
-    const child = h.temporal.client.workflow.getHandle(`${parent.workflowId}/call-2`);
+    const child = h.temporal.client.workflow.getHandle(childId);
     await waitFor(async () => (await child.query(runStateQuery)).decisions.some((d) => d.outcome === 'applied'));
     const applied = (await child.query(runStateQuery)).decisions.filter((d) => d.outcome === 'applied');
     expect(applied).toEqual([expect.objectContaining({ id: 'call-1', type: 'approve', approver: 'alice' })]);
+    expect((await parent.query(runStateQuery)).decisions.filter((d) => d.id === 'call-2/call-1').slice(2)).toEqual([
+      expect.objectContaining({ outcome: 'forwarded', approver: 'alice' }),
+      expect.objectContaining({ outcome: 'noted', event: 'forward_taken', approver: 'alice', forwardedTo: childId }),
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { decodeApprovalId, encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
+import { DecisionRefusedError } from '../src/errors.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';
 import { subAgentWorkflowId } from '../src/workflows/sub-agents.js';
@@ -215,8 +216,10 @@ describe('sub-agents', () => {
     expect((await child.query(runStateQuery)).decisions).toEqual([
       expect.objectContaining({ id: 'call-1', type: 'approve', approver: 'pat', via: 'signal', outcome: 'applied' }),
     ]);
+    // Passed on, then taken there: the parent's log says both, and never that it applied the decision itself.
     expect((await parent.query(runStateQuery)).decisions).toEqual([
-      expect.objectContaining({ id: 'call-1/call-1', forwardedTo: childId, approver: 'pat' }),
+      expect.objectContaining({ id: 'call-1/call-1', outcome: 'forwarded', forwardedTo: childId, approver: 'pat' }),
+      expect.objectContaining({ id: 'call-1/call-1', outcome: 'noted', event: 'forward_taken', forwardedTo: childId }),
     ]);
   });
 
@@ -246,7 +249,13 @@ describe('sub-agents', () => {
     await waitForPending(parent, 1);
     // Straight to the sub-agent, around the API (which refuses the child's own id): a Temporal client may.
     await decide(h.temporal.client.workflow.getHandle(childId), { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'mallory' });
-    await decide(parent, { decisions: [{ id: 'call-1/call-1', type: 'reject', message: 'no' }], approver: 'boss' }).catch(() => undefined);
+    // Refused whichever way the race goes: by the parent if mallory's decision was reported first, else by the
+    // sub-agent the parent passed it on to. It is never answered as applied.
+    const late = await hitl
+      .decide(parent.workflowId, { decisions: [{ id: 'call-1/call-1', type: 'reject', message: 'no' }], approver: 'boss' })
+      .catch((err: unknown) => err);
+    expect(late).toBeInstanceOf(DecisionRefusedError);
+    expect(['already_decided', 'unknown_call']).toContain((late as DecisionRefusedError).code);
     expect(await parent.result()).toMatchObject({ status: 'Completed' });
     const status = await hitl.approvalStatus(encodeApprovalId({ workflowId: parent.workflowId, callId: 'call-1/call-1' }));
     expect(status).toMatchObject({

@@ -7,6 +7,7 @@ import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/clien
 import { decisionInputTooLarge } from '../contract/decision-size.js';
 import { runStateQuery } from '../contract/messages.js';
 import { DecisionRefusedError, RunNotFoundError } from '../errors.js';
+import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { DecideInput } from '../schemas/decision.js';
 import type { RunProblem } from '../schemas/run-problem.js';
 import { AgentResult } from '../schemas/run-state.js';
@@ -68,15 +69,18 @@ export async function closedRunRefusal(temporal: Client, workflowId: string, inp
           () => undefined,
         )
       : undefined;
-  const decided = (
+  const entries =
     audit ??
     (await queryState()
       .catch(() => new Promise((resolve) => setTimeout(resolve, 500)).then(queryState))
       .then(
         (state) => state.decisions,
         () => [],
-      ))
-  ).find((d) => d.outcome === 'applied' && d.id && ids.has(d.id));
+      ));
+  const decided = entries.find(
+    (d, i) =>
+      d.id && ids.has(d.id) && (d.outcome === 'applied' || (d.outcome === 'forwarded' && !refusedLater(entries.slice(i + 1), d.id))),
+  );
   if (decided) {
     return new DecisionRefusedError(
       'already_decided',
@@ -84,4 +88,9 @@ export async function closedRunRefusal(temporal: Client, workflowId: string, inp
     );
   }
   return new DecisionRefusedError('run_closed', `Run ${workflowId} has finished; nothing is waiting for a decision.`);
+}
+
+/** A decision passed on was refused by the sub-agent that owns the call, or never reached it. */
+function refusedLater(later: readonly AuditEntry[], id: string): boolean {
+  return later.some((e) => e.id === id && (e.event === 'forward_refused' || e.event === 'forward_lost'));
 }

@@ -30,6 +30,7 @@ import { requireAgentRun } from './followed-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { findApproval } from './find-approval.js';
 import { approvalStatusOf } from './approval-status.js';
+import { awaitOwnersAnswers, OWNER_ANSWER_WAIT_MS } from './forward-verdicts.js';
 import type { ApprovalStatus } from '../schemas/approval-status.js';
 import { decodeApprovalId } from '../contract/approval-id.js';
 import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
@@ -55,6 +56,8 @@ export class HitlClient {
     readonly health: HealthOptions = {},
     /** When given, a run whose context does not match its agent's `contextSchema` is refused before it starts. */
     readonly agents?: KnownAgents,
+    /** How long a decision passed on to a sub-agent waits for the sub-agent's answer (forward-verdicts.ts). */
+    readonly ownerAnswerWaitMs = OWNER_ANSWER_WAIT_MS,
   ) {}
 
   /** The store across runs, the one tools use (`ctx.store`): read what runs wrote, or write for them. */
@@ -179,7 +182,9 @@ export class HitlClient {
    * Sends decisions through the `decide` update; a refusal throws DecisionRefusedError with the run's reason. Refused
    * up front: an input too large for any run (too_large), and a stuck run (run_stuck; no worker could validate the
    * update, so it would only wait). So is a decision whose workflow task fails while applying it: Temporal then drops
-   * the update, and the run waits as it did before. One the run refuses as busy is sent again (run-busy.ts).
+   * the update, and the run waits as it did before. One the run refuses as busy is sent again (run-busy.ts). A decision
+   * the run passed on to the sub-agent that owns the call waits a moment for the sub-agent's answer, and throws its
+   * refusal (forward-verdicts.ts).
    */
   async decide(workflowId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
     refuseIfTooLarge(input);
@@ -191,8 +196,9 @@ export class HitlClient {
     if (problem) throw stuckRefusal(workflowId, problem);
     const updateId = options.updateId ?? randomUUID();
     const send = (sent: DecideInput) => sendWhileBusy(() => handle.executeUpdate(decideUpdate, { args: [sent], updateId }));
+    let result: DecideResult;
     try {
-      return await send(input).catch((err: unknown) => {
+      result = await send(input).catch((err: unknown) => {
         const unsigned = unsignedRetry(err, input);
         if (!unsigned) throw err;
         return send(unsigned);
@@ -208,6 +214,12 @@ export class HitlClient {
       if (failedWhileApplying(err)) throw await failedTaskRefusal(this.temporal, workflowId, () => this.diagnose(workflowId));
       throw err;
     }
+    // Only the owner's refusal changes the answer: a query that fails here leaves it as the run gave it.
+    const readAudit = (from: number) => handle.query(runStateQuery, { decisionsFrom: from, messagesFrom: Number.MAX_SAFE_INTEGER });
+    await awaitOwnersAnswers(readAudit, result.applied, this.ownerAnswerWaitMs).catch((err: unknown) => {
+      if (err instanceof DecisionRefusedError) throw err;
+    });
+    return result;
   }
 
   /** One decision for one call, by the call's id. */

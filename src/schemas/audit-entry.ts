@@ -17,10 +17,15 @@ export const AUDIT_EVENTS = [
   'consent_expired',
   'world_changed',
   'precheck_failed',
+  /** What a sub-agent did with a decision this run passed on (`forwarded`): took it, refused it, or never answered. */
+  'forward_taken',
+  'forward_refused',
+  'forward_lost',
 ] as const;
 
 /**
- * One decision input, applied or refused, or something the run noted (`outcome: 'noted'`): who, what, when
+ * One decision input, applied, refused, or passed on to the sub-agent that owns the call (`forwarded`, which that run
+ * records as applied or refused in its own log), or something the run noted (`outcome: 'noted'`): who, what, when
  * (workflow time), and the args before and after.
  */
 export const AuditEntry = builtOnce('schemas/audit-entry.AuditEntry', () =>
@@ -29,7 +34,7 @@ export const AuditEntry = builtOnce('schemas/audit-entry.AuditEntry', () =>
     at: z.iso.datetime(),
     /** How it came: `run` for what the run noted on its own (an escalation tier, a consent that expired). */
     via: z.union([DecidedVia, z.literal('run')]),
-    outcome: z.enum(['applied', 'refused', 'noted']),
+    outcome: z.enum(['applied', 'refused', 'forwarded', 'noted']),
     event: z.enum(AUDIT_EVENTS).optional(),
     type: z.union([DecisionType, z.literal('timeout')]).optional(),
     id: z.string().optional(),
@@ -50,7 +55,7 @@ export const AuditEntry = builtOnce('schemas/audit-entry.AuditEntry', () =>
     message: z.string().optional(),
     always: z.boolean().optional(),
     refusal: z.object({ code: z.string(), message: z.string() }).optional(),
-    /** The sub-agent run a decision was passed on to (which records it in its own log too). */
+    /** The sub-agent run a decision was passed on to (which records it in its own log too), or that answered it. */
     forwardedTo: z.string().optional(),
     /** A malformed input as received (cut), so the log accounts for it. */
     input: z.string().optional(),

@@ -225,6 +225,13 @@ export const PATCHES = {
    * decisions on unsigned, and a sub-agent started after it refused them, so its calls could not be decided.
    */
   tokensPassToOwners: 'tokens-pass-to-owners',
+  /**
+   * A decision passed on to a sub-agent is recorded as `forwarded`, not `applied`, and what the sub-agent did with it
+   * is noted when it reports (taken, refused with its reason, or never answered): the run's log said "applied" for a
+   * decision the sub-agent had refused, and whoever sent it was told nothing else. A sub-agent's report lists its
+   * refusals for this (sub-agent-report.ts).
+   */
+  forwardsHearBack: 'forwards-hear-back',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

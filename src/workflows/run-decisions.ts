@@ -3,11 +3,9 @@
  * `always` decisions settle later calls of their tool, deadlines apply `onTimeout`, refusals are recorded. Every
  * change goes through the run's own methods.
  */
-import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
-import { decisionSignal } from '../contract/messages.js';
+import { log } from '@temporalio/workflow';
 import { ApprovalTimeoutError, type DecisionRefusedError } from '../errors.js';
 import { truncateBytes } from '../bounds/truncate.js';
-import { argsHash } from '../policy/args-hash.js';
 import { liveApprovals } from '../policy/held-approvals.js';
 import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { CallRecord, GateSettings, Resolution } from '../schemas/call-record.js';
@@ -18,13 +16,13 @@ import type { ReviewOutcome } from '../schemas/review.js';
 import type { AgentRun } from './agent-run.js';
 import { announce, requestApproval } from './announce.js';
 import { auditArgs } from './audit-log.js';
+import { forward } from './forwarded-decisions.js';
 import type { PlannedDecision } from './decision-plan.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { preparedBeforeDeciding } from './proposal-preparation.js';
 import { runDuration } from './run-duration.js';
 import { oldestLiveApproval } from './quorum-lapse.js';
 import { standingDecision } from './standing-decisions.js';
-import { ownerCallId } from './sub-agent-mirror.js';
 import { workflowNow } from './workflow-clock.js';
 
 export type Channel = 'update' | 'signal';
@@ -165,44 +163,6 @@ function propose(run: AgentRun, record: CallRecord, planned: PlannedDecision, vi
   });
   run.events.decided(entry);
   if (!preparing) requestApproval(run, record.pending!);
-}
-
-/**
- * A decision for a sub-agent's call goes to the run that owns it, which checks it again and records it. The call
- * stays hidden here until the sub-agent reports what it still waits for (which also brings it back if refused
- * there); this run remembers it passed the decision on, so a second decision for it is refused here too.
- */
-function forward(
-  run: AgentRun,
-  workflowId: string,
-  planned: PlannedDecision,
-  via: Channel,
-  who: Pick<DecideInput, 'approver' | 'groups'>,
-): void {
-  const summary = { type: planned.decision.type, ...(planned.approver && { approver: planned.approver }) };
-  run.children.forward(workflowId, planned.call.id, summary);
-  if (planned.call.id.includes('/')) run.book.markDecided(planned.call.id, summary);
-  const entry = run.audit.append({
-    via,
-    outcome: 'applied',
-    type: planned.decision.type,
-    id: planned.call.id,
-    toolName: planned.call.toolName,
-    ...(planned.approver && { approver: planned.approver }),
-    forwardedTo: workflowId,
-  });
-  run.events.decided(entry);
-  // What the approver saw, checked by the owner against its own call: a report that showed other arguments or another
-  // tool under this id (a forged one, say) gets a refusal there, never an approval of what nobody saw.
-  const shown = { toolName: planned.call.toolName, argsHash: argsHash(planned.call.args) };
-  const decision = { ...planned.decision, id: ownerCallId(planned.call.id), ...shown };
-  getExternalWorkflowHandle(workflowId)
-    .signal(decisionSignal, {
-      decisions: [decision],
-      ...(who.approver && { approver: who.approver }),
-      ...(who.groups && { groups: who.groups }),
-    })
-    .catch((err) => log.warn('could not forward a decision to a sub-agent', { workflowId, error: String(err) }));
 }
 
 /** Records a refused input in the audit log; nothing else changes. */

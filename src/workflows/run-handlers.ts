@@ -32,6 +32,7 @@ import { shownAtRoot } from './shown-at-root.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { extraArgumentsRefusal } from './one-argument.js';
 import { withLiveApprovals } from './quorum-lapse.js';
+import { noteVerdicts } from './forwarded-decisions.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
 import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
@@ -98,7 +99,9 @@ export function registerInputs(run: AgentRun): void {
     if (!report || (checked && !run.children.isRunning(report.workflowId)) || extraArgumentsRefusal('report', extra)) {
       return log.warn('ignored a sub-agent report that is malformed or not from a running sub-agent of this run');
     }
-    if (run.children.take(report)) run.refresh();
+    const { changed, verdicts } = run.children.take(report);
+    if (verdicts.length) noteVerdicts(run, verdicts);
+    else if (changed) run.refresh();
   });
 }
 

@@ -20,13 +20,14 @@ import type { RunState } from '../schemas/run-state.js';
 import { truncateChars } from '../bounds/truncate.js';
 import { ApprovalMetrics } from './approval-metrics.js';
 import type { AuditLog } from './audit-log.js';
+import type { AuditEntry } from '../schemas/audit-entry.js';
 import { currentDetails } from './current-details.js';
 import { listedApproval } from './listed-approval.js';
 import { LISTINGS_LAG_MS } from './listings-lag.js';
 import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
-import { childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
+import { childApprovalsSignal, type ChildApprovals, type ChildRefusal } from './sub-agent-report.js';
 
 /**
  * Who asked what, in the memo: written once as a run begins, and handed to each next run of its chain with
@@ -219,7 +220,8 @@ export class RunVisibility {
         ? this.#parentReport.key
         : `${pendingKey}#${auditSeq}`;
     if (key === this.#parentReport.key) return;
-    const answered = run.audit.since(this.#parentReport.auditSeq).flatMap((e) => (e.id ? [e.id] : []));
+    const since = run.audit.since(this.#parentReport.auditSeq);
+    const answered = since.flatMap((e) => (e.id ? [e.id] : []));
     this.#parentReport = { seq: this.#parentReport.seq + 1, key, auditSeq };
     const report: ChildApprovals = {
       workflowId: workflowInfo().workflowId,
@@ -227,6 +229,7 @@ export class RunVisibility {
       pending: run.pending,
       tools: [...run.tools],
       answered,
+      ...(takesPatch(PATCHES.forwardsHearBack) && { refused: refusalsIn(since) }),
       // Its own calls only: a sub-agent of its own tells it, and a token for that one's calls stops here.
       ...(this.#checksTokens && { tokensChecked: run.pending.filter((p) => !p.subAgentWorkflowId).map((p) => p.id) }),
     };
@@ -234,4 +237,25 @@ export class RunVisibility {
       .signal(childApprovalsSignal, report)
       .catch((err) => log.warn('could not tell the parent run what waits', { error: String(err) }));
   }
+}
+
+/**
+ * The refusals a parent that passed a decision on is told of: this run's own, and those its own sub-agents reported
+ * of decisions it passed on further (a decision that never reached one counts as refused: its run had closed).
+ */
+function refusalsIn(entries: readonly AuditEntry[]): ChildRefusal[] {
+  return entries.flatMap((e) => {
+    if (e.id === undefined) return [];
+    const refusal =
+      e.outcome === 'refused' || e.event === 'forward_refused'
+        ? e.refusal
+        : e.event === 'forward_lost'
+          ? { code: 'run_closed', message: e.message ?? 'the decision was not taken' }
+          : undefined;
+    // Cut to what a report may hold: a parent refuses a whole report with one field too long.
+    const message = truncateChars(refusal?.message ?? '', 4000);
+    return refusal
+      ? [{ id: e.id, ...(e.approver !== undefined && { approver: e.approver }), code: refusal.code.slice(0, 100), message }]
+      : [];
+  });
 }

@@ -4,9 +4,30 @@
  * (taken: gone; refused: back). In runs with our own call ids, a sub-agent's call is shown as
  * `<this run's call id>/<its id>`, unique here even when the sub-agent's ids repeat ours.
  */
+import type { DecidedVia } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
+import type { DecisionType } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { ChildApprovals } from './sub-agent-report.js';
+import type { ChildApprovals, ChildRefusal } from './sub-agent-report.js';
+
+/** A decision passed on to the sub-agent that owns the call, waiting to hear what it did with it. */
+export interface Forwarded {
+  /** The call's id as shown in this run. */
+  shownId: string;
+  /** The run that owns the call. */
+  owner: string;
+  toolName: string;
+  via: DecidedVia;
+  type: DecisionType;
+  /** Who decided, as this run took it. */
+  approver?: string;
+  /** The approver the input passed on named, as the owner records it if it refuses the input. */
+  sentAs?: string;
+}
+
+/** What became of a decision passed on: taken, refused (with the owner's reason), or never answered (`lost`). */
+export type ForwardVerdict = Forwarded &
+  ({ kind: 'taken' } | { kind: 'refused'; refusal: ChildRefusal } | { kind: 'lost'; reason: string });
 
 interface ChildReport {
   seq: number;
@@ -24,6 +45,11 @@ export class SubAgentMirror {
   readonly #prefixes = new Map<string, string>();
   /** Sub-agents this run started and still waits for: the only ones whose reports it takes. */
   readonly #running = new Set<string>();
+  /**
+   * Decisions passed on whose fate the run notes (patch forwardsHearBack), by the same key as `#forwarded`. Kept
+   * apart from it: a call that is no longer pending is no longer hidden, but the owner has still to answer.
+   */
+  readonly #unanswered = new Map<string, Forwarded>();
 
   /** Sub-agent calls of `workflowId` are shown as `<callId>/<their id>`. */
   name(workflowId: string, callId: string): void {
@@ -35,10 +61,17 @@ export class SubAgentMirror {
     this.#running.add(workflowId);
   }
 
-  /** The sub-agent `workflowId` has ended: what it reported waits no more, and a late report is not taken. */
-  ended(workflowId: string): void {
+  /**
+   * The sub-agent `workflowId` has ended: what it reported waits no more, and a late report is not taken. Returns the
+   * decisions passed on within its tree that it never answered.
+   */
+  ended(workflowId: string): ForwardVerdict[] {
     this.#running.delete(workflowId);
     this.#reports.delete(workflowId);
+    return this.#settle(
+      (key) => key.startsWith(`${workflowId}/`),
+      () => ({ kind: 'lost', reason: `sub-agent ${workflowId} ended before it said what it did with the decision` }),
+    );
   }
 
   /** Whether a report names a sub-agent this run started and still waits for. */
@@ -46,19 +79,32 @@ export class SubAgentMirror {
     return this.#running.has(workflowId);
   }
 
-  /** Takes a sub-agent's report, unless an older one arrives late. Returns whether anything changed. */
-  take(report: ChildApprovals): boolean {
-    const { workflowId, seq, pending, tools, answered = [], tokensChecked = [] } = report;
+  /**
+   * Takes a sub-agent's report, unless an older one arrives late. Returns whether anything changed, and what became
+   * of decisions passed on that it answers.
+   */
+  take(report: ChildApprovals): { changed: boolean; verdicts: ForwardVerdict[] } {
+    const { workflowId, seq, pending, tools, answered = [], refused = [], tokensChecked = [] } = report;
     const known = this.#reports.get(workflowId);
-    if (known && known.seq >= seq) return false;
+    if (known && known.seq >= seq) return { changed: false, verdicts: [] };
     const stillPending = new Set(pending.map((p) => p.id));
-    for (const key of [...this.#forwarded.keys()].filter((k) => k.startsWith(`${workflowId}/`))) {
-      const id = key.slice(workflowId.length + 1);
+    const within = (key: string) => key.startsWith(`${workflowId}/`);
+    const reportedId = (key: string) => key.slice(workflowId.length + 1);
+    for (const key of [...this.#forwarded.keys()].filter(within)) {
+      const id = reportedId(key);
       if (answered.includes(id) || !stillPending.has(id)) this.#forwarded.delete(key);
     }
+    const verdicts = this.#settle(
+      (key) => within(key) && answered.includes(reportedId(key)),
+      (key, { sentAs }) => {
+        // Its refusal of this decision: the same call, and the approver it came from (another's may be refused too).
+        const refusal = refused.filter((r) => r.id === reportedId(key) && r.approver === sentAs).at(-1);
+        return refusal ? { kind: 'refused', refusal } : { kind: 'taken' };
+      },
+    );
     if (pending.length) this.#reports.set(workflowId, { seq, pending, tools, tokensChecked });
     else this.#reports.delete(workflowId);
-    return true;
+    return { changed: true, verdicts };
   }
 
   /** Sub-agents' calls still waiting here, marked with the workflow id that owns each. */
@@ -73,9 +119,35 @@ export class SubAgentMirror {
     });
   }
 
-  /** Notes a decision passed on to the owner of a sub-agent's call (shown here as `shownId`). */
-  forward(owner: string, shownId: string, summary: DecidedSummary): void {
-    this.#forwarded.set(`${owner}/${ownerCallId(shownId)}`, summary);
+  /**
+   * Notes a decision passed on to the owner of a sub-agent's call (shown here as `shownId`); `awaited`, to hear back
+   * what the owner did with it (patch forwardsHearBack).
+   */
+  forward(forwarded: Forwarded, awaited: boolean): void {
+    const key = `${forwarded.owner}/${ownerCallId(forwarded.shownId)}`;
+    this.#forwarded.set(key, { type: forwarded.type, ...(forwarded.approver && { approver: forwarded.approver }) });
+    if (awaited) this.#unanswered.set(key, forwarded);
+  }
+
+  /** The decision passed on for `shownId` could not be delivered to `owner`: it will never be answered. */
+  undelivered(owner: string, shownId: string, reason: string): ForwardVerdict[] {
+    const key = `${owner}/${ownerCallId(shownId)}`;
+    return this.#settle(
+      (k) => k === key,
+      () => ({ kind: 'lost', reason }),
+    );
+  }
+
+  #settle(
+    matches: (key: string) => boolean,
+    verdict: (
+      key: string,
+      forwarded: Forwarded,
+    ) => { kind: 'taken' } | { kind: 'refused'; refusal: ChildRefusal } | { kind: 'lost'; reason: string },
+  ): ForwardVerdict[] {
+    const settled = [...this.#unanswered].filter(([key]) => matches(key));
+    for (const [key] of settled) this.#unanswered.delete(key);
+    return settled.map(([key, forwarded]) => ({ ...forwarded, ...verdict(key, forwarded) }));
   }
 
   /** Decisions passed on and not yet answered, by the call id as shown here. */

@@ -11,6 +11,16 @@ import { z } from 'zod';
 import { builtOnce } from '../schemas/built-once.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 
+const ChildRefusal = builtOnce('workflows/sub-agent-report.ChildRefusal', () =>
+  z.object({
+    id: z.string().max(1000),
+    approver: z.string().max(200).optional(),
+    code: z.string().max(100),
+    message: z.string().max(4000),
+  }),
+);
+export type ChildRefusal = z.infer<typeof ChildRefusal>;
+
 export const ChildApprovals = builtOnce('workflows/sub-agent-report.ChildApprovals', () =>
   z.object({
     workflowId: z.string().min(1).max(1000),
@@ -20,6 +30,11 @@ export const ChildApprovals = builtOnce('workflows/sub-agent-report.ChildApprova
     tools: z.array(z.string()).max(500),
     /** Calls it received a decision for (taken or refused) since its previous report. */
     answered: z.array(z.string()).max(10_000).optional(),
+    /**
+     * Which of `answered` it refused a decision for, whose, and why: a parent that passed one on notes what became of
+     * it (patch forwardsHearBack). Its own refusals, and a refusal by a sub-agent of its own that it passed on.
+     */
+    refused: z.array(ChildRefusal).max(1000).optional(),
     /**
      * Calls of `pending` whose run checks decision tokens: a parent that checks none passes a token for them on with
      * the decision, rather than refusing it (patch tokensPassToOwners).

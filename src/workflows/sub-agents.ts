@@ -10,6 +10,7 @@ import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { AgentRun } from './agent-run.js';
+import { noteVerdicts } from './forwarded-decisions.js';
 import { PATCHES, takesPatch } from './patches.js';
 
 export function subAgentWorkflowId(parentWorkflowId: string, callId: string): string {
@@ -61,7 +62,7 @@ export async function runSubAgent(run: AgentRun, callId: string, agent: string, 
     if (err instanceof WorkflowExecutionAlreadyStartedError && takesPatch(PATCHES.subAgentIdTakenIsToolFailure)) throw idTaken(childId);
     throw err;
   } finally {
-    if (checked) run.children.ended(childId);
+    if (checked) noteVerdicts(run, run.children.ended(childId));
   }
   return result.structured !== undefined ? JSON.stringify(result.structured) : result.output;
 }

@@ -72,6 +72,23 @@ describe('the live transcript', () => {
     expect(view.status).toBe('Completed');
   });
 
+  it("says a sub-agent's decision was passed on, then what the sub-agent did with it", () => {
+    const passed = {
+      id: 'call-1/call-1',
+      toolName: 'write_file',
+      type: 'approve',
+      approver: 'pat',
+      outcome: 'forwarded',
+      forwardedTo: 'r/call-1',
+    };
+    const refused = { ...passed, outcome: 'noted', event: 'forward_refused', message: 'sub-agent r/call-1 refused the decision: late' };
+    const view = apply(event({ type: 'approval_decided', entry: passed }), event({ type: 'approval_noted', entry: refused }));
+    expect(view.messages.slice(1)).toEqual([
+      { role: 'note', content: 'write_file (call-1/call-1) approve by pat, passed on to r/call-1.' },
+      { role: 'note', content: 'write_file (call-1/call-1): sub-agent r/call-1 refused the decision: late' },
+    ]);
+  });
+
   it('says that a run ended when its state says so, as its stream would (a failure with the error)', () => {
     const messages = [{ role: 'user', content: 'hi' }];
     expect(viewOf({ status: 'Completed', messages }).messages).toEqual([

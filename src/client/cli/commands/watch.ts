@@ -35,7 +35,9 @@ export function describeEvent(event: RunEvent): string {
       const { entry } = event;
       const who = entry.approver ? ` by ${t(entry.approver)}` : entry.decidedBy ? ` by ${t(entry.decidedBy)}` : '';
       const quorum = entry.quorum ? ` (${entry.quorum.approvals} of ${entry.quorum.required} approvals)` : '';
-      return `decided: ${entry.type} ${t(entry.toolName)} [${t(entry.id)}]${who} via ${entry.via}${quorum}`;
+      // Passed on to the sub-agent that owns the call: what it did with it is noted next (`approval_noted`).
+      const verb = entry.outcome === 'forwarded' ? `passed on to ${t(entry.forwardedTo)}` : 'decided';
+      return `${verb}: ${entry.type} ${t(entry.toolName)} [${t(entry.id)}]${who} via ${entry.via}${quorum}`;
     }
     case 'approval_noted':
       return style.yellow(`${event.entry.event?.replaceAll('_', ' ')} [${t(event.entry.id)}]: ${t(event.entry.message)}`);

@@ -117,7 +117,11 @@ export function applyItem(view, { topic, data }) {
     case 'approval_decided':
     case 'approval_timed_out': {
       const { entry } = data;
-      return note(`${entry.toolName} (${entry.id}) ${DECIDED[entry.type] ?? entry.type}${entry.approver ? ` by ${entry.approver}` : ''}.`);
+      const by = entry.approver ? ` by ${entry.approver}` : '';
+      // Passed on to the sub-agent that owns the call, which may still refuse it: an `approval_noted` says which.
+      if (entry.outcome === 'forwarded')
+        return note(`${entry.toolName} (${entry.id}) ${entry.type}${by}, passed on to ${entry.forwardedTo}.`);
+      return note(`${entry.toolName} (${entry.id}) ${DECIDED[entry.type] ?? entry.type}${by}.`);
     }
     case 'approval_noted':
       return note(`${data.entry.toolName} (${data.entry.id}): ${data.entry.message}`);
