@@ -9,6 +9,7 @@ import { defineAgent } from '../src/agents/define-agent.js';
 import { decodeApprovalId, encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { DecisionRefusedError } from '../src/errors.js';
+import type { RunStreamItem } from '../src/schemas/run-event.js';
 import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';
 import { subAgentWorkflowId } from '../src/workflows/sub-agents.js';
@@ -215,6 +216,20 @@ describe('sub-agents', () => {
     expect(await toolMessages(parent)).toEqual([['ask1', 'Note written to shipped.md.']]);
     expect((await child.query(runStateQuery)).decisions).toEqual([
       expect.objectContaining({ id: 'call-1', type: 'approve', approver: 'pat', via: 'signal', outcome: 'applied' }),
+    ]);
+    // The parent's stream says the call waited, that the decision was passed on, and that the sub-agent took it.
+    const streamed: RunStreamItem[] = [];
+    for await (const item of hitl.subscribe(parent.workflowId)) streamed.push(item);
+    const told = streamed.flatMap((i) => {
+      if (i.topic !== 'events') return [];
+      const { event } = i;
+      if (event.type === 'approval_requested') return [[event.type, event.approval.id]];
+      return event.type === 'approval_decided' || event.type === 'approval_noted' ? [[event.type, event.entry.id]] : [];
+    });
+    expect(told).toEqual([
+      ['approval_requested', 'call-1/call-1'],
+      ['approval_decided', 'call-1/call-1'],
+      ['approval_noted', 'call-1/call-1'],
     ]);
     // Passed on, then taken there: the parent's log says both, and never that it applied the decision itself.
     expect((await parent.query(runStateQuery)).decisions).toEqual([

@@ -232,6 +232,11 @@ export const PATCHES = {
    * refusals for this (sub-agent-report.ts).
    */
   forwardsHearBack: 'forwards-hear-back',
+  /**
+   * A sub-agent's call that newly waits is announced on this run's stream (`approval_requested`), as the run's own
+   * calls are: a watcher of the top-level run saw the call's decision, never that it waited.
+   */
+  subAgentCallsAnnounced: 'sub-agent-calls-announced',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -99,7 +99,12 @@ export function registerInputs(run: AgentRun): void {
     if (!report || (checked && !run.children.isRunning(report.workflowId)) || extraArgumentsRefusal('report', extra)) {
       return log.warn('ignored a sub-agent report that is malformed or not from a running sub-agent of this run');
     }
+    // A sub-agent's call that newly waits is announced on this run's stream too (patch subAgentCallsAnnounced), as the
+    // run's own are: a watcher of the top-level run learns of it there, under the id it is decided by here.
+    const announces = takesPatch(PATCHES.subAgentCallsAnnounced);
+    const shownBefore = announces ? new Set(run.children.pending().map((p) => p.id)) : undefined;
     const { changed, verdicts } = run.children.take(report);
+    if (shownBefore) for (const call of run.children.pending()) if (!shownBefore.has(call.id)) run.events.approvalRequested(call);
     if (verdicts.length) noteVerdicts(run, verdicts);
     else if (changed) run.refresh();
   });
