@@ -218,6 +218,19 @@ describe('hitl', { timeout: 240_000 }, () => {
     });
   });
 
+  it('watch says how a run that failed at its start ended, rather than nothing', async () => {
+    // Started around the CLI's checks: a demo run may not approve on timeout, so it fails in its first task.
+    const failed = await h.start({ agent: 'demo', prompt: 'a cli loosened start', approval: { onTimeout: 'approve' } });
+    await failed.result().catch(() => undefined);
+    const watched = await hitl(['watch', failed.workflowId]);
+    expect(watched.stdout).toMatch(/^Failed: [^]*\n {2}- onTimeout: a run may not approve calls nobody decided\n$/);
+    const json = await hitl(['--json', 'watch', failed.workflowId]);
+    expect(JSON.parse(json.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      topic: 'events',
+      event: { type: 'run_failed', status: 'Failed' },
+    });
+  });
+
   it("watch prints the model's text as it is written, before the step ends", async () => {
     const handle = await h.start({ agent: 'clidemo', prompt: 'a cli long answer' });
     let runningWhenPrinted: Promise<boolean> | undefined;

@@ -7,6 +7,7 @@
  */
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import { streamOffsetQuery } from '../contract/messages.js';
 import { runStatusOf, type RunStatus } from '../contract/run-status.js';
 import { StreamOffsetError } from './run-errors.js';
 import type { RunEvent } from '../schemas/run-event.js';
@@ -31,11 +32,26 @@ export function asEnded(state: RunState, description: WorkflowExecutionDescripti
 
 /**
  * The last event of a closed run (`runId`) that its stream cannot hold: Temporal terminated it or its timeout ran
- * out, so its code never ran to say so (it says Failed and Canceled itself). With the termination's reason, if given.
+ * out, so its code never ran to say so, with the termination's reason if given. A run says Failed and Canceled
+ * itself, unless it failed before it told its stream anything (a start it refused): then with its failure's message.
  */
 export async function untoldEnd(client: Client, workflowId: string, runId: string): Promise<RunEvent | undefined> {
-  const description = await client.workflow.getHandle(workflowId, runId).describe();
+  const handle = client.workflow.getHandle(workflowId, runId);
+  const description = await handle.describe();
   const execution = description.status.name;
+  if (execution === 'FAILED' || execution === 'CANCELLED') {
+    const toldNothing = await handle.query(streamOffsetQuery).then(
+      (end) => end === 0,
+      () => false,
+    );
+    if (!toldNothing) return undefined;
+    // Read through the client's converter, so a failure an encrypting codec wrote is read as the run wrote it.
+    const message = await handle.result().then(
+      () => undefined,
+      (err: unknown) => ((err as { cause?: Error }).cause ?? (err as Error)).message,
+    );
+    return { type: 'run_failed', status: execution === 'FAILED' ? 'Failed' : 'Canceled', ...(message && { error: message }) };
+  }
   if (execution !== 'TERMINATED' && execution !== 'TIMED_OUT') return undefined;
   const status = endedAs(description) as 'Terminated' | 'TimedOut';
   const { history } = await client.workflowService
