@@ -197,6 +197,14 @@ describe('payload encryption', () => {
     expect(listed.prompt).toBeUndefined();
     // The client with the key reads the memo as before.
     expect((await keyed.listRuns()).find((r) => r.workflowId === workflowId)?.prompt).toBe(SECRET_PROMPT);
+    // What waits across runs cannot be read without the key: hitl pending says which runs it leaves out, and why.
+    await waitFor(async () => (await plain.waitingAcrossRuns()).unreadable.includes(workflowId));
+    const pending = await runHitl(h, ['pending']);
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).not.toContain(workflowId);
+    expect(pending.stderr).toMatch(/waiting run\(s\) could not be read here, so their calls are not listed: .*/);
+    expect(pending.stderr).toContain(workflowId);
+    expect(pending.stderr).toContain('set HITL_ENCRYPTION_KEYS');
     await keyed.reject(workflowId, 'call-1', { approver: 'fin', groups: ['finance'], message: 'test done' });
   });
 

@@ -19,7 +19,7 @@ import type { ListedRun } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { heldAsOf } from '../policy/held-approvals.js';
 import { diagnoseRun, withHealth, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
-import { listRuns, listWaiting, type RunFilter, type WaitingFilter } from './run-lists.js';
+import { listRuns, listWaiting, waitingAcrossRuns, type RunFilter, type WaitingFilter } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
 import { sendWhileBusy } from './run-busy.js';
 import { unsignedRetry } from './unsigned-retry.js';
@@ -159,6 +159,11 @@ export class HitlClient {
 
   listWaiting(filter: WaitingFilter = {}): Promise<WaitingApproval[]> {
     return listWaiting(this.temporal, filter);
+  }
+
+  /** listWaiting, with the waiting runs this client cannot read (encrypted with keys it lacks). */
+  waitingAcrossRuns(filter: WaitingFilter = {}): Promise<{ waiting: WaitingApproval[]; unreadable: string[] }> {
+    return waitingAcrossRuns(this.temporal, filter);
   }
 
   /**

@@ -57,13 +57,28 @@ export interface WaitingFilter {
 }
 
 export async function listWaiting(client: Client, filter: WaitingFilter = {}): Promise<WaitingApproval[]> {
+  return (await waitingAcrossRuns(client, filter)).waiting;
+}
+
+/**
+ * listWaiting, and the waiting runs it could not read (`unreadable`): their memo is encrypted with keys this
+ * process lacks, so what they wait for is not known here. A caller says so rather than show less without a word.
+ */
+export async function waitingAcrossRuns(
+  client: Client,
+  filter: WaitingFilter = {},
+): Promise<{ waiting: WaitingApproval[]; unreadable: string[] }> {
   const clauses = [RUNS, `ExecutionStatus = 'Running'`, `HitlStatus = 'AwaitingApproval'`];
   if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
   if (filter.workflowId) clauses.push(`WorkflowId = ${quote(filter.workflowId)}`);
   if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
   const infos: WorkflowExecutionInfo[] = [];
+  const unreadable: string[] = [];
   for await (const info of listExecutions(client, clauses.join(' AND '))) {
-    if (!info.parentExecution) infos.push(info);
+    if (info.parentExecution) continue;
+    // Its query answers would be sealed with the same keys: the run cannot be read here at all.
+    if (info.memoUnreadable) unreadable.push(info.workflowId);
+    else infos.push(info);
   }
   const limit = pLimit(8);
   const perRun = await Promise.all(
@@ -82,7 +97,7 @@ export async function listWaiting(client: Client, filter: WaitingFilter = {}): P
       }),
     ),
   );
-  return perRun.flat().sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
+  return { waiting: perRun.flat().sort((a, b) => a.requestedAt.localeCompare(b.requestedAt)), unreadable };
 }
 
 export function toWaiting(

@@ -26,10 +26,11 @@ export class UsageError extends Error {}
  * decode ("Unknown encoding: binary/encrypted") name no setting.
  */
 export function withHint(message: string): string {
-  return message.includes(ENCRYPTED_ENCODING)
-    ? `${message}\nThe run's payloads are encrypted: set HITL_ENCRYPTION_KEYS to the workers' keys (README, "Encryption").`
-    : message;
+  return message.includes(ENCRYPTED_ENCODING) ? `${message}\n${ENCRYPTED_HINT}` : message;
 }
+
+/** What to set to read a run whose payloads are encrypted. */
+export const ENCRYPTED_HINT = `The run's payloads are encrypted: set HITL_ENCRYPTION_KEYS to the workers' keys (README, "Encryption").`;
 
 export function exitWithError(err: unknown, json: boolean): never {
   const code = err instanceof HitlError ? err.code : err instanceof UsageError ? 'usage' : 'error';

@@ -10,7 +10,7 @@ import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import { appliedLine } from '../applied-text.js';
-import { UsageError } from '../errors.js';
+import { ENCRYPTED_HINT, UsageError } from '../errors.js';
 import { collectIdentities, parseIdentity, parseJson, parseJsonFile } from '../option-values.js';
 import { pendingTable, print, stuckNotice } from '../output.js';
 import { terminalText } from '../terminal-text.js';
@@ -103,7 +103,8 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         );
         return;
       }
-      const waiting = await hitl.listWaiting({ agent: opts.agent, tool: opts.tool });
+      const { waiting, unreadable } = await hitl.waitingAcrossRuns({ agent: opts.agent, tool: opts.tool });
+      if (unreadable.length) process.stderr.write(`${unreadableNotice(unreadable)}\n`);
       print(ctx.out(), waiting, () =>
         waiting.length === 0
           ? 'Nothing is waiting.'
@@ -141,3 +142,13 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .requiredOption('--message <text>', 'the tool result the model receives')
     .action(decideAction(ctx, 'respond', (o) => ({ message: o.message as string })));
 };
+
+/** Runs left out of `hitl pending` across runs, said on stderr (the listing on stdout stays what it is). */
+function unreadableNotice(workflowIds: readonly string[]): string {
+  const shown = workflowIds.slice(0, 5).map((id) => terminalText(id));
+  const more = workflowIds.length > shown.length ? ` and ${workflowIds.length - shown.length} more` : '';
+  return (
+    `${workflowIds.length} waiting run(s) could not be read here, so their calls are not listed: ${shown.join(', ')}${more}.\n` +
+    ENCRYPTED_HINT
+  );
+}
