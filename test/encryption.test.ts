@@ -138,6 +138,28 @@ describe('payload encryption', () => {
       status: 400,
       body: { error: { code: 'invalid_request', message: expect.stringContaining('names the key "payloads" twice') } },
     });
+    // `temporal workflow query` with no --input asks to encode {}: nothing, answered as nothing.
+    expect(await codec('{}')).toEqual({ status: 200, body: { payloads: [] } });
+    expect(await codec('{"payloads": null}')).toEqual({ status: 200, body: { payloads: [] } });
+
+    // Anonymous calls, as the dev server's UI makes them: taken without a token, never with one that is not valid.
+    const anonymousApi = await startTestApi(h, {
+      hitl,
+      tokens: { [TOKEN]: { approver: 'ops', groups: [] } },
+      codec: new AesGcmPayloadCodec(ringB),
+      codecAllowAnonymous: true,
+    });
+    try {
+      const call = (token?: string) =>
+        fetch(`${anonymousApi.url}/codec/decode`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+          body,
+        }).then((r) => r.status);
+      expect([await call(), await call(TOKEN), await call('not-a-token-of-ours')]).toEqual([200, 200, 401]);
+    } finally {
+      await anonymousApi.close();
+    }
   });
 
   it('encrypts the run stream too: its publishes and polls carry only ciphertext in history', async () => {

@@ -11,7 +11,8 @@ import type { ApiApp, ApiEnv } from './api-env.js';
 import { errorResponse } from './api-errors.js';
 
 const JsonPayload = z.object({ metadata: z.record(z.string(), z.string()).optional(), data: z.string().optional() });
-export const RemoteCodecBody = z.object({ payloads: z.array(JsonPayload) });
+// `temporal workflow query` with no `--input` asks to encode `{}`: nothing to encode, not a malformed request.
+export const RemoteCodecBody = z.object({ payloads: z.array(JsonPayload).nullish().transform((p) => p ?? []) });
 
 const fromBase64 = (value: string | undefined) => new Uint8Array(Buffer.from(value ?? '', 'base64'));
 const toBase64 = (value: Uint8Array | null | undefined) => Buffer.from(value ?? new Uint8Array()).toString('base64');
@@ -37,8 +38,10 @@ export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous, rea
     }),
   );
   // The identity (from a valid bearer token) was set by the app's shared middleware.
+  // Anonymous calls (local development) send no token; one that sends a token it may not use is refused all the same.
   app.use('/codec/*', async (c, next) => {
-    if (c.req.method !== 'OPTIONS' && !allowAnonymous && !c.get('identity')) {
+    const anonymous = allowAnonymous && c.req.header('authorization') === undefined;
+    if (c.req.method !== 'OPTIONS' && !anonymous && !c.get('identity')) {
       throw new HTTPException(401, { message: 'The codec endpoint needs a valid bearer token.' });
     }
     return next();
