@@ -12,7 +12,12 @@ import { errorResponse } from './api-errors.js';
 
 const JsonPayload = z.object({ metadata: z.record(z.string(), z.string()).optional(), data: z.string().optional() });
 // `temporal workflow query` with no `--input` asks to encode `{}`: nothing to encode, not a malformed request.
-export const RemoteCodecBody = z.object({ payloads: z.array(JsonPayload).nullish().transform((p) => p ?? []) });
+export const RemoteCodecBody = z.object({
+  payloads: z
+    .array(JsonPayload)
+    .nullish()
+    .transform((p) => p ?? []),
+});
 
 const fromBase64 = (value: string | undefined) => new Uint8Array(Buffer.from(value ?? '', 'base64'));
 const toBase64 = (value: Uint8Array | null | undefined) => Buffer.from(value ?? new Uint8Array()).toString('base64');
