@@ -13,7 +13,7 @@ import {
 } from '../../errors.js';
 import { ENCRYPTED_ENCODING } from '../../codec/aes-gcm-codec.js';
 import { NotAnAgentRunError, RunStuckError, StreamOffsetError } from '../run-errors.js';
-import { style } from './output.js';
+import { jsonText, style } from './output.js';
 import { terminalText } from './terminal-text.js';
 
 export const EXIT = { failed: 1, usage: 2, refused: 3, notFound: 4, stuck: 5 } as const;
@@ -37,7 +37,7 @@ export function exitWithError(err: unknown, json: boolean): never {
   const message = withHint(err instanceof Error ? err.message : String(err));
   // A message may name what came from outside (a tool, an approver, a run's id): printed for people, it is made safe.
   const human = terminalText(message, { multiline: true, indent: '  ' });
-  if (json) process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  if (json) process.stderr.write(`${jsonText({ error: { code, message } })}\n`);
   else if (err instanceof DecisionRefusedError) process.stderr.write(`${style.red(`Refused (${err.code}):`)} ${human}\n`);
   else process.stderr.write(`${style.red('Error:')} ${human}\n`);
   process.exit(exitCode(err));

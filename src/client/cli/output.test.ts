@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approversCell, durationText, until } from './output.js';
+import { approversCell, durationText, jsonText, until } from './output.js';
 
 describe('due times', () => {
   it('are written as durations are (30s, 15m, 2h, 3d), seconds under a minute', () => {
@@ -34,5 +34,18 @@ describe('approversCell', () => {
     expect(approversCell(['group:finance', 'user:cfo'])).toBe('group:finance user:cfo');
     expect(approversCell(undefined)).toBeUndefined();
     expect(approversCell(['\u001b[31mred'])).toBe('\\u001b[31mred');
+  });
+});
+
+describe('--json output', () => {
+  it('escapes hidden characters in JSON’s own way: the same value, nothing that reorders text on a terminal', () => {
+    const value = { prompt: 'refund \u202Egnp.exe\u202C now', note: 'a\u200Bb', flag: '🇫🇷', tag: 'x\u{E0041}', lines: 'one\ntwo' };
+    const text = jsonText(value, 2);
+    expect(text).toContain('refund \\u202egnp.exe\\u202c now');
+    expect(text).not.toMatch(/[\u202A-\u202E\u200B]/u);
+    expect(text).not.toContain('\u{E0041}');
+    expect(JSON.parse(text)).toEqual(value);
+    // Pretty-printed still: its own newlines are JSON's layout, not text.
+    expect(text.split('\n').length).toBeGreaterThan(5);
   });
 });

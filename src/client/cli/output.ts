@@ -1,6 +1,7 @@
 /** Human-readable tables by default, JSON for scripts; colour only on a terminal (picocolors checks). */
 import Table from 'cli-table3';
 import pc from 'picocolors';
+import { codePointEscape, revealHidden } from '../../contract/hidden-characters.js';
 import { truncateChars } from '../../bounds/truncate.js';
 import type { RetryingActivity } from '../../schemas/retrying-activity.js';
 import type { RunProblem } from '../../schemas/run-problem.js';
@@ -11,7 +12,16 @@ export interface Output {
 }
 
 export function print(out: Output, value: unknown, human: () => string): void {
-  process.stdout.write(out.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+  process.stdout.write(out.json ? `${jsonText(value, 2)}\n` : `${human()}\n`);
+}
+
+/**
+ * JSON as --json prints it: each hidden character (a bidi control such as U+202E, what prints as nothing) written as
+ * JSON's own escape, which parses to the same value, so JSON read on a terminal cannot show other text than it holds.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  // A raw newline in JSON text is its layout (JSON.stringify escapes those in strings): it stays.
+  return revealHidden(JSON.stringify(value, null, indent), (c) => (c === '\n' ? c : codePointEscape(c)));
 }
 
 export function table(head: string[], rows: (string | number | undefined)[][]): string {

@@ -6,7 +6,7 @@
  * overwrite the line. Each character the shared rule names (src/contract/hidden-characters.js: controls, bidi
  * controls, what prints as nothing, tag characters outside a flag) becomes a visible escape such as "\u001b", so the
  * approver sees that something odd is there; a newline and a tab as below. Colours the CLI adds itself go around the
- * result, never through here. JSON output (--json) does not come here: JSON.stringify escapes what programs need.
+ * result, never through here. JSON output (--json) escapes the same characters in JSON's own way (output.ts, `jsonText`).
  */
 import { codePointEscape, revealHidden } from '../../contract/hidden-characters.js';
 

@@ -6,7 +6,7 @@ import type { RunEvent, RunStreamItem } from '../../../schemas/run-event.js';
 import { followableRun } from '../../followed-run.js';
 import type { TokenEvent } from '../../../schemas/token-event.js';
 import { UsageError } from '../errors.js';
-import { style } from '../output.js';
+import { jsonText, style } from '../output.js';
 import { terminalText as t } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
@@ -133,7 +133,7 @@ export const registerWatchCommand: RegisterCommand = (program, ctx) => {
       const json = ctx.out().json;
       const printer = new WatchPrinter((chunk) => process.stdout.write(chunk));
       for await (const item of hitl.subscribe(workflowId, { fromOffset: from })) {
-        if (json) process.stdout.write(`${JSON.stringify(item)}\n`);
+        if (json) process.stdout.write(`${jsonText(item)}\n`);
         else printer.print(item);
       }
       printer.finish();
