@@ -218,6 +218,15 @@ describe('hitl', { timeout: 240_000 }, () => {
     });
   });
 
+  it('cancel ends a waiting run Canceled; a second cancel is refused as closed', async () => {
+    const id = await startRun('cli refund to cancel', 1);
+    const cancelled = await hitl(['cancel', id]);
+    expect(cancelled).toMatchObject({ code: 0, stdout: `Cancelling ${id}: it ends Canceled once what it runs has stopped.\n` });
+    await waitFor(async () => JSON.parse((await hitl(['--json', 'show', id])).stdout).status === 'Canceled', 60_000);
+    expect(await hitl(['cancel', id])).toMatchObject({ code: 3, stderr: expect.stringContaining('has already closed (cancelled)') });
+    expect(await hitl(['cancel', 'no-such-run'])).toMatchObject({ code: 4 });
+  });
+
   it('watch says how a run that failed at its start ended, rather than nothing', async () => {
     // Started around the CLI's checks: a demo run may not approve on timeout, so it fails in its first task.
     const failed = await h.start({ agent: 'demo', prompt: 'a cli loosened start', approval: { onTimeout: 'approve' } });

@@ -386,6 +386,19 @@ describe('runs', () => {
     expect(await as('alice', 'GET', '/api/runs?status=Sleeping')).toMatchObject({ status: 400 });
   });
 
+  it('cancels a run for its requester only; 409 once it has closed, 404 for none', async () => {
+    const runId = await startAndWait(api, 'alice', 'http race to cancel', 1);
+    expect(await as('bob', 'POST', `/api/runs/${runId}/cancel`)).toMatchObject({ status: 403, body: { error: { code: 'not_requester' } } });
+    expect(await as('alice', 'POST', `/api/runs/${runId}/cancel`)).toEqual({ status: 202, body: { cancelling: true } });
+    await expect(h.temporal.client.workflow.getHandle(runId).result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
+    expect((await as('alice', 'GET', `/api/runs/${runId}`)).body).toMatchObject({ status: 'Canceled', pending: [] });
+    expect(await as('alice', 'POST', `/api/runs/${runId}/cancel`)).toMatchObject({ status: 409, body: { error: { code: 'run_closed' } } });
+    expect(await as('alice', 'POST', '/api/runs/no-such-run/cancel')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'run_not_found' } },
+    });
+  });
+
   it('starts a run with its own continue-as-new terms, and refuses terms out of range', async () => {
     const refused = await as('alice', 'POST', '/api/runs', { agent: 'httpdemo', prompt: 'hi', continueAsNew: { beforeWaitEvents: 10 } });
     expect(refused).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
@@ -411,6 +424,7 @@ describe('runs', () => {
       '/api/approvals/{id}/status',
       '/api/runs',
       '/api/runs/{id}',
+      '/api/runs/{id}/cancel',
       '/api/runs/{id}/decisions',
       '/api/runs/{id}/end',
       '/api/runs/{id}/events',

@@ -14,7 +14,7 @@ import {
   SessionClosedError,
   UnknownAgentError,
 } from '../errors.js';
-import { NotAnAgentRunError, NotRequesterError, RunStuckError, StreamOffsetError } from '../client/run-errors.js';
+import { NotAnAgentRunError, NotRequesterError, RunClosedError, RunStuckError, StreamOffsetError } from '../client/run-errors.js';
 
 type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
@@ -53,7 +53,8 @@ export function handleApiError(err: unknown, c: Context) {
   if (err instanceof DecisionRefusedError) return errorResponse(c, REFUSAL_STATUS[err.code] ?? 400, err.code, err.message);
   if (err instanceof ApprovalNotFoundError || err instanceof RunNotFoundError || err instanceof NotAnAgentRunError)
     return errorResponse(c, 404, err.code, err.message);
-  if (err instanceof SessionClosedError || err instanceof RunStuckError) return errorResponse(c, 409, err.code, err.message);
+  if (err instanceof SessionClosedError || err instanceof RunStuckError || err instanceof RunClosedError)
+    return errorResponse(c, 409, err.code, err.message);
   if (err instanceof NotRequesterError) return errorResponse(c, 403, err.code, err.message);
   if (err instanceof MessageQueueFullError) return errorResponse(c, 429, err.code, err.message);
   if (err instanceof RunBusyError) return errorResponse(c, 503, err.code, err.message);

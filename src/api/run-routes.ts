@@ -106,6 +106,24 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
 
   app.openapi(
     createRoute({
+      method: 'post',
+      path: '/api/runs/{id}/cancel',
+      summary: 'Cancel a run: what it waits for is cancelled, and it ends Canceled with its audit log',
+      request: { params: IdParam, query: NoQuery },
+      responses: {
+        202: json(z.object({ cancelling: z.literal(true) }), 'The run is asked to cancel'),
+        400: json(ErrorBody, 'A query string, which this route does not take'),
+        401: json(ErrorBody, 'Missing or unknown token'),
+        403: json(ErrorBody, 'The run was asked for by someone else (not_requester)'),
+        404: json(ErrorBody, 'No such run, or not an agent run'),
+        409: json(ErrorBody, 'The run has already closed (run_closed)'),
+      },
+    }),
+    async (c) => c.json(await hitl.cancel(c.req.valid('param').id, { caller: c.get('identity').approver }), 202),
+  );
+
+  app.openapi(
+    createRoute({
       method: 'get',
       path: '/api/runs',
       summary:

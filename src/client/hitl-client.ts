@@ -30,6 +30,7 @@ import { requireAgentRun } from './followed-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { findApproval } from './find-approval.js';
 import { approvalStatusOf } from './approval-status.js';
+import { cancelRun } from './cancel-run.js';
 import { awaitOwnersAnswers, OWNER_ANSWER_WAIT_MS } from './forward-verdicts.js';
 import type { ApprovalStatus } from '../schemas/approval-status.js';
 import { decodeApprovalId } from '../contract/approval-id.js';
@@ -127,8 +128,9 @@ export class HitlClient {
     return this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).result() as Promise<AgentResult>);
   }
 
-  async cancel(workflowId: string): Promise<void> {
-    await this.call(workflowId, () => this.temporal.workflow.getHandle(workflowId).cancel());
+  /** Asks the run to cancel (cancel-run.ts); `caller` as for `say`. */
+  cancel(workflowId: string, options: { caller?: string } = {}): Promise<{ cancelling: true }> {
+    return cancelRun(this.temporal, workflowId, options.caller);
   }
 
   /** Runs, newest first; an open run says when it is stuck (why) or retries anything (what). */

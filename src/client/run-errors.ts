@@ -66,6 +66,24 @@ export class NotRequesterError extends HitlError {
     readonly workflowId: string,
     readonly requester: string,
   ) {
-    super(NotRequesterError.errorName, `Run ${workflowId} was asked for by ${requester}: only they may send it messages or end it.`);
+    super(
+      NotRequesterError.errorName,
+      `Run ${workflowId} was asked for by ${requester}: only they may send it messages, end it or cancel it.`,
+    );
+  }
+}
+
+/** A request only an open run can take (a cancel): the run has closed. */
+export class RunClosedError extends HitlError {
+  static readonly errorName = 'RunClosedError';
+  readonly code = 'run_closed';
+  constructor(
+    readonly workflowId: string,
+    status: string,
+  ) {
+    super(
+      RunClosedError.errorName,
+      `Run ${workflowId} has already closed (${status.toLowerCase().replaceAll('_', ' ')}): there is nothing to cancel.`,
+    );
   }
 }

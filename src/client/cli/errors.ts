@@ -12,7 +12,7 @@ import {
   UnknownAgentError,
 } from '../../errors.js';
 import { ENCRYPTED_ENCODING } from '../../codec/aes-gcm-codec.js';
-import { NotAnAgentRunError, RunStuckError, StreamOffsetError } from '../run-errors.js';
+import { NotAnAgentRunError, RunClosedError, RunStuckError, StreamOffsetError } from '../run-errors.js';
 import { jsonText, style } from './output.js';
 import { terminalText } from './terminal-text.js';
 
@@ -58,7 +58,13 @@ function exitCode(err: unknown): number {
     return err.code === 'run_stuck' ? EXIT.stuck : EXIT.refused;
   }
   if (err instanceof RunStuckError) return EXIT.stuck;
-  if (err instanceof SessionClosedError || err instanceof RunBusyError || err instanceof MessageQueueFullError) return EXIT.refused;
+  if (
+    err instanceof SessionClosedError ||
+    err instanceof RunBusyError ||
+    err instanceof MessageQueueFullError ||
+    err instanceof RunClosedError
+  )
+    return EXIT.refused;
   if (err instanceof RunNotFoundError || err instanceof ApprovalNotFoundError || err instanceof NotAnAgentRunError) return EXIT.notFound;
   return EXIT.failed;
 }

@@ -138,6 +138,15 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
     });
 
   program
+    .command('cancel')
+    .description('cancel a run: what it waits for is cancelled, and it ends Canceled with its audit log')
+    .argument('<workflow-id>', 'the run')
+    .action(async (workflowId: string) => {
+      const result = await (await ctx.hitl()).cancel(workflowId);
+      print(ctx.out(), result, () => `Cancelling ${style.bold(terminalText(workflowId))}: it ends Canceled once what it runs has stopped.`);
+    });
+
+  program
     .command('show')
     .description('show a run: status, pending calls, transcript and audit log (and why, for a stuck run)')
     .argument('<workflow-id>', 'the run')
