@@ -2,7 +2,10 @@
  * Sensitive arguments never sit in plain text in history: with keys configured, every payload is AES-256-GCM
  * encrypted; the client and the codec endpoint decode them, and keys rotate by id.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import proto from '@temporalio/proto';
 import { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +33,28 @@ const ringB: KeyRing = {
 };
 const converter = (ring: KeyRing): DataConverter => ({ payloadCodecs: [new AesGcmPayloadCodec(ring)] });
 const TOKEN = 'codec-token-0123456789';
+
+/** The settings a Python client reads (hitl_codec.py), as the workers take them. */
+const keysEnv = (ring: KeyRing) => ({
+  HITL_ENCRYPTION_KEYS: JSON.stringify(Object.fromEntries([...ring.keys].map(([id, key]) => [id, key.toString('base64')]))),
+  HITL_ENCRYPTION_KEY_ID: ring.currentId,
+});
+let python: string | undefined;
+const pythonPath = async () =>
+  (python ??= (await promisify(execFile)('bash', ['scripts/python/venv.sh'], { timeout: 600_000 })).stdout.trim());
+/** scripts/python/watch_run.py to the run's end, with `env` over a copy of this process's without any keys. */
+async function watchInPython(workflowId: string, env: Record<string, string>) {
+  const { HITL_ENCRYPTION_KEYS: _k, HITL_ENCRYPTION_KEYS_FILE: _f, HITL_ENCRYPTION_KEY_ID: _i, ...rest } = process.env;
+  const args = ['scripts/python/watch_run.py', workflowId, '--address', h.temporal.address, '--namespace', h.temporal.namespace];
+  return promisify(execFile)(await pythonPath(), args, { env: { ...rest, ...env }, timeout: 120_000 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (err: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: err.code ?? -1,
+      stdout: err.stdout ?? '',
+      stderr: err.stderr ?? '',
+    }),
+  );
+}
 const SECRET_PROMPT = 'Refund order 1234 for Zelda Zebrafish';
 const VAULT_ANSWER = 'The vault code is Xylophone Quasar 7.';
 
@@ -194,6 +219,50 @@ describe('payload encryption', () => {
     expect(new Set(encodings)).toEqual(new Set(['binary/encrypted']));
     const raw = JSON.stringify(await h.temporal.client.workflow.getHandle(handle.workflowId).fetchHistory());
     for (const secret of ['Xylophone', 'vault']) expect(raw).not.toContain(secret);
+
+    // From Python (scripts/python/hitl_codec.py), with the workers' settings: the same items the TypeScript client
+    // reads. Without the keys, it says which setting it lacks, with no traceback.
+    const fromTs: unknown[] = [];
+    for await (const item of new HitlClient(withKeys, h.taskQueue).subscribe(handle.workflowId)) fromTs.push(item);
+    const watched = await watchInPython(handle.workflowId, keysEnv(bothKeys));
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(
+      watched.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(fromTs);
+    const keyless = await watchInPython(handle.workflowId, {});
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toContain('set HITL_ENCRYPTION_KEYS');
+    expect(keyless.stderr).not.toContain('Traceback');
+  });
+
+  it("Python's codec seals what the workers open, and the other way round", async () => {
+    const codec = new AesGcmPayloadCodec(ringB);
+    const [sealedHere] = await codec.encode([
+      { metadata: { encoding: new TextEncoder().encode('json/plain') }, data: new TextEncoder().encode('"from node"') },
+    ]);
+    const script = [
+      'import asyncio, base64, sys',
+      'sys.path.insert(0, "scripts/python")',
+      'from hitl_codec import codec_from_env',
+      'from temporalio.api.common.v1 import Payload',
+      'codec = codec_from_env()',
+      'async def main():',
+      '    [opened] = await codec.decode([Payload.FromString(base64.b64decode(sys.argv[1]))])',
+      '    [sealed] = await codec.encode([Payload(metadata={"encoding": b"json/plain"}, data=b\'"from python"\')])',
+      '    print(opened.data.decode())',
+      '    print(base64.b64encode(sealed.SerializeToString()).decode())',
+      'asyncio.run(main())',
+    ].join('\n');
+    const wire = Buffer.from(proto.temporal.api.common.v1.Payload.encode(sealedHere!).finish()).toString('base64');
+    const { stdout } = await promisify(execFile)(await pythonPath(), ['-c', script, wire], { env: { ...process.env, ...keysEnv(ringB) } });
+    const [opened, sealedThere] = stdout.trim().split('\n');
+    expect(opened).toBe('"from node"');
+    const [back] = await codec.decode([proto.temporal.api.common.v1.Payload.decode(Buffer.from(sealedThere!, 'base64'))]);
+    expect(new TextDecoder().decode(back!.data!)).toBe('"from python"');
+    expect(new TextDecoder().decode(back!.metadata!.encoding!)).toBe('json/plain');
   });
 
   it('a client without the key still lists every run: an encrypted run is listed without its memo', async () => {

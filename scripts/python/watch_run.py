@@ -2,6 +2,8 @@
 
     python scripts/python/watch_run.py <workflow id> [--from OFFSET] [--address 127.0.0.1:7233] [--namespace default]
 
+With HITL_ENCRYPTION_KEYS set as the workers have it, it reads an encrypting deployment's runs (hitl_codec.py).
+
 The run is a TypeScript workflow (@temporalio/workflow-streams); this reads it with temporalio.contrib.workflow_streams,
 the same protocol in Python: items are long-polled by update while the run is open. Four things are done here rather
 than by the library. A poll cannot reach a closed run, so what was published after the last poll is read with the
@@ -29,6 +31,8 @@ from temporalio.client import Client
 from temporalio.contrib.workflow_streams import WorkflowStreamClient
 from temporalio.converter import DataConverter
 from temporalio.service import RPCError, RPCStatusCode
+
+from hitl_codec import KeysError, data_converter_from_env
 
 
 def emit(offset: int, topic: str, data: object) -> None:
@@ -172,8 +176,19 @@ async def main() -> None:
     parser.add_argument("--address", default="127.0.0.1:7233")
     parser.add_argument("--namespace", default="default")
     args = parser.parse_args()
-    client = await Client.connect(args.address, namespace=args.namespace)
-    await watch(client, args.workflow_id, args.from_offset)
+    client = await Client.connect(args.address, namespace=args.namespace, data_converter=data_converter_from_env())
+    try:
+        await watch(client, args.workflow_id, args.from_offset)
+    except RPCError as err:
+        if err.status != RPCStatusCode.NOT_FOUND:
+            raise
+        fail(4, f"no run {args.workflow_id}: {err.message}")
+
+
+def fail(code: int, message: str) -> None:
+    """Ends with `hitl`'s exit codes (2 a setting or option, 4 no such run), and its words, not a traceback."""
+    print(f"Error: {message}", file=sys.stderr, flush=True)
+    os._exit(code)
 
 
 if __name__ == "__main__":
@@ -181,6 +196,15 @@ if __name__ == "__main__":
         asyncio.run(main())
     except KeyboardInterrupt:
         sys.exit(130)
+    except KeysError as err:
+        fail(2, str(err))
+    except Exception as err:  # noqa: BLE001 - the message says it; a traceback would not help the reader
+        hint = (
+            "\nThe run's payloads are encrypted: set HITL_ENCRYPTION_KEYS to the workers' keys (README, \"Encryption\")."
+            if "binary/encrypted" in str(err)
+            else ""
+        )
+        fail(1, f"{err}{hint}")
     # The SDK's runtime threads can crash the interpreter's own shutdown (a signal, with nothing on stderr), which
     # would end a complete subscription with no exit code; everything is printed and flushed by now.
     sys.stdout.flush()
