@@ -284,6 +284,16 @@ describe('approvals', () => {
     expect(await as('bob', 'POST', `/api/approvals/${id('call-1')}/approve`, { comment: 'go' }, once)).toEqual(first);
   });
 
+  it('takes a long poll of 0 to 60 seconds in digits, and nothing else', async () => {
+    for (const wait of ['1e1', '0x1', ' 5', '61', '-1', '2.5']) {
+      expect(await as('alice', 'GET', `/api/approvals?agent=none&wait=${encodeURIComponent(wait)}`)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_request' } },
+      });
+    }
+    expect(await as('alice', 'GET', '/api/approvals?agent=none&wait=0')).toEqual({ status: 200, body: [] });
+  });
+
   it('answers 404 for unknown and malformed approval ids, 400 for bad bodies, 413 for big ones', async () => {
     expect(await as('alice', 'GET', '/api/approvals/not-an-id')).toMatchObject({
       status: 404,

@@ -137,8 +137,13 @@ export const ApprovalListQuery = z.strictObject({
     .max(1000)
     .regex(/^[^\p{Cc}]*$/u, 'a workflow id has no control characters')
     .optional(),
-  /** Seconds to wait, when nothing matches yet, for something to (a long poll for scripts). */
-  wait: z.coerce.number().int().min(0).max(60).optional(),
+  /** Seconds to wait, when nothing matches yet, for something to (a long poll for scripts): 0 to 60, in digits. */
+  wait: z
+    .string()
+    .regex(/^\d{1,2}$/, 'seconds in decimal digits, 0 to 60')
+    .transform(Number)
+    .pipe(z.number().max(60, 'at most 60 seconds'))
+    .optional(),
 });
 export const RunListQuery = z.strictObject({
   status: z.enum(RUN_STATUSES).optional(),
