@@ -48,9 +48,13 @@ describe('awaitOwnersAnswers', () => {
     await expect(awaitOwnersAnswers(read, applied, 5000)).rejects.toMatchObject({ code: 'internal' });
   });
 
-  it('resolves when the owner took it, or never answered', async () => {
+  it('resolves when the owner took it; one that never reached its owner is refused as closed', async () => {
     await expect(awaitOwnersAnswers(growingAudit([forwarded], [noted(2, 'forward_taken')]).read, applied, 5000)).resolves.toBeUndefined();
-    await expect(awaitOwnersAnswers(growingAudit([forwarded, noted(2, 'forward_lost')]).read, applied, 5000)).resolves.toBeUndefined();
+    const lost = { ...noted(2, 'forward_lost'), message: 'the decision was not taken: it could not be delivered' };
+    await expect(awaitOwnersAnswers(growingAudit([forwarded, lost]).read, applied, 5000)).rejects.toMatchObject({
+      code: 'run_closed',
+      message: 'call-1/call-1: the decision was not taken: it could not be delivered',
+    });
   });
 
   it('gives up after its wait, and does not wait on a run from before the note', async () => {

@@ -20,7 +20,8 @@ export type ReadAudit = (from: number) => Promise<{ decisions: AuditEntry[]; mor
 /**
  * Waits up to `waitMs` for what the owners did with the decisions `applied` passed on. Resolves when each was taken,
  * or the time is up (the answer then says only `forwardedTo`, as runs from before the note do; the approval's
- * status says the rest later). Throws the owner's refusal, for the first refused.
+ * status says the rest later). Throws the owner's refusal, for the first refused, and `run_closed` for one that never
+ * reached its owner or that its owner ended without taking.
  */
 export async function awaitOwnersAnswers(
   readAudit: ReadAudit,
@@ -48,7 +49,7 @@ export async function awaitOwnersAnswers(
     if (page.moreDecisions) continue;
     // A run from before the note records a decision passed on as applied: nothing will say more.
     if (passedOn.size < ids.size && from > 0) return;
-    const refused = [...answered.values()].find((e) => e.event === 'forward_refused');
+    const refused = [...answered.values()].find((e) => e.event === 'forward_refused' || e.event === 'forward_lost');
     if (refused) throw ownerRefusal(refused);
     if (answered.size === ids.size || Date.now() >= deadline) return;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -56,6 +57,9 @@ export async function awaitOwnersAnswers(
 }
 
 function ownerRefusal(entry: AuditEntry): DecisionRefusedError {
+  // Never reached it, or it ended first: nothing took the decision.
+  if (entry.event === 'forward_lost')
+    return new DecisionRefusedError('run_closed', `${entry.id}: ${entry.message ?? 'the decision was not taken'}`);
   const code = entry.refusal?.code;
   const known: RefusalCode = REFUSAL_CODES.includes(code as RefusalCode) ? (code as RefusalCode) : 'internal';
   return new DecisionRefusedError(known, `${entry.forwardedTo} owns ${entry.id} and refused the decision: ${entry.refusal?.message ?? ''}`);

@@ -28,7 +28,7 @@ export function forward(
 ): void {
   const hearsBack = takesPatch(PATCHES.forwardsHearBack);
   const summary = { type: planned.decision.type, ...(planned.approver && { approver: planned.approver }) };
-  const forwarded = { shownId: planned.call.id, owner: workflowId, toolName: planned.call.toolName, via, ...summary, sentAs: who.approver };
+  const forwarded = { shownId: planned.call.id, owner: workflowId, toolName: planned.call.toolName, ...summary, sentAs: who.approver };
   run.children.forward(forwarded, hearsBack);
   if (planned.call.id.includes('/')) run.book.markDecided(planned.call.id, summary);
   const entry = run.audit.append({

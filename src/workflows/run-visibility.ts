@@ -15,19 +15,19 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { isClosed, type RunStatus } from '../contract/run-status.js';
+import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState } from '../schemas/run-state.js';
 import { truncateChars } from '../bounds/truncate.js';
 import { ApprovalMetrics } from './approval-metrics.js';
 import type { AuditLog } from './audit-log.js';
-import type { AuditEntry } from '../schemas/audit-entry.js';
 import { currentDetails } from './current-details.js';
 import { listedApproval } from './listed-approval.js';
 import { LISTINGS_LAG_MS } from './listings-lag.js';
 import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
-import { childApprovalsSignal, type ChildApprovals, type ChildRefusal } from './sub-agent-report.js';
+import { childApprovalsSignal, type ChildAnswer, type ChildApprovals } from './sub-agent-report.js';
 
 /**
  * Who asked what, in the memo: written once as a run begins, and handed to each next run of its chain with
@@ -229,7 +229,7 @@ export class RunVisibility {
       pending: run.pending,
       tools: [...run.tools],
       answered,
-      ...(takesPatch(PATCHES.forwardsHearBack) && { refused: refusalsIn(since) }),
+      ...(takesPatch(PATCHES.forwardsHearBack) && { answers: answersIn(since) }),
       // Its own calls only: a sub-agent of its own tells it, and a token for that one's calls stops here.
       ...(this.#checksTokens && { tokensChecked: run.pending.filter((p) => !p.subAgentWorkflowId).map((p) => p.id) }),
     };
@@ -240,12 +240,15 @@ export class RunVisibility {
 }
 
 /**
- * The refusals a parent that passed a decision on is told of: this run's own, and those its own sub-agents reported
- * of decisions it passed on further (a decision that never reached one counts as refused: its run had closed).
+ * What a parent that passed a decision on is told of it: taken (applied here, or taken by a sub-agent of this run it
+ * was passed on to), or refused (here, by such a sub-agent, or never delivered to it: its run had closed). A decision
+ * this run passed on and has not heard of is not answered yet.
  */
-function refusalsIn(entries: readonly AuditEntry[]): ChildRefusal[] {
-  return entries.flatMap((e) => {
+function answersIn(entries: readonly AuditEntry[]): ChildAnswer[] {
+  return entries.flatMap((e): ChildAnswer[] => {
     if (e.id === undefined) return [];
+    const who = { id: e.id, ...(e.approver !== undefined && { approver: e.approver }) };
+    if (e.outcome === 'applied' || e.event === 'forward_taken') return [{ ...who, taken: true }];
     const refusal =
       e.outcome === 'refused' || e.event === 'forward_refused'
         ? e.refusal
@@ -253,9 +256,8 @@ function refusalsIn(entries: readonly AuditEntry[]): ChildRefusal[] {
           ? { code: 'run_closed', message: e.message ?? 'the decision was not taken' }
           : undefined;
     // Cut to what a report may hold: a parent refuses a whole report with one field too long.
-    const message = truncateChars(refusal?.message ?? '', 4000);
     return refusal
-      ? [{ id: e.id, ...(e.approver !== undefined && { approver: e.approver }), code: refusal.code.slice(0, 100), message }]
+      ? [{ ...who, taken: false, refusal: { code: refusal.code.slice(0, 100), message: truncateChars(refusal.message, 4000) } }]
       : [];
   });
 }

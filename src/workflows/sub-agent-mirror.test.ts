@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { SubAgentMirror, type Forwarded } from './sub-agent-mirror.js';
+import type { ChildApprovals } from './sub-agent-report.js';
 
 const CHILD = 'run-1/call-1';
 const waiting = (id: string) => ({ id, toolName: 'write_file' }) as PendingApproval;
+/** A report of the owner at `seq` that answers call-1, as `answers` say. */
+const answering = (seq: number, answers: ChildApprovals['answers'], pending: PendingApproval[] = []): ChildApprovals => ({
+  workflowId: CHILD,
+  seq,
+  pending,
+  tools: [],
+  answered: ['call-1'],
+  answers,
+});
 const passedOn = (over: Partial<Forwarded> = {}): Forwarded => ({
   shownId: 'call-1/call-1',
   owner: CHILD,
   toolName: 'write_file',
-  via: 'update',
   type: 'approve',
   approver: 'pat',
   sentAs: 'pat',
@@ -25,45 +34,40 @@ function mirrorWithForward(awaited = true): SubAgentMirror {
 }
 
 describe('SubAgentMirror: what became of a decision passed on', () => {
-  it('taken when the owner answers the call without refusing this approver', () => {
+  it("taken when the owner answers it as taken, in this approver's name", () => {
     const mirror = mirrorWithForward();
-    const { verdicts } = mirror.take({
-      workflowId: CHILD,
-      seq: 2,
-      pending: [],
-      tools: [],
-      answered: ['call-1'],
-      // Someone else's decision for the same call, refused there: not this one.
-      refused: [{ id: 'call-1', approver: 'mallory', code: 'already_decided', message: 'no' }],
-    });
+    const { verdicts } = mirror.take(answering(2, [{ id: 'call-1', approver: 'pat', taken: true }]));
     expect(verdicts).toEqual([expect.objectContaining({ kind: 'taken', shownId: 'call-1/call-1', owner: CHILD })]);
   });
 
   it("refused, with the owner's reason, when the owner refused what this approver sent", () => {
     const mirror = mirrorWithForward();
-    const refusal = { id: 'call-1', approver: 'pat', code: 'token_refused', message: 'bad token' };
-    const { verdicts } = mirror.take({
-      workflowId: CHILD,
-      seq: 2,
-      pending: [waiting('call-1')],
-      tools: [],
-      answered: ['call-1'],
-      refused: [refusal],
-    });
+    const refusal = { code: 'token_refused', message: 'bad token' };
+    const answers = [{ id: 'call-1', approver: 'pat', taken: false, refusal }];
+    const { verdicts } = mirror.take({ workflowId: CHILD, seq: 2, pending: [waiting('call-1')], tools: [], answered: ['call-1'], answers });
     expect(verdicts).toEqual([expect.objectContaining({ kind: 'refused', refusal, type: 'approve' })]);
     // Heard once: a later report says nothing more of it.
-    expect(mirror.take({ workflowId: CHILD, seq: 3, pending: [], tools: [], answered: ['call-1'] }).verdicts).toEqual([]);
+    expect(mirror.take({ workflowId: CHILD, seq: 3, pending: [], tools: [], answered: ['call-1'], answers }).verdicts).toEqual([]);
   });
 
-  it('waits while the owner has not answered, even once the call no longer waits there', () => {
+  it("waits on when the owner answers another's decision for the call: a report sent before this one reached it", () => {
+    const mirror = mirrorWithForward();
+    // Decided straight at the owner by mallory first: the call is gone there, and this decision has yet to arrive.
+    const first = { workflowId: CHILD, seq: 2, pending: [], tools: [], answered: ['call-1'] };
+    expect(mirror.take({ ...first, answers: [{ id: 'call-1', approver: 'mallory', taken: true }] }).verdicts).toEqual([]);
+    const refusal = { code: 'already_decided', message: 'call-1 was already decided (approve by mallory).' };
+    const later = { workflowId: CHILD, seq: 3, pending: [], tools: [], answered: ['call-1'] };
+    expect(mirror.take({ ...later, answers: [{ id: 'call-1', approver: 'pat', taken: false, refusal }] }).verdicts).toEqual([
+      expect.objectContaining({ kind: 'refused', refusal }),
+    ]);
+  });
+
+  it('hears no older report than one it took', () => {
     const mirror = mirrorWithForward();
     expect(mirror.take({ workflowId: CHILD, seq: 2, pending: [waiting('call-2')], tools: [] })).toEqual({ changed: true, verdicts: [] });
-    // A report older than one already taken is not heard.
-    expect(mirror.take({ workflowId: CHILD, seq: 2, pending: [], tools: [], answered: ['call-1'] })).toEqual({
-      changed: false,
-      verdicts: [],
-    });
-    expect(mirror.take({ workflowId: CHILD, seq: 3, pending: [], tools: [], answered: ['call-1'] }).verdicts).toHaveLength(1);
+    const stale = answering(2, [{ id: 'call-1', approver: 'pat', taken: true }]);
+    expect(mirror.take(stale)).toEqual({ changed: false, verdicts: [] });
+    expect(mirror.take({ ...stale, seq: 3 }).verdicts).toHaveLength(1);
   });
 
   it('lost when the owner ends without answering, or the decision could not reach it', () => {
@@ -78,7 +82,10 @@ describe('SubAgentMirror: what became of a decision passed on', () => {
   it('hears nothing back for a run from before the note (not awaited), and hides the call the same way', () => {
     const mirror = mirrorWithForward(false);
     expect(mirror.pending()).toEqual([]);
-    expect(mirror.take({ workflowId: CHILD, seq: 2, pending: [waiting('call-1')], tools: [], answered: ['call-1'] }).verdicts).toEqual([]);
+    const answers = [{ id: 'call-1', approver: 'pat', taken: true }];
+    expect(
+      mirror.take({ workflowId: CHILD, seq: 2, pending: [waiting('call-1')], tools: [], answered: ['call-1'], answers }).verdicts,
+    ).toEqual([]);
     expect(mirror.ended(CHILD)).toEqual([]);
   });
 });

@@ -4,11 +4,10 @@
  * (taken: gone; refused: back). In runs with our own call ids, a sub-agent's call is shown as
  * `<this run's call id>/<its id>`, unique here even when the sub-agent's ids repeat ours.
  */
-import type { DecidedVia } from '../schemas/call-record.js';
 import type { DecidedSummary } from '../schemas/carried-state.js';
 import type { DecisionType } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
-import type { ChildApprovals, ChildRefusal } from './sub-agent-report.js';
+import type { ChildAnswer, ChildApprovals } from './sub-agent-report.js';
 
 /** A decision passed on to the sub-agent that owns the call, waiting to hear what it did with it. */
 export interface Forwarded {
@@ -17,18 +16,16 @@ export interface Forwarded {
   /** The run that owns the call. */
   owner: string;
   toolName: string;
-  via: DecidedVia;
   type: DecisionType;
   /** Who decided, as this run took it. */
   approver?: string;
-  /** The approver the input passed on named, as the owner records it if it refuses the input. */
+  /** The approver the input passed on named, as the owner records it if it refuses the input or passes it on. */
   sentAs?: string;
 }
 
 /** What became of a decision passed on: taken, refused (with the owner's reason), or never answered (`lost`). */
-export type ForwardVerdict = Forwarded &
-  ({ kind: 'taken' } | { kind: 'refused'; refusal: ChildRefusal } | { kind: 'lost'; reason: string });
-
+type Verdict = { kind: 'taken' } | { kind: 'refused'; refusal: NonNullable<ChildAnswer['refusal']> } | { kind: 'lost'; reason: string };
+export type ForwardVerdict = Forwarded & Verdict;
 interface ChildReport {
   seq: number;
   pending: PendingApproval[];
@@ -84,7 +81,7 @@ export class SubAgentMirror {
    * of decisions passed on that it answers.
    */
   take(report: ChildApprovals): { changed: boolean; verdicts: ForwardVerdict[] } {
-    const { workflowId, seq, pending, tools, answered = [], refused = [], tokensChecked = [] } = report;
+    const { workflowId, seq, pending, tools, answered = [], answers = [], tokensChecked = [] } = report;
     const known = this.#reports.get(workflowId);
     if (known && known.seq >= seq) return { changed: false, verdicts: [] };
     const stillPending = new Set(pending.map((p) => p.id));
@@ -94,12 +91,15 @@ export class SubAgentMirror {
       const id = reportedId(key);
       if (answered.includes(id) || !stillPending.has(id)) this.#forwarded.delete(key);
     }
+    // Its answer to this decision: for the same call, in the name of the approver it came from or who decided it. A
+    // report sent before the decision reached it may answer another's decision for the call: that one waits on.
+    const answerTo = (key: string, { sentAs, approver }: Forwarded) =>
+      answers.filter((a) => a.id === reportedId(key) && (a.approver === sentAs || a.approver === approver)).at(-1);
     const verdicts = this.#settle(
-      (key) => within(key) && answered.includes(reportedId(key)),
-      (key, { sentAs }) => {
-        // Its refusal of this decision: the same call, and the approver it came from (another's may be refused too).
-        const refusal = refused.filter((r) => r.id === reportedId(key) && r.approver === sentAs).at(-1);
-        return refusal ? { kind: 'refused', refusal } : { kind: 'taken' };
+      (key, forwarded) => within(key) && answerTo(key, forwarded) !== undefined,
+      (key, forwarded) => {
+        const answer = answerTo(key, forwarded)!;
+        return answer.taken || !answer.refusal ? { kind: 'taken' } : { kind: 'refused', refusal: answer.refusal };
       },
     );
     if (pending.length) this.#reports.set(workflowId, { seq, pending, tools, tokensChecked });
@@ -139,13 +139,10 @@ export class SubAgentMirror {
   }
 
   #settle(
-    matches: (key: string) => boolean,
-    verdict: (
-      key: string,
-      forwarded: Forwarded,
-    ) => { kind: 'taken' } | { kind: 'refused'; refusal: ChildRefusal } | { kind: 'lost'; reason: string },
+    matches: (key: string, forwarded: Forwarded) => boolean,
+    verdict: (key: string, forwarded: Forwarded) => Verdict,
   ): ForwardVerdict[] {
-    const settled = [...this.#unanswered].filter(([key]) => matches(key));
+    const settled = [...this.#unanswered].filter(([key, forwarded]) => matches(key, forwarded));
     for (const [key] of settled) this.#unanswered.delete(key);
     return settled.map(([key, forwarded]) => ({ ...forwarded, ...verdict(key, forwarded) }));
   }

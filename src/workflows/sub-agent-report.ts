@@ -11,15 +11,20 @@ import { z } from 'zod';
 import { builtOnce } from '../schemas/built-once.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
 
-const ChildRefusal = builtOnce('workflows/sub-agent-report.ChildRefusal', () =>
+/**
+ * What a sub-agent did with a decision it received: took it, or refused it (its code and words). Named by the approver
+ * it came in the name of, as the sub-agent recorded it: the parent matches it to the decision it passed on, never to
+ * another's for the same call.
+ */
+const ChildAnswer = builtOnce('workflows/sub-agent-report.ChildAnswer', () =>
   z.object({
     id: z.string().max(1000),
     approver: z.string().max(200).optional(),
-    code: z.string().max(100),
-    message: z.string().max(4000),
+    taken: z.boolean(),
+    refusal: z.object({ code: z.string().max(100), message: z.string().max(4000) }).optional(),
   }),
 );
-export type ChildRefusal = z.infer<typeof ChildRefusal>;
+export type ChildAnswer = z.infer<typeof ChildAnswer>;
 
 export const ChildApprovals = builtOnce('workflows/sub-agent-report.ChildApprovals', () =>
   z.object({
@@ -31,10 +36,10 @@ export const ChildApprovals = builtOnce('workflows/sub-agent-report.ChildApprova
     /** Calls it received a decision for (taken or refused) since its previous report. */
     answered: z.array(z.string()).max(10_000).optional(),
     /**
-     * Which of `answered` it refused a decision for, whose, and why: a parent that passed one on notes what became of
-     * it (patch forwardsHearBack). Its own refusals, and a refusal by a sub-agent of its own that it passed on.
+     * What it did with each decision of `answered`: a parent that passed one on notes what became of it (patch
+     * forwardsHearBack). A decision it passed on to a sub-agent of its own is answered once that one answered it.
      */
-    refused: z.array(ChildRefusal).max(1000).optional(),
+    answers: z.array(ChildAnswer).max(1000).optional(),
     /**
      * Calls of `pending` whose run checks decision tokens: a parent that checks none passes a token for them on with
      * the decision, rather than refusing it (patch tokensPassToOwners).
