@@ -30,7 +30,7 @@ export async function awaitOwnersAnswers(
 ): Promise<void> {
   const ids = new Set(applied.flatMap((a) => (a.forwardedTo ? [a.id] : [])));
   if (ids.size === 0) return;
-  const passedOn = new Map<string, number>();
+  const passedOn = new Set<string>();
   const answered = new Map<string, AuditEntry>();
   let from = 0;
   const deadline = Date.now() + waitMs;
@@ -40,7 +40,7 @@ export async function awaitOwnersAnswers(
       from = entry.seq;
       if (entry.id === undefined || !ids.has(entry.id)) continue;
       if (entry.outcome === 'forwarded') {
-        passedOn.set(entry.id, entry.seq);
+        passedOn.add(entry.id);
         answered.delete(entry.id);
       } else if (entry.event?.startsWith('forward_') && passedOn.has(entry.id) && !answered.has(entry.id)) {
         answered.set(entry.id, entry);
