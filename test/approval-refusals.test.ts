@@ -184,23 +184,3 @@ describe('after the refusals', () => {
     ]);
   });
 });
-
-describe("a run's own entry for a tool", () => {
-  it("is laid over the agent's: changing its timeout keeps the agent's approvers and allowed decisions", async () => {
-    // Before patch set 23 the entry replaced the agent's: a demo run (tighten-only) was refused for dropping them.
-    const run = await h.start({
-      agent: 'demo',
-      prompt: 'Make four calls, under a policy laid over',
-      approval: { tools: { process_refund: { timeout: '2h' }, execute_sql: { reminders: ['10m'] } } },
-    });
-    const pending = await waitForPending(run, 4);
-    const byTool = new Map(pending.map((p) => [p.toolName, p]));
-    expect(byTool.get('execute_sql')).toMatchObject({ allowedDecisions: ['approve', 'reject'] });
-    const refund = byTool.get('process_refund')!;
-    expect(refund.approvers).toEqual(['finance']);
-    expect(Date.parse(refund.deadline) - Date.parse(refund.requestedAt)).toBe(2 * 3600_000);
-    const refused = await refusalOf(decide(run, { decisions: [{ id: refund.id, type: 'approve' }], approver: 'alice' }));
-    expect(refused).toMatchObject({ code: 'approver_not_allowed' });
-    await run.terminate('test over');
-  });
-});

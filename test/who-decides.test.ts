@@ -91,7 +91,7 @@ beforeAll(async () => {
         { match: 'context write', replies: [call('write_file', { path: 'context.txt', content: 'x' }), { content: 'context write done' }] },
         { match: 'tightened', replies: [call('cancel_order', { orderId: '1238' }), { content: 'tightened done' }] },
         { match: 'typed write', replies: [call('write_file', { path: 'typed.txt', content: 'x' }), { content: 'typed done' }] },
-        { match: 'narrowed refund', replies: [call('process_refund', { orderId: '1234', amount: 12000 }), { content: 'narrowed done' }] },
+        { match: 'narrowed refund', replies: [call('process_refund', { orderId: '1238', amount: 50 }), { content: 'narrowed done' }] },
       ],
     },
   });
@@ -314,8 +314,7 @@ describe('approvers named by kind', () => {
   });
 
   it('a run may narrow its agent’s bare approver entry to one kind', async () => {
-    // The demo agent's refunds over 10,000: approvers ['finance'], a person or a group of that name. The run's entry is
-    // laid over the agent's, so its condition holds still (patch set 23): this refund is over it.
+    // The demo agent's refunds: approvers ['finance'], a person or a group of that name.
     const handle = await h.start({
       agent: 'demo',
       prompt: 'A narrowed refund',

@@ -46,45 +46,27 @@ describe('loosenings', () => {
     expect(loosenings(agent, override)).toEqual([]);
   });
 
-  const loosening: ApprovalPolicyOverride = {
-    fourEyes: false,
-    tools: {
-      write_file: false,
-      execute_sql: { allowedDecisions: ['approve', 'edit'] },
-      process_refund: { when: { arg: 'amount', op: 'gt', value: 50000 }, approvers: ['finance', 'bob'], onTimeout: 'approve' },
-      cancel_order: { review: { rule: 'amountLimits', options: { approveUpTo: 1000 } } },
-    },
-  };
-  const named = [
-    'fourEyes: the agent requires another person to approve',
-    'tools.write_file: the agent gates this tool; a run may not let its calls through',
-    'tools.execute_sql.allowedDecisions: the agent does not allow edit',
-    "tools.process_refund.when: it must gate at least what the agent's does (leave it out, repeat it, or list it in an `any`)",
-    'tools.process_refund.approvers: the agent allows only finance, cfo, not bob',
-  ];
-  const tail = [
-    'tools.process_refund.onTimeout: a run may not approve calls nobody decided',
-    "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode",
-  ];
-
-  it('names everything that loosens, judging each entry as laid over the agent’s', () => {
-    // requiredApprovals and validFor are left out: they stay the agent's.
-    expect(loosenings(agent, loosening)).toEqual([...named, ...tail]);
-  });
-
-  it('judged as replacing the agent’s entry, for runs from before patch set 23, what it leaves out loosens too', () => {
-    expect(loosenings(agent, loosening, { layEntries: false })).toEqual([
-      ...named,
+  it('names everything that loosens', () => {
+    expect(
+      loosenings(agent, {
+        fourEyes: false,
+        tools: {
+          write_file: false,
+          execute_sql: { allowedDecisions: ['approve', 'edit'] },
+          process_refund: { when: { arg: 'amount', op: 'gt', value: 50000 }, approvers: ['finance', 'bob'], onTimeout: 'approve' },
+          cancel_order: { review: { rule: 'amountLimits', options: { approveUpTo: 1000 } } },
+        },
+      }),
+    ).toEqual([
+      'fourEyes: the agent requires another person to approve',
+      'tools.write_file: the agent gates this tool; a run may not let its calls through',
+      'tools.execute_sql.allowedDecisions: the agent does not allow edit',
+      "tools.process_refund.when: it must gate at least what the agent's does (leave it out, repeat it, or list it in an `any`)",
+      'tools.process_refund.approvers: the agent allows only finance, cfo, not bob',
       'tools.process_refund.requiredApprovals: the agent needs 2 approvals',
       "tools.process_refund.validFor: the agent's approvals hold at most 1h",
-      ...tail,
-    ]);
-  });
-
-  it('lets a run change one field of an entry without repeating the rest; true and false still replace it', () => {
-    expect(loosenings(agent, { tools: { process_refund: { timeout: '1h' }, execute_sql: { reminders: ['5m'] } } })).toEqual([]);
-    expect(loosenings(agent, { tools: { execute_sql: true } })).toEqual([
-      'tools.execute_sql.allowedDecisions: the agent does not allow edit, respond, ignore',
+      'tools.process_refund.onTimeout: a run may not approve calls nobody decided',
+      "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode",
     ]);
   });
 

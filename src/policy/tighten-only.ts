@@ -8,7 +8,6 @@
  */
 import deepEqual from 'fast-deep-equal';
 import { InvalidRunInputError } from '../errors.js';
-import { agentEntryFor, laidOver } from './merge-policy.js';
 import { approverWithin } from './may-decide.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride, ToolGateConfig, ToolPolicy } from '../schemas/approval-policy.js';
 import type { Condition } from '../schemas/condition.js';
@@ -29,22 +28,18 @@ export function looseningRefusal(agentName: string, problems: string[]): Invalid
  *   agentEntriesFor); off, only against the entry under the same key, as runs started before it were. @default true
  * @param options.typedApprovers a run may narrow a bare approver entry to one kind (`group:finance` under `finance`),
  *   as runs since patch set 13 read entries (may-decide.ts). @default true
- * @param options.layEntries judge a run's entry for a tool as laid over the agent's (merge-policy.ts), as runs since
- *   patch set 23 take it. @default true
  */
 export function loosenings(
   agent: ApprovalPolicy,
   override: ApprovalPolicyOverride,
-  options: { throughPatterns?: boolean; typedApprovers?: boolean; layEntries?: boolean } = {},
+  options: { throughPatterns?: boolean; typedApprovers?: boolean } = {},
 ): string[] {
-  const { throughPatterns = true, typedApprovers = true, layEntries = true } = options;
+  const { throughPatterns = true, typedApprovers = true } = options;
   const problems: string[] = [];
   const onTimeout = override.onTimeout ?? agent.onTimeout;
   if (onTimeout === 'approve' && agent.onTimeout !== 'approve') problems.push('onTimeout: a run may not approve calls nobody decided');
   if (agent.fourEyes && override.fourEyes === false) problems.push('fourEyes: the agent requires another person to approve');
-  for (const [key, given] of Object.entries(override.tools ?? {})) {
-    // Judged as it will stand: laid over the agent's entry, as mergePolicy lays it.
-    const entry = layEntries ? laidOver(agent, key, given) : given;
+  for (const [key, entry] of Object.entries(override.tools ?? {})) {
     if (!throughPatterns) {
       const base = Object.hasOwn(agent.tools, key) ? agent.tools[key]! : agent.default;
       problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout, typedApprovers));
@@ -72,7 +67,10 @@ export function loosenings(
  */
 function agentEntriesFor(agent: ApprovalPolicy, key: string): ToolPolicy[] {
   const keys = Object.keys(agent.tools);
-  if (!isPattern(key)) return [agentEntryFor(agent, key)];
+  if (!isPattern(key)) {
+    const own = bestMatch(keys, key);
+    return [own === undefined ? agent.default : agent.tools[own]!];
+  }
   const score = specificity(key);
   return [agent.default, ...keys.filter((k) => isPattern(k) && specificity(k) <= score).map((k) => agent.tools[k]!)];
 }

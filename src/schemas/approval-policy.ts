@@ -72,7 +72,7 @@ export const ApprovalPolicy = builtOnce('schemas/approval-policy.ApprovalPolicy'
   }),
 );
 
-/** Per-run overrides: a listed tool's entry is laid over the agent's for that tool (merge-policy.ts); other fields replace the agent's. */
+/** Per-run overrides: listed tools replace the agent's entry for that tool; other fields replace the agent's. */
 export const ApprovalPolicyOverride = builtOnce('schemas/approval-policy.ApprovalPolicyOverride', () =>
   z.strictObject({
     tools: z.record(z.string(), ToolPolicy).optional(),

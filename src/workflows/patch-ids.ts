@@ -237,12 +237,6 @@ export const PATCHES = {
    * calls are: a watcher of the top-level run saw the call's decision, never that it waited.
    */
   subAgentCallsAnnounced: 'sub-agent-calls-announced',
-  /**
-   * A run's own entry for a tool (an object) is laid over the agent's entry for it, field by field (merge-policy.ts),
-   * as the README said: it replaced it, so `{timeout: '1h'}` dropped the agent's approvers and allowed decisions. A
-   * tightening had to repeat them, and an agent with `runOverrides: 'any'` lost them without a word.
-   */
-  runEntriesLaidOver: 'run-entries-laid-over',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -86,7 +86,7 @@ const SET_21: readonly PatchId[] = [
 ];
 const SET_22: readonly PatchId[] = [...SET_21, PATCHES.breakpointsListAtOnce, PATCHES.tokensPassToOwners];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-23', patches: [...SET_22, PATCHES.forwardsHearBack, PATCHES.subAgentCallsAnnounced, PATCHES.runEntriesLaidOver] },
+  { id: 'patch-set-23', patches: [...SET_22, PATCHES.forwardsHearBack, PATCHES.subAgentCallsAnnounced] },
   { id: 'patch-set-22', patches: SET_22 },
   { id: 'patch-set-21', patches: SET_21 },
   { id: 'patch-set-20', patches: SET_20 },

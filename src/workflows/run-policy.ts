@@ -8,15 +8,14 @@ import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 
 /**
- * @param patches `typedApprovers`: the run may narrow bare approver entries by kind (tighten-only.ts);
- *   `layEntries`: a run's entry for a tool is laid over the agent's (merge-policy.ts). The caller passes `takesPatch`
- *   for each, which reads the patch set the run took in its first activation and never asks `patched()` here.
+ * @param typedApprovers the run may narrow bare approver entries by kind (tighten-only.ts): the caller passes
+ *   `takesPatch`, which reads the patch set the run took in its first activation and never asks `patched()` here.
  */
 export function runPolicy(
   agentName: string,
   agent: ApprovalPolicy,
   override: ApprovalPolicyOverride | undefined,
-  { typedApprovers, layEntries }: { typedApprovers: boolean; layEntries: boolean },
+  typedApprovers: boolean,
 ): ApprovalPolicy {
   // Gated on data rather than a patch: a run recorded before the limit existed has no `runOverrides` in its agent's
   // snapshot, took any policy it was given, and replays that way. Judging keys through patterns came in the same
@@ -24,8 +23,8 @@ export function runPolicy(
   // agent's resolution, made queries of the decision-fuzz suite's runs fail to replay: src/workflows/patches.ts says why.
   // Patch sets, asked once at the start, came later: see `typedApprovers`.)
   if (override && agent.runOverrides === 'tighten') {
-    const problems = loosenings(agent, override, { typedApprovers, layEntries });
+    const problems = loosenings(agent, override, { typedApprovers });
     if (problems.length) throw looseningRefusal(agentName, problems);
   }
-  return mergePolicy(agent, override, layEntries);
+  return mergePolicy(agent, override);
 }
