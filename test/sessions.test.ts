@@ -140,7 +140,10 @@ describe('sessions', () => {
       const refused = await post(OTHER_TOKEN, path, body);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toEqual({
-        error: { code: 'not_requester', message: `Run ${workflowId} was asked for by sam: only they may send it messages, end it or cancel it.` },
+        error: {
+          code: 'not_requester',
+          message: `Run ${workflowId} was asked for by sam: only they may send it messages, end it or cancel it.`,
+        },
       });
     }
     expect((await handle.describe()).historyLength).toBe(before);
