@@ -15,7 +15,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { isClosed, type RunStatus } from '../contract/run-status.js';
-import type { AuditEntry } from '../schemas/audit-entry.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState } from '../schemas/run-state.js';
 import { truncateChars } from '../bounds/truncate.js';
@@ -27,7 +26,7 @@ import { LISTINGS_LAG_MS } from './listings-lag.js';
 import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
-import { childApprovalsSignal, type ChildAnswer, type ChildApprovals } from './sub-agent-report.js';
+import { answersIn, childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
 
 /**
  * Who asked what, in the memo: written once as a run begins, and handed to each next run of its chain with
@@ -237,27 +236,4 @@ export class RunVisibility {
       .signal(childApprovalsSignal, report)
       .catch((err) => log.warn('could not tell the parent run what waits', { error: String(err) }));
   }
-}
-
-/**
- * What a parent that passed a decision on is told of it: taken (applied here, or taken by a sub-agent of this run it
- * was passed on to), or refused (here, by such a sub-agent, or never delivered to it: its run had closed). A decision
- * this run passed on and has not heard of is not answered yet.
- */
-function answersIn(entries: readonly AuditEntry[]): ChildAnswer[] {
-  return entries.flatMap((e): ChildAnswer[] => {
-    if (e.id === undefined) return [];
-    const who = { id: e.id, ...(e.approver !== undefined && { approver: e.approver }) };
-    if (e.outcome === 'applied' || e.event === 'forward_taken') return [{ ...who, taken: true }];
-    const refusal =
-      e.outcome === 'refused' || e.event === 'forward_refused'
-        ? e.refusal
-        : e.event === 'forward_lost'
-          ? { code: 'run_closed', message: e.message ?? 'the decision was not taken' }
-          : undefined;
-    // Cut to what a report may hold: a parent refuses a whole report with one field too long.
-    return refusal
-      ? [{ ...who, taken: false, refusal: { code: refusal.code.slice(0, 100), message: truncateChars(refusal.message, 4000) } }]
-      : [];
-  });
 }

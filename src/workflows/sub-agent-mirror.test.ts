@@ -36,14 +36,14 @@ function mirrorWithForward(awaited = true): SubAgentMirror {
 describe('SubAgentMirror: what became of a decision passed on', () => {
   it("taken when the owner answers it as taken, in this approver's name", () => {
     const mirror = mirrorWithForward();
-    const { verdicts } = mirror.take(answering(2, [{ id: 'call-1', approver: 'pat', taken: true }]));
+    const { verdicts } = mirror.take(answering(2, [{ id: 'call-1', approver: 'pat' }]));
     expect(verdicts).toEqual([expect.objectContaining({ kind: 'taken', shownId: 'call-1/call-1', owner: CHILD })]);
   });
 
   it("refused, with the owner's reason, when the owner refused what this approver sent", () => {
     const mirror = mirrorWithForward();
     const refusal = { code: 'token_refused', message: 'bad token' };
-    const answers = [{ id: 'call-1', approver: 'pat', taken: false, refusal }];
+    const answers = [{ id: 'call-1', approver: 'pat', refusal }];
     const { verdicts } = mirror.take({ workflowId: CHILD, seq: 2, pending: [waiting('call-1')], tools: [], answered: ['call-1'], answers });
     expect(verdicts).toEqual([expect.objectContaining({ kind: 'refused', refusal, type: 'approve' })]);
     // Heard once: a later report says nothing more of it.
@@ -54,10 +54,10 @@ describe('SubAgentMirror: what became of a decision passed on', () => {
     const mirror = mirrorWithForward();
     // Decided straight at the owner by mallory first: the call is gone there, and this decision has yet to arrive.
     const first = { workflowId: CHILD, seq: 2, pending: [], tools: [], answered: ['call-1'] };
-    expect(mirror.take({ ...first, answers: [{ id: 'call-1', approver: 'mallory', taken: true }] }).verdicts).toEqual([]);
+    expect(mirror.take({ ...first, answers: [{ id: 'call-1', approver: 'mallory' }] }).verdicts).toEqual([]);
     const refusal = { code: 'already_decided', message: 'call-1 was already decided (approve by mallory).' };
     const later = { workflowId: CHILD, seq: 3, pending: [], tools: [], answered: ['call-1'] };
-    expect(mirror.take({ ...later, answers: [{ id: 'call-1', approver: 'pat', taken: false, refusal }] }).verdicts).toEqual([
+    expect(mirror.take({ ...later, answers: [{ id: 'call-1', approver: 'pat', refusal }] }).verdicts).toEqual([
       expect.objectContaining({ kind: 'refused', refusal }),
     ]);
   });
@@ -65,7 +65,7 @@ describe('SubAgentMirror: what became of a decision passed on', () => {
   it('hears no older report than one it took', () => {
     const mirror = mirrorWithForward();
     expect(mirror.take({ workflowId: CHILD, seq: 2, pending: [waiting('call-2')], tools: [] })).toEqual({ changed: true, verdicts: [] });
-    const stale = answering(2, [{ id: 'call-1', approver: 'pat', taken: true }]);
+    const stale = answering(2, [{ id: 'call-1', approver: 'pat' }]);
     expect(mirror.take(stale)).toEqual({ changed: false, verdicts: [] });
     expect(mirror.take({ ...stale, seq: 3 }).verdicts).toHaveLength(1);
   });
@@ -82,7 +82,7 @@ describe('SubAgentMirror: what became of a decision passed on', () => {
   it('hears nothing back for a run from before the note (not awaited), and hides the call the same way', () => {
     const mirror = mirrorWithForward(false);
     expect(mirror.pending()).toEqual([]);
-    const answers = [{ id: 'call-1', approver: 'pat', taken: true }];
+    const answers = [{ id: 'call-1', approver: 'pat' }];
     expect(
       mirror.take({ workflowId: CHILD, seq: 2, pending: [waiting('call-1')], tools: [], answered: ['call-1'], answers }).verdicts,
     ).toEqual([]);

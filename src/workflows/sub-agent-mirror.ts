@@ -99,7 +99,7 @@ export class SubAgentMirror {
       (key, forwarded) => within(key) && answerTo(key, forwarded) !== undefined,
       (key, forwarded) => {
         const answer = answerTo(key, forwarded)!;
-        return answer.taken || !answer.refusal ? { kind: 'taken' } : { kind: 'refused', refusal: answer.refusal };
+        return answer.refusal ? { kind: 'refused', refusal: answer.refusal } : { kind: 'taken' };
       },
     );
     if (pending.length) this.#reports.set(workflowId, { seq, pending, tools, tokensChecked });

@@ -10,18 +10,27 @@ import { defineSignal } from '@temporalio/workflow';
 import { z } from 'zod';
 import { builtOnce } from '../schemas/built-once.js';
 import { PendingApproval } from '../schemas/pending-approval.js';
+import type { AuditEntry } from '../schemas/audit-entry.js';
+import { truncateChars } from '../bounds/truncate.js';
 
 /**
- * What a sub-agent did with a decision it received: took it, or refused it (its code and words). Named by the approver
- * it came in the name of, as the sub-agent recorded it: the parent matches it to the decision it passed on, never to
- * another's for the same call.
+ * A report's answers are few and short whatever came in: anyone can signal a sub-agent, and a flood of refused input
+ * must neither push the report past what a parent takes (it would refuse it whole) nor past Temporal's payload limit.
+ * The newest answer for each call and approver, the newest first kept.
+ */
+const MAX_ANSWERS = 200;
+const ANSWER_MESSAGE_CHARS = 1000;
+
+/**
+ * What a sub-agent did with a decision it received: took it, or refused it (`refusal`: its code and words). Named by
+ * the approver it came in the name of, as the sub-agent recorded it: the parent matches it to the decision it passed
+ * on, never to another's for the same call.
  */
 const ChildAnswer = builtOnce('workflows/sub-agent-report.ChildAnswer', () =>
   z.object({
     id: z.string().max(1000),
     approver: z.string().max(200).optional(),
-    taken: z.boolean(),
-    refusal: z.object({ code: z.string().max(100), message: z.string().max(4000) }).optional(),
+    refusal: z.object({ code: z.string().max(100), message: z.string().max(ANSWER_MESSAGE_CHARS) }).optional(),
   }),
 );
 export type ChildAnswer = z.infer<typeof ChildAnswer>;
@@ -39,7 +48,7 @@ export const ChildApprovals = builtOnce('workflows/sub-agent-report.ChildApprova
      * What it did with each decision of `answered`: a parent that passed one on notes what became of it (patch
      * forwardsHearBack). A decision it passed on to a sub-agent of its own is answered once that one answered it.
      */
-    answers: z.array(ChildAnswer).max(1000).optional(),
+    answers: z.array(ChildAnswer).max(MAX_ANSWERS).optional(),
     /**
      * Calls of `pending` whose run checks decision tokens: a parent that checks none passes a token for them on with
      * the decision, rather than refusing it (patch tokensPassToOwners).
@@ -69,4 +78,35 @@ export function acceptedReport(raw: unknown, parentWorkflowId: string, ownedWith
   const { workflowId, pending } = parsed.data;
   const within = (owner: string | undefined) => owner === undefined || owner === workflowId || owner.startsWith(`${workflowId}/`);
   return !ownedWithin || pending.every((p) => within(p.subAgentWorkflowId)) ? parsed.data : undefined;
+}
+
+/**
+ * What a parent that passed a decision on is told of it, from the sub-agent's audit entries since its last report:
+ * taken (applied here, or taken by a sub-agent of this run it was passed on to), or refused (here, by such a
+ * sub-agent, or never delivered to it: its run had closed). A decision this run passed on and has not heard of is not
+ * answered yet.
+ */
+export function answersIn(entries: readonly AuditEntry[]): ChildAnswer[] {
+  const newest = new Map<string, ChildAnswer>();
+  for (const e of [...entries].reverse()) {
+    const answer = answerOf(e);
+    const key = answer && JSON.stringify([answer.id, answer.approver ?? null]);
+    if (key && !newest.has(key)) newest.set(key, answer);
+    if (newest.size >= MAX_ANSWERS) break;
+  }
+  return [...newest.values()].reverse();
+}
+
+function answerOf(e: AuditEntry): ChildAnswer | undefined {
+  if (e.id === undefined) return undefined;
+  const who = { id: e.id.slice(0, 1000), ...(e.approver !== undefined && { approver: e.approver.slice(0, 200) }) };
+  if (e.outcome === 'applied' || e.event === 'forward_taken') return who;
+  const refusal =
+    e.outcome === 'refused' || e.event === 'forward_refused'
+      ? e.refusal
+      : e.event === 'forward_lost'
+        ? { code: 'run_closed', message: e.message ?? 'the decision was not taken' }
+        : undefined;
+  if (!refusal) return undefined;
+  return { ...who, refusal: { code: refusal.code.slice(0, 100), message: truncateChars(refusal.message, ANSWER_MESSAGE_CHARS) } };
 }
