@@ -246,7 +246,7 @@ describe('payload encryption', () => {
     const script = [
       'import asyncio, base64, sys',
       'sys.path.insert(0, "scripts/python")',
-      'from hitl_codec import codec_from_env',
+      'from hitl_codec import KeysError, codec_from_env',
       'from temporalio.api.common.v1 import Payload',
       'codec = codec_from_env()',
       'async def main():',
@@ -254,12 +254,24 @@ describe('payload encryption', () => {
       '    [sealed] = await codec.encode([Payload(metadata={"encoding": b"json/plain"}, data=b\'"from python"\')])',
       '    print(opened.data.decode())',
       '    print(base64.b64encode(sealed.SerializeToString()).decode())',
+      '    try:',
+      '        await codec_from_env({"HITL_ENCRYPTION_KEYS": sys.argv[2]}).decode([Payload.FromString(base64.b64decode(sys.argv[1]))])',
+      '    except KeysError as err:',
+      '        print(err)',
       'asyncio.run(main())',
     ].join('\n');
     const wire = Buffer.from(proto.temporal.api.common.v1.Payload.encode(sealedHere!).finish()).toString('base64');
-    const { stdout } = await promisify(execFile)(await pythonPath(), ['-c', script, wire], { env: { ...process.env, ...keysEnv(ringB) } });
-    const [opened, sealedThere] = stdout.trim().split('\n');
+    // Another key under the id it was sealed with: both sides say so, in the same words.
+    const { HITL_ENCRYPTION_KEYS: otherK2 } = keysEnv({ currentId: 'k2', keys: new Map([['k2', randomBytes(32)]]) });
+    const { stdout } = await promisify(execFile)(await pythonPath(), ['-c', script, wire, otherK2], {
+      env: { ...process.env, ...keysEnv(ringB) },
+    });
+    const [opened, sealedThere, wrongKey] = stdout.trim().split('\n');
     expect(opened).toBe('"from node"');
+    const wrongHere = 'Cannot decrypt a payload: the key configured as "k2" does not open it';
+    expect(wrongKey).toContain(wrongHere);
+    const otherRing: KeyRing = { currentId: 'k2', keys: new Map([['k2', randomBytes(32)]]) };
+    await expect(new AesGcmPayloadCodec(otherRing).decode([sealedHere!])).rejects.toThrow(wrongHere);
     const [back] = await codec.decode([proto.temporal.api.common.v1.Payload.decode(Buffer.from(sealedThere!, 'base64'))]);
     expect(new TextDecoder().decode(back!.data!)).toBe('"from python"');
     expect(new TextDecoder().decode(back!.metadata!.encoding!)).toBe('json/plain');
@@ -289,13 +301,21 @@ describe('payload encryption', () => {
     // The client with the key reads the memo as before.
     expect((await keyed.listRuns()).find((r) => r.workflowId === workflowId)?.prompt).toBe(SECRET_PROMPT);
     // What waits across runs cannot be read without the key: hitl pending says which runs it leaves out, and why.
-    await waitFor(async () => (await plain.waitingAcrossRuns()).unreadable.includes(workflowId));
+    await waitFor(async () => (await plain.waitingAcrossRuns()).unreadable.some((r) => r.workflowId === workflowId));
     const pending = await runHitl(h, ['pending']);
     expect(pending.code).toBe(0);
     expect(pending.stdout).not.toContain(workflowId);
     expect(pending.stderr).toMatch(/waiting run\(s\) could not be read here, so their calls are not listed: .*/);
     expect(pending.stderr).toContain(workflowId);
     expect(pending.stderr).toContain('set HITL_ENCRYPTION_KEYS');
+    // With other keys under the run's key ids (the worker rewrites the memo with its own current key, k1 or k2), it
+    // says that, not to set the keys.
+    const otherKeys = keysEnv({ currentId: 'k1', keys: new Map(['k1', 'k2'].map((id) => [id, randomBytes(32)])) });
+    const wrongKey = await runHitl(h, ['pending'], { env: otherKeys });
+    expect(wrongKey.code).toBe(0);
+    expect(wrongKey.stderr).toContain(workflowId);
+    expect(wrongKey.stderr).toMatch(/the key configured as "k[12]" does not open it/);
+    expect(wrongKey.stderr).not.toContain('set HITL_ENCRYPTION_KEYS');
     await keyed.reject(workflowId, 'call-1', { approver: 'fin', groups: ['finance'], message: 'test done' });
   });
 

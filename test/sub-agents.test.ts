@@ -182,7 +182,9 @@ describe('sub-agents', () => {
     expect(await child.query(pendingApprovalsQuery)).toEqual([{ ...asTheChildSeesIt, id: 'call-1' }]);
 
     // Listed once, through the parent, with an id that resolves to the child that owns the call.
-    await waitFor(async () => (await hitl.listWaiting({ agent: 'coordinator' })).some((w) => w.workflowId === parent.workflowId));
+    // The agent filter goes by the agent whose call it is: the sub-agent's, not the coordinator's it is listed under.
+    await waitFor(async () => (await hitl.listWaiting({ agent: 'researcher' })).some((w) => w.workflowId === parent.workflowId));
+    expect((await hitl.listWaiting({ agent: 'coordinator' })).filter((w) => w.workflowId === parent.workflowId)).toEqual([]);
     const listed = (await hitl.listWaiting()).filter((w) => w.workflowId === parent.workflowId || w.workflowId === childId);
     expect(listed).toHaveLength(1);
     // Listed under the top-level run, named for the sub-agent that asks; decided through the parent.

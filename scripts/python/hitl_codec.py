@@ -16,6 +16,7 @@ import json
 import os
 from typing import Iterable, List
 
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from temporalio.api.common.v1 import Payload
 from temporalio.converter import DataConverter, PayloadCodec
@@ -54,7 +55,14 @@ class HitlEncryptionCodec(PayloadCodec):
             opener = self._keys.get(key_id)
             if opener is None:
                 raise KeysError(f'Cannot decrypt a payload: key "{key_id}" is not configured (HITL_ENCRYPTION_KEYS).')
-            plain = opener.decrypt(payload.data[:NONCE_BYTES], payload.data[NONCE_BYTES:], None)
+            try:
+                plain = opener.decrypt(payload.data[:NONCE_BYTES], payload.data[NONCE_BYTES:], None)
+            except InvalidTag:
+                # The library's error has no words at all; the likely cause is another key under the same id.
+                raise KeysError(
+                    f'Cannot decrypt a payload: the key configured as "{key_id}" does not open it '
+                    "(HITL_ENCRYPTION_KEYS holds another key under that id, or the payload was altered)."
+                ) from None
             out.append(Payload.FromString(plain))
         return out
 

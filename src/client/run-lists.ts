@@ -50,6 +50,7 @@ export async function listRuns(client: Client, filter: RunFilter = {}): Promise<
  * (stuck) still lists what its memo last held rather than disappearing.
  */
 export interface WaitingFilter {
+  /** The agent whose call it is: a sub-agent's calls go by the sub-agent's name, as they are listed. */
   agent?: string;
   tool?: string;
   /** One run only. */
@@ -60,6 +61,12 @@ export async function listWaiting(client: Client, filter: WaitingFilter = {}): P
   return (await waitingAcrossRuns(client, filter)).waiting;
 }
 
+/** A waiting run that could not be read here, and why (the codec's words: no codec, no such key, another key). */
+export interface UnreadableRun {
+  workflowId: string;
+  reason: string;
+}
+
 /**
  * listWaiting, and the waiting runs it could not read (`unreadable`): their memo is encrypted with keys this
  * process lacks, so what they wait for is not known here. A caller says so rather than show less without a word.
@@ -67,18 +74,23 @@ export async function listWaiting(client: Client, filter: WaitingFilter = {}): P
 export async function waitingAcrossRuns(
   client: Client,
   filter: WaitingFilter = {},
-): Promise<{ waiting: WaitingApproval[]; unreadable: string[] }> {
+): Promise<{ waiting: WaitingApproval[]; unreadable: UnreadableRun[] }> {
   const clauses = [RUNS, `ExecutionStatus = 'Running'`, `HitlStatus = 'AwaitingApproval'`];
-  if (filter.agent) clauses.push(`HitlAgent = ${quote(filter.agent)}`);
+  // No clause for the agent: a run of another agent may wait for a call of its sub-agent that is this one. The
+  // filter applies to each call below.
   if (filter.workflowId) clauses.push(`WorkflowId = ${quote(filter.workflowId)}`);
   if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
   const infos: WorkflowExecutionInfo[] = [];
-  const unreadable: string[] = [];
+  const unreadable: UnreadableRun[] = [];
   for await (const info of listExecutions(client, clauses.join(' AND '))) {
     if (info.parentExecution) continue;
-    // Its query answers would be sealed with the same keys: the run cannot be read here at all.
-    if (info.memoUnreadable) unreadable.push(info.workflowId);
-    else infos.push(info);
+    // Its query answers would be sealed with the same keys: the run cannot be read here at all. Which agents its
+    // calls are from is not known either; it is named when the run's own agent is the one asked for.
+    const readable = info.memoUnreadable === undefined;
+    if (!readable && (!filter.agent || info.typedSearchAttributes.get(HitlAgent) === filter.agent)) {
+      unreadable.push({ workflowId: info.workflowId, reason: info.memoUnreadable! });
+    }
+    if (readable) infos.push(info);
   }
   const limit = pLimit(8);
   const perRun = await Promise.all(
@@ -93,7 +105,8 @@ export async function waitingAcrossRuns(
               .catch(() => [] as PendingApproval[]);
         return pending
           .filter((p) => !filter.tool || p.toolName === filter.tool)
-          .map((p) => toWaiting(p, info.workflowId, info.typedSearchAttributes.get(HitlAgent) ?? '', memo));
+          .map((p) => toWaiting(p, info.workflowId, info.typedSearchAttributes.get(HitlAgent) ?? '', memo))
+          .filter((w) => !filter.agent || w.agent === filter.agent);
       }),
     ),
   );

@@ -43,10 +43,23 @@ export class AesGcmPayloadCodec implements PayloadCodec {
       const key = this.ring.keys.get(keyId);
       if (!key) throw new Error(`Cannot decrypt a payload: key "${keyId}" is not configured (HITL_ENCRYPTION_KEYS).`);
       const sealed = Buffer.from(payload.data ?? []);
-      const decipher = createDecipheriv(CIPHER, key, sealed.subarray(0, IV_BYTES));
-      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
-      return temporal.api.common.v1.Payload.decode(plain);
+      return temporal.api.common.v1.Payload.decode(opened(sealed, key, keyId));
     });
+  }
+}
+
+/**
+ * The plain bytes of a sealed payload. Node's words for a key that does not open it ("Unsupported state or unable to
+ * authenticate data") say nothing a reader can act on: the likely cause is another key under the same id.
+ */
+function opened(sealed: Buffer, key: Buffer, keyId: string): Uint8Array {
+  try {
+    const decipher = createDecipheriv(CIPHER, key, sealed.subarray(0, IV_BYTES));
+    decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    throw new Error(
+      `Cannot decrypt a payload: the key configured as "${keyId}" does not open it (HITL_ENCRYPTION_KEYS holds another key under that id, or the payload was altered).`,
+    );
   }
 }

@@ -30,7 +30,7 @@ export function withHint(message: string): string {
 }
 
 /** What to set to read a run whose payloads are encrypted. */
-export const ENCRYPTED_HINT = `The run's payloads are encrypted: set HITL_ENCRYPTION_KEYS to the workers' keys (README, "Encryption").`;
+const ENCRYPTED_HINT = `The run's payloads are encrypted: set HITL_ENCRYPTION_KEYS to the workers' keys (README, "Encryption").`;
 
 export function exitWithError(err: unknown, json: boolean): never {
   const code = err instanceof HitlError ? err.code : err instanceof UsageError ? 'usage' : 'error';

@@ -9,8 +9,9 @@ import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
+import type { UnreadableRun } from '../../run-lists.js';
 import { appliedLine } from '../applied-text.js';
-import { ENCRYPTED_HINT, UsageError } from '../errors.js';
+import { UsageError, withHint } from '../errors.js';
 import { collectIdentities, parseIdentity, parseJson, parseJsonFile } from '../option-values.js';
 import { pendingTable, print, stuckNotice } from '../output.js';
 import { terminalText } from '../terminal-text.js';
@@ -87,7 +88,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .command('pending')
     .description('what waits for a decision: in one run, or across all runs')
     .argument('[workflow-id]', 'the run')
-    .option('--agent <name>', 'across runs: only this agent')
+    .option('--agent <name>', "across runs: only this agent's calls (a sub-agent's go by its name)")
     .option('--tool <name>', 'across runs: only this tool')
     .option('--wait [seconds]', 'in one run: wait (up to 60 s, or as long as given) until something waits or the run ends', Number)
     .action(async (workflowId: string | undefined, opts) => {
@@ -143,12 +144,16 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .action(decideAction(ctx, 'respond', (o) => ({ message: o.message as string })));
 };
 
-/** Runs left out of `hitl pending` across runs, said on stderr (the listing on stdout stays what it is). */
-function unreadableNotice(workflowIds: readonly string[]): string {
-  const shown = workflowIds.slice(0, 5).map((id) => terminalText(id));
-  const more = workflowIds.length > shown.length ? ` and ${workflowIds.length - shown.length} more` : '';
-  return (
-    `${workflowIds.length} waiting run(s) could not be read here, so their calls are not listed: ${shown.join(', ')}${more}.\n` +
-    ENCRYPTED_HINT
-  );
+/**
+ * Runs left out of `hitl pending` across runs, said on stderr (the listing on stdout stays what it is), with each
+ * different reason once: without keys, the setting to set; with keys, which key failed and how.
+ */
+function unreadableNotice(runs: readonly UnreadableRun[]): string {
+  const shown = runs.slice(0, 5).map((r) => terminalText(r.workflowId));
+  const more = runs.length > shown.length ? ` and ${runs.length - shown.length} more` : '';
+  const reasons = [...new Set(runs.map((r) => terminalText(withHint(r.reason), { multiline: true })))];
+  return [
+    `${runs.length} waiting run(s) could not be read here, so their calls are not listed: ${shown.join(', ')}${more}.`,
+    ...reasons,
+  ].join('\n');
 }
