@@ -39,6 +39,10 @@ export const AuditEntry = builtOnce('schemas/audit-entry.AuditEntry', () =>
     type: z.union([DecisionType, z.literal('timeout')]).optional(),
     id: z.string().optional(),
     toolName: z.string().optional(),
+    /**
+     * Who decided, as the run took it. On a refused decision, only the name its input gave, unchecked (its token or
+     * identity may be what was refused): views show it as claimed.
+     */
     approver: z.string().optional(),
     /** Set for automatic decisions: `reviewer:<name>`. */
     decidedBy: z.string().optional(),

@@ -257,6 +257,22 @@ describe('CLI output of hostile text', () => {
     expect(printed).not.toContain('Could not continue as new');
     // Short texts are shown whole, with no note.
     expect(stripOwnColours(describeRun('run-1', { ...state, prompt: 'Refund order 1234', messages: [] }))).not.toContain('more characters');
+    // A refused decision's approver is only the name its input gave: shown as claimed; an applied one's as it is.
+    const entry = { at: '2026-12-01T10:00:00.000Z', via: 'signal', type: 'approve', id: 'c', approver: 'alice' } as const;
+    const decided = stripOwnColours(
+      describeRun('run-1', {
+        ...state,
+        prompt: 'Refund order 1234',
+        messages: [],
+        decisions: [
+          { ...entry, seq: 1, outcome: 'refused', refusal: { code: 'token_refused', message: 'no valid token' } },
+          { ...entry, seq: 2, outcome: 'applied', approver: 'bob' },
+        ],
+      }),
+    );
+    expect(decided).toMatch(/refused *│ *approve *│ *c *│ *alice \(claimed\) *│ *no valid token/);
+    expect(decided).toMatch(/applied *│ *approve *│ *c *│ *bob *│/);
+    expect(decided).not.toContain('bob (claimed)');
   });
 
   it("hitl watch: a line of the model that imitates an event is indented under the model's line", () => {

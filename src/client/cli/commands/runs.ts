@@ -208,7 +208,8 @@ export function describeRun(workflowId: string, s: RunState): string {
           d.outcome,
           d.type ?? d.event,
           t(d.id),
-          t(d.approver ?? d.decidedBy),
+          // A refused decision's approver is only the name its input gave.
+          d.outcome === 'refused' && d.approver !== undefined ? `${t(d.approver)} (claimed)` : t(d.approver ?? d.decidedBy),
           t(d.refusal?.message ?? d.message),
         ]),
       ),
