@@ -45,6 +45,12 @@ export const ACTIVITY_OPTIONS = {
   review: { startToCloseTimeout: '1m', retry: { initialInterval: '1s', maximumAttempts: 3 } },
   /** A tool's precheck, when its call is shown and again just before it runs: a failure sends the call back to approvers. */
   precheck: { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumAttempts: 3 } },
+  /**
+   * Asking a sub-agent whether it sent a report (patch reportsConfirmed): a query, answered in milliseconds by a live
+   * worker. A report that cannot be confirmed is ignored, as
+   * a lost signal would be: the sub-agent's next report says what waits then.
+   */
+  confirmReport: { startToCloseTimeout: '10s', retry: { initialInterval: '200ms', maximumAttempts: 3 } },
   /** Notifications retry for a while, then give up: a webhook outage must never hold up a run. */
   notify: { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 } },
 } satisfies Record<string, ActivityOptions>;

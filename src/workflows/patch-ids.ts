@@ -237,6 +237,13 @@ export const PATCHES = {
    * calls are: a watcher of the top-level run saw the call's decision, never that it waited.
    */
   subAgentCallsAnnounced: 'sub-agent-calls-announced',
+  /**
+   * A sub-agent's report is taken once the sub-agent confirms it sent it (a query, by a local activity), and a
+   * sub-agent keeps the digests of its latest reports to answer. A signal does not say who sent it: a report forged
+   * with a high number froze the parent's view of the sub-agent, whose own reports were then ignored as older, and
+   * forged answers could have the parent note a refused decision as taken.
+   */
+  reportsConfirmed: 'sub-agent-reports-confirmed',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -85,8 +85,10 @@ const SET_21: readonly PatchId[] = [
   PATCHES.startInMemo,
 ];
 const SET_22: readonly PatchId[] = [...SET_21, PATCHES.breakpointsListAtOnce, PATCHES.tokensPassToOwners];
+const SET_23: readonly PatchId[] = [...SET_22, PATCHES.forwardsHearBack, PATCHES.subAgentCallsAnnounced];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-23', patches: [...SET_22, PATCHES.forwardsHearBack, PATCHES.subAgentCallsAnnounced] },
+  { id: 'patch-set-24', patches: [...SET_23, PATCHES.reportsConfirmed] },
+  { id: 'patch-set-23', patches: SET_23 },
   { id: 'patch-set-22', patches: SET_22 },
   { id: 'patch-set-21', patches: SET_21 },
   { id: 'patch-set-20', patches: SET_20 },

@@ -4,7 +4,7 @@
  * is recorded in the audit log, and either way the run is unchanged. Each handler ends by refreshing what the outside
  * sees.
  */
-import { ApplicationFailure, currentUpdateInfo, log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, currentUpdateInfo, log, setHandler } from '@temporalio/workflow';
 import { z } from 'zod';
 import {
   decideUpdate,
@@ -32,12 +32,13 @@ import { shownAtRoot } from './shown-at-root.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { extraArgumentsRefusal } from './one-argument.js';
 import { withLiveApprovals } from './quorum-lapse.js';
-import { noteVerdicts } from './forwarded-decisions.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
 import { listedPending, pendingCall, runState, runTools } from './run-views.js';
 import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
 import { checkEnd, checkMessage, queueMessage } from './session.js';
-import { acceptedReport, childApprovalsSignal } from './sub-agent-report.js';
+import { childApprovalsSignal } from './sub-agent-report.js';
+import { takeChildReport } from './child-report-intake.js';
+import { sentReportQuery } from '../contract/sent-report-query.js';
 import { workflowNow } from './workflow-clock.js';
 
 /** The queries, from the run's first activation on: a run whose input is refused still answers them. */
@@ -48,6 +49,9 @@ export function registerQueries(run: AgentRun): void {
   setHandler(interruptionsQuery, () => toolApprovalItems(listedPending(run), run.agent));
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, runStateOptions(options)));
   setHandler(toolsQuery, () => runTools(run));
+  setHandler(sentReportQuery, (seq: number) =>
+    takesPatch(PATCHES.reportsConfirmed) ? run.visibility.sentReports.digestOf(seq) : ('unconfirmable' as const),
+  );
 }
 
 /** What changes the run from outside: decisions, messages, the end of a session, sub-agents' reports. */
@@ -93,21 +97,7 @@ export function registerInputs(run: AgentRun): void {
   // Whatever comes with it is ignored: at worst, a sender makes the run publish its listings early.
   setHandler(listingsDueSignal, () => run.visibility.releaseListings());
 
-  setHandler(childApprovalsSignal, (raw, ...extra: unknown[]) => {
-    const checked = takesPatch(PATCHES.checkedChildReports);
-    const report = acceptedReport(raw, workflowInfo().workflowId, checked);
-    if (!report || (checked && !run.children.isRunning(report.workflowId)) || extraArgumentsRefusal('report', extra)) {
-      return log.warn('ignored a sub-agent report that is malformed or not from a running sub-agent of this run');
-    }
-    // A sub-agent's call that newly waits is announced on this run's stream too (patch subAgentCallsAnnounced), as the
-    // run's own are: a watcher of the top-level run learns of it there, under the id it is decided by here.
-    const announces = takesPatch(PATCHES.subAgentCallsAnnounced);
-    const shownBefore = announces ? new Set(run.children.pending().map((p) => p.id)) : undefined;
-    const { changed, verdicts } = run.children.take(report);
-    if (shownBefore) for (const call of run.children.pending()) if (!shownBefore.has(call.id)) run.events.approvalRequested(call);
-    if (verdicts.length) noteVerdicts(run, verdicts);
-    else if (changed) run.refresh();
-  });
+  setHandler(childApprovalsSignal, (raw, ...extra: unknown[]) => takeChildReport(run, raw, extra));
 }
 
 function decideBySignal(run: AgentRun, input: unknown, extra: unknown[]): void {

@@ -27,6 +27,7 @@ import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 import { answersIn, childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
+import { SentReports } from './sent-reports.js';
 
 /**
  * Who asked what, in the memo: written once as a run begins, and handed to each next run of its chain with
@@ -62,6 +63,8 @@ export interface VisibleRun {
 export class RunVisibility {
   /** The last report to the parent (its number survives continue-as-new: the parent ignores older ones). */
   #parentReport = { seq: 0, key: '', auditSeq: 0 };
+  /** What this run can vouch for when its parent asks whether a report came from it. */
+  readonly sentReports = new SentReports();
   #memoPendingKey = '[]';
   /** This run checks decision tokens (it started with a trusted signer): its parent is told, with its calls. */
   #checksTokens = false;
@@ -232,6 +235,7 @@ export class RunVisibility {
       // Its own calls only: a sub-agent of its own tells it, and a token for that one's calls stops here.
       ...(this.#checksTokens && { tokensChecked: run.pending.filter((p) => !p.subAgentWorkflowId).map((p) => p.id) }),
     };
+    if (takesPatch(PATCHES.reportsConfirmed)) this.sentReports.sent(report.seq, report);
     getExternalWorkflowHandle(parent.workflowId)
       .signal(childApprovalsSignal, report)
       .catch((err) => log.warn('could not tell the parent run what waits', { error: String(err) }));
