@@ -32,8 +32,9 @@ export async function replayAll(bundlePath: string, files: string[], options: Pa
 // Every set: each is what paused runs of some earlier code look like.
 const historyFiles = () => readdirSync(HISTORIES_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json'));
 
+// Some 4,000 histories, each replayed twice: minutes on a busy 2-core machine, hence the long timeouts.
 describe('replay', () => {
-  it('replays every recorded history without a determinism error', { timeout: 300_000 }, async () => {
+  it('replays every recorded history without a determinism error', { timeout: 600_000 }, async () => {
     const files = historyFiles();
     expect(files.length).toBeGreaterThanOrEqual(18);
     const results = await replayAll(inject('workflowBundlePath'), files);
@@ -42,7 +43,7 @@ describe('replay', () => {
     console.log(`replayed ${results.length} histories`);
   });
 
-  it('replays every history with tracing turned on: the interceptors add no commands', { timeout: 180_000 }, async () => {
+  it('replays every history with tracing turned on: the interceptors add no commands', { timeout: 600_000 }, async () => {
     const exporter = new InMemorySpanExporter();
     await startTracing(readEnvConfig({}), 'hitl-replay', { spanProcessor: new SimpleSpanProcessor(exporter) });
     try {
