@@ -125,5 +125,6 @@ describe('fitNextRunInput', () => {
     // Both ways out were taken.
     expect(seen.shed).toBeGreaterThan(0);
     expect(seen.unfit).toBeGreaterThan(0);
-  });
+    // A hundred inputs of up to megabytes each, serialized several times: 15 s alone on a busy 2-core machine.
+  }, 90_000);
 });
