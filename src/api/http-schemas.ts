@@ -128,7 +128,7 @@ export const StartRunBody = z.strictObject({
 export const StartRunResponse = z.object({ workflowId: z.string(), runId: z.string(), temporalUiUrl: z.string() });
 
 export const ApprovalListQuery = z.strictObject({
-  /** Only this agent's calls; a sub-agent's calls go by the sub-agent's name (`agent` in each item). */
+  /** Only this agent's calls, and those in its runs: a sub-agent's call is found by its own name and its parent's. */
   agent: Name.optional(),
   tool: Name.optional(),
   /** Only this run's calls. No control characters: Temporal's list query takes none, and its errors retry for 20 s. */

@@ -50,7 +50,7 @@ export async function listRuns(client: Client, filter: RunFilter = {}): Promise<
  * (stuck) still lists what its memo last held rather than disappearing.
  */
 export interface WaitingFilter {
-  /** The agent whose call it is: a sub-agent's calls go by the sub-agent's name, as they are listed. */
+  /** The agent whose call it is, or of the run it is listed under: a sub-agent's calls go by both names. */
   agent?: string;
   tool?: string;
   /** One run only. */
@@ -77,7 +77,7 @@ export async function waitingAcrossRuns(
 ): Promise<{ waiting: WaitingApproval[]; unreadable: UnreadableRun[] }> {
   const clauses = [RUNS, `ExecutionStatus = 'Running'`, `HitlStatus = 'AwaitingApproval'`];
   // No clause for the agent: a run of another agent may wait for a call of its sub-agent that is this one. The
-  // filter applies to each call below.
+  // filter applies to each call below: the agent whose call it is, or the agent of the run it is listed under.
   if (filter.workflowId) clauses.push(`WorkflowId = ${quote(filter.workflowId)}`);
   if (filter.tool) clauses.push(`HitlPendingTools = ${quote(filter.tool)}`);
   const infos: WorkflowExecutionInfo[] = [];
@@ -97,6 +97,7 @@ export async function waitingAcrossRuns(
     infos.map((info) =>
       limit(async () => {
         const memo = memoOf(info);
+        const runAgent = info.typedSearchAttributes.get(HitlAgent) ?? '';
         const pending = Array.isArray(memo.pendingApprovals)
           ? memo.pendingApprovals
           : await client.workflow
@@ -105,8 +106,8 @@ export async function waitingAcrossRuns(
               .catch(() => [] as PendingApproval[]);
         return pending
           .filter((p) => !filter.tool || p.toolName === filter.tool)
-          .map((p) => toWaiting(p, info.workflowId, info.typedSearchAttributes.get(HitlAgent) ?? '', memo))
-          .filter((w) => !filter.agent || w.agent === filter.agent);
+          .map((p) => toWaiting(p, info.workflowId, runAgent, memo))
+          .filter((w) => !filter.agent || w.agent === filter.agent || runAgent === filter.agent);
       }),
     ),
   );

@@ -88,7 +88,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .command('pending')
     .description('what waits for a decision: in one run, or across all runs')
     .argument('[workflow-id]', 'the run')
-    .option('--agent <name>', "across runs: only this agent's calls (a sub-agent's go by its name)")
+    .option('--agent <name>', "across runs: only this agent's calls, and those in its runs (its sub-agents')")
     .option('--tool <name>', 'across runs: only this tool')
     .option('--wait [seconds]', 'in one run: wait (up to 60 s, or as long as given) until something waits or the run ends', Number)
     .action(async (workflowId: string | undefined, opts) => {
