@@ -14,10 +14,6 @@ import { extraArgumentsRefusal } from './one-argument.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { acceptedReport, type ChildApprovals } from './sub-agent-report.js';
 
-/** Per sub-agent: the last report taken, by its number, and the check that runs last (module state is per run). */
-const takenSeq = new Map<string, number>();
-const checks = new Map<string, Promise<void>>();
-
 /** Never throws: a report that is malformed, forged or late is ignored, and the run is unchanged. */
 export function takeChildReport(run: AgentRun, raw: unknown, extra: unknown[]): Promise<void> | undefined {
   const checked = takesPatch(PATCHES.checkedChildReports);
@@ -31,16 +27,14 @@ export function takeChildReport(run: AgentRun, raw: unknown, extra: unknown[]): 
     return undefined;
   }
   const { workflowId } = report;
-  const check = (checks.get(workflowId) ?? Promise.resolve()).then(async () => {
+  // Awaited by the signal's handler, so a run ends or continues as new only once every report is settled.
+  return run.children.queueCheck(workflowId, async () => {
     // Older than one taken meanwhile, or its sub-agent has ended: nothing to ask.
-    if ((takenSeq.get(workflowId) ?? -1) >= report.seq || !run.children.isRunning(workflowId)) return;
+    if (run.children.confirmedSince(workflowId, report.seq) || !run.children.isRunning(workflowId)) return;
     if (!(await confirmed(run, report, raw)) || !run.children.isRunning(workflowId)) return;
-    takenSeq.set(workflowId, report.seq);
+    run.children.noteConfirmed(workflowId, report.seq);
     take(run, report);
   });
-  checks.set(workflowId, check);
-  // Awaited by the signal's handler, so a run ends or continues as new only once every report is settled.
-  return check;
 }
 
 async function confirmed(run: AgentRun, report: ChildApprovals, raw: unknown): Promise<boolean> {

@@ -89,3 +89,34 @@ describe('SubAgentMirror: what became of a decision passed on', () => {
     expect(mirror.ended(CHILD)).toEqual([]);
   });
 });
+
+describe("SubAgentMirror: checks of a sub-agent's reports", () => {
+  it('runs them one at a time per sub-agent, in the order they came', async () => {
+    const mirror = new SubAgentMirror();
+    const order: string[] = [];
+    let release!: () => void;
+    const first = mirror.queueCheck(CHILD, async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      order.push('first');
+    });
+    const second = mirror.queueCheck(CHILD, async () => {
+      order.push('second');
+    });
+    const other = mirror.queueCheck('run-1/call-2', async () => {
+      order.push('other sub-agent');
+    });
+    await other;
+    expect(order).toEqual(['other sub-agent']);
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['other sub-agent', 'first', 'second']);
+  });
+
+  it('knows which report numbers are no newer than the last one confirmed', () => {
+    const mirror = new SubAgentMirror();
+    expect(mirror.confirmedSince(CHILD, 0)).toBe(false);
+    mirror.noteConfirmed(CHILD, 3);
+    expect([2, 3, 4].map((seq) => mirror.confirmedSince(CHILD, seq))).toEqual([true, true, false]);
+    expect(mirror.confirmedSince('run-1/call-2', 1)).toBe(false);
+  });
+});

@@ -47,6 +47,10 @@ export class SubAgentMirror {
    * apart from it: a call that is no longer pending is no longer hidden, but the owner has still to answer.
    */
   readonly #unanswered = new Map<string, Forwarded>();
+  /** Per sub-agent (patch reportsConfirmed): the number of the last report confirmed and taken. */
+  readonly #confirmedSeq = new Map<string, number>();
+  /** Per sub-agent: the check of its reports that runs last, so checks run one at a time, in the order they came. */
+  readonly #checks = new Map<string, Promise<void>>();
 
   /** Sub-agent calls of `workflowId` are shown as `<callId>/<their id>`. */
   name(workflowId: string, callId: string): void {
@@ -74,6 +78,23 @@ export class SubAgentMirror {
   /** Whether a report names a sub-agent this run started and still waits for. */
   isRunning(workflowId: string): boolean {
     return this.#running.has(workflowId);
+  }
+
+  /** Runs `check` once every earlier check of `workflowId`'s reports has settled; returns when it has. */
+  queueCheck(workflowId: string, check: () => Promise<void>): Promise<void> {
+    const next = (this.#checks.get(workflowId) ?? Promise.resolve()).then(check);
+    this.#checks.set(workflowId, next);
+    return next;
+  }
+
+  /** Whether a report of `workflowId` numbered `seq` is no newer than one already confirmed and taken. */
+  confirmedSince(workflowId: string, seq: number): boolean {
+    return (this.#confirmedSeq.get(workflowId) ?? -1) >= seq;
+  }
+
+  /** The sub-agent confirmed it sent report `seq`, and it is taken next. */
+  noteConfirmed(workflowId: string, seq: number): void {
+    this.#confirmedSeq.set(workflowId, seq);
   }
 
   /**
