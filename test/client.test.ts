@@ -11,6 +11,7 @@ import { startTestApi } from './helpers/api.js';
 import { runHitl } from './helpers/cli.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { startUnansweringRun } from './helpers/unanswering-run.js';
 import { readSse } from './helpers/sse.js';
 
 const agent = defineAgent({ ...demoAgent, name: 'clientdemo' });
@@ -224,6 +225,29 @@ describe('HitlClient', () => {
     const watched = await runHitl(h, ['watch', runId]);
     expect(watched.code).toBe(0);
     expect(watched.stdout.trim().split('\n').at(-1)).toBe('Terminated: terminated by the test');
+  });
+
+  it('names a waiting run whose memo holds no list and that does not answer, rather than leave it out unsaid', async () => {
+    const { workflowId, end } = await startUnansweringRun(h, 'clientdemo');
+    try {
+      let reason: string | undefined;
+      await waitFor(async () => {
+        const { unreadable } = await hitl.waitingAcrossRuns({ agent: 'clientdemo' });
+        reason = unreadable.find((r) => r.workflowId === workflowId)?.reason;
+        return reason !== undefined;
+      });
+      expect(reason).toBe(
+        'Its calls are too many for its memo, and it did not answer a query for them: Failed to query Workflow: no answer within 5 s',
+      );
+      // Another agent's list does not name it.
+      expect((await hitl.waitingAcrossRuns({ agent: 'someone-else' })).unreadable.some((r) => r.workflowId === workflowId)).toBe(false);
+      // Over HTTP, the list counts it in its header.
+      const listed = await fetch(`${api.url}/api/approvals?agent=clientdemo`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(listed.status).toBe(200);
+      expect(Number(listed.headers.get('hitl-unreadable-runs'))).toBeGreaterThanOrEqual(1);
+    } finally {
+      await end();
+    }
   });
 
   it('says clearly when a run or an approval does not exist', async () => {

@@ -302,17 +302,47 @@ describe('payload encryption', () => {
     expect((await keyed.listRuns()).find((r) => r.workflowId === workflowId)?.prompt).toBe(SECRET_PROMPT);
     // What waits across runs cannot be read without the key: hitl pending says which runs it leaves out, and why.
     await waitFor(async () => (await plain.waitingAcrossRuns()).unreadable.some((r) => r.workflowId === workflowId));
+    // The list it could read is printed, and the exit says it is not all of it.
     const pending = await runHitl(h, ['pending']);
-    expect(pending.code).toBe(0);
+    expect(pending.code).toBe(1);
     expect(pending.stdout).not.toContain(workflowId);
     expect(pending.stderr).toMatch(/waiting run\(s\) could not be read here, so their calls are not listed: .*/);
     expect(pending.stderr).toContain(workflowId);
     expect(pending.stderr).toContain('set HITL_ENCRYPTION_KEYS');
+    const asJson = await runHitl(h, ['--json', 'pending']);
+    expect(asJson.code).toBe(1);
+    expect(Array.isArray(JSON.parse(asJson.stdout))).toBe(true);
+    const { error } = JSON.parse(asJson.stderr) as { error: { code: string; runs: { workflowId: string; reason: string }[] } };
+    expect(error.code).toBe('unreadable_runs');
+    expect(error.runs.find((r) => r.workflowId === workflowId)?.reason).toContain('set HITL_ENCRYPTION_KEYS');
+    // Over HTTP, an API without the keys lists what it can read and counts what it left out, in a header (the body
+    // stays the plain array), and its log names the run.
+    const logged: string[] = [];
+    const keyless = await startTestApi(h, {
+      tokens: { [TOKEN]: { approver: 'ops', groups: ['finance'] } },
+      log: (line) => logged.push(line),
+    });
+    try {
+      const listed = await fetch(`${keyless.url}/api/approvals`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(listed.status).toBe(200);
+      expect(Number(listed.headers.get('hitl-unreadable-runs'))).toBeGreaterThanOrEqual(1);
+      const items = (await listed.json()) as { workflowId: string }[];
+      expect(items.some((a) => a.workflowId === workflowId)).toBe(false);
+      expect(logged.join('\n')).toContain(JSON.stringify(workflowId));
+      // The keyed API reads it: no header, and the call is listed.
+      await waitFor(async () => {
+        const keyed = await fetch(`${api.url}/api/approvals`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        const all = (await keyed.json()) as { workflowId: string }[];
+        return keyed.headers.get('hitl-unreadable-runs') === null && all.some((a) => a.workflowId === workflowId);
+      });
+    } finally {
+      await keyless.close();
+    }
     // With other keys under the run's key ids (the worker rewrites the memo with its own current key, k1 or k2), it
     // says that, not to set the keys.
     const otherKeys = keysEnv({ currentId: 'k1', keys: new Map(['k1', 'k2'].map((id) => [id, randomBytes(32)])) });
     const wrongKey = await runHitl(h, ['pending'], { env: otherKeys });
-    expect(wrongKey.code).toBe(0);
+    expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toContain(workflowId);
     expect(wrongKey.stderr).toMatch(/the key configured as "k[12]" does not open it/);
     expect(wrongKey.stderr).not.toContain('set HITL_ENCRYPTION_KEYS');

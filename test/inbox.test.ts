@@ -15,6 +15,7 @@ import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
+import { startUnansweringRun } from './helpers/unanswering-run.js';
 import { startTestApi } from './helpers/api.js';
 import { launchBrowser, screenshot, type Browser } from './helpers/browser.js';
 
@@ -359,6 +360,27 @@ describe('approval inbox', () => {
     await expect.poll(() => page.locator('.announcement').innerText()).toBe('New approval: cancel_order in inboxdemo.');
     expect(pageErrors).toEqual([]);
     expect(failedResponses).toEqual([`409 /api/approvals/${approvalId('race', 'call-1')}/approve`]);
+  });
+
+  it('says that waiting runs the API could not read are not in the list', async () => {
+    const { end } = await startUnansweringRun(h, 'inboxunread');
+    try {
+      await page.goto(`${api.url}/?agent=inboxunread`);
+      await expect
+        .poll(
+          () =>
+            page
+              .locator('.unreadable-runs')
+              .innerText()
+              .catch(() => ''),
+          { timeout: 60_000 },
+        )
+        .toMatch(/^1 waiting run could not be read by the approval API .*so their calls are not listed here/);
+    } finally {
+      await end();
+    }
+    await expect.poll(() => page.locator('.unreadable-runs').count(), { timeout: 60_000 }).toBe(0);
+    await page.goto(`${api.url}/?agent=inboxdemo`);
   });
 });
 

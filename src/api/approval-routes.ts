@@ -100,15 +100,24 @@ function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial
   return Object.fromEntries(keys.flatMap((key) => (value[key] === undefined ? [] : [[key, value[key]]]))) as Partial<Pick<T, K>>;
 }
 
+type Listing = Awaited<ReturnType<ApiOptions['hitl']['waitingAcrossRuns']>>;
+
 /** The list, asked again every half second while it is empty, for up to `waitMs`. */
-async function waitForWaiting(list: () => Promise<WaitingApproval[]>, waitMs: number): Promise<WaitingApproval[]> {
+async function waitForWaiting(list: () => Promise<Listing>, waitMs: number): Promise<Listing> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const waiting = await list();
-    if (waiting.length > 0 || Date.now() >= deadline) return waiting;
+    const listing = await list();
+    if (listing.waiting.length > 0 || Date.now() >= deadline) return listing;
     await sleep(Math.min(500, deadline - Date.now()));
   }
 }
+
+/**
+ * The response header that counts the waiting runs the API could not read (encrypted with keys it lacks, or too
+ * many calls for the memo and no answer to a query), whose calls the list therefore leaves out. A header, so the
+ * body stays the plain array clients of approval services read; the log names the runs and why.
+ */
+export const UNREADABLE_RUNS_HEADER = 'Hitl-Unreadable-Runs';
 
 /** A decision route; `optional`: a request without a body decides with none of its options. */
 function decideRoute<B extends z.ZodType, Q extends z.ZodObject = typeof NoQuery>(
@@ -133,6 +142,7 @@ function decideRoute<B extends z.ZodType, Q extends z.ZodObject = typeof NoQuery
 
 export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   const { hitl } = options;
+  const log = options.log ?? ((line: string) => console.log(line));
 
   app.openapi(
     createRoute({
@@ -140,11 +150,28 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
       path: '/api/approvals',
       summary: 'Everything waiting for a decision, across runs; `wait=N` waits up to N seconds for something to',
       request: { query: ApprovalListQuery },
-      responses: { 200: json(z.array(ApprovalView), 'Pending approvals, oldest first'), 400: errors[400], 401: errors[401] },
+      responses: {
+        200: {
+          ...json(z.array(ApprovalView), 'Pending approvals, oldest first'),
+          headers: z.object({
+            [UNREADABLE_RUNS_HEADER]: z.string().optional().openapi({
+              description: 'How many waiting runs this server could not read, so that their calls are not in the list (absent when none)',
+            }),
+          }),
+        },
+        400: errors[400],
+        401: errors[401],
+      },
     }),
     async (c) => {
       const { wait, ...filter } = c.req.valid('query');
-      const waiting = await waitForWaiting(() => hitl.listWaiting(filter), (wait ?? 0) * 1000);
+      const { waiting, unreadable } = await waitForWaiting(() => hitl.waitingAcrossRuns(filter), (wait ?? 0) * 1000);
+      if (unreadable.length) {
+        c.header(UNREADABLE_RUNS_HEADER, String(unreadable.length));
+        log(
+          `[api] GET /api/approvals left out ${unreadable.length} waiting run(s) it could not read: ${unreadable.map((r) => `${JSON.stringify(r.workflowId)} (${JSON.stringify(r.reason)})`).join(', ')}`,
+        );
+      }
       return c.json(
         waiting.map((a) => toApprovalView(a, c.get('identity'), options)),
         200,

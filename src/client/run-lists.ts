@@ -61,7 +61,10 @@ export async function listWaiting(client: Client, filter: WaitingFilter = {}): P
   return (await waitingAcrossRuns(client, filter)).waiting;
 }
 
-/** A waiting run that could not be read here, and why (the codec's words: no codec, no such key, another key). */
+/**
+ * A waiting run that could not be read here, and why: the codec's words (no codec, no such key, another key), or the
+ * query's when the run's memo does not hold its calls and the run did not answer.
+ */
 export interface UnreadableRun {
   workflowId: string;
   reason: string;
@@ -69,8 +72,25 @@ export interface UnreadableRun {
 
 /**
  * listWaiting, and the waiting runs it could not read (`unreadable`): their memo is encrypted with keys this
- * process lacks, so what they wait for is not known here. A caller says so rather than show less without a word.
+ * process lacks, or holds no list and the run did not answer, so what they wait for is not known here. A caller says
+ * so rather than show less without a word.
  */
+/**
+ * How long a list waits for a run that must be asked what it waits for: a query to a run that no worker answers
+ * waits for the server's own timeout (a minute), and one such run would hold up the whole list.
+ */
+const LIST_QUERY_TIMEOUT_MS = 5_000;
+
+/** The SDK's "Failed to query Workflow", with what its gRPC cause says (a deadline, no poller, a failed task). */
+function queryFailure(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause as { code?: number; details?: string; message?: string } | undefined;
+  if (cause?.code === DEADLINE_EXCEEDED) return `${err.message}: no answer within ${LIST_QUERY_TIMEOUT_MS / 1000} s`;
+  const detail = cause?.details || cause?.message;
+  return detail ? `${err.message}: ${detail}` : err.message;
+}
+const DEADLINE_EXCEEDED = 4; // gRPC status code
+
 export async function waitingAcrossRuns(
   client: Client,
   filter: WaitingFilter = {},
@@ -100,10 +120,22 @@ export async function waitingAcrossRuns(
         const runAgent = info.typedSearchAttributes.get(HitlAgent) ?? '';
         const pending = Array.isArray(memo.pendingApprovals)
           ? memo.pendingApprovals
-          : await client.workflow
-              .getHandle(info.workflowId)
-              .query(pendingApprovalsQuery)
-              .catch(() => [] as PendingApproval[]);
+          : await client
+              .withDeadline(Date.now() + LIST_QUERY_TIMEOUT_MS, () =>
+                client.workflow.getHandle(info.workflowId).query(pendingApprovalsQuery),
+              )
+              .catch((err: unknown) => {
+                // Its memo holds no list (too long for it) and the run did not answer (no worker, or stuck): what it
+                // waits for is not known here, which is said as for a run that cannot be decrypted.
+                if (!filter.agent || runAgent === filter.agent) {
+                  const why = queryFailure(err);
+                  unreadable.push({
+                    workflowId: info.workflowId,
+                    reason: `Its calls are too many for its memo, and it did not answer a query for them: ${why}`,
+                  });
+                }
+                return [] as PendingApproval[];
+              });
         return pending
           .filter((p) => !filter.tool || p.toolName === filter.tool)
           .map((p) => toWaiting(p, info.workflowId, runAgent, memo))

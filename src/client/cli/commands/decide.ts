@@ -11,9 +11,9 @@ import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
 import type { HitlClient } from '../../hitl-client.js';
 import type { UnreadableRun } from '../../run-lists.js';
 import { appliedLine } from '../applied-text.js';
-import { UsageError, withHint } from '../errors.js';
+import { EXIT, UsageError, withHint } from '../errors.js';
 import { collectIdentities, parseIdentity, parseJson, parseJsonFile } from '../option-values.js';
-import { pendingTable, print, stuckNotice } from '../output.js';
+import { jsonText, pendingTable, print, stuckNotice } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliContext, RegisterCommand } from './context.js';
 
@@ -105,7 +105,6 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         return;
       }
       const { waiting, unreadable } = await hitl.waitingAcrossRuns({ agent: opts.agent, tool: opts.tool });
-      if (unreadable.length) process.stderr.write(`${unreadableNotice(unreadable)}\n`);
       print(ctx.out(), waiting, () =>
         waiting.length === 0
           ? 'Nothing is waiting.'
@@ -114,6 +113,12 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
               cells: (w) => [terminalText(w.workflowId), terminalText(w.agent)],
             }),
       );
+      // The list is printed whole as far as it goes, and the exit says it is not all (as `kubectl get` does on a
+      // partial answer): a script that reads an empty list with exit 0 as "nothing waits" is not misled.
+      if (unreadable.length) {
+        process.stderr.write(`${ctx.out().json ? jsonText(unreadableError(unreadable)) : unreadableNotice(unreadable)}\n`);
+        process.exitCode = EXIT.failed;
+      }
     });
 
   decisionOptions(program.command('approve').description('approve a pending call'))
@@ -143,6 +148,17 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .requiredOption('--message <text>', 'the tool result the model receives')
     .action(decideAction(ctx, 'respond', (o) => ({ message: o.message as string })));
 };
+
+/** The same, for `--json`: the runs and their reasons whole, as data. */
+function unreadableError(runs: readonly UnreadableRun[]) {
+  return {
+    error: {
+      code: 'unreadable_runs',
+      message: `${runs.length} waiting run(s) could not be read here, so their calls are not listed.`,
+      runs: runs.map((r) => ({ workflowId: r.workflowId, reason: withHint(r.reason) })),
+    },
+  };
+}
 
 /**
  * Runs left out of `hitl pending` across runs, said on stderr (the listing on stdout stays what it is), with each

@@ -19,7 +19,8 @@ const query = (params) => {
 
 /** @param {string} token the bearer token the user pasted */
 export function createApi(token) {
-  async function call(method, path, body) {
+  /** The parsed body, and the response for its headers. */
+  async function request(method, path, body) {
     let response;
     try {
       response = await fetch(path, {
@@ -33,8 +34,9 @@ export function createApi(token) {
     const data = await response.json().catch(() => undefined);
     if (!response.ok)
       throw new ApiError(response.status, data?.error?.code ?? `http_${response.status}`, data?.error?.message ?? response.statusText);
-    return data;
+    return { data, response };
   }
+  const call = async (method, path, body) => (await request(method, path, body)).data;
   const approval = (id, action) => `api/approvals/${encodeURIComponent(id)}/${action}`;
 
   /**
@@ -72,8 +74,14 @@ export function createApi(token) {
     tools: () => call('GET', 'api/tools'),
     /** One run's tools as it recorded them: MCP tools' schemas included. */
     runTools: (workflowId) => call('GET', `api/tools?run=${encodeURIComponent(workflowId)}`),
-    /** @param {{agent?: string, tool?: string}} filters */
-    approvals: (filters) => call('GET', `api/approvals${query(filters)}`),
+    /**
+     * What waits, and how many waiting runs the server could not read (their calls are not in `items`).
+     * @param {{agent?: string, tool?: string}} filters
+     */
+    approvals: async (filters) => {
+      const { data, response } = await request('GET', `api/approvals${query(filters)}`);
+      return { items: data, unreadableRuns: Number(response.headers.get('hitl-unreadable-runs') ?? 0) };
+    },
     /** One pending call with its arguments whole (lists cut large ones to a preview). */
     approvalWhole: (id) => call('GET', `api/approvals/${encodeURIComponent(id)}`),
     run: (workflowId) => call('GET', `api/runs/${encodeURIComponent(workflowId)}`),

@@ -50,11 +50,11 @@ export function Inbox({ token, identity, onSignOut }) {
   const schemas = useMemo(() => Object.fromEntries(tools.map((tool) => [tool.name, tool.parameters])), [tools]);
 
   const listing = usePolling(() => api.approvals(filters), POLL_MS, [api, filters.agent, filters.tool]);
-  const approvals = useMemo(() => (listing.data ?? []).filter((a) => !decidedHere.has(a.id)), [listing.data, decidedHere]);
+  const approvals = useMemo(() => (listing.data?.items ?? []).filter((a) => !decidedHere.has(a.id)), [listing.data, decidedHere]);
   const checkedApprovals = approvals.filter((a) => checked.has(a.id) && a.canDecide && !a.argumentsTruncated);
   const selected = approvals.find((a) => a.id === selectedId);
   const agents = useMemo(
-    () => [...new Set([...(listing.data ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(),
+    () => [...new Set([...(listing.data?.items ?? []).map((a) => a.agent), filters.agent].filter(Boolean))].sort(),
     [listing.data, filters.agent],
   );
   // MCP tools' schemas are the run's own (recorded when it started): fetched for a call whose tool is not one of ours.
@@ -223,6 +223,13 @@ export function Inbox({ token, identity, onSignOut }) {
           listing.error.status !== 401 &&
           html`<p class="refusal" role="alert">
             The list could not be refreshed: ${describeRefusal(listing.error).headline} Trying again.
+          </p>`
+        }
+        ${
+          listing.data?.unreadableRuns > 0 &&
+          html`<p class="refusal unreadable-runs" role="alert">
+            ${plural(listing.data.unreadableRuns, 'waiting run')} could not be read by the approval API (encrypted with keys it lacks, or
+            not answering), so their calls are not listed here. The API's log names them.
           </p>`
         }
         <${BulkBar}
