@@ -590,8 +590,11 @@ describe("a sub-agent's call in the inbox", () => {
     const id = encodeApprovalId({ workflowId: parent, callId: 'call-1/call-1' });
     await waitFor(async () => (await request('alice', 'GET', `/api/approvals/${id}`)).status === 200, 60_000, "the sub-agent's call");
     await page.goto(`${api.url}/?agent=coordinator`);
+    // The page shows either the sign-in form or, once /api/me answered for a stored token, who is signed in: wait for
+    // one of them, since a check before the page has answered reads "not signed in" and the form never comes.
     const signOut = page.getByRole('button', { name: 'Sign out' });
-    if (await signOut.count()) await signOut.click();
+    await page.getByLabel('API token').or(signOut).waitFor();
+    if (await signOut.isVisible()) await signOut.click();
     await signIn('alice', 'coordinator');
     await item(id).click();
     // The step is the researcher's own; the prompt and transcript shown are the coordinator's.
