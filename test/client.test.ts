@@ -237,7 +237,7 @@ describe('HitlClient', () => {
         return reason !== undefined;
       });
       expect(reason).toBe(
-        'Its calls are too many for its memo, and it did not answer a query for them: Failed to query Workflow: no answer within 5 s',
+        'Its memo does not list its calls (too many for it), and it did not answer a query for them: Failed to query Workflow: no answer within 5 s',
       );
       // Another agent's list does not name it.
       expect((await hitl.waitingAcrossRuns({ agent: 'someone-else' })).unreadable.some((r) => r.workflowId === workflowId)).toBe(false);

@@ -71,11 +71,6 @@ export interface UnreadableRun {
 }
 
 /**
- * listWaiting, and the waiting runs it could not read (`unreadable`): their memo is encrypted with keys this
- * process lacks, or holds no list and the run did not answer, so what they wait for is not known here. A caller says
- * so rather than show less without a word.
- */
-/**
  * How long a list waits for a run that must be asked what it waits for: a query to a run that no worker answers
  * waits for the server's own timeout (a minute), and one such run would hold up the whole list.
  */
@@ -91,6 +86,11 @@ function queryFailure(err: unknown): string {
 }
 const DEADLINE_EXCEEDED = 4; // gRPC status code
 
+/**
+ * listWaiting, and the waiting runs it could not read (`unreadable`): their memo is encrypted with keys this
+ * process lacks, or holds no list and the run did not answer, so what they wait for is not known here. A caller says
+ * so rather than show less without a word.
+ */
 export async function waitingAcrossRuns(
   client: Client,
   filter: WaitingFilter = {},
@@ -131,7 +131,7 @@ export async function waitingAcrossRuns(
                   const why = queryFailure(err);
                   unreadable.push({
                     workflowId: info.workflowId,
-                    reason: `Its calls are too many for its memo, and it did not answer a query for them: ${why}`,
+                    reason: `Its memo does not list its calls (too many for it), and it did not answer a query for them: ${why}`,
                   });
                 }
                 return [] as PendingApproval[];
