@@ -76,15 +76,23 @@ export interface UnreadableRun {
  */
 const LIST_QUERY_TIMEOUT_MS = 5_000;
 
-/** The SDK's "Failed to query Workflow", with what its gRPC cause says (a deadline, no poller, a failed task). */
-function queryFailure(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = err.cause as { code?: number; details?: string; message?: string } | undefined;
-  if (cause?.code === DEADLINE_EXCEEDED) return `${err.message}: no answer within ${LIST_QUERY_TIMEOUT_MS / 1000} s`;
-  const detail = cause?.details || cause?.message;
-  return detail ? `${err.message}: ${detail}` : err.message;
+/**
+ * What a run says it waits for when its memo does not list it, or why it did not say: the SDK's "Failed to query
+ * Workflow" with what its gRPC cause says (no poller, a failed task), or that the time ran out (which the SDK reports
+ * as a deadline or as a cancelled call).
+ */
+async function askPending(client: Client, workflowId: string): Promise<{ pending: PendingApproval[] } | { failure: string }> {
+  const deadline = Date.now() + LIST_QUERY_TIMEOUT_MS;
+  try {
+    return { pending: await client.withDeadline(deadline, () => client.workflow.getHandle(workflowId).query(pendingApprovalsQuery)) };
+  } catch (err) {
+    if (!(err instanceof Error)) return { failure: String(err) };
+    if (Date.now() >= deadline) return { failure: `${err.message}: no answer within ${LIST_QUERY_TIMEOUT_MS / 1000} s` };
+    const cause = err.cause as { details?: string; message?: string } | undefined;
+    const detail = cause?.details || cause?.message;
+    return { failure: detail ? `${err.message}: ${detail}` : err.message };
+  }
 }
-const DEADLINE_EXCEEDED = 4; // gRPC status code
 
 /**
  * listWaiting, and the waiting runs it could not read (`unreadable`): their memo is encrypted with keys this
@@ -118,25 +126,18 @@ export async function waitingAcrossRuns(
       limit(async () => {
         const memo = memoOf(info);
         const runAgent = info.typedSearchAttributes.get(HitlAgent) ?? '';
-        const pending = Array.isArray(memo.pendingApprovals)
-          ? memo.pendingApprovals
-          : await client
-              .withDeadline(Date.now() + LIST_QUERY_TIMEOUT_MS, () =>
-                client.workflow.getHandle(info.workflowId).query(pendingApprovalsQuery),
-              )
-              .catch((err: unknown) => {
-                // Its memo holds no list (too long for it) and the run did not answer (no worker, or stuck): what it
-                // waits for is not known here, which is said as for a run that cannot be decrypted.
-                if (!filter.agent || runAgent === filter.agent) {
-                  const why = queryFailure(err);
-                  unreadable.push({
-                    workflowId: info.workflowId,
-                    reason: `Its memo does not list its calls (too many for it), and it did not answer a query for them: ${why}`,
-                  });
-                }
-                return [] as PendingApproval[];
-              });
-        return pending
+        const asked = Array.isArray(memo.pendingApprovals) ? { pending: memo.pendingApprovals } : await askPending(client, info.workflowId);
+        if ('failure' in asked) {
+          // What it waits for is not known here: said as for a run that cannot be decrypted.
+          if (!filter.agent || runAgent === filter.agent) {
+            unreadable.push({
+              workflowId: info.workflowId,
+              reason: `Its memo does not list its calls (too many for it), and it did not answer a query for them: ${asked.failure}`,
+            });
+          }
+          return [];
+        }
+        return asked.pending
           .filter((p) => !filter.tool || p.toolName === filter.tool)
           .map((p) => toWaiting(p, info.workflowId, runAgent, memo))
           .filter((w) => !filter.agent || w.agent === filter.agent || runAgent === filter.agent);
