@@ -37,6 +37,11 @@ export interface ApiOptions {
   log?: (line: string) => void;
 }
 
+/** The API's log line writer: `options.log`, or the console. */
+export function apiLog(options: Pick<ApiOptions, 'log'>): (line: string) => void {
+  return options.log ?? ((line: string) => console.log(line));
+}
+
 export interface ApiEnv {
   Variables: { identity: Identity };
 }

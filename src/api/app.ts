@@ -10,7 +10,7 @@ import { rateLimiter } from 'hono-rate-limiter';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { handleApiError, errorResponse } from './api-errors.js';
-import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
+import { apiLog, type ApiApp, type ApiEnv, type ApiOptions } from './api-env.js';
 import { TokenVerifier } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
 import { codecRoutes } from './codec-routes.js';
@@ -50,7 +50,7 @@ export type { ApiApp, ApiEnv, ApiOptions };
 export function createApiApp(options: ApiOptions): ApiApp {
   const verifier = new TokenVerifier(options.tokens);
   const perMinute = options.rateLimitPerMinute ?? 300;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = apiLog(options);
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (result.success) return undefined;

@@ -6,9 +6,10 @@ import { z } from 'zod';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../contract/decision-actions.js';
 import { ApprovalNotFoundError } from '../errors.js';
 import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
+import type { WaitingListing } from '../client/run-lists.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId, encodeApprovalId } from '../contract/approval-id.js';
-import type { ApiApp, ApiEnv, ApiOptions } from './api-env.js';
+import { apiLog, type ApiApp, type ApiEnv, type ApiOptions } from './api-env.js';
 import { errorResponse } from './api-errors.js';
 import type { Identity } from './api-tokens.js';
 import {
@@ -100,10 +101,8 @@ function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial
   return Object.fromEntries(keys.flatMap((key) => (value[key] === undefined ? [] : [[key, value[key]]]))) as Partial<Pick<T, K>>;
 }
 
-type Listing = Awaited<ReturnType<ApiOptions['hitl']['waitingAcrossRuns']>>;
-
 /** The list, asked again every half second while it is empty, for up to `waitMs`. */
-async function waitForWaiting(list: () => Promise<Listing>, waitMs: number): Promise<Listing> {
+async function waitForWaiting(list: () => Promise<WaitingListing>, waitMs: number): Promise<WaitingListing> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const listing = await list();
@@ -117,7 +116,7 @@ async function waitForWaiting(list: () => Promise<Listing>, waitMs: number): Pro
  * many calls for the memo and no answer to a query), whose calls the list therefore leaves out. A header, so the
  * body stays the plain array clients of approval services read; the log names the runs and why.
  */
-export const UNREADABLE_RUNS_HEADER = 'Hitl-Unreadable-Runs';
+const UNREADABLE_RUNS_HEADER = 'Hitl-Unreadable-Runs';
 
 /** A decision route; `optional`: a request without a body decides with none of its options. */
 function decideRoute<B extends z.ZodType, Q extends z.ZodObject = typeof NoQuery>(
@@ -142,7 +141,7 @@ function decideRoute<B extends z.ZodType, Q extends z.ZodObject = typeof NoQuery
 
 export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   const { hitl } = options;
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = apiLog(options);
 
   app.openapi(
     createRoute({

@@ -19,7 +19,7 @@ import type { ListedRun } from '../schemas/run-summary.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { heldAsOf } from '../policy/held-approvals.js';
 import { diagnoseRun, withHealth, withRetrying, type DiagnoseOptions, type HealthOptions, type RunProblem } from './run-health.js';
-import { listRuns, listWaiting, waitingAcrossRuns, type RunFilter, type UnreadableRun, type WaitingFilter } from './run-lists.js';
+import { listRuns, listWaiting, waitingAcrossRuns, type RunFilter, type WaitingFilter, type WaitingListing } from './run-lists.js';
 import { closedRunRefusal, failedTaskRefusal, failedWhileApplying, refuseIfTooLarge, stuckRefusal } from './decision-refusals.js';
 import { sendWhileBusy } from './run-busy.js';
 import { unsignedRetry } from './unsigned-retry.js';
@@ -164,7 +164,7 @@ export class HitlClient {
   }
 
   /** listWaiting, with the waiting runs this client cannot read (encrypted with keys it lacks). */
-  waitingAcrossRuns(filter: WaitingFilter = {}): Promise<{ waiting: WaitingApproval[]; unreadable: UnreadableRun[] }> {
+  waitingAcrossRuns(filter: WaitingFilter = {}): Promise<WaitingListing> {
     return waitingAcrossRuns(this.temporal, filter);
   }
 

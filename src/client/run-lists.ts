@@ -70,6 +70,12 @@ export interface UnreadableRun {
   reason: string;
 }
 
+/** What waits across runs, and the waiting runs that could not be read here (their calls are not in `waiting`). */
+export interface WaitingListing {
+  waiting: WaitingApproval[];
+  unreadable: UnreadableRun[];
+}
+
 /**
  * How long a list waits for a run that must be asked what it waits for: a query to a run that no worker answers
  * waits for the server's own timeout (a minute), and one such run would hold up the whole list.
@@ -100,10 +106,7 @@ async function askPending(client: Client, workflowId: string): Promise<{ pending
  * process lacks, or holds no list and the run did not answer, so what they wait for is not known here. A caller says
  * so rather than show less without a word.
  */
-export async function waitingAcrossRuns(
-  client: Client,
-  filter: WaitingFilter = {},
-): Promise<{ waiting: WaitingApproval[]; unreadable: UnreadableRun[] }> {
+export async function waitingAcrossRuns(client: Client, filter: WaitingFilter = {}): Promise<WaitingListing> {
   const clauses = [RUNS, `ExecutionStatus = 'Running'`, `HitlStatus = 'AwaitingApproval'`];
   // No clause for the agent: a run of another agent may wait for a call of its sub-agent that is this one. The
   // filter applies to each call below: the agent whose call it is, or the agent of the run it is listed under.

@@ -149,12 +149,14 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .action(decideAction(ctx, 'respond', (o) => ({ message: o.message as string })));
 };
 
+const unreadableHeadline = (count: number) => `${count} waiting run(s) could not be read here, so their calls are not listed`;
+
 /** The same, for `--json`: the runs and their reasons whole, as data. */
 function unreadableError(runs: readonly UnreadableRun[]) {
   return {
     error: {
       code: 'unreadable_runs',
-      message: `${runs.length} waiting run(s) could not be read here, so their calls are not listed.`,
+      message: `${unreadableHeadline(runs.length)}.`,
       runs: runs.map((r) => ({ workflowId: r.workflowId, reason: withHint(r.reason) })),
     },
   };
@@ -168,8 +170,5 @@ function unreadableNotice(runs: readonly UnreadableRun[]): string {
   const shown = runs.slice(0, 5).map((r) => terminalText(r.workflowId));
   const more = runs.length > shown.length ? ` and ${runs.length - shown.length} more` : '';
   const reasons = [...new Set(runs.map((r) => terminalText(withHint(r.reason), { multiline: true })))];
-  return [
-    `${runs.length} waiting run(s) could not be read here, so their calls are not listed: ${shown.join(', ')}${more}.`,
-    ...reasons,
-  ].join('\n');
+  return [`${unreadableHeadline(runs.length)}: ${shown.join(', ')}${more}.`, ...reasons].join('\n');
 }
