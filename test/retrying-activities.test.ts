@@ -5,6 +5,7 @@
  * run goes on and the notice is gone. Lists say it too (`hitl runs`, GET /api/runs), and so does the inbox, beside
  * a call of the same run that waits for a decision while a tool of its batch is tried again.
  */
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { HitlClient } from '../src/client/hitl-client.js';
@@ -49,12 +50,21 @@ let api: Listening;
 /** The model server that comes back on the first one's port. */
 let revived: ModelServer | undefined;
 
+/**
+ * The model API while it is down: a socket on the model's port that drops every connection. It holds the port, so
+ * no server another test starts meanwhile can take it (a closed port may be handed out again, and a stranger there
+ * may leave a call hanging instead of failing it).
+ */
+let down: Server;
+
 beforeAll(async () => {
-  // The harness's model server, closed before any run: its port refuses every model call until the test revives it.
-  const down = await startModelServer({ script });
-  await down.close();
+  down = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+  const { port } = down.address() as AddressInfo;
+  // Only these fields are read of the model before the test revives it on the same port.
+  const model = { baseURL: `http://127.0.0.1:${port}/v1`, port, close: async () => revived?.close() } as ModelServer;
   h = await startHarness({
-    model: { ...down, close: async () => revived?.close() },
+    model,
     wrapTools: (tools) => ({
       ...tools,
       send_email: {
@@ -72,13 +82,16 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   releaseEmail();
+  if (down?.listening) await new Promise((resolve) => down.close(resolve));
   await api?.close();
   await h?.close();
 });
 
 /** The model server back on its port, as a test that ran before may have left it. */
 async function modelUp(): Promise<void> {
-  revived ??= await startModelServer({ script, port: h.model.port });
+  if (revived) return;
+  await new Promise((resolve) => down.close(resolve));
+  revived = await startModelServer({ script, port: h.model.port });
 }
 
 describe('an activity that keeps failing', () => {
