@@ -17,14 +17,36 @@ const hostile = defineAgent({
   tools: ['h__*'],
   mcpServers: { h: { command: process.execPath, args: ['--import', 'tsx', path.resolve('test/fixtures/mcp-hostile-server.ts')] } },
 });
+/** The same server's `ok` tool gated, with a reviewer that goes first and hands calls to humans. */
+const reviewed = defineAgent({
+  name: 'reviewed',
+  instructions: 'You use a hostile server, reviewed.',
+  tools: ['h__ok'],
+  mcpServers: hostile.mcpServers!,
+  approval: { tools: { h__ok: { review: { rule: 'amountLimits', options: { arg: 'n', approveUpTo: 0 } } } } },
+});
 const call = (id: string, name: string, args: unknown = {}) => ({ id, name, arguments: args });
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
-    agents: { hostile },
+    agents: { hostile, reviewed },
     script: {
       conversations: [
+        {
+          // JSON that the tool's schema takes but that is not plain: the model is told, and no one is asked.
+          match: 'odd numbers and keys',
+          replies: [
+            {
+              toolCalls: [
+                { id: 'inf', name: 'h__ok', rawArguments: '{"n": 1e400}' },
+                { id: 'proto', name: 'h__ok', rawArguments: '{"n": 1, "__proto__": {"n": 2}}' },
+                { id: 'fine', name: 'h__ok', rawArguments: '{"n": 0}' },
+              ],
+            },
+            { content: 'told' },
+          ],
+        },
         {
           match: 'everything odd',
           replies: [
@@ -72,5 +94,27 @@ describe('a hostile MCP server', () => {
     expect(messages.g).toMatch(/^Error from h__garbage: /);
     expect(messages.t).toMatch(/^Error from h__throws: .*the hostile server fails on purpose/);
     expect(messages.b).toMatch(/^Error: h__bad-regex is not a valid tool/);
+  });
+});
+
+describe('arguments an MCP tool schema takes but JSON does not hold plainly', () => {
+  it('go back to the model as invalid, before a reviewer or a human sees them; the run goes on', async () => {
+    const handle = await h.start({ agent: 'reviewed', prompt: 'odd numbers and keys' });
+    // 1e400 once threw from the arguments' hash after the reviewer had escalated, failing every workflow task; the
+    // __proto__ key failed the run when it continued as new.
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'told' });
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+    const messages = Object.fromEntries(await toolMessages(handle));
+    expect(messages.inf).toBe(
+      'Error: invalid arguments for h__ok:\n✖ a number too large for JSON (at n)\nFix them and call the tool again.',
+    );
+    expect(messages.proto).toBe(
+      'Error: invalid arguments for h__ok:\n✖ a key named __proto__ is not allowed (at __proto__)\nFix them and call the tool again.',
+    );
+    // The plain call was reviewed (approved: 0 is within the limit) and ran.
+    expect(messages.fine).toBe('n is 0');
+    const reviews = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'reviewCall');
+    expect(reviews).toHaveLength(1);
   });
 });

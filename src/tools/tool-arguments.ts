@@ -4,6 +4,8 @@
  * approvers and to check edits, the activities to never run a tool on unvalidated input.
  */
 import { z } from 'zod';
+import { nonFiniteNumberPath } from '../bounds/non-finite-numbers.js';
+import { protoKeyPath } from '../bounds/proto-keys.js';
 import type { McpTool } from '../schemas/mcp-tool.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from './define-tool.js';
@@ -12,6 +14,17 @@ import { checkJsonSchema } from './json-schema-check.js';
 export type ArgumentsProblem = 'unknown_tool' | 'invalid_json' | 'invalid_arguments';
 
 export type ParsedArguments = { ok: true; args: ToolArgs } | { ok: false; problem: ArgumentsProblem; message: string };
+
+export interface ParseOptions {
+  /**
+   * Arguments that JSON does not hold plainly are invalid: a key named `__proto__` (copies of the value read it as a
+   * prototype, and the run refuses it when it carries the call into its next run) or a number JSON text reads as
+   * Infinity (the arguments' hash throws on it). An MCP tool's JSON Schema lets both through, and so may a tool of
+   * ours that takes any JSON. Off only for runs started before the workflow checked this (patch set 25).
+   * @default true
+   */
+  plainJsonOnly?: boolean;
+}
 
 /**
  * @param available the agent's tools: any other name is an unknown tool.
@@ -23,6 +36,7 @@ export function parseToolArguments(
   specs: Readonly<Record<string, ToolSpec>>,
   available: readonly string[],
   mcpTools: readonly McpTool[] = [],
+  { plainJsonOnly = true }: ParseOptions = {},
 ): ParsedArguments {
   const offered = available.includes(name);
   const spec = offered ? specs[name] : undefined;
@@ -46,6 +60,8 @@ export function parseToolArguments(
       };
     }
   }
+  const notPlain = plainJsonOnly ? notPlainJson(value) : undefined;
+  if (notPlain) return invalid(name, `✖ ${notPlain}`);
   if (mcp) return checkMcpArguments(mcp, value);
   const parsed = spec!.parameters.safeParse(value);
   if (!parsed.success) return invalid(name, z.prettifyError(parsed.error));
@@ -57,6 +73,14 @@ function checkMcpArguments(tool: McpTool, value: unknown): ParsedArguments {
   const checked = checkJsonSchema(tool.inputSchema, value);
   if (!checked.ok) return invalid(tool.name, checked.problems.map((p) => `✖ ${p}`).join('\n'));
   return { ok: true, args: value as ToolArgs };
+}
+
+function notPlainJson(value: unknown): string | undefined {
+  const protoKey = protoKeyPath(value);
+  if (protoKey !== undefined) return `a key named __proto__ is not allowed (at ${protoKey})`;
+  const nonFinite = nonFiniteNumberPath(value);
+  if (nonFinite !== undefined) return `a number too large for JSON (at ${nonFinite})`;
+  return undefined;
 }
 
 function invalid(name: string, details: string): ParsedArguments {

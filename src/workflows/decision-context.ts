@@ -37,6 +37,8 @@ export interface PlanContext {
   refusesUnknownEditArgs?: boolean;
   /** A decision input holding a `__proto__` key is refused as malformed (src/bounds/proto-keys.ts). */
   refusesProtoKeys?: boolean;
+  /** Edited arguments holding a `__proto__` key or a non-finite number, even inside a JSON string, are invalid (since patch set 25). */
+  refusesUnplainArgs?: boolean;
   /** Whoever proposed a call by an edit may reject it (withdraw it), whatever its approvers. */
   proposersMayWithdraw?: boolean;
   /** A proposal's deadline never approves it: `onTimeout: 'approve'` becomes `'reject'` (proposal-gate.ts; since patch set 9). */

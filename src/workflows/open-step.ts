@@ -13,6 +13,7 @@ import { descriptionOptions } from './description-bound.js';
 import { announce, requestApproval } from './announce.js';
 import { preparedFirst } from './call-preparation.js';
 import { mcpToolOf } from './mcp-tools.js';
+import { PATCHES, takesPatch } from './patches.js';
 import { proposalGate } from './proposal-gate.js';
 import { droppedCallsNote, type Intake } from './reply-intake.js';
 import { applyAlways } from './run-decisions.js';
@@ -49,7 +50,9 @@ export function openStep(run: AgentRun, intake: Intake, ownIds: boolean): void {
 function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds: boolean): void {
   try {
     const mcp = mcpToolOf(run.snapshot, record.toolName);
-    const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, run.snapshot.tools, run.snapshot.mcpTools);
+    const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, run.snapshot.tools, run.snapshot.mcpTools, {
+      plainJsonOnly: takesPatch(PATCHES.toolArgumentsPlainJson),
+    });
     if (!parsed.ok) {
       // Invalid calls never reach a human: the tool activity answers them with the error (MCP calls: the run does,
       // as only the run knows the schema they were checked against).

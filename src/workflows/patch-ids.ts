@@ -244,6 +244,13 @@ export const PATCHES = {
    * forged answers could have the parent note a refused decision as taken.
    */
   reportsConfirmed: 'sub-agent-reports-confirmed',
+  /**
+   * A call's arguments holding a `__proto__` key or a number JSON text reads as Infinity are invalid, for the model and
+   * for an edit alike (tool-arguments.ts). An MCP tool's schema let both through: the key failed the run when it
+   * continued as new (its start input refuses the key, and the call's audit entry carried it), and the number threw
+   * from the arguments' hash when a reviewer had gone first, failing every workflow task of the run.
+   */
+  toolArgumentsPlainJson: 'tool-arguments-plain-json',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -86,8 +86,10 @@ const SET_21: readonly PatchId[] = [
 ];
 const SET_22: readonly PatchId[] = [...SET_21, PATCHES.breakpointsListAtOnce, PATCHES.tokensPassToOwners];
 const SET_23: readonly PatchId[] = [...SET_22, PATCHES.forwardsHearBack, PATCHES.subAgentCallsAnnounced];
+const SET_24: readonly PatchId[] = [...SET_23, PATCHES.reportsConfirmed];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  { id: 'patch-set-24', patches: [...SET_23, PATCHES.reportsConfirmed] },
+  { id: 'patch-set-25', patches: [...SET_24, PATCHES.toolArgumentsPlainJson] },
+  { id: 'patch-set-24', patches: SET_24 },
   { id: 'patch-set-23', patches: SET_23 },
   { id: 'patch-set-22', patches: SET_22 },
   { id: 'patch-set-21', patches: SET_21 },

@@ -141,6 +141,7 @@ function planContext(run: AgentRun): PlanContext {
     ...(takesPatch(PATCHES.tokensPassToOwners) && { tokensCheckedByOwner: run.children.tokensChecked() }),
     refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
     refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
+    refusesUnplainArgs: takesPatch(PATCHES.toolArgumentsPlainJson),
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
