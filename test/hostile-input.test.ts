@@ -385,14 +385,33 @@ describe('numbers JSON cannot hold', () => {
       });
       throw new Error('refused');
     });
-    tally.inputs++;
-    const response = await http('POST', `/api/runs/${encodeURIComponent(handle.workflowId)}/decisions`, body, {
-      'content-type': 'application/json',
-    });
-    expect({ status: response.status, body: await response.json() }).toMatchObject({
+    // Over HTTP every body is refused before it reaches a run: the approve route's `modifiedArguments` and a start's
+    // `context` would otherwise have gone on with null where 1e400 was written (JSON has no Infinity).
+    const refusedBody = (at: string) => ({
       status: 400,
-      body: { error: { code: 'malformed', message } },
+      body: {
+        error: {
+          code: 'invalid_request',
+          message: `The body holds a number JSON cannot hold (at ${at}): one like 1e400 is read as Infinity; nothing was taken.`,
+        },
+      },
     });
+    const json = { 'content-type': 'application/json' };
+    const sent = [
+      [`/api/runs/${encodeURIComponent(handle.workflowId)}/decisions`, body, 'args.args.amount'],
+      [
+        `/api/approvals/${encodeApprovalId({ workflowId: handle.workflowId, callId: refund!.id })}/approve`,
+        '{"modifiedArguments": {"orderId": "1234", "amount": -1e999}}',
+        'modifiedArguments.amount',
+      ],
+      ['/api/runs', '{"agent": "demo", "prompt": "never started", "context": {"limit": 1e400}}', 'context.limit'],
+    ] as const;
+    for (const [path, sentBody, at] of sent) {
+      tally.inputs++;
+      const response = await http('POST', path, sentBody, json);
+      expect({ status: response.status, body: await response.json() }).toEqual(refusedBody(at));
+    }
+    expect((await waitForPending(handle, 1)).map((p) => [p.id, p.args])).toEqual([[refund!.id, refund!.args]]);
     await finishes(handle, 'refund done');
   });
 });

@@ -113,7 +113,20 @@ describe('auth', () => {
     expect(wrong.status).toBe(401);
     expect((await as('alice', 'GET', '/api/me')).body).toEqual({ approver: 'alice', groups: ['finance'] });
     expect(logLines.join('\n')).not.toMatch(/token-/);
-    expect(logLines).toContain(logLines.find((l) => l.startsWith('[api] GET /api/me 200') && l.endsWith(' alice')));
+    expect(logLines).toContain(logLines.find((l) => l.startsWith('[api] GET "/api/me" 200') && l.endsWith(' alice')));
+  });
+
+  it('logs a path quoted: a line break decoded from it cannot forge a line, even without a token', async () => {
+    const forged = await fetch(`${api.url}/api/runs/x%0A[api]%20POST%20/api/x%20200%201ms%20root`);
+    expect(forged.status).toBe(401);
+    expect(
+      logLines
+        .join('\n')
+        .split('\n')
+        .filter((l) => l.startsWith('[api] POST /api/x')),
+    ).toEqual([]);
+    const quoted = '[api] GET "/api/runs/x\\n[api] POST /api/x 200 1ms root" 401 ';
+    expect(logLines.filter((l) => l.startsWith(quoted))).toHaveLength(1);
   });
 
   it('tells a caller without a token nothing about its body: 401 before any check of the JSON or its size', async () => {
@@ -474,7 +487,7 @@ describe('hardening', () => {
     const all = logLines.join('\n');
     for (const secret of Object.keys(TOKENS)) expect(all).not.toContain(secret);
     for (const body of ['modifiedArguments', 'not needed', 'Bearer']) expect(all).not.toContain(body);
-    expect(logLines.every((l) => /^\[api\] (GET|POST|PUT|DELETE|OPTIONS) \S+ \d{3} \d+ms \S+$/.test(l))).toBe(true);
+    expect(logLines.every((l) => /^\[api\] (GET|POST|PUT|DELETE|OPTIONS) "(?:[^"\\\n]|\\.)*" \d{3} \d+ms \S+$/.test(l))).toBe(true);
   });
 });
 

@@ -70,7 +70,9 @@ export function createApiApp(options: ApiOptions): ApiApp {
     const started = Date.now();
     await next();
     const who = c.get('identity')?.approver ?? '-';
-    if (!OPS_PATHS.has(c.req.path)) log(`[api] ${c.req.method} ${c.req.path} ${c.res.status} ${Date.now() - started}ms ${who}`);
+    // The path JSON-quoted: it is decoded, so a %0A in it would start a line of its own, a forged request.
+    if (!OPS_PATHS.has(c.req.path))
+      log(`[api] ${c.req.method} ${JSON.stringify(c.req.path)} ${c.res.status} ${Date.now() - started}ms ${who}`);
   });
 
   // Size, identity and rate limits guard the codec endpoint as much as the API.

@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import { duplicateKey } from '../bounds/duplicate-keys.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../bounds/json-depth.js';
 import { jsonPathText } from '../bounds/json-path.js';
+import { nonFiniteNumberPath } from '../bounds/non-finite-numbers.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { truncateBytes } from '../bounds/truncate.js';
 import { errorResponse } from './api-errors.js';
@@ -41,6 +42,17 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
   }
   const protoKey = protoKeyRefusal('body', value);
   if (protoKey) return errorResponse(c, 400, 'invalid_request', protoKey);
+  // Read as Infinity, then sent on as null (JSON has no Infinity): an edit would run with a value nobody wrote.
+  const nonFinite = nonFiniteNumberPath(value);
+  if (nonFinite !== undefined) {
+    const at = nonFinite === 'the input' ? '' : ` (at ${truncateBytes(nonFinite, 300)})`;
+    return errorResponse(
+      c,
+      400,
+      'invalid_request',
+      `The body holds a number JSON cannot hold${at}: one like 1e400 is read as Infinity; nothing was taken.`,
+    );
+  }
   const repeated = duplicateKey(text);
   if (repeated) {
     const at = repeated.path.length ? ` (in ${truncateBytes(jsonPathText(repeated.path), 300)})` : '';
