@@ -184,11 +184,25 @@ describe('GET /api/runs/:id/events', () => {
     expect(await readSse(url('no-such-run'), { token: TOKEN })).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
     expect(await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: 'soon' })).toMatchObject({ status: 400 });
     expect(await readSse(url(handle.workflowId, '?from=-1'), { token: TOKEN })).toMatchObject({ status: 400 });
+    expect(await readSse(url(handle.workflowId, '?from=1&from=abc'), { token: TOKEN })).toMatchObject({ status: 400 });
     expect(await readSse(url(handle.workflowId), { token: TOKEN, lastEventId: '99999' })).toMatchObject({
       status: 400,
       body: { error: { code: 'invalid_offset' } },
     });
     await handle.result();
+  });
+
+  it('answers HEAD with the headers and no stream: HEADs hold no stream slot', async () => {
+    const handle = await pausedRun('sse gated, asked by HEAD');
+    for (let i = 0; i < 20; i++) {
+      const head = await fetch(url(handle.workflowId), { method: 'HEAD', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    }
+    // More HEADs than an approver may hold streams (16), and a GET still gets its stream.
+    const read = readSse(url(handle.workflowId), { token: TOKEN, until: ended });
+    await decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: 'wes' });
+    expect((await read).status).toBe(200);
+    expect(textOf(itemsOf((await read).events))).toBe(ANSWER);
   });
 
   it('resumes a run Temporal ended after any id it gave out, the end the client adds included: nothing again, then end', async () => {

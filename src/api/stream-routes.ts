@@ -70,8 +70,12 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
     // An empty Last-Event-ID is a client that has seen no id yet (the SSE spec's empty last event ID): start as asked.
     const lastId = c.req.header('last-event-id') || undefined;
     const resumed = lastId === undefined ? undefined : DecimalQuery.safeParse(lastId);
-    if (!params.success || !query.success || resumed?.success === false) {
-      throw new HTTPException(400, { message: 'Expected a run id, an optional `from` offset and an optional numeric Last-Event-ID.' });
+    // `?from=1&from=abc` would be read as its first: refused, as every route refuses a key given twice.
+    const repeated = Object.values(c.req.queries()).some((values) => values.length > 1);
+    if (!params.success || !query.success || resumed?.success === false || repeated) {
+      throw new HTTPException(400, {
+        message: 'Expected a run id, an optional `from` offset (once) and an optional numeric Last-Event-ID.',
+      });
     }
     const workflowId = params.data.id;
     const from = resumed?.success ? resumed.data + 1 : (query.data.from ?? 0);
@@ -80,6 +84,9 @@ export function streamRoutes(app: ApiApp, options: ApiOptions): void {
     const end = await streamEnd(options.hitl.temporal, workflowId);
     if (from > end) await refusePastEnd(options.hitl.temporal, workflowId, from, end);
 
+    // HEAD runs this handler as a GET would, and the body is never read: a stream opened for it would hold its slot
+    // and the run's subscription until the run ends. It gets a GET's headers and no stream.
+    if (c.req.method === 'HEAD') return c.body(null, 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     const approver = c.get('identity').approver;
     if ((open.get(approver) ?? 0) >= MAX_STREAMS_PER_APPROVER) {
       return errorResponse(c, 429, 'too_many_streams', `At most ${MAX_STREAMS_PER_APPROVER} open event streams per approver.`);
