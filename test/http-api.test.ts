@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/contract/approval-id.js';
+import { HitlClient } from '../src/client/hitl-client.js';
 import type { Listening } from '../src/api/listen.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { startOf, waitFor } from './helpers/history.js';
@@ -305,6 +306,34 @@ describe('approvals', () => {
       });
     }
     expect(await as('alice', 'GET', '/api/approvals?agent=none&wait=0')).toEqual({ status: 200, body: [] });
+  });
+
+  it('stops asking for the list once the client of a long poll has gone', async () => {
+    const hitl = new HitlClient(h.temporal.client, h.taskQueue);
+    let asked = 0;
+    const list = hitl.waitingAcrossRuns.bind(hitl);
+    hitl.waitingAcrossRuns = (filter) => {
+      asked++;
+      return list(filter);
+    };
+    const counted = await startTestApi(h, { tokens: TOKENS, hitl });
+    try {
+      const gone = new AbortController();
+      const poll = fetch(`${counted.url}/api/approvals?agent=none&wait=30`, {
+        headers: { authorization: 'Bearer alice-token-0123456789' },
+        signal: gone.signal,
+      }).catch(() => 'aborted');
+      await waitFor(async () => asked >= 2, 10_000, 'the long poll to ask twice');
+      gone.abort();
+      expect(await poll).toBe('aborted');
+      await new Promise((r) => setTimeout(r, 300));
+      const afterGone = asked;
+      // It asked every half second while the client waited; a client gone for two seconds more is asked for no more.
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(asked).toBe(afterGone);
+    } finally {
+      await counted.close();
+    }
   });
 
   it('answers 404 for unknown and malformed approval ids, 400 for bad bodies, 413 for big ones', async () => {

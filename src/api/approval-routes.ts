@@ -101,13 +101,16 @@ function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial
   return Object.fromEntries(keys.flatMap((key) => (value[key] === undefined ? [] : [[key, value[key]]]))) as Partial<Pick<T, K>>;
 }
 
-/** The list, asked again every half second while it is empty, for up to `waitMs`. */
-async function waitForWaiting(list: () => Promise<WaitingListing>, waitMs: number): Promise<WaitingListing> {
+/**
+ * The list, asked again every half second while it is empty, for up to `waitMs`, or until the client has gone
+ * (`gone`: the request's signal): each ask lists every waiting run, so a dropped long poll must not keep asking.
+ */
+async function waitForWaiting(list: () => Promise<WaitingListing>, waitMs: number, gone: AbortSignal): Promise<WaitingListing> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const listing = await list();
-    if (listing.waiting.length > 0 || Date.now() >= deadline) return listing;
-    await sleep(Math.min(500, deadline - Date.now()));
+    if (listing.waiting.length > 0 || Date.now() >= deadline || gone.aborted) return listing;
+    await sleep(Math.min(500, deadline - Date.now()), undefined, { signal: gone }).catch(() => {});
   }
 }
 
@@ -164,7 +167,7 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     }),
     async (c) => {
       const { wait, ...filter } = c.req.valid('query');
-      const { waiting, unreadable } = await waitForWaiting(() => hitl.waitingAcrossRuns(filter), (wait ?? 0) * 1000);
+      const { waiting, unreadable } = await waitForWaiting(() => hitl.waitingAcrossRuns(filter), (wait ?? 0) * 1000, c.req.raw.signal);
       if (unreadable.length) {
         c.header(UNREADABLE_RUNS_HEADER, String(unreadable.length));
         log(
