@@ -72,6 +72,8 @@ const item = (id: string) => page.locator(`.approval-item[data-approval-id="${id
 const selectedId = () => page.locator('.approval-item[aria-current="true"]').getAttribute('data-approval-id');
 const listedIds = () => page.locator('.approval-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-approval-id')!));
 const decisionButtons = () => page.locator('.decide .buttons button').allTextContents();
+/** The Approve button, once it takes a click: the call has been on screen long enough to be read. */
+const approveButton = { waitFor: () => page.locator('.decide .buttons button.primary:enabled', { hasText: 'Approve' }).waitFor() };
 
 /** Presses j or k until `id` is selected, checking each step moves the selection by one. */
 async function moveTo(id: string) {
@@ -297,13 +299,34 @@ describe('approval inbox', () => {
     await expect.poll(selectedId).toBe(listed[2]);
     await page.keyboard.press('k');
     await expect.poll(selectedId).toBe(listed[1]);
+    // A key held down moves once: its repeats are no presses (or holding `a` would approve call after call).
+    await page.keyboard.press('k');
+    await expect.poll(selectedId).toBe(listed[0]);
+    await page.keyboard.down('j');
+    for (let i = 0; i < 10; i++) await page.keyboard.down('j');
+    await page.keyboard.up('j');
+    await page.waitForTimeout(200);
+    expect(await selectedId()).toBe(listed[1]);
 
     await moveTo(one);
     expect(await page.locator('.detail .prompt blockquote').innerText()).toBe('inbox cancel, first');
-    // Keys act once the buttons are there: when the run is known not to be stuck.
+    // Keys act once the buttons are there (the run is known not to be stuck) and the call has been on screen a moment.
     await expect.poll(decisionButtons).toContain('Approve');
+    await approveButton.waitFor();
+    const approvals: string[] = [];
+    const recordApproval = (r: Request) => void (r.method() === 'POST' && r.url().endsWith('/approve') && approvals.push(r.url()));
+    page.on('request', recordApproval);
     await page.keyboard.press('a');
     await item(one).waitFor({ state: 'detached' });
+    // A second press as the next call's buttons come up (a double press that came late) decides nothing: nobody read it.
+    await expect.poll(decisionButtons).toContain('Approve');
+    const next = await selectedId();
+    await page.keyboard.press('a');
+    await expect.poll(() => page.locator('.announcement').innerText()).toMatch(/^Not approved: \S+ came up a moment ago/);
+    await approveButton.waitFor();
+    page.off('request', recordApproval);
+    expect(approvals).toEqual([`${api.url}/api/approvals/${one}/approve`]);
+    expect(await selectedId()).toBe(next);
     expect((await listedIds()).sort()).toEqual([two, race].sort());
     expect((await request('alice', 'GET', `/api/runs/${runs.cancelOne}`)).body.decisions).toMatchObject([
       { type: 'approve', approver: 'alice', id: 'call-1' },

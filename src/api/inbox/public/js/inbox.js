@@ -17,6 +17,8 @@ import { useWholeCall } from './whole-call.js';
 import { RunContext } from './run-context.js';
 
 const POLL_MS = 2000;
+/** How long a call is on screen before it can be decided (the README's inbox section says so). */
+const READ_FIRST_MS = 1000;
 const DONE = { approve: 'Approved', edit: 'Sent edited arguments for', reject: 'Rejected', respond: 'Answered for' };
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** Whether a decision settled its call: an approval that is one of several leaves the call waiting for the rest. */
@@ -193,12 +195,25 @@ export function Inbox({ token, identity, onSignOut }) {
   };
   // Keys do what the buttons do, and only when the buttons are there: never on a stuck run, nor before it is checked.
   const decidable = Boolean(runState.run && !runState.run.problem) || Boolean(runState.error);
+  // A call's buttons take a click (and `a` a press) once they have been on screen a moment. After a decision the next
+  // call comes up under the same button and key: a double click or a second press must not decide a call nobody read.
+  const [readable, setReadable] = useState(false);
+  useEffect(() => {
+    setReadable(false);
+    if (!decidable) return;
+    const timer = setTimeout(() => setReadable(true), READ_FIRST_MS);
+    return () => clearTimeout(timer);
+  }, [selectedId, decidable]);
   const allows = (type) => decidable && !shown?.argumentsTruncated && selected?.canDecide && selected.allowedDecisions.includes(type);
   const withdrawable = decidable && !shown?.argumentsTruncated && selected?.canWithdraw;
   useShortcuts({
     j: () => move(1),
     k: () => move(-1),
-    a: () => allows('approve') && decide(selected, 'approve', { argsHash: selected.argsHash, ...(always && { always: true }) }),
+    a: () => {
+      if (!allows('approve')) return;
+      if (!readable) return setAnnouncement(`Not approved: ${selected.toolName} came up a moment ago. Read it, then press a again.`);
+      decide(selected, 'approve', { argsHash: selected.argsHash, ...(always && { always: true }) });
+    },
     e: () => allows('edit') && setMode('edit'),
     r: () => (allows('reject') ? setMode('reject') : withdrawable && setMode('withdraw')),
     Escape: () => setMode(null),
@@ -264,7 +279,7 @@ export function Inbox({ token, identity, onSignOut }) {
                 onMode: setMode,
                 always,
                 onAlways: setAlways,
-                busy: sending || Boolean(shown.argumentsTruncated),
+                busy: sending || !readable || Boolean(shown.argumentsTruncated),
                 refusal: refusal ?? wholeFailure,
                 onDecide: (type, body) => decide(selected, type, body),
               }}

@@ -11,7 +11,8 @@ export function useShortcuts(bindings) {
 
   useEffect(() => {
     const onKeyDown = (event) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      // A key held down repeats: one press is one action, or holding `a` approves call after call as they come up.
+      if (event.repeat || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (event.target instanceof Element && event.target.closest(TEXT_ENTRY)) return;
       const action = latest.current[event.key];
       if (!action) return;
