@@ -9,8 +9,9 @@
  *   zero-width characters ("ali\u200bce" is not alice), fillers, format controls, and the tag characters, which can
  *   carry a whole hidden text for the next model that reads it. Also the line and paragraph separators, the braille
  *   blank and the interlinear annotation marks, which are not default-ignorable but hide or break lines as well.
- * - Except what written text needs, kept as it is: the zero-width joiner and non-joiner (emoji, Indic and Arabic
- *   scripts), the three subdivision flags (U+1F3F4, tag letters, cancel tag), and one variation selector right after
+ * - Except what written text needs, kept as it is: the zero-width joiner inside an emoji sequence, the joiner and
+ *   non-joiner between letters of a script written with them (Arabic, Indic and a few more; between Latin letters
+ *   "pass\u200dwd" only looks like "passwd"), the three subdivision flags (U+1F3F4, tag letters, cancel tag), and one variation selector right after
  *   a character that takes it: emoji presentation after an emoji or in a keycap, an ideographic variant after a CJK
  *   ideograph, a standardized variant after a math symbol beyond ASCII, a CJK ideograph or a Myanmar letter, a
  *   Mongolian variant after a Mongolian letter. A selector anywhere else (after a Latin letter, after another selector) can
@@ -27,8 +28,19 @@ const SELECTOR_IN_PLACE = [
   '(?<=(?![\u0000-\u007f])\\p{Sm}|[\u1000-\u109F])[\uFE00-\uFE0D]',
   '(?<=[\u1820-\u18AF])[\u180B-\u180D\u180F]',
 ].join('|');
-const HIDDEN = '[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|(?![\u200c\u200d])\\p{Default_Ignorable_Code_Point}';
-const PATTERN = `(${FLAG}|${SELECTOR_IN_PLACE})|${HIDDEN}`;
+/** Scripts written with the joiners: their letters take a zero-width joiner or non-joiner between them. */
+const JOINING = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya']
+  .concat(['Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Myanmar', 'Khmer', 'Tibetan'])
+  .map((script) => `\\p{Script_Extensions=${script}}`)
+  .join('|');
+const JOINER_IN_PLACE = [
+  // An emoji sequence: an emoji (with its selector or skin tone), the joiner, an emoji.
+  '(?<=\\p{Extended_Pictographic}[\uFE0F\\p{Emoji_Modifier}]?)\u200D(?=\\p{Extended_Pictographic})',
+  // Between the letters (or signs) of a script written with them: Persian's non-joiner, a Devanagari half form.
+  `(?<=(?=${JOINING})[\\p{L}\\p{M}])[\u200C\u200D](?=(?=${JOINING})[\\p{L}\\p{M}])`,
+].join('|');
+const HIDDEN = '[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|\\p{Default_Ignorable_Code_Point}';
+const PATTERN = `(${FLAG}|${SELECTOR_IN_PLACE}|${JOINER_IN_PLACE})|${HIDDEN}`;
 
 /**
  * A hidden character as the escape a reader can see, one `\uXXXX` per UTF-16 unit (`\u202e`; a tag character is

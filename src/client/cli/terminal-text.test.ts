@@ -9,11 +9,16 @@ import { terminalText } from './terminal-text.js';
 
 /**
  * What must never reach the terminal raw: C0, DEL and C1 controls, the line breakers, and Unicode's default-ignorable
- * characters but the joiners; in multi-line text, newline and tab may. Written apart from the rule under test: a
- * variation selector may stay only right after a character that is not a selector, a Latin letter or a space, and a
- * tag character only inside one of the three subdivision flags.
+ * characters; in multi-line text, newline and tab may. Written apart from the rule under test: a variation selector
+ * may stay only right after a character that is not a selector, a Latin letter or a space; a joiner only between two
+ * characters that are neither ASCII, Latin, spaces nor hidden themselves; and a tag character only inside one of the
+ * three subdivision flags.
  */
-const RAW = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|(?![\u200c\u200d])\p{Default_Ignorable_Code_Point}/u;
+const RAW = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|\p{Default_Ignorable_Code_Point}/u;
+const JOINER = /[\u200c\u200d]/u;
+/** A neighbour a joiner never needs: nothing, ASCII, a Latin letter, a space, or a hidden character but an emoji's selector. */
+const joinsNothing = (c: string | undefined) =>
+  c === undefined || /[\u0000-\u007f\p{Script=Latin}\s]/u.test(c) || (RAW.test(c) && c !== '\uFE0F');
 const SELECTOR = /[\uFE00-\uFE0F\u180B-\u180D\u180F\u{E0100}-\u{E01EF}]/u;
 const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 const FLAGS = ['gbeng', 'gbsct', 'gbwls'].map((code) => `\u{1F3F4}${tags(code)}\u{E007F}`);
@@ -25,6 +30,7 @@ function hiddenLeft(printed: string, multiline = false): string[] {
     if (multiline && (c === '\n' || c === '\t')) return false;
     if (!RAW.test(c)) return false;
     const before = points[i - 1];
+    if (JOINER.test(c)) return joinsNothing(before) || joinsNothing(points[i + 1]);
     return !(SELECTOR.test(c) && before !== undefined && !SELECTOR.test(before) && !/[A-Za-z\s]/.test(before));
   });
 }
@@ -40,6 +46,10 @@ const hostileText = fc
         ...BIDI,
         0xad,
         0x200b,
+        0x200c,
+        0x200d,
+        0x1f469,
+        0x633,
         0x2028,
         0x2060,
         0xfeff,
@@ -75,8 +85,12 @@ describe('terminalText', () => {
     expect(terminalText('\ufeffprocess_refund\u2060')).toBe('\\ufeffprocess_refund\\u2060');
     expect(terminalText('line\u2028next\u00ad')).toBe('line\\u2028next\\u00ad');
     expect(terminalText('bob\u3164 \uffa0\u115f')).toBe('bob\\u3164 \\uffa0\\u115f');
-    // The joiners emoji and scripts are written with stay.
-    expect(terminalText('👩🏽\u200d💻 می\u200cخواهم')).toBe('👩🏽\u200d💻 می\u200cخواهم');
+    // The joiners emoji and scripts are written with stay, where they are written with them.
+    for (const kept of ['👩🏽\u200d💻 می\u200cخواهم', 'क्\u200dष', '🏳️\u200d🌈', '👩\u200d❤️\u200d💋\u200d👨'])
+      expect(terminalText(kept)).toBe(kept);
+    // Anywhere else they hide: "/etc/pass\u200dwd" reads as /etc/passwd, and is not the file it names.
+    expect(terminalText('/etc/pass\u200dwd ACME\u200c-001\u200d')).toBe('/etc/pass\\u200dwd ACME\\u200c-001\\u200d');
+    expect(terminalText('\u200d💻 a\u200cخ ی\u200c')).toBe('\\u200d💻 a\\u200cخ ی\\u200c');
   });
 
   it('shows text hidden in tag characters or variation selectors, and keeps flags, emoji and variants whole', () => {
