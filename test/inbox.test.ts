@@ -504,6 +504,12 @@ describe('hidden characters in the inbox', () => {
     // A shared link's filter shows what it holds, hidden characters included.
     await page.goto(`${api.url}/?agent=inbox\u202eteam`);
     await expect.poll(() => page.getByLabel('Agent', { exact: true }).inputValue()).toBe('inbox\\u202eteam');
+    // The browser lists the agents it offers as they are written: the link's agent is among them, escaped.
+    const offered = await page
+      .locator('#agent-options option')
+      .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+    expect(offered).toContain('inbox\\u202eteam');
+    expect(offered.join('')).not.toMatch(/\u202e/);
     await page.goto(`${api.url}/?agent=inboxteam`);
     await item(id).click();
 

@@ -1,5 +1,6 @@
 /** The queue: every pending approval the filters match, oldest first; calls you may decide can be checked for bulk decisions. */
 import { html } from 'htm/preact';
+import { visibleText } from './visible-text.js';
 import { Countdown } from './countdown.js';
 
 /** Short words for who decides, on the item itself. */
@@ -29,7 +30,7 @@ export function ApprovalList({ approvals, selectedId, onSelect, loading, checked
               ? html`<input
                   type="checkbox"
                   class="check"
-                  aria-label=${`Check ${approval.toolName} in ${approval.agent} for a bulk decision`}
+                  aria-label=${visibleText(`Check ${approval.toolName} in ${approval.agent} for a bulk decision`)}
                   checked=${checked.has(approval.id)}
                   onChange=${(event) => onCheck(approval.id, event.currentTarget.checked)}
                 />`

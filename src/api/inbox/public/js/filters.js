@@ -26,7 +26,7 @@ export function Filters({ filters, onChange, agents, tools }) {
         value=${visibleText(filters.agent)}
         onChange=${(event) => onChange({ ...filters, agent: event.currentTarget.value.trim() })}
       />
-      <datalist id="agent-options">${agents.map((agent) => html`<option value=${agent}></option>`)}</datalist>
+      <datalist id="agent-options">${agents.map((agent) => html`<option value=${visibleText(agent)}></option>`)}</datalist>
     </div>
     <div class="field">
       <label for="filter-tool">Tool</label>
