@@ -196,7 +196,8 @@ describe('health', () => {
     const notReady = await get('/readyz');
     expect(notReady.status).toBe(503);
     expect(notReady.body.ok).toBe(false);
-    expect(notReady.body.temporal).toMatch(/^not ready within 3s: /);
+    // The status, not the client's message: anyone may ask, and that names Temporal's address.
+    expect(notReady.body.temporal).toMatch(/^not ready within 3s: (gRPC status \d+( \([A-Z_]+\))?|no answer)$/);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await get('/healthz')).toEqual({ status: 200, body: { ok: true } });
     // A call that needs Temporal says it is away, and when to try again, rather than "something went wrong".

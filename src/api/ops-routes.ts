@@ -2,10 +2,21 @@
  * For orchestrators and scrapers, outside /api and without a token: `/healthz` (the process answers), `/readyz`
  * (Temporal answers for our namespace, within a bounded wait) and `/metrics` (Prometheus, api-metrics.ts).
  */
+import { grpcCodes } from '../connection/connection-diagnosis.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 
 /** Probed every few seconds: not worth a log line each. */
 export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The gRPC statuses a probe of Temporal ends with, by name. */
+const GRPC_NAMES: Record<number, string> = {
+  1: 'CANCELLED',
+  4: 'DEADLINE_EXCEEDED',
+  5: 'NOT_FOUND',
+  7: 'PERMISSION_DENIED',
+  14: 'UNAVAILABLE',
+  16: 'UNAUTHENTICATED',
+};
 
 /** How long `/readyz` waits for Temporal before it answers 503. */
 export const READY_TIMEOUT_MS = 3000;
@@ -13,16 +24,24 @@ export const READY_TIMEOUT_MS = 3000;
 export function opsRoutes(app: ApiApp, options: ApiOptions): void {
   app.get('/healthz', (c) => c.json({ ok: true }));
 
+  let lastFailure: string | undefined;
   app.get('/readyz', async (c) => {
     const { connection } = options.hitl.temporal;
     try {
       await connection.withDeadline(Date.now() + READY_TIMEOUT_MS, () =>
         connection.workflowService.describeNamespace({ namespace: options.namespace }),
       );
+      lastFailure = undefined;
       return c.json({ ok: true, temporal: 'reachable' });
     } catch (err) {
+      // Anyone may ask, without a token: they get the gRPC status, and the log gets the message (which may name
+      // internal addresses), once for each new one, not once per probe.
       const reason = err instanceof Error ? err.message : String(err);
-      return c.json({ ok: false, temporal: `not ready within ${READY_TIMEOUT_MS / 1000}s: ${reason}` }, 503);
+      if (reason !== lastFailure) console.error(`[api] /readyz: Temporal is not ready: ${JSON.stringify(reason)}`);
+      lastFailure = reason;
+      const [code] = grpcCodes(err);
+      const why = code === undefined ? 'no answer' : `gRPC status ${code}${GRPC_NAMES[code] ? ` (${GRPC_NAMES[code]})` : ''}`;
+      return c.json({ ok: false, temporal: `not ready within ${READY_TIMEOUT_MS / 1000}s: ${why}` }, 503);
     }
   });
 

@@ -226,7 +226,6 @@ function serverName(host: string): string | undefined {
   return net.isIP(host) ? undefined : host;
 }
 
-/** gRPC status codes anywhere in the error's cause chain. */
 /** The gRPC status codes on `err` and the errors it wraps (the SDKs wrap a ServiceError around the call's error). */
 export function grpcCodes(err: unknown): Set<number> {
   const codes = new Set<number>();
