@@ -441,7 +441,14 @@ describe('runs', () => {
   it('cancels a run for its requester only; 409 once it has closed, 404 for none', async () => {
     const runId = await startAndWait(api, 'alice', 'http race to cancel', 1);
     expect(await as('bob', 'POST', `/api/runs/${runId}/cancel`)).toMatchObject({ status: 403, body: { error: { code: 'not_requester' } } });
-    expect(await as('alice', 'POST', `/api/runs/${runId}/cancel`)).toEqual({ status: 202, body: { cancelling: true } });
+    // A body the route does not read is refused, not ignored: the sender meant something by it.
+    expect(await as('alice', 'POST', `/api/runs/${runId}/cancel`, { force: true })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringContaining('force') } },
+    });
+    expect(await as('alice', 'POST', `/api/runs/${runId}/end`, { reason: 'done' })).toMatchObject({ status: 400 });
+    expect((await as('alice', 'GET', `/api/runs/${runId}`)).body).toMatchObject({ status: 'AwaitingApproval' });
+    expect(await as('alice', 'POST', `/api/runs/${runId}/cancel`, {})).toEqual({ status: 202, body: { cancelling: true } });
     await expect(h.temporal.client.workflow.getHandle(runId).result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
     expect((await as('alice', 'GET', `/api/runs/${runId}`)).body).toMatchObject({ status: 'Canceled', pending: [] });
     expect(await as('alice', 'POST', `/api/runs/${runId}/cancel`)).toMatchObject({ status: 409, body: { error: { code: 'run_closed' } } });

@@ -90,6 +90,12 @@ export const ApproveBody = z.strictObject({
   argsHash,
 });
 export const RejectBody = z.strictObject({ reason: message.optional(), always: z.boolean().optional(), argsHash });
+/**
+ * A route that reads no body takes none but `{}`: a request taken while ignoring what its sender wrote (`/cancel`
+ * with `{"force": true}`, `/end` with a reason the run would not keep) is not the one they meant, as for a query
+ * string (NoQuery).
+ */
+export const NoBody = z.strictObject({});
 /** Spring-style clients send the reason as a query parameter; a `reason` in the body wins over it. */
 export const RejectQuery = z.strictObject({ reason: message.optional() });
 /**

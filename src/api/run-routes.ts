@@ -7,7 +7,7 @@ import { ListedRun } from '../schemas/run-summary.js';
 import { checkRunStart } from '../agents/check-run-start.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { runLinks } from './run-links.js';
-import { ErrorBody, IdParam, NoQuery, RunListQuery, RunQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
+import { ErrorBody, IdParam, NoBody, NoQuery, RunListQuery, RunQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
 
 /** Over HTTP the sender is the caller's identity, not a field. */
 const MessageBody = UserMessageInput.pick({ content: true });
@@ -87,10 +87,10 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'post',
       path: '/api/runs/{id}/end',
       summary: 'Close a session run after its current turn',
-      request: { params: IdParam, query: NoQuery },
+      request: { params: IdParam, query: NoQuery, body: { content: { 'application/json': { schema: NoBody } }, required: false } },
       responses: {
         202: json(z.object({ ending: z.literal(true) }), 'The session ends after its current turn'),
-        400: json(ErrorBody, 'A query string, which this route does not take'),
+        400: json(ErrorBody, 'A query string or a body (other than `{}`), which this route does not take'),
         401: json(ErrorBody, 'Missing or unknown token'),
         403: json(ErrorBody, 'The run was asked for by someone else (not_requester)'),
         404: json(ErrorBody, 'No such run, or not an agent run'),
@@ -109,10 +109,10 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'post',
       path: '/api/runs/{id}/cancel',
       summary: 'Cancel a run: what it waits for is cancelled, and it ends Canceled with its audit log',
-      request: { params: IdParam, query: NoQuery },
+      request: { params: IdParam, query: NoQuery, body: { content: { 'application/json': { schema: NoBody } }, required: false } },
       responses: {
         202: json(z.object({ cancelling: z.literal(true) }), 'The run is asked to cancel'),
-        400: json(ErrorBody, 'A query string, which this route does not take'),
+        400: json(ErrorBody, 'A query string or a body (other than `{}`), which this route does not take'),
         401: json(ErrorBody, 'Missing or unknown token'),
         403: json(ErrorBody, 'The run was asked for by someone else (not_requester)'),
         404: json(ErrorBody, 'No such run, or not an agent run'),
