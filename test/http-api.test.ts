@@ -481,6 +481,7 @@ describe('runs', () => {
       '/api/approvals/{id}/reject',
       '/api/approvals/{id}/respond',
       '/api/approvals/{id}/status',
+      '/api/me',
       '/api/runs',
       '/api/runs/{id}',
       '/api/runs/{id}/cancel',

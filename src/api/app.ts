@@ -2,7 +2,7 @@
  * The HTTP approval API: list what waits, decide it, start and inspect runs. Every body is validated by the zod
  * schemas the OpenAPI document is generated from; every error is `{error: {code, message}}`.
  */
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -14,6 +14,7 @@ import { apiLog, type ApiApp, type ApiEnv, type ApiOptions } from './api-env.js'
 import { TokenVerifier } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
 import { codecRoutes } from './codec-routes.js';
+import { ErrorBody, Me } from './http-schemas.js';
 import { jsonBodies } from './json-bodies.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runDecisionRoutes } from './run-decision-routes.js';
@@ -112,7 +113,18 @@ export function createApiApp(options: ApiOptions): ApiApp {
 
   opsRoutes(app, options);
   app.get('/api/health', (c) => c.json({ ok: true }));
-  app.get('/api/me', (c) => c.json(c.get('identity')));
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/api/me',
+      summary: 'Who your token says you are: the approver name and groups every decision you send is taken as',
+      responses: {
+        200: { content: { 'application/json': { schema: Me } }, description: 'Your identity' },
+        401: { content: { 'application/json': { schema: ErrorBody } }, description: 'Missing or unknown token' },
+      },
+    }),
+    (c) => c.json(Me.parse(c.get('identity')), 200),
+  );
   approvalRoutes(app, options);
   runRoutes(app, options);
   runDecisionRoutes(app, options);

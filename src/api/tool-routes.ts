@@ -70,6 +70,7 @@ export function toolRoutes(app: ApiApp, options: Pick<ApiOptions, 'hitl' | 'agen
       request: { query: ToolsQuery },
       responses: {
         200: json(z.array(ToolView), 'The tools'),
+        400: json(ErrorBody, 'A query other than `run`, or `run` given twice'),
         401: json(ErrorBody, 'Missing or unknown token'),
         404: json(ErrorBody, 'No such run, or not an agent run'),
         409: json(ErrorBody, 'The run is stuck (run_stuck): its tools cannot be read from it now'),
