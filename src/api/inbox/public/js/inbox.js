@@ -11,14 +11,13 @@ import { BulkBar } from './bulk-bar.js';
 import { Filters, filtersFromUrl, filtersToUrl } from './filters.js';
 import { useShortcuts } from './keyboard.js';
 import { usePolling } from './polling.js';
+import { useReadFirst } from './read-first.js';
 import { describeRefusal } from './refusals.js';
 import { useLiveRun } from './live-run.js';
 import { useWholeCall } from './whole-call.js';
 import { RunContext } from './run-context.js';
 
 const POLL_MS = 2000;
-/** How long a call is on screen before it can be decided (the README's inbox section says so). */
-const READ_FIRST_MS = 1000;
 const DONE = { approve: 'Approved', edit: 'Sent edited arguments for', reject: 'Rejected', respond: 'Answered for' };
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** Whether a decision settled its call: an approval that is one of several leaves the call waiting for the rest. */
@@ -195,15 +194,7 @@ export function Inbox({ token, identity, onSignOut }) {
   };
   // Keys do what the buttons do, and only when the buttons are there: never on a stuck run, nor before it is checked.
   const decidable = Boolean(runState.run && !runState.run.problem) || Boolean(runState.error);
-  // A call's buttons take a click (and `a` a press) once they have been on screen a moment. After a decision the next
-  // call comes up under the same button and key: a double click or a second press must not decide a call nobody read.
-  const [readable, setReadable] = useState(false);
-  useEffect(() => {
-    setReadable(false);
-    if (!decidable) return;
-    const timer = setTimeout(() => setReadable(true), READ_FIRST_MS);
-    return () => clearTimeout(timer);
-  }, [selectedId, decidable]);
+  const readable = useReadFirst(selectedId, decidable);
   const allows = (type) => decidable && !shown?.argumentsTruncated && selected?.canDecide && selected.allowedDecisions.includes(type);
   const withdrawable = decidable && !shown?.argumentsTruncated && selected?.canWithdraw;
   useShortcuts({
