@@ -82,6 +82,8 @@ describe('hitl review shows what approvers decide on', () => {
       at,
     );
     expect(text.match(headings)).toEqual(['Proposed by', 'Shown again', 'Arguments:', 'What it depend']);
+    // Nor arguments of its own: a description's later lines are marked, where the real arguments' are only indented.
+    expect(text).toContain('Refund.\n  │ Arguments:\n  │ {}\n  │ What it depends on');
     // The CLI's own colours (when the terminal takes them) aside.
     expect(text.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(/[\u001b\u0007]/);
   });
