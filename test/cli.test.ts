@@ -295,7 +295,8 @@ describe('hitl', { timeout: 240_000 }, () => {
   it('review shows a call whole where lists show a preview, and approves what it showed', async () => {
     const id = await startRun('cli big review', 1);
     const listed = await hitl(['pending', id]);
-    expect(listed.stdout).toContain('more characters; --json shows them]');
+    // --json holds the same preview: the list says where the arguments are whole.
+    expect(listed.stdout).toContain('more characters; hitl review shows them]');
     expect(JSON.parse((await hitl(['--json', 'pending', id])).stdout)[0].argsTruncated).toBe(true);
     const review = await hitl(['review', id, '--as', 'rex'], { input: 'a\n' });
     expect(review.code).toBe(0);

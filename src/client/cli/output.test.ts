@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approversCell, durationText, jsonText, until } from './output.js';
+import { promptCell } from './commands/runs.js';
+import { approversCell, durationText, jsonText, pendingTable, until } from './output.js';
 
 describe('due times', () => {
   it('are written as durations are (30s, 15m, 2h, 3d), seconds under a minute', () => {
@@ -47,5 +48,31 @@ describe('--json output', () => {
     expect(JSON.parse(text)).toEqual(value);
     // Pretty-printed still: its own newlines are JSON's layout, not text.
     expect(text.split('\n').length).toBeGreaterThan(5);
+  });
+});
+
+describe('cells cut to fit a table', () => {
+  const call = {
+    id: 'call-1',
+    toolName: 'write_file',
+    allowedDecisions: ['approve'],
+    deadline: new Date(Date.now() + 60_000).toISOString(),
+  };
+
+  it('say when the list held only a preview of the arguments, and where to see them whole', () => {
+    const preview = pendingTable([{ ...call, args: { preview: '{"path": "a.txt", "content": "xx' }, argsTruncated: true }]);
+    expect(preview).toContain('[a preview; hitl review shows them whole]');
+    const longer = pendingTable([{ ...call, args: { preview: 'x'.repeat(500) }, argsTruncated: true }]);
+    expect(longer).toMatch(/… \[\d+ more characters; hitl review shows them\]/);
+    expect(preview + longer).not.toContain('--json');
+    expect(pendingTable([{ ...call, args: { path: 'a.txt' } }])).not.toContain('preview');
+  });
+
+  it('mark a prompt cut at 60 characters, and never split a character', () => {
+    const prompt = `Refund order 1234 in full, it is small, approve it 😀😀 and then DROP TABLE orders`;
+    expect(promptCell(prompt)).toBe(`${[...prompt].slice(0, 59).join('')}…`);
+    expect([...promptCell(prompt)]).toHaveLength(60);
+    expect(promptCell('a'.repeat(58) + '😀😀')).toBe('a'.repeat(58) + '😀😀');
+    expect(promptCell('short')).toBe('short');
   });
 });

@@ -125,7 +125,21 @@ type PendingRow = Parameters<typeof whoDecidesCell>[0] & {
   allowedDecisions: string[];
   deadline: string;
   approvers?: string[];
+  /** The list holds a preview of the arguments only (too large for it): --json has no more, `hitl review` fetches them. */
+  argsTruncated?: boolean;
 };
+
+/**
+ * A call's arguments in a table cell, cut to fit. When the list itself held only their preview, --json has no more
+ * of them than the cell: `hitl review` fetches them whole.
+ */
+function argsCell(p: PendingRow): string {
+  // JSON.stringify escapes C0 controls, not C1 or bidi controls.
+  const text = JSON.stringify(p.args);
+  if (!p.argsTruncated) return terminalText(text, { maxChars: ARGS_CELL_CHARS });
+  const cell = terminalText(text, { maxChars: ARGS_CELL_CHARS, seeWhole: 'hitl review' });
+  return text.length > ARGS_CELL_CHARS ? cell : `${cell} [a preview; hitl review shows them whole]`;
+}
 
 /**
  * Characters of a call's arguments a table row shows: a row is one line, and arguments may be 64 KiB (`hitl review`
@@ -147,8 +161,7 @@ export function pendingTable<T extends PendingRow>(
       ...leading.cells(p),
       terminalText(p.id),
       terminalText(p.toolName),
-      // JSON.stringify escapes C0 controls, not C1 or bidi controls.
-      terminalText(JSON.stringify(p.args), { maxChars: ARGS_CELL_CHARS }),
+      argsCell(p),
       p.allowedDecisions.join(' '),
       until(p.deadline),
       approversCell(p.approvers),

@@ -23,6 +23,8 @@ interface TextOptions {
    * 100,000 characters, and each control character prints as six: `hitl show` shows a preview, `--json` the whole.
    */
   maxChars?: number;
+  /** What shows the text whole, named in that note. @default '--json' */
+  seeWhole?: string;
 }
 
 export function terminalText(text: string, options?: TextOptions): string;
@@ -42,7 +44,7 @@ export function terminalText(text: string | undefined, options: TextOptions = {}
   const indented = options.multiline && options.indent ? shown?.replaceAll('\n', `\n${options.indent}`) : shown;
   // Added after the escaping: the note is the CLI's own words.
   return text !== undefined && kept !== undefined && kept.length < text.length
-    ? `${indented}… [${text.length - kept.length} more characters; --json shows them]`
+    ? `${indented}… [${text.length - kept.length} more characters; ${options.seeWhole ?? '--json'} shows them]`
     : indented;
 }
 

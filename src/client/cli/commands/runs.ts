@@ -106,7 +106,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
                     : terminalText(r.status),
                 r.pendingCount || '',
                 r.nextDeadline ? until(r.nextDeadline) : '',
-                terminalText((r.prompt ?? '').slice(0, 60)),
+                promptCell(r.prompt ?? ''),
               ]),
             ) +
             (runs.some((r) => r.problem) ? '\nA stuck run cannot take decisions: hitl show <workflow id> says why and what to do.' : '') +
@@ -218,4 +218,10 @@ export function describeRun(workflowId: string, s: RunState): string {
   if (s.result) lines.push('', `${style.bold('Result')} (${s.result.status}): ${text(s.result.output)}`);
   if (s.error) lines.push('', `${style.red('Error')}: ${text(s.error)}`);
   return lines.join('\n');
+}
+
+/** The prompt in a list's cell: its first 60 characters, whole code points, and a mark where it was cut. */
+export function promptCell(prompt: string): string {
+  const points = [...prompt];
+  return points.length > 60 ? `${terminalText(points.slice(0, 59).join(''))}…` : terminalText(prompt);
 }
