@@ -180,6 +180,21 @@ describe('connecting through a TLS endpoint', () => {
     );
     expect(() => targetOf({ TEMPORAL_PROFILE: 'nosuch' })).toThrow(/TEMPORAL_PROFILE/);
   });
+
+  it('a config file that does not parse is named with its line, never quoting it: it may hold the API key', () => {
+    const broken = path.join(pki.dir, 'broken.toml');
+    writeFileSync(broken, '[profile.prod]\napi_key = "SUPERSECRETAPIKEY123"\nnamespace = ns\n');
+    let message = '';
+    try {
+      targetOf({ TEMPORAL_CONFIG_FILE: broken, TEMPORAL_PROFILE: 'prod' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(
+      /^could not read the Temporal config file: Invalid TOML document: .* \(line 3, column \d+\)\. Check TEMPORAL_CONFIG_FILE/,
+    );
+    expect(message).not.toContain('SUPERSECRET');
+  });
 });
 
 /** Runs an entry point as its own process; resolves with its exit code and output. */

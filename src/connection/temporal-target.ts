@@ -56,7 +56,7 @@ export function resolveTemporalTarget(config: EnvConfig, env: NodeJS.ProcessEnv 
   try {
     profile = loadClientConfigProfile({ overrideEnvVars: vars });
   } catch (err) {
-    throw settingError(`could not read the Temporal config file: ${messageOf(err)}`, ['TEMPORAL_CONFIG_FILE', 'TEMPORAL_PROFILE']);
+    throw settingError(`could not read the Temporal config file: ${tomlProblem(err)}`, ['TEMPORAL_CONFIG_FILE', 'TEMPORAL_PROFILE']);
   }
   const tls = profile.tls;
   if (tls && !tls.disabled && Boolean(tls.clientCert) !== Boolean(tls.clientKey)) {
@@ -108,6 +108,16 @@ export function devServerTarget(address: string, namespace: string): TemporalTar
 
 function settingError(message: string, settings: string[]): TemporalConnectionError {
   return new TemporalConnectionError('invalid_settings', `${message} Check ${settings.join(' / ')}.`, settings);
+}
+
+/**
+ * What is wrong with the config file, and where. The TOML parser's message quotes the lines around the fault, which
+ * may hold the API key or a private key: only its first line is kept, with the line and column.
+ */
+function tomlProblem(err: unknown): string {
+  const { line, column } = err as { line?: unknown; column?: unknown };
+  if (typeof line !== 'number' || typeof column !== 'number') return messageOf(err);
+  return `${messageOf(err).split('\n')[0]} (line ${line}, column ${column}).`;
 }
 
 function messageOf(err: unknown): string {
