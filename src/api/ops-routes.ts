@@ -3,7 +3,7 @@
  * (Temporal answers for our namespace, within a bounded wait) and `/metrics` (Prometheus, api-metrics.ts).
  */
 import { grpcCodes } from '../connection/connection-diagnosis.js';
-import type { ApiApp, ApiOptions } from './api-env.js';
+import { apiLog, type ApiApp, type ApiOptions } from './api-env.js';
 
 /** Probed every few seconds: not worth a log line each. */
 export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -24,6 +24,7 @@ export const READY_TIMEOUT_MS = 3000;
 export function opsRoutes(app: ApiApp, options: ApiOptions): void {
   app.get('/healthz', (c) => c.json({ ok: true }));
 
+  const log = apiLog(options);
   let lastFailure: string | undefined;
   app.get('/readyz', async (c) => {
     const { connection } = options.hitl.temporal;
@@ -37,7 +38,7 @@ export function opsRoutes(app: ApiApp, options: ApiOptions): void {
       // Anyone may ask, without a token: they get the gRPC status, and the log gets the message (which may name
       // internal addresses), once for each new one, not once per probe.
       const reason = err instanceof Error ? err.message : String(err);
-      if (reason !== lastFailure) console.error(`[api] /readyz: Temporal is not ready: ${JSON.stringify(reason)}`);
+      if (reason !== lastFailure) log(`[api] /readyz: Temporal is not ready: ${JSON.stringify(reason)}`);
       lastFailure = reason;
       const [code] = grpcCodes(err);
       const why = code === undefined ? 'no answer' : `gRPC status ${code}${GRPC_NAMES[code] ? ` (${GRPC_NAMES[code]})` : ''}`;

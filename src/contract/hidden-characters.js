@@ -11,11 +11,11 @@
  *   blank and the interlinear annotation marks, which are not default-ignorable but hide or break lines as well.
  * - Except what written text needs, kept as it is: the zero-width joiner inside an emoji sequence, the joiner and
  *   non-joiner between letters of a script written with them (Arabic, Indic and a few more; between Latin letters
- *   "pass\u200dwd" only looks like "passwd"), the three subdivision flags (U+1F3F4, tag letters, cancel tag), and one variation selector right after
- *   a character that takes it: emoji presentation after an emoji or in a keycap, an ideographic variant after a CJK
- *   ideograph, a standardized variant after a math symbol beyond ASCII, a CJK ideograph or a Myanmar letter, a
- *   Mongolian variant after a Mongolian letter. A selector anywhere else (after a Latin letter, after another selector) can
- *   only carry hidden bytes.
+ *   "pass\u200dwd" only looks like "passwd"), the three subdivision flags (U+1F3F4, tag letters, cancel tag), and
+ *   one variation selector right after a character that takes it: emoji presentation after an emoji or in a keycap,
+ *   an ideographic variant after a CJK ideograph, a standardized variant after a math symbol beyond ASCII, a CJK
+ *   ideograph or a Myanmar letter, a Mongolian variant after a Mongolian letter. A selector anywhere else (after a
+ *   Latin letter, after another selector) can only carry hidden bytes.
  */
 const tags = (text) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 const FLAG = `\u{1F3F4}(?:${['gbeng', 'gbsct', 'gbwls'].map(tags).join('|')})\u{E007F}`;
