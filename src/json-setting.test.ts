@@ -8,7 +8,7 @@ import { keyRingFromEnv } from './codec/encryption-keys.js';
 import { readEnvConfig } from './config.js';
 import { parseJsonSetting } from './json-setting.js';
 
-const KEY = Buffer.alloc(32, 7).toString('base64');
+const KEY = Buffer.from(Array.from({ length: 32 }, (_, i) => i * 7 + 1)).toString('base64');
 const errorOf = (f: () => unknown) => {
   try {
     f();
@@ -46,6 +46,11 @@ describe('JSON settings', () => {
     const message = errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: '{"a-token-long-enough": {"approver": ""}}' })));
     expect(message).toBe('Invalid HITL_API_TOKENS:\n✖ Too small: expected string to have >=1 characters\n  → at ["a-to…"].approver');
     expect(message).not.toContain('long-enough');
+    // A brace in the wrong place puts the second token inside the first identity: named, and cut, as unrecognized.
+    const misshaped = '{"s3cr3t-T0KEN-aaaaaaaaaaaa": {"approver": "alice", "s3cr3t-T0KEN-bbbbbbbbbbbb": {"approver": "bob"}}}';
+    expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: misshaped })))).toBe(
+      'Invalid HITL_API_TOKENS:\n✖ Unrecognized key: "s3cr…"\n  → at ["s3cr…"]',
+    );
   });
 
   it('refuse a named file that is empty, rather than read it as unset', () => {
@@ -58,8 +63,19 @@ describe('JSON settings', () => {
     expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS_FILE: file })))).toBe(
       `Invalid HITL_API_TOKENS_FILE (${file}): not JSON (it is empty)`,
     );
-    // Unset, or set to nothing (a compose file's ${VAR} with VAR unset): off.
+    // One that cannot be read names the setting too, whether it is missing or a directory.
+    const dir = path.dirname(file);
+    expect(errorOf(() => keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEYS_FILE: `${dir}/none.json` })))).toBe(
+      `Invalid HITL_ENCRYPTION_KEYS_FILE (${dir}/none.json): cannot read it (ENOENT)`,
+    );
+    expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS_FILE: dir })))).toBe(
+      `Invalid HITL_API_TOKENS_FILE (${dir}): cannot read it (EISDIR)`,
+    );
+    // Unset, or set to nothing (a compose file's ${VAR} with VAR unset): off. A key id with no keys is a mistake.
     expect(keyRingFromEnv(readEnvConfig({}))).toBeUndefined();
+    expect(errorOf(() => keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEY_ID: 'k1' })))).toBe(
+      'HITL_ENCRYPTION_KEY_ID is set, but no keys are: set HITL_ENCRYPTION_KEYS or HITL_ENCRYPTION_KEYS_FILE.',
+    );
     expect(keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEYS: '' }))).toBeUndefined();
     expect(tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: '' }))).toEqual({});
   });
@@ -91,5 +107,23 @@ describe('JSON settings', () => {
         z.array(z.number()).transform((a) => a.length),
       ),
     ).toBe(2);
+  });
+
+  it('take an encryption key only as strict base64 of 32 bytes that are not one byte repeated', () => {
+    const ring = (keys: Record<string, string>, id?: string) =>
+      keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEYS: JSON.stringify(keys), ...(id && { HITL_ENCRYPTION_KEY_ID: id }) }));
+    expect(ring({ k1: KEY })?.keys.get('k1')?.toString('base64')).toBe(KEY);
+    for (const bad of ['correcthorsebatterystaplecorrecthorsebatter', `${KEY.slice(0, 20)}!!!***${KEY.slice(20)}`, KEY.replace('=', '')]) {
+      expect(errorOf(() => ring({ k1: bad }))).toMatch(/each key must be 32 random bytes, base64-encoded/);
+    }
+    expect(errorOf(() => ring({ k1: Buffer.alloc(32).toString('base64') }))).toMatch(/this one is one byte repeated/);
+    // A key id is the ring's own: not a method every object has, nor a prototype.
+    expect(errorOf(() => ring({ k1: KEY }, 'toString'))).toMatch(/^Set HITL_ENCRYPTION_KEY_ID to the key that encrypts new payloads/);
+    expect(errorOf(() => keyRingFromEnv(readEnvConfig({ HITL_ENCRYPTION_KEYS: `{"__proto__": "${KEY}", "k1": "${KEY}"}` })))).toBe(
+      'Invalid HITL_ENCRYPTION_KEYS: it has a key named __proto__ (at __proto__), which cannot be read the same way everywhere',
+    );
+    expect(errorOf(() => tokensFromEnv(readEnvConfig({ HITL_API_TOKENS: '{"tok-0123456789abcdef": {"__proto__": {}}}' })))).toBe(
+      'Invalid HITL_API_TOKENS: it has a key named __proto__, which cannot be read the same way everywhere',
+    );
   });
 });

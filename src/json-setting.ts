@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { duplicateKey } from './bounds/duplicate-keys.js';
 import { jsonPathText } from './bounds/json-path.js';
+import { protoKeyPath } from './bounds/proto-keys.js';
 
 /**
  * A setting given inline (`name`) or in a file (`name`_FILE, which wins): undefined when neither is set. A named
@@ -20,7 +21,17 @@ export function readJsonSetting<T extends z.ZodType>(
   schema: T,
 ): z.output<T> | undefined {
   const { secretKeys = false } = values;
-  if (values.file) return parseJsonSetting(`${name}_FILE (${values.file})`, readFileSync(values.file, 'utf8'), schema, { secretKeys });
+  if (values.file) {
+    const setting = `${name}_FILE (${values.file})`;
+    let text: string;
+    try {
+      text = readFileSync(values.file, 'utf8');
+    } catch (err) {
+      // Node's message names neither the setting nor, for a directory, the file.
+      throw new Error(`Invalid ${setting}: cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+    return parseJsonSetting(setting, text, schema, { secretKeys });
+  }
   return values.inline ? parseJsonSetting(name, values.inline, schema, { secretKeys }) : undefined;
 }
 
@@ -42,6 +53,14 @@ export function parseJsonSetting<T extends z.ZodType>(
     const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec(err instanceof Error ? err.message : '')?.[0];
     throw new Error(`Invalid ${name}: not JSON${where ? ` (${where})` : raw.trim() ? '' : ' (it is empty)'}`);
   }
+  // JSON.parse keeps it as a key, and a copy made key by key (zod's records) drops it as a prototype: a key id or a
+  // token named so would vanish without a word.
+  const protoKey = protoKeyPath(value);
+  if (protoKey !== undefined) {
+    throw new Error(
+      `Invalid ${name}: it has a key named __proto__${options.secretKeys ? '' : ` (at ${protoKey})`}, which cannot be read the same way everywhere`,
+    );
+  }
   // A key named twice is a mistake JSON.parse hides: a token copied for a second person keeps only its last identity.
   const repeated = duplicateKey(raw);
   if (repeated) {
@@ -62,14 +81,20 @@ const redact = (key: PropertyKey) => `${String(key).slice(0, 4)}…`;
 /**
  * zod's own rendering, except that a record key that fails its schema says why: zod reports it as "Invalid key in
  * record" and keeps the key schema's message (a token too short, a name too long) nested where its prettifier
- * does not look. With `secretKeys`, the record's keys in every path are cut to their first characters.
+ * does not look. With `secretKeys`, the record's keys (first in every path) are cut to their first characters, and
+ * so is every key named as unrecognized: in a misshaped setting (a brace in the wrong place) a token is one of those.
  */
 export function describeZodError(error: z.ZodError, options: { secretKeys?: boolean } = {}): string {
   const issues = error.issues.flatMap((issue) =>
     issue.code === 'invalid_key' && issue.issues.length ? issue.issues.map((inner) => ({ ...inner, path: issue.path })) : [issue],
   );
-  const shown = options.secretKeys
-    ? issues.map((issue) => ({ ...issue, path: issue.path.map((p, i) => (i === 0 ? redact(p) : p)) }))
-    : issues;
+  const shown = options.secretKeys ? issues.map(redactIssue) : issues;
   return z.prettifyError(new z.ZodError(shown));
+}
+
+function redactIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  const path = issue.path.map((p, i) => (i === 0 ? redact(p) : p));
+  if (issue.code !== 'unrecognized_keys') return { ...issue, path };
+  const keys = issue.keys.map(redact);
+  return { ...issue, path, keys, message: `Unrecognized key${keys.length > 1 ? 's' : ''}: ${keys.map((k) => `"${k}"`).join(', ')}` };
 }
