@@ -35,3 +35,23 @@ describe('webhook configuration', () => {
       );
   });
 });
+
+describe('the environment as a whole', () => {
+  it('reads a value of spaces as unset, not as 0', () => {
+    expect(readEnvConfig({ HITL_API_PORT: '  ', HITL_CONNECT_TIMEOUT_MS: ' ' })).toMatchObject({
+      HITL_API_PORT: 8787,
+      HITL_CONNECT_TIMEOUT_MS: 60_000,
+    });
+  });
+
+  it('refuses a misspelt setting that would leave encryption or signing off, naming the one meant', () => {
+    expect(() => readEnvConfig({ HITL_ENCRYPTION_KEY: '{}' })).toThrow(
+      'Invalid environment:\n✖ HITL_ENCRYPTION_KEY is not a setting; did you mean HITL_ENCRYPTION_KEYS?',
+    );
+    expect(() => readEnvConfig({ HITL_REQUIRE_SIGNED_DECISION: 'true', HITL_ENCRYPTION_KEYS_FIlE: '/keys.json' })).toThrow(
+      /HITL_REQUIRE_SIGNED_DECISION is not a setting; did you mean HITL_REQUIRE_SIGNED_DECISIONS\?\n✖ HITL_ENCRYPTION_KEYS_FIlE is not a setting; did you mean HITL_ENCRYPTION_KEYS_FILE\?/,
+    );
+    // Others are left alone: the environment holds many variables that are not ours.
+    expect(readEnvConfig({ HITL_SOMETHING_ELSE: '1', PATH: '/bin' }).HITL_API_PORT).toBe(8787);
+  });
+});

@@ -146,10 +146,32 @@ export const EnvConfig = z
 export type EnvConfig = z.infer<typeof EnvConfig>;
 
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
-  // An empty variable (`FOO=` in compose files) means unset.
-  const parsed = EnvConfig.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  // An empty variable (`FOO=` in compose files) means unset; so does one of spaces, which a number would read as 0.
+  const set = Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== '');
+  const misspelt = set.flatMap(([name]) => {
+    const meant = settingMeant(name);
+    return meant ? [`✖ ${name} is not a setting; did you mean ${meant}?`] : [];
+  });
+  if (misspelt.length) throw new Error(`Invalid environment:\n${misspelt.join('\n')}`);
+  const parsed = EnvConfig.safeParse(Object.fromEntries(set));
   if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+const SETTINGS = Object.keys(EnvConfig.shape);
+
+/**
+ * The setting an unknown HITL_ variable was meant to be: the same name in other case, or one with a letter or two
+ * more or fewer at its end (HITL_ENCRYPTION_KEY for HITL_ENCRYPTION_KEYS). Unknown variables are otherwise ignored,
+ * as the environment holds many; but these would leave encryption or signed decisions off without a word.
+ */
+function settingMeant(name: string): string | undefined {
+  if (SETTINGS.includes(name) || !name.toUpperCase().startsWith('HITL_')) return undefined;
+  const upper = name.toUpperCase();
+  return SETTINGS.find(
+    (setting) =>
+      setting === upper || ((setting.startsWith(upper) || upper.startsWith(setting)) && Math.abs(setting.length - upper.length) <= 2),
+  );
 }
 
 /** The model calls' streaming option for ActivityDeps: undefined when streaming is off; unset values default. */
