@@ -76,6 +76,14 @@ describe('decision trust from the environment', () => {
     const signer = decisionSignerFromConfig(config)!;
     expect(signer).toMatchObject({ issuer: 'shop-api', key: { kid: '2026-08', alg: 'ES256' } });
     expect(decisionTrustFromConfig(config)!.issuers[0]!.jwks.keys.map((k) => k.kid)).toEqual(['2026-07', '2026-08']);
+    // A trusted set without the signing key (or another key under its id): every decision signed here would be refused.
+    const other = generateSigningKey('EdDSA', '2026-08');
+    for (const keys of [[current.publicJwk], [current.publicJwk, other.publicJwk]]) {
+      writeFileSync(jwksFile, JSON.stringify({ keys }));
+      expect(() => decisionTrustFromConfig(config)).toThrow(
+        'HITL_SIGNING_KEY (key id 2026-08) is not in HITL_TRUSTED_JWKS, so runs would refuse every decision it signs.',
+      );
+    }
   });
 
   it('is undefined when nothing is configured, and refuses half a provider or a bad key set', () => {

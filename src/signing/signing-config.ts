@@ -35,6 +35,13 @@ export function decisionTrustFromConfig(config: EnvConfig): DecisionTrust | unde
   const issuers: z.input<typeof DecisionTrust>['issuers'] = [];
   const trusted = valueOrFile(config.HITL_TRUSTED_JWKS, config.HITL_TRUSTED_JWKS_FILE);
   const ownKeys = trusted !== undefined ? loadJwks(trusted, 'HITL_TRUSTED_JWKS') : ownPublicKey(config);
+  const signing = trusted !== undefined ? signingKeyFromConfig(config) : undefined;
+  if (signing && ownKeys && !trusts(ownKeys, signing)) {
+    // The runs this process starts would refuse every decision it signs, one by one, at decision time.
+    throw new SigningConfigError(
+      `HITL_SIGNING_KEY (key id ${signing.kid}) is not in HITL_TRUSTED_JWKS, so runs would refuse every decision it signs. During a rotation, trust the old key and the new one.`,
+    );
+  }
   if (ownKeys) issuers.push({ kind: 'hitl', issuer: config.HITL_TOKEN_ISSUER, audience: config.HITL_TOKEN_AUDIENCE, jwks: ownKeys });
   const providerKeys = valueOrFile(config.HITL_OIDC_JWKS, config.HITL_OIDC_JWKS_FILE);
   if (config.HITL_OIDC_ISSUER || providerKeys !== undefined) {
@@ -76,6 +83,14 @@ export function loadJwks(input: unknown, what: string, options: { skipUnsupporte
   const parsed = Jwks.safeParse(value);
   if (!parsed.success) throw new SigningConfigError(`${what} is not a usable JWKS: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/** Whether `jwks` holds `key`'s public half under its key id. */
+function trusts(jwks: Jwks, key: SigningKey): boolean {
+  const own = key.publicJwk as Record<string, unknown>;
+  return jwks.keys.some(
+    (k) => k.kid === key.kid && ['kty', 'crv', 'x', 'y', 'n', 'e'].every((f) => (k as Record<string, unknown>)[f] === own[f]),
+  );
 }
 
 function ownPublicKey(config: EnvConfig): Jwks | undefined {
