@@ -320,8 +320,8 @@ describe('approval inbox', () => {
     await item(one).waitFor({ state: 'detached' });
     // A second press as the next call's buttons come up (a double press that came late) decides nothing: nobody read it.
     await expect.poll(decisionButtons).toContain('Approve');
-    const next = await selectedId();
     await page.keyboard.press('a');
+    const next = await selectedId();
     await expect.poll(() => page.locator('.announcement').innerText()).toMatch(/^Not approved: \S+ came up a moment ago/);
     await approveButton.waitFor();
     page.off('request', recordApproval);
