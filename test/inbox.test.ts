@@ -72,8 +72,8 @@ const item = (id: string) => page.locator(`.approval-item[data-approval-id="${id
 const selectedId = () => page.locator('.approval-item[aria-current="true"]').getAttribute('data-approval-id');
 const listedIds = () => page.locator('.approval-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-approval-id')!));
 const decisionButtons = () => page.locator('.decide .buttons button').allTextContents();
-/** The Approve button, once it takes a click: the call has been on screen long enough to be read. */
-const approveButton = { waitFor: () => page.locator('.decide .buttons button.primary:enabled', { hasText: 'Approve' }).waitFor() };
+/** Waits for the Approve button to take a click: the call has been on screen long enough to be read. */
+const approveEnabled = () => page.locator('.decide .buttons button.primary:enabled', { hasText: 'Approve' }).waitFor();
 
 /** Presses j or k until `id` is selected, checking each step moves the selection by one. */
 async function moveTo(id: string) {
@@ -312,7 +312,7 @@ describe('approval inbox', () => {
     expect(await page.locator('.detail .prompt blockquote').innerText()).toBe('inbox cancel, first');
     // Keys act once the buttons are there (the run is known not to be stuck) and the call has been on screen a moment.
     await expect.poll(decisionButtons).toContain('Approve');
-    await approveButton.waitFor();
+    await approveEnabled();
     const approvals: string[] = [];
     const recordApproval = (r: Request) => void (r.method() === 'POST' && r.url().endsWith('/approve') && approvals.push(r.url()));
     page.on('request', recordApproval);
@@ -323,7 +323,7 @@ describe('approval inbox', () => {
     await page.keyboard.press('a');
     const next = await selectedId();
     await expect.poll(() => page.locator('.announcement').innerText()).toMatch(/^Not approved: \S+ came up a moment ago/);
-    await approveButton.waitFor();
+    await approveEnabled();
     page.off('request', recordApproval);
     expect(approvals).toEqual([`${api.url}/api/approvals/${one}/approve`]);
     expect(await selectedId()).toBe(next);

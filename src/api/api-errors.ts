@@ -1,6 +1,7 @@
 /** Every error leaves the API as `{error: {code, message}}` with a fitting status, never with a stack trace. */
 import type { Context } from 'hono';
 import { grpcCodes } from '../connection/connection-diagnosis.js';
+import { GRPC_STATUS } from '../connection/grpc-status.js';
 import type { RefusalCode } from '../contract/refusal-codes.js';
 import { HTTPException } from 'hono/http-exception';
 import {
@@ -37,7 +38,7 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
 };
 
 /** gRPC's UNAVAILABLE and DEADLINE_EXCEEDED: the client gave up reaching Temporal (after its own retries). */
-const GRPC_UNREACHABLE = [14, 4];
+const GRPC_UNREACHABLE: number[] = [GRPC_STATUS.UNAVAILABLE, GRPC_STATUS.DEADLINE_EXCEEDED];
 
 /** Whether `err`, or an error it wraps, says Temporal could not be reached. */
 function temporalUnreachable(err: unknown): boolean {

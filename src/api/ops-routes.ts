@@ -3,20 +3,11 @@
  * (Temporal answers for our namespace, within a bounded wait) and `/metrics` (Prometheus, api-metrics.ts).
  */
 import { grpcCodes } from '../connection/connection-diagnosis.js';
+import { grpcStatusName } from '../connection/grpc-status.js';
 import { apiLog, type ApiApp, type ApiOptions } from './api-env.js';
 
 /** Probed every few seconds: not worth a log line each. */
 export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
-/** The gRPC statuses a probe of Temporal ends with, by name. */
-const GRPC_NAMES: Record<number, string> = {
-  1: 'CANCELLED',
-  4: 'DEADLINE_EXCEEDED',
-  5: 'NOT_FOUND',
-  7: 'PERMISSION_DENIED',
-  14: 'UNAVAILABLE',
-  16: 'UNAUTHENTICATED',
-};
 
 /** How long `/readyz` waits for Temporal before it answers 503. */
 export const READY_TIMEOUT_MS = 3000;
@@ -41,7 +32,8 @@ export function opsRoutes(app: ApiApp, options: ApiOptions): void {
       if (reason !== lastFailure) log(`[api] /readyz: Temporal is not ready: ${JSON.stringify(reason)}`);
       lastFailure = reason;
       const [code] = grpcCodes(err);
-      const why = code === undefined ? 'no answer' : `gRPC status ${code}${GRPC_NAMES[code] ? ` (${GRPC_NAMES[code]})` : ''}`;
+      const name = code === undefined ? undefined : grpcStatusName(code);
+      const why = code === undefined ? 'no answer' : `gRPC status ${code}${name ? ` (${name})` : ''}`;
       return c.json({ ok: false, temporal: `not ready within ${READY_TIMEOUT_MS / 1000}s: ${why}` }, 503);
     }
   });

@@ -8,13 +8,11 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { TemporalConnectionError, type ConnectionFailure } from './connection-errors.js';
+import { GRPC_STATUS } from './grpc-status.js';
 import type { TemporalTarget } from './temporal-target.js';
 
 /** How long each probe may take; a diagnosis runs only after a failure. */
 const PROBE_TIMEOUT_MS = 5000;
-
-const GRPC_UNAUTHENTICATED = 16;
-const GRPC_PERMISSION_DENIED = 7;
 
 /** Each setting as the environment and the config file's profile spell it. */
 const SETTINGS = {
@@ -55,7 +53,7 @@ function toError(target: TemporalTarget, verdict: Verdict, cause?: unknown): Tem
 function credentialsVerdict(target: TemporalTarget, err: unknown): Verdict | undefined {
   const codes = grpcCodes(err);
   const text = errorText(err);
-  if (codes.has(GRPC_UNAUTHENTICATED) || /valid authentication credentials|UNAUTHENTICATED/i.test(text)) {
+  if (codes.has(GRPC_STATUS.UNAUTHENTICATED) || /valid authentication credentials|UNAUTHENTICATED/i.test(text)) {
     return target.apiKey
       ? {
           reason: 'unauthenticated',
@@ -68,7 +66,7 @@ function credentialsVerdict(target: TemporalTarget, err: unknown): Verdict | und
           settings: [SETTINGS.apiKey, SETTINGS.clientCert, SETTINGS.clientKey],
         };
   }
-  if (codes.has(GRPC_PERMISSION_DENIED) || /PERMISSION_DENIED|permission denied/i.test(text)) {
+  if (codes.has(GRPC_STATUS.PERMISSION_DENIED) || /PERMISSION_DENIED|permission denied/i.test(text)) {
     return {
       reason: 'permission_denied',
       message: `these credentials may not use namespace "${target.namespace}". Check ${SETTINGS.namespace}, and the namespace's permissions for the API key or certificate.`,
