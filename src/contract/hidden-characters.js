@@ -33,11 +33,13 @@ const JOINING = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Thaana', 'Devanagari',
   .concat(['Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Myanmar', 'Khmer', 'Tibetan'])
   .map((script) => `\\p{Script_Extensions=${script}}`)
   .join('|');
+const JOINING_NEIGHBOUR = `(?=${JOINING})(?!\\p{Default_Ignorable_Code_Point})[\\p{L}\\p{M}]`;
 const JOINER_IN_PLACE = [
   // An emoji sequence: an emoji (with its selector or skin tone), the joiner, an emoji.
   '(?<=\\p{Extended_Pictographic}[\uFE0F\\p{Emoji_Modifier}]?)\u200D(?=\\p{Extended_Pictographic})',
-  // Between the letters (or signs) of a script written with them: Persian's non-joiner, a Devanagari half form.
-  `(?<=(?=${JOINING})[\\p{L}\\p{M}])[\u200C\u200D](?=(?=${JOINING})[\\p{L}\\p{M}])`,
+  // Between the letters (or signs) of a script written with them: Persian's non-joiner, a Devanagari half form. Not
+  // next to a sign that prints as nothing (Khmer's U+17B4, a Mongolian selector): the pair would hide together.
+  `(?<=${JOINING_NEIGHBOUR})[\u200C\u200D](?=${JOINING_NEIGHBOUR})`,
 ].join('|');
 const HIDDEN = '[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|\\p{Default_Ignorable_Code_Point}';
 const PATTERN = `(${FLAG}|${SELECTOR_IN_PLACE}|${JOINER_IN_PLACE})|${HIDDEN}`;

@@ -87,6 +87,8 @@ describe('terminalText', () => {
     // Anywhere else they hide: "/etc/pass\u200dwd" reads as /etc/passwd, and is not the file it names.
     expect(terminalText('/etc/pass\u200dwd ACME\u200c-001\u200d')).toBe('/etc/pass\\u200dwd ACME\\u200c-001\\u200d');
     expect(terminalText('\u200d💻 a\u200cخ ی\u200c')).toBe('\\u200d💻 a\\u200cخ ی\\u200c');
+    // Next to a sign of a joining script that prints as nothing, the pair would hide together.
+    expect(terminalText('ក\u17b4\u200dក ᠠ\u180b\u200cᠠ')).toBe('ក\\u17b4\\u200dក ᠠ\u180b\\u200cᠠ');
   });
 
   it('shows text hidden in tag characters or variation selectors, and keeps flags, emoji and variants whole', () => {
