@@ -54,6 +54,10 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('keep', 'write_file', { path: 'keep.txt', content: 'kept' })] }, { content: 'carried' }],
         },
         {
+          match: 'end my session while it waits',
+          replies: [{ toolCalls: [call('end', 'write_file', { path: 'ending.txt', content: 'x' })] }, { content: 'done before the end' }],
+        },
+        {
           match: 'read a lot, then ask',
           replies: [
             { ...read, repeat: 80 },
@@ -193,6 +197,32 @@ describe('continue-as-new', () => {
     const done = (await hitl.listRuns({ limit: 1000 })).filter((r) => r.workflowId === handle.workflowId);
     expect(done.map((r) => r.status)).toEqual(['Completed']);
     expect(readFileSync(path.join(h.dataDir, 'workspace', 'keep.txt'), 'utf8')).toBe('kept');
+  });
+
+  it("carries a session's end, with its reason, to the run it continues as", { timeout: 300_000 }, async () => {
+    const handle = await h.start({
+      agent: 'demo',
+      prompt: 'end my session while it waits',
+      session: {},
+      continueAsNew: { maxEvents: 200 },
+    });
+    await waitForPending(handle, 1);
+    const firstRun = (await handle.describe()).runId;
+    await handle.executeUpdate('end', { args: [{ reason: 'the ticket was closed' }] });
+    const startedOver = async () => (await h.temporal.client.workflow.getHandle(handle.workflowId).describe()).runId !== firstRun;
+    for (let i = 0; i < 400 && !(i % 25 === 0 && (await startedOver())); i++) {
+      await signalDecision(handle, { decisions: [{ id: 'nope', type: 'approve' }] });
+    }
+    await waitFor(startedOver, 120_000, 'a new run');
+    const latest = h.temporal.client.workflow.getHandle(handle.workflowId);
+    await waitFor(async () => (await latest.query(pendingApprovalsQuery)).length === 1);
+    await decide(latest, { decisions: [{ id: 'call-1', type: 'approve' }] });
+    // The turn that was under way ends; the session then ends as asked, for the reason given in the first run.
+    expect(await latest.result()).toMatchObject({
+      status: 'Ended',
+      output: 'done before the end',
+      ended: { by: 'request', reason: 'the ticket was closed' },
+    });
   });
 
   it('continues as new before waiting for people once history holds beforeWaitEvents, unless set off', { timeout: 300_000 }, async () => {

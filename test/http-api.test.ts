@@ -446,7 +446,7 @@ describe('runs', () => {
       status: 400,
       body: { error: { code: 'invalid_request', message: expect.stringContaining('force') } },
     });
-    expect(await as('alice', 'POST', `/api/runs/${runId}/end`, { reason: 'done' })).toMatchObject({ status: 400 });
+    expect(await as('alice', 'POST', `/api/runs/${runId}/end`, { force: true })).toMatchObject({ status: 400 });
     expect((await as('alice', 'GET', `/api/runs/${runId}`)).body).toMatchObject({ status: 'AwaitingApproval' });
     expect(await as('alice', 'POST', `/api/runs/${runId}/cancel`, {})).toEqual({ status: 202, body: { cancelling: true } });
     await expect(h.temporal.client.workflow.getHandle(runId).result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });

@@ -63,7 +63,7 @@ describe('run events', () => {
     await waitFor(
       async () => (await hitl.getRun(handle.workflowId)).step === 2 && (await hitl.getRun(handle.workflowId)).status === 'AwaitingMessage',
     );
-    await hitl.endSession(handle.workflowId);
+    await hitl.endSession(handle.workflowId, 'the user \u202egone');
     const events = await reading;
     expect(events.filter((e) => e.type === 'message_queued')).toEqual([{ type: 'message_queued', content: 'and then?', queued: 1 }]);
     expect(events.filter((e) => e.type === 'status_changed').map((e) => e.type === 'status_changed' && e.status)).toEqual([
@@ -72,7 +72,13 @@ describe('run events', () => {
       'Running',
       'AwaitingMessage',
     ]);
-    expect(events.at(-1)).toMatchObject({ type: 'run_finished', status: 'Ended', output: 'second answer', steps: 2 });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run_finished',
+      status: 'Ended',
+      output: 'second answer',
+      steps: 2,
+      ended: { by: 'request', reason: 'the user \u202egone' },
+    });
   });
 
   it('tells of a standing decision settling the next call, and of a refused signal', async () => {

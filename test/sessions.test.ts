@@ -36,6 +36,7 @@ beforeAll(async () => {
           ],
         },
         { match: 'idle session', replies: [{ content: 'hello' }] },
+        { match: 'ended by hand', replies: [{ content: 'hi' }] },
         { match: "sam's own session", replies: [{ content: 'hello sam' }, { content: 'noted, sam' }] },
         {
           match: 'busy session',
@@ -103,7 +104,13 @@ describe('sessions', () => {
     const ended = await fetch(`${api.url}/api/runs/${runId}/end`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(ended.status).toBe(202);
 
-    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'answer five', steps: 5 });
+    // The run keeps who ended it, as the API knew them.
+    expect(await handle.result()).toMatchObject({
+      status: 'Ended',
+      output: 'answer five',
+      steps: 5,
+      ended: { by: 'request', reason: 'by sam over HTTP' },
+    });
     expect(await userAndAssistant(runId)).toEqual([
       'user: a chat session',
       'assistant: answer one',
@@ -153,8 +160,21 @@ describe('sessions', () => {
     await waitFor(
       async () => (await userAndAssistant(workflowId)).length === 4 && (await hitl.getRun(workflowId)).status === 'AwaitingMessage',
     );
-    expect((await post(TOKEN, `/api/runs/${workflowId}/end`)).status).toBe(202);
-    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'noted, sam' });
+    // A body the route does not take is refused, and the run is unchanged.
+    const beforeEnd = (await handle.describe()).historyLength;
+    for (const body of [{ force: true }, { reason: '' }, { reason: 'x'.repeat(1501) }]) {
+      const refused = await post(TOKEN, `/api/runs/${workflowId}/end`, body);
+      expect(refused.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+    }
+    expect((await handle.describe()).historyLength).toBe(beforeEnd);
+    expect((await post(TOKEN, `/api/runs/${workflowId}/end`, { reason: 'done for today' })).status).toBe(202);
+    expect(await handle.result()).toMatchObject({
+      status: 'Ended',
+      output: 'noted, sam',
+      ended: { by: 'request', reason: 'by sam over HTTP: done for today' },
+    });
+    const shown = await runHitl(h, ['show', workflowId]);
+    expect(shown.stdout).toContain('Result (Ended (end requested: by sam over HTTP: done for today)): noted, sam');
     expect(await userAndAssistant(workflowId)).toEqual([
       "user: sam's own session",
       'assistant: hello sam',
@@ -165,7 +185,23 @@ describe('sessions', () => {
 
   it('ends after the idle timeout', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'an idle session', session: { idleTimeout: '2s' } });
-    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'hello', steps: 1 });
+    expect(await handle.result()).toMatchObject({
+      status: 'Ended',
+      output: 'hello',
+      steps: 1,
+      ended: { by: 'idle', reason: 'no message came for 2s' },
+    });
+    expect((await runHitl(h, ['show', handle.workflowId])).stdout).toContain('Result (Ended (no message came for 2s)): hello');
+  });
+
+  it('hitl end --reason: the run keeps the reason, and a second end is refused without touching it', async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'a session ended by hand', session: {} });
+    await waitFor(async () => (await hitl.getRun(handle.workflowId)).status === 'AwaitingMessage');
+    expect(await runHitl(h, ['end', handle.workflowId, '--reason', 'wrapping up'])).toMatchObject({ code: 0 });
+    const result = await handle.result();
+    expect(result.ended).toEqual({ by: 'request', reason: 'wrapping up' });
+    await expect(hitl.endSession(handle.workflowId, 'another reason')).rejects.toBeInstanceOf(SessionClosedError);
+    expect((await hitl.getRun(handle.workflowId)).result?.ended).toEqual({ by: 'request', reason: 'wrapping up' });
   });
 
   it('queues a message sent while a turn waits for approval, and answers it next', async () => {
@@ -181,7 +217,9 @@ describe('sessions', () => {
     await decide(handle, { decisions: [{ id: 'call-1', type: 'reject' }] });
     await waitFor(async () => (await userAndAssistant(handle.workflowId)).length === 4);
     await handle.signal(endSignal, {});
-    expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'second turn done' });
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'Ended', output: 'second turn done' });
+    expect(result.ended).toEqual({ by: 'request' });
     expect(await userAndAssistant(handle.workflowId)).toEqual([
       'user: a busy session',
       'assistant: first turn done',

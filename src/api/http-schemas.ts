@@ -92,10 +92,14 @@ export const ApproveBody = z.strictObject({
 export const RejectBody = z.strictObject({ reason: message.optional(), always: z.boolean().optional(), argsHash });
 /**
  * A route that reads no body takes none but `{}`: a request taken while ignoring what its sender wrote (`/cancel`
- * with `{"force": true}`, `/end` with a reason the run would not keep) is not the one they meant, as for a query
- * string (NoQuery).
+ * with `{"force": true}`) is not the one they meant, as for a query string (NoQuery).
  */
 export const NoBody = z.strictObject({});
+/**
+ * `/end`'s body: the run keeps the reason in its result, after who sent it (`by sam over HTTP: done`). Shorter than
+ * the `end` input's 2,000 characters (EndInput), to leave room for the name.
+ */
+export const EndRunBody = z.strictObject({ reason: z.string().min(1).max(1500).optional() });
 /** Spring-style clients send the reason as a query parameter; a `reason` in the body wins over it. */
 export const RejectQuery = z.strictObject({ reason: message.optional() });
 /**

@@ -7,7 +7,7 @@ import { ListedRun } from '../schemas/run-summary.js';
 import { checkRunStart } from '../agents/check-run-start.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
 import { runLinks } from './run-links.js';
-import { ErrorBody, IdParam, NoBody, NoQuery, RunListQuery, RunQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
+import { EndRunBody, ErrorBody, IdParam, NoBody, NoQuery, RunListQuery, RunQuery, StartRunBody, StartRunResponse } from './http-schemas.js';
 
 /** Over HTTP the sender is the caller's identity, not a field. */
 const MessageBody = UserMessageInput.pick({ content: true });
@@ -87,10 +87,10 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
       method: 'post',
       path: '/api/runs/{id}/end',
       summary: 'Close a session run after its current turn',
-      request: { params: IdParam, query: NoQuery, body: { content: { 'application/json': { schema: NoBody } }, required: false } },
+      request: { params: IdParam, query: NoQuery, body: { content: { 'application/json': { schema: EndRunBody } }, required: false } },
       responses: {
         202: json(z.object({ ending: z.literal(true) }), 'The session ends after its current turn'),
-        400: json(ErrorBody, 'A query string or a body (other than `{}`), which this route does not take'),
+        400: json(ErrorBody, 'A query string, or a body other than `{}` or `{"reason": "…"}`'),
         401: json(ErrorBody, 'Missing or unknown token'),
         403: json(ErrorBody, 'The run was asked for by someone else (not_requester)'),
         404: json(ErrorBody, 'No such run, or not an agent run'),
@@ -99,7 +99,8 @@ export function runRoutes(app: ApiApp, options: ApiOptions): void {
     }),
     async (c) => {
       const caller = c.get('identity').approver;
-      await hitl.endSession(c.req.valid('param').id, `ended by ${caller} over HTTP`, { caller });
+      const reason = c.req.valid('json')?.reason;
+      await hitl.endSession(c.req.valid('param').id, `by ${caller} over HTTP${reason ? `: ${reason}` : ''}`, { caller });
       return c.json({ ending: true as const }, 202);
     },
   );

@@ -58,6 +58,8 @@ const CarriedStateV2 = builtOnce('schemas/carried-state.CarriedStateV2', () =>
     policyOutcomes: z.array(PolicyOutcome),
     queuedMessages: z.array(z.string()),
     endRequested: z.boolean(),
+    /** The `end` request's reason, for the result. */
+    endReason: z.string().optional(),
     idleDeadline: z.iso.datetime().optional(),
     lastOutput: z.string().optional(),
     notificationSeq: z.number().int(),

@@ -12,6 +12,7 @@ import { RunOutcome, RunStatus } from '../contract/run-status.js';
 import { AuditEntry } from './audit-entry.js';
 import { PendingApproval } from './pending-approval.js';
 import { Usage } from './run-state.js';
+import { SessionEnd } from './session.js';
 import { TokenEvent } from './token-event.js';
 
 const step = z.number().int().nonnegative();
@@ -49,7 +50,14 @@ export const RunEvent = z.discriminatedUnion('type', [
    * The Temporal UI shows its history from here; earlier runs keep theirs.
    */
   z.object({ type: z.literal('run_continued'), runId: z.string(), step }),
-  z.object({ type: z.literal('run_finished'), status: RunOutcome, output: z.string(), steps: step, usage: Usage }),
+  z.object({
+    type: z.literal('run_finished'),
+    status: RunOutcome,
+    output: z.string(),
+    steps: step,
+    usage: Usage,
+    ended: SessionEnd.optional(),
+  }),
   /**
    * The run failed or was canceled (it says so itself), or Temporal terminated it or its timeout ran out: clients
    * add those as the last event (src/client/ended-run.ts), as the run never ran again to say them.

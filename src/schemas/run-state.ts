@@ -7,6 +7,7 @@ import { ModelCallEntry } from './model-call.js';
 import { PendingApproval } from './pending-approval.js';
 import { RetryingActivity } from './retrying-activity.js';
 import { RunProblem } from './run-problem.js';
+import { SessionEnd } from './session.js';
 
 /** How the policy classified one tool call, kept so a reviewer can see why a call did or did not wait. */
 export const PolicyOutcome = builtOnce('schemas/run-state.PolicyOutcome', () =>
@@ -31,6 +32,8 @@ export const AgentResult = builtOnce('schemas/run-state.AgentResult', () =>
     output: z.string(),
     /** The validated structured output, for agents with a `responseFormat`. */
     structured: z.unknown().optional(),
+    /** For `Ended`: how the session ended. */
+    ended: SessionEnd.optional(),
     /** The audit log. */
     decisions: z.array(AuditEntry),
     steps: z.number().int(),

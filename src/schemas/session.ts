@@ -23,6 +23,15 @@ export const UserMessageInput = builtOnce('schemas/session.UserMessageInput', ()
 /** Payload of the `end` signal and update. */
 export const EndInput = builtOnce('schemas/session.EndInput', () => z.strictObject({ reason: z.string().max(2000).optional() }));
 
+/**
+ * How a session ended (status `Ended`): by an `end` request, with the reason it gave (HTTP's names who sent it), or
+ * after `idleTimeout` without a message (`reason` says how long).
+ */
+export const SessionEnd = builtOnce('schemas/session.SessionEnd', () =>
+  z.object({ by: z.enum(['request', 'idle']), reason: z.string().optional() }),
+);
+
 export type SessionOptions = z.infer<typeof SessionOptions>;
 export type UserMessageInput = z.infer<typeof UserMessageInput>;
 export type EndInput = z.infer<typeof EndInput>;
+export type SessionEnd = z.infer<typeof SessionEnd>;

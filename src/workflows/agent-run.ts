@@ -9,7 +9,7 @@
  * changes, and methods named for what happens (`startTurn`, `finish`) read better there than dispatched events.
  */
 import { isCancellation } from '@temporalio/workflow';
-import type { RunOutcome, RunStatus } from '../contract/run-status.js';
+import type { RunStatus } from '../contract/run-status.js';
 import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { ApprovalPolicy } from '../schemas/approval-policy.js';
@@ -248,15 +248,9 @@ export class AgentRun {
 
   // ---- the end ------------------------------------------------------------------------------------------
 
-  finish(status: RunOutcome, output: string, structured?: unknown): AgentResult {
-    this.#result = {
-      status,
-      output,
-      ...(structured !== undefined && { structured }),
-      decisions: [...this.audit.entries],
-      steps: this.#step,
-      usage: this.#usage,
-    };
+  /** How the run ends: the answer (with its structured output), or how the session ended. */
+  finish(outcome: Pick<AgentResult, 'status' | 'output' | 'structured' | 'ended'>): AgentResult {
+    this.#result = { ...outcome, decisions: [...this.audit.entries], steps: this.#step, usage: this.#usage };
     this.refresh('finished');
     return this.#result;
   }

@@ -83,10 +83,10 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
         const answer = await runTurn(run);
         run.noteAnswer(answer.output);
         // A stopped run ends, session or not.
-        if (!input.session || answer.status === 'Stopped')
-          return await finished(run, run.finish(answer.status, answer.output, answer.structured));
+        if (!input.session || answer.status === 'Stopped') return await finished(run, run.finish(answer));
       }
-      if ((await waitForNextTurn(run)) === 'ended') return await finished(run, run.finish('Ended', run.lastOutput ?? ''));
+      const next = await waitForNextTurn(run);
+      if (next !== 'turn') return await finished(run, run.finish({ status: 'Ended', output: run.lastOutput ?? '', ended: next }));
     }
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;

@@ -102,8 +102,15 @@ export class RunEvents {
     this.#status = status;
     if (!isClosed(status)) return this.publish({ type: 'status_changed', status });
     if (result && RunOutcome.safeParse(status).success) {
-      const { output, steps, usage } = result;
-      return this.publish({ type: 'run_finished', status: result.status, output: text(output), steps, usage });
+      const { output, steps, usage, ended } = result;
+      return this.publish({
+        type: 'run_finished',
+        status: result.status,
+        output: text(output),
+        steps,
+        usage,
+        ...(ended && { ended: { ...ended, ...(ended.reason !== undefined && { reason: text(ended.reason) }) } }),
+      });
     }
     if (status === 'Failed' || status === 'Canceled') {
       this.publish({ type: 'run_failed', status, ...(error !== undefined && { error: text(error) }) });

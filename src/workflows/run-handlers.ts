@@ -86,8 +86,7 @@ export function registerInputs(run: AgentRun): void {
   });
   setHandler(messageSignal, (input, ...extra: unknown[]) => onSignal(run, 'message', () => queueMessage(run, input, extra)));
   const end = (input: unknown, extra: unknown[]) => {
-    checkEnd(run, input, extra);
-    run.session.requestEnd();
+    run.session.requestEnd(checkEnd(run, input, extra).reason);
     return { ending: true as const };
   };
   setHandler(endUpdate, (input, ...extra: unknown[]) => guarded(run, () => end(input, extra)), {

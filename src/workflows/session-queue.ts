@@ -1,5 +1,8 @@
 import { jsonStringBytes } from '../bounds/truncate.js';
 
+/** What a session's queue carries across continue-as-new. */
+export type SessionCarry = { queuedMessages: string[]; endRequested: boolean; endReason?: string; idleDeadline?: string };
+
 /**
  * A session run's queue: user messages sent while a turn runs (or while it waits for the next one), whether `end`
  * was asked for, and the idle deadline while it waits.
@@ -7,11 +10,14 @@ import { jsonStringBytes } from '../bounds/truncate.js';
 export class SessionQueue {
   #queued: string[] = [];
   #endRequested = false;
+  /** The reason the `end` request gave, if any. */
+  #endReason: string | undefined;
   #idleDeadline: string | undefined;
 
-  restore(state: { queuedMessages: string[]; endRequested: boolean; idleDeadline?: string }): void {
+  restore(state: SessionCarry): void {
     this.#queued = state.queuedMessages;
     this.#endRequested = state.endRequested;
+    this.#endReason = state.endReason;
     this.#idleDeadline = state.idleDeadline;
   }
 
@@ -36,8 +42,14 @@ export class SessionQueue {
     return this.#queued.push(content);
   }
 
-  requestEnd(): void {
+  /** Only once: a second `end` is refused as the session is closed (src/workflows/session.ts). */
+  requestEnd(reason?: string): void {
     this.#endRequested = true;
+    this.#endReason = reason;
+  }
+
+  get endReason(): string | undefined {
+    return this.#endReason;
   }
 
   /** Starts the idle clock unless it already runs (a resumed run keeps its deadline). */
@@ -51,10 +63,11 @@ export class SessionQueue {
     return this.#queued.splice(0);
   }
 
-  carry(): { queuedMessages: string[]; endRequested: boolean; idleDeadline?: string } {
+  carry(): SessionCarry {
     return {
       queuedMessages: this.#queued,
       endRequested: this.#endRequested,
+      ...(this.#endReason !== undefined && { endReason: this.#endReason }),
       ...(this.#idleDeadline && { idleDeadline: this.#idleDeadline }),
     };
   }

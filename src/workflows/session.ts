@@ -10,7 +10,7 @@ import { LIMITS } from '../contract/limits.js';
 import { InvalidMessageError, MessageQueueFullError, SessionClosedError } from '../errors.js';
 import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { durationToMs } from '../schemas/duration.js';
-import { EndInput, UserMessageInput } from '../schemas/session.js';
+import { EndInput, UserMessageInput, type SessionEnd } from '../schemas/session.js';
 import type { AgentRun } from './agent-run.js';
 import { continueAsNewDue, continueAsNewNow, readyToHandOff } from './continue-as-new.js';
 import { extraArgumentsRefusal } from './one-argument.js';
@@ -92,19 +92,20 @@ export function queueMessage(run: AgentRun, raw: unknown, extra: unknown[] = [])
   return queued;
 }
 
-/** Checks an `end` input, refusing it as checkMessage does. */
-export function checkEnd(run: AgentRun, raw: unknown, extra: unknown[] = []): void {
+/** Checks an `end` input, refusing it as checkMessage does; the input as parsed. */
+export function checkEnd(run: AgentRun, raw: unknown, extra: unknown[] = []): EndInput {
   refuseIfClosed(run);
   refuseBadPayload(raw, extra, 'end request');
   const parsed = EndInput.safeParse(raw ?? {});
   if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
+  return parsed.data;
 }
 
 /**
- * After an answer: starts the next turn with every queued message, or reports that the session ended (by `end`
- * or after the idle timeout). Continues as new while idle when history asks for it.
+ * After an answer: starts the next turn with every queued message, or says how the session ended (by `end` or after
+ * the idle timeout). Continues as new while idle when history asks for it.
  */
-export async function waitForNextTurn(run: AgentRun): Promise<'turn' | 'ended'> {
+export async function waitForNextTurn(run: AgentRun): Promise<'turn' | SessionEnd> {
   if (!run.session.length && !run.session.endRequested) {
     run.waitForMessage(isoAt(workflowNow() + durationToMs(run.input.session!.idleTimeout)));
     run.refresh('waiting for the next message');
@@ -112,18 +113,27 @@ export async function waitForNextTurn(run: AgentRun): Promise<'turn' | 'ended'> 
   for (;;) {
     // Messages queued before `end` still get their turn: their senders were told they were queued.
     if (run.session.length) break;
-    if (run.session.endRequested) return 'ended';
+    if (run.session.endRequested) return endedByRequest(run);
     const remaining = Date.parse(run.session.idleDeadline!) - workflowNow();
-    if (remaining <= 0) return 'ended';
+    if (remaining <= 0) return endedIdle(run);
     const woke = await condition(
       () => run.session.length > 0 || run.session.endRequested || (continueAsNewDue(run, true) && readyToHandOff(run)),
       remaining,
       { summary: 'idle · waiting for the next message' },
     );
-    if (!woke) return 'ended';
+    if (!woke) return endedIdle(run);
     if (!run.session.length && !run.session.endRequested) await continueAsNewNow(run);
   }
   run.startTurn();
   run.refresh('running the agent');
   return 'turn';
+}
+
+function endedByRequest(run: AgentRun): SessionEnd {
+  const reason = run.session.endReason;
+  return { by: 'request', ...(reason !== undefined && { reason }) };
+}
+
+function endedIdle(run: AgentRun): SessionEnd {
+  return { by: 'idle', reason: `no message came for ${run.input.session!.idleTimeout}` };
 }

@@ -104,6 +104,20 @@ describe('the live transcript', () => {
     ).toEqual(viewOf({ status: 'Failed', error: 'the model refused', messages }));
     expect(viewOf({ status: 'AwaitingApproval', messages }).messages).toEqual(messages);
   });
+
+  it('says how a session ended, from its state and from its stream alike', () => {
+    const messages = [{ role: 'user', content: 'hi' }];
+    const ended = { by: 'request', reason: 'by sam over HTTP: done' };
+    const fromState = viewOf({ status: 'Ended', messages, result: { status: 'Ended', output: '', ended } });
+    expect(fromState.messages.at(-1)).toEqual({ role: 'note', content: 'The run ended: Ended (end requested: by sam over HTTP: done).' });
+    const finished = { type: 'run_finished', status: 'Ended', output: '', steps: 1, usage: {}, ended };
+    expect(applyItem(viewOf({ status: 'AwaitingMessage', messages }), event(finished))).toEqual(fromState);
+    const idle = { by: 'idle', reason: 'no message came for 7d' };
+    expect(viewOf({ status: 'Ended', messages, result: { status: 'Ended', output: '', ended: idle } }).messages.at(-1)).toEqual({
+      role: 'note',
+      content: 'The run ended: Ended (no message came for 7d).',
+    });
+  });
 });
 
 describe("the page's poll of the run", () => {

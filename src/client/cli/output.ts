@@ -5,6 +5,7 @@ import { codePointEscape, revealHidden } from '../../contract/hidden-characters.
 import { truncateChars } from '../../bounds/truncate.js';
 import type { RetryingActivity } from '../../schemas/retrying-activity.js';
 import type { RunProblem } from '../../schemas/run-problem.js';
+import type { SessionEnd } from '../../schemas/session.js';
 import { terminalText } from './terminal-text.js';
 
 export interface Output {
@@ -57,6 +58,13 @@ function retryingWhat(r: RetryingActivity): string {
 }
 
 /** What `show` prints under a run's status line for each activity that failed and is being tried again. */
+/** A finished run's status, with how its session ended: `Ended (end requested: by sam over HTTP)`. */
+export function outcomeText(status: string, ended: SessionEnd | undefined): string {
+  if (!ended) return terminalText(status);
+  const how = ended.by === 'request' ? `end requested${ended.reason ? `: ${ended.reason}` : ''}` : (ended.reason ?? 'idle');
+  return `${terminalText(status)} (${terminalText(how)})`;
+}
+
 export function retryingNotice(retrying: RetryingActivity[]): string[] {
   return retrying.map((r) => {
     const next = r.nextAttemptAt ? `, next at ${r.nextAttemptAt}` : '';

@@ -11,7 +11,7 @@ import { checkAgentServed } from '../../served-agent.js';
 import { withHint } from '../errors.js';
 import { shellWord } from '../../shell-word.js';
 import { parseIdentity, parseJson } from '../option-values.js';
-import { pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
+import { outcomeText, pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
 import { carryUnfitNotice } from '../../../contract/carry-unfit-notice.js';
 import { runCallIds } from '../call-labels.js';
 import { terminalText } from '../terminal-text.js';
@@ -215,7 +215,7 @@ export function describeRun(workflowId: string, s: RunState): string {
       ),
     );
   }
-  if (s.result) lines.push('', `${style.bold('Result')} (${s.result.status}): ${text(s.result.output)}`);
+  if (s.result) lines.push('', `${style.bold('Result')} (${outcomeText(s.result.status, s.result.ended)}): ${text(s.result.output)}`);
   if (s.error) lines.push('', `${style.red('Error')}: ${text(s.error)}`);
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@ import type { RunEvent, RunStreamItem } from '../../../schemas/run-event.js';
 import { followableRun } from '../../followed-run.js';
 import type { TokenEvent } from '../../../schemas/token-event.js';
 import { UsageError } from '../errors.js';
-import { jsonText, style } from '../output.js';
+import { jsonText, outcomeText, style } from '../output.js';
 import { terminalText as t } from '../terminal-text.js';
 import type { RegisterCommand } from './context.js';
 
@@ -54,7 +54,7 @@ export function describeEvent(event: RunEvent): string {
     case 'run_continued':
       return style.dim(`continued as new at step ${event.step}: run ${t(event.runId)}`);
     case 'run_finished':
-      return style.bold(`${event.status}: ${text(event.output)}`);
+      return style.bold(`${outcomeText(event.status, event.ended)}: ${text(event.output)}`);
     case 'run_failed':
       return style.bold(`${event.status}${event.error ? `: ${text(event.error)}` : ''}`);
   }

@@ -79,11 +79,14 @@ export function streamStalled({ headAtLastPoll, nextAtLastPoll }, next) {
 }
 
 /** How the transcript says that the run ended, whether the stream brought it or the run's state did. */
-const endNote = (status, error) => ({ role: 'note', content: `The run ended: ${status}${error ? ` (${error})` : ''}.` });
+const endNote = (status, why) => ({ role: 'note', content: `The run ended: ${status}${why ? ` (${why})` : ''}.` });
+/** Why a session ended, as the CLI says it (src/client/cli/output.ts, outcomeText). */
+const endedText = (ended) => ended && (ended.by === 'request' ? `end requested${ended.reason ? `: ${ended.reason}` : ''}` : ended.reason);
 
 /** The transcript as the run state gives it, before any event; a run that has ended says so, as its stream would. */
 export function viewOf(run) {
-  const messages = OPEN.has(run.status) ? [...run.messages] : [...run.messages, endNote(run.status, run.error)];
+  const why = run.error ?? endedText(run.result?.ended);
+  const messages = OPEN.has(run.status) ? [...run.messages] : [...run.messages, endNote(run.status, why)];
   return { status: run.status, messages, live: undefined, ended: false };
 }
 
@@ -127,7 +130,7 @@ export function applyItem(view, { topic, data }) {
       return note(`${data.entry.toolName} (${data.entry.id}): ${data.entry.message}`);
     case 'run_finished':
     case 'run_failed':
-      return { ...add(endNote(data.status, data.error)), status: data.status, live: undefined };
+      return { ...add(endNote(data.status, data.error ?? endedText(data.ended))), status: data.status, live: undefined };
     default:
       return view;
   }
