@@ -5,8 +5,8 @@
  * both; these tests send them to real runs paused for an approval, then check the run is healthy, the stream
  * unchanged, and the run still finishes.
  */
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { encodePayloadWire, type PublishInput } from '@temporalio/workflow-streams/workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenEvent } from '../src/schemas/token-event.js';
@@ -16,10 +16,9 @@ import { bundleWithReplacement } from './helpers/bundle-variant.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
-import { streamHistory } from './helpers/stream.js';
+import { POLL, pollRefusal, streamHistory } from './helpers/stream.js';
 
 const PUBLISH = '__temporal_workflow_stream_publish';
-const POLL = '__temporal_workflow_stream_poll';
 const OFFSET = '__temporal_workflow_stream_offset';
 
 const wire = (value: unknown) => encodePayloadWire(defaultPayloadConverter.toPayload(value));
@@ -65,15 +64,6 @@ async function finishes(handle: WorkflowHandle): Promise<void> {
 }
 
 const streamOffset = (handle: WorkflowHandle) => handle.query<number>(OFFSET);
-
-async function pollRefusal(handle: WorkflowHandle, input: unknown): Promise<string | undefined> {
-  const err = await handle.executeUpdate(POLL, { args: [input as never] }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
-  return ((err as WorkflowUpdateFailedError).cause as ApplicationFailure).type ?? undefined;
-}
 
 describe('the library without the guard', () => {
   it('wedges the run on a malformed publish: its workflow task fails on every retry', async () => {

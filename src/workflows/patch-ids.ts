@@ -251,6 +251,12 @@ export const PATCHES = {
    * from the arguments' hash when a reviewer had gone first, failing every workflow task of the run.
    */
   toolArgumentsPlainJson: 'tool-arguments-plain-json',
+  /**
+   * A new stream poll, when all the polls a run lets wait are waiting, releases the one that has waited a minute
+   * (run-stream.ts, `idlePollMs`): a watcher that went away no longer holds its place until the next event. Every
+   * poll then waits in a wait of the run's own, so its answer comes later in the workflow task than before.
+   */
+  idlePollsReleased: 'idle-polls-released',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

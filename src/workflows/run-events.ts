@@ -26,7 +26,10 @@ const text = (value: string) => truncateBytes(value, LIMITS.eventTextBytes);
  * by openRunStream.
  */
 export function openRunEvents(carried: WorkflowStreamState | undefined): RunEvents {
-  return new RunEvents(openRunStream(carried), takesPatch(PATCHES.streamHandOff));
+  return new RunEvents(
+    openRunStream(carried, takesPatch(PATCHES.idlePollsReleased) ? {} : { idlePollMs: Infinity }),
+    takesPatch(PATCHES.streamHandOff),
+  );
 }
 
 export class RunEvents {

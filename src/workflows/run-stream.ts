@@ -14,7 +14,7 @@
  */
 import type { Payload } from '@temporalio/common';
 import { HandlerUnfinishedPolicy } from '@temporalio/common';
-import { ApplicationFailure, defaultPayloadConverter, log, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, condition, defaultPayloadConverter, log, setHandler } from '@temporalio/workflow';
 import {
   decodePayloadWire,
   encodePayloadWire,
@@ -31,6 +31,7 @@ import { STREAM_TOPICS, StreamPollInput, StreamPublishInput, StreamState } from 
 import { TokenEvent } from '../schemas/token-event.js';
 import { payloadWireSize } from './payload-wire-size.js';
 import { refuseWhileLate } from './late-local-result.js';
+import { workflowNow } from './workflow-clock.js';
 
 export interface RunStreamLimits {
   /**
@@ -47,6 +48,17 @@ export interface RunStreamLimits {
    */
   maxWaitingPolls: number;
   /**
+   * When all `maxWaitingPolls` are taken, a new poll releases the one that has waited longest, if it has waited at
+   * least this long (milliseconds of workflow time); it is answered with no items, and a watcher still there polls
+   * again. A watcher that went away (a stopped `hitl watch`) leaves its poll waiting until the stream's next item:
+   * on a quiet run, five of them would otherwise keep every later watcher on the slower reading by query. Long
+   * enough that live watchers, six or more on one run, take turns about once a minute rather than chase each other.
+   * `Infinity`: never, and polls wait as they did before (runs started before patch set 26: a poll's answer then
+   * comes later in its workflow task, which replay would see).
+   * @default 60000
+   */
+  idlePollMs: number;
+  /**
    * Characters of base64 item data handed to the next run on continue-as-new: the newest entries, for watchers
    * that were polling when it happened. The rest stays readable in the run that published it (a closed run
    * answers `runStreamItems`, and the client reads earlier runs for what the current one does not hold), so
@@ -59,7 +71,12 @@ export interface RunStreamLimits {
   maxCarriedChars: number;
 }
 
-export const DEFAULT_RUN_STREAM_LIMITS: RunStreamLimits = { maxRetainedChars: 256 * 1024, maxWaitingPolls: 5, maxCarriedChars: 4 * 1024 };
+export const DEFAULT_RUN_STREAM_LIMITS: RunStreamLimits = {
+  maxRetainedChars: 256 * 1024,
+  maxWaitingPolls: 5,
+  idlePollMs: 60_000,
+  maxCarriedChars: 4 * 1024,
+};
 
 /** The run's side of its stream: typed publishing, and what continue-as-new needs. */
 export interface RunStream {
@@ -103,7 +120,10 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
   // subclass's fields exist.
   const sizes = (prior?.log ?? []).map((item) => item.data.length);
   let retained = sizes.reduce((a, b) => a + b, 0);
-  let waitingPolls = 0;
+  // The polls waiting, oldest first: when each began (workflow time), and whether a newer poll released it.
+  const waiting: { since: number; released: boolean }[] = [];
+  const releasesIdle = limits.idlePollMs !== Infinity;
+  const idlest = () => (waiting.length && workflowNow() - waiting[0]!.since >= limits.idlePollMs ? waiting[0] : undefined);
 
   const keep = (stream: LibraryStream, added: number[]) => {
     sizes.push(...added);
@@ -141,11 +161,27 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
       // Polls dispatched from the library's constructor skip the validator registered below.
       const problem = pollProblem(this, input);
       if (problem) throw refusal('InvalidStreamPoll', problem);
-      waitingPolls += 1;
+      const poll = input as PollInput;
+      // The validator let this poll in only if there was room or an idle poll to release (polls the library's
+      // constructor dispatches skip it, and find none idle).
+      const idle = waiting.length >= limits.maxWaitingPolls ? idlest() : undefined;
+      if (idle) {
+        waiting.shift();
+        idle.released = true;
+      }
+      const waiter = { since: workflowNow(), released: false };
+      waiting.push(waiter);
+      // The library's own wait (its onPoll), and a release; the library then answers at once.
+      const ready = () =>
+        (poll.from_offset !== 0 && poll.from_offset < this.baseOffset) || this.log.length > Math.max(poll.from_offset - this.baseOffset, 0);
       try {
-        return await super.onPoll(input as PollInput);
+        if (!releasesIdle) return await super.onPoll(poll);
+        await condition(() => waiter.released || this.draining || ready());
+        if (waiter.released && !ready()) return { items: [], next_offset: poll.from_offset, more_ready: false };
+        return await super.onPoll(poll);
       } finally {
-        waitingPolls -= 1;
+        const at = waiting.indexOf(waiter);
+        if (at >= 0) waiting.splice(at, 1);
       }
     }
   }
@@ -158,8 +194,8 @@ export function openRunStream(priorState?: WorkflowStreamState, options: Partial
       if (stream.draining) throw refusal('StreamDraining', 'Workflow is draining for continue-as-new');
       const problem = pollProblem(stream, input);
       if (problem) throw refusal('InvalidStreamPoll', problem);
-      if (waitingPolls >= limits.maxWaitingPolls) {
-        throw refusal('StreamBusy', `${waitingPolls} polls are already waiting on this run's stream; try again later`);
+      if (waiting.length >= limits.maxWaitingPolls && !idlest()) {
+        throw refusal('StreamBusy', `${waiting.length} polls are already waiting on this run's stream; try again later`);
       }
     },
     // A run that ends with watchers waiting is normal: they read the rest with runStreamItemsQuery.

@@ -1,10 +1,23 @@
 /** Reading a run's Workflow Stream as a watcher does, for assertions. */
-import type { Client, WorkflowHandle } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter, type ApplicationFailure } from '@temporalio/common';
 import { WorkflowStreamClient } from '@temporalio/workflow-streams/client';
 import { decodePayloadWire } from '@temporalio/workflow-streams/workflow';
 import type { TokenEvent } from '../../src/schemas/token-event.js';
 import { runStreamItemsQuery } from '../../src/contract/messages.js';
+
+/** The library's poll update, which watchers send. */
+export const POLL = '__temporal_workflow_stream_poll';
+
+/** The failure type of a poll the run refused (`StreamBusy`, `InvalidStreamPoll`); a poll it took fails the test. */
+export async function pollRefusal(handle: WorkflowHandle, input: unknown): Promise<string | undefined> {
+  const err = await handle.executeUpdate(POLL, { args: [input as never] }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof WorkflowUpdateFailedError)) throw new Error(`the poll was not refused: ${String(err)}`);
+  return (err.cause as ApplicationFailure).type ?? undefined;
+}
 
 export interface ReceivedToken extends TokenEvent {
   offset: number;
