@@ -4,6 +4,7 @@
  * workflow live, and reads exactly the items the TypeScript client reads.
  */
 import { execFile, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlClient } from '../src/client/hitl-client.js';
@@ -120,5 +121,21 @@ describe('a Python subscriber', () => {
     expect(endedAt - closedAt).toBeLessThan(10_000);
     expect(watched.items).toEqual(await readFromTypeScript(handle.workflowId));
     expect(watched.items.at(-1)?.data).toMatchObject({ type: 'run_finished', output: ANSWER });
+  });
+
+  it('ends with a canceled run whose poll was waiting when the cancel came', { timeout: 120_000 }, async () => {
+    const handle = await h.start({ agent: 'demo', prompt: 'a run watched from python, then canceled' });
+    let canceled: Promise<unknown> | undefined;
+    const watched = await watchFromPython(handle.workflowId, (item) => {
+      // Python has the approval request; its next poll waits on the run, and the cancel fails it.
+      if (!canceled && item.data.type === 'approval_requested') {
+        canceled = sleep(1000).then(() => new HitlClient(h.temporal.client, h.taskQueue).cancel(handle.workflowId));
+      }
+    });
+    await canceled;
+    expect(watched.stderr).toBe('');
+    expect({ code: watched.code, signal: watched.signal }).toEqual({ code: 0, signal: null });
+    expect(watched.items).toEqual(await readFromTypeScript(handle.workflowId));
+    expect(watched.items.at(-1)?.data).toEqual({ type: 'run_failed', status: 'Canceled' });
   });
 });

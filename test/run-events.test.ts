@@ -4,8 +4,10 @@
  * signal, a canceled run, and texts cut to the event budget. (The common path, from step to finish, is in
  * client.test.ts; model text in model-streaming.test.ts.)
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HitlClient } from '../src/client/hitl-client.js';
+import { streamEnd } from '../src/client/run-subscription.js';
 import { LIMITS } from '../src/contract/limits.js';
 import type { RunEvent } from '../src/schemas/run-event.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
@@ -34,10 +36,10 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-/** Every event of the run until it closes. */
-async function eventsOf(workflowId: string): Promise<RunEvent[]> {
+/** Every event of the run, from an offset, until it closes. */
+async function eventsOf(workflowId: string, fromOffset = 0): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
-  for await (const item of hitl.subscribe(workflowId)) if (item.topic === 'events') events.push(item.event);
+  for await (const item of hitl.subscribe(workflowId, { fromOffset })) if (item.topic === 'events') events.push(item.event);
   return events;
 }
 
@@ -99,12 +101,14 @@ describe('run events', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_finished', status: 'Completed', output: 'both written' });
   });
 
-  it('tells of a canceled run', async () => {
+  it('tells of a canceled run, to a reader whose poll was waiting when the cancel came', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'events cancel' });
     await waitForPending(handle, 1);
-    const reading = eventsOf(handle.workflowId);
+    // From the stream's end, the reader's first poll waits on the run: the cancel fails it with the run's cancellation.
+    const reading = eventsOf(handle.workflowId, await streamEnd(h.temporal.client, handle.workflowId));
+    await sleep(1000);
     await hitl.cancel(handle.workflowId);
-    expect((await reading).at(-1)).toEqual({ type: 'run_failed', status: 'Canceled' });
+    expect(await reading).toEqual([{ type: 'run_failed', status: 'Canceled' }]);
   });
 
   it('cuts long texts to the event budget (the run state keeps them whole)', async () => {

@@ -5,7 +5,7 @@
 With HITL_ENCRYPTION_KEYS set as the workers have it, it reads an encrypting deployment's runs (hitl_codec.py).
 
 The run is a TypeScript workflow (@temporalio/workflow-streams); this reads it with temporalio.contrib.workflow_streams,
-the same protocol in Python: items are long-polled by update while the run is open. Four things are done here rather
+the same protocol in Python: items are long-polled by update while the run is open. Five things are done here rather
 than by the library. A poll cannot reach a closed run, so what was published after the last poll is read with the
 run's `runStreamItems` query, as the TypeScript client does. And the library tells a closed run (or one that continued
 as new) by describing it, which temporalio 1.34 cannot do for these runs once their `HitlNextDeadline` search
@@ -15,6 +15,8 @@ the run (a new one, after continue-as-new) is still open. Third, a run that cont
 part of the stream: what it no longer holds is read first, by query, from the runs before it, as the TypeScript
 client does. Fourth, while a poll waits the run is described every 5 s, and its close ends the subscription even if
 the poll is never answered (a server that evicted the run from its cache can lose it), as the TypeScript client does.
+Fifth, a poll waiting when the run is canceled fails with the run's cancellation, which the library raises: here it
+means the run is closing, and its rest is read as any closed run's is.
 """
 
 import argparse
@@ -27,9 +29,10 @@ import sys
 from temporalio.api.common.v1 import Payload, WorkflowExecution
 from temporalio.api.enums.v1 import WorkflowExecutionStatus
 from temporalio.api.workflowservice.v1 import DescribeWorkflowExecutionRequest, GetWorkflowExecutionHistoryRequest
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowUpdateFailedError
 from temporalio.contrib.workflow_streams import WorkflowStreamClient
 from temporalio.converter import DataConverter
+from temporalio.exceptions import CancelledError
 from temporalio.service import RPCError, RPCStatusCode
 
 from hitl_codec import KeysError, data_converter_from_env
@@ -125,6 +128,11 @@ async def follow_open(client: Client, workflow_id: str, offset: int, closed_chec
             except RPCError as err:
                 if err.status != RPCStatusCode.NOT_FOUND:
                     raise
+            except WorkflowUpdateFailedError as err:
+                # A poll waiting when the run is canceled fails with the run's cancellation; the run closes right after.
+                if not isinstance(err.cause, CancelledError):
+                    raise
+                await asyncio.sleep(0.1)
             if stopping or not await is_open(client, workflow_id):
                 return
 

@@ -17,7 +17,7 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { decodePayloadWire, type PollResult } from '@temporalio/workflow-streams/workflow';
 import { runStreamItemsQuery, streamOffsetQuery, streamPollUpdate } from '../contract/messages.js';
 import { RUN_BUSY_TYPE } from '../contract/refusal-codes.js';
@@ -244,6 +244,8 @@ function classify(err: unknown, workflowId: string, offset: number): Failure {
         return 'gone';
     }
   }
+  // A poll waiting when the run is canceled fails with the run's cancellation; the run closes right after.
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof CancelledFailure) return 'gone';
   if (err instanceof WorkflowNotFoundError || err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return 'gone';
   throw knownError(err, workflowId, offset) ?? err;
 }
