@@ -8,7 +8,10 @@
  * - Unicode's default-ignorable characters, which print as nothing: bidi controls (U+202E shows "0001" as "1000"),
  *   zero-width characters ("ali\u200bce" is not alice), fillers, format controls, and the tag characters, which can
  *   carry a whole hidden text for the next model that reads it. Also the line and paragraph separators, the braille
- *   blank and the interlinear annotation marks, which are not default-ignorable but hide or break lines as well.
+ *   blank and the interlinear annotation marks, which are not default-ignorable but hide or break lines as well, and
+ *   the sixteen Egyptian hieroglyph format controls (U+13430–1343F), which only arrange the signs around them and
+ *   print as nothing elsewhere: shown between hieroglyphs too, where the escape changes the layout, not the text,
+ *   because a run of them would otherwise carry four hidden bits apiece.
  * - Except what written text needs, kept as it is: the zero-width joiner inside an emoji sequence, the joiner and
  *   non-joiner between letters of a script written with them (Arabic, Indic and a few more; between Latin letters
  *   "pass\u200dwd" only looks like "passwd"), the three subdivision flags (U+1F3F4, tag letters, cancel tag), and
@@ -41,7 +44,7 @@ const JOINER_IN_PLACE = [
   // next to a sign that prints as nothing (Khmer's U+17B4, a Mongolian selector): the pair would hide together.
   `(?<=${JOINING_NEIGHBOUR})[\u200C\u200D](?=${JOINING_NEIGHBOUR})`,
 ].join('|');
-const HIDDEN = '[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|\\p{Default_Ignorable_Code_Point}';
+const HIDDEN = '[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb\u{13430}-\u{1343f}]|\\p{Default_Ignorable_Code_Point}';
 const PATTERN = `(${FLAG}|${SELECTOR_IN_PLACE}|${JOINER_IN_PLACE})|${HIDDEN}`;
 
 /**

@@ -25,3 +25,15 @@ describe('hidden characters: the joiners', () => {
     expect(revealHidden('ᠠ\u180b\u200cᠠ')).toBe('ᠠ\u180b\\u200cᠠ');
   });
 });
+
+describe('hidden characters: format controls that are not default-ignorable', () => {
+  it('shows the Egyptian hieroglyph format controls, which print as nothing outside a quadrat', () => {
+    expect(revealHidden('ACME\u{13430}-001\u{1343f}')).toBe('ACME\\ud80d\\udc30-001\\ud80d\\udc3f');
+    // Between hieroglyphs as well: a run of them would carry hidden bits there too.
+    expect(revealHidden('𓀀\u{13431}𓀁')).toBe('𓀀\\ud80d\\udc31𓀁');
+  });
+
+  it('keeps the prepended concatenation marks, which print a sign of their own', () => {
+    for (const kept of ['\u0600١٢٣', '\u06dd١', '\u{110bd}'] as const) expect(revealHidden(kept)).toBe(kept);
+  });
+});
