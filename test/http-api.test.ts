@@ -495,6 +495,30 @@ describe('runs', () => {
     expect(approveBody).toMatchObject({ type: 'object', additionalProperties: false });
     expect(Object.keys(approveBody.properties).sort()).toEqual(['always', 'argsHash', 'comment', 'modifiedArguments']);
   });
+
+  it("documents on every operation the answers the API's middleware gives before any route runs, and gives them", async () => {
+    const doc = (await as(null, 'GET', '/api/openapi.json')).body;
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: object; responses: object }>>).flatMap(
+      ([path, item]) => Object.entries(item).map(([method, op]) => ({ at: `${method} ${path}`, path, op })),
+    );
+    for (const { at, path, op } of operations) {
+      const codes = Object.keys(op.responses);
+      expect(codes, at).toContain('429');
+      if (path !== '/api/openapi.json' && path !== '/api/health') expect(codes, at).toContain('401');
+      if (op.requestBody) expect(codes, at).toEqual(expect.arrayContaining(['413', '415']));
+    }
+    expect(doc.paths['/api/approvals/{id}/respond'].post.responses['415'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorBody',
+    });
+    expect(doc.components.schemas.ErrorBody).toMatchObject({ type: 'object', required: ['error'] });
+    // A route's own description of an answer stays its own.
+    expect(doc.paths['/api/me'].get.responses['401'].description).toBe('Missing or unknown token');
+    // And the API sends the 415 the document names: a body labelled as something that is not JSON.
+    expect(await as('alice', 'POST', '/api/runs', '<run agent="httpdemo"/>', { 'content-type': 'application/xml' })).toMatchObject({
+      status: 415,
+      body: { error: { code: 'unsupported_media_type' } },
+    });
+  });
 });
 
 describe('hardening', () => {

@@ -22,6 +22,7 @@ import { OPS_PATHS, opsRoutes } from './ops-routes.js';
 import { runRoutes } from './run-routes.js';
 import { streamRoutes } from './stream-routes.js';
 import { toolRoutes } from './tool-routes.js';
+import { withSharedResponses } from './shared-responses.js';
 import { tracingHttpMiddleware } from '../telemetry/tracing.js';
 import { inputProblems } from '../client/input-problems.js';
 import { Condition } from '../schemas/condition.js';
@@ -142,10 +143,14 @@ export function createApiApp(options: ApiOptions): ApiApp {
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   app.openAPIRegistry.register('Condition', named(Condition, 'Condition'));
-  app.doc31('/api/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'temporal-hitl-agent approval API', version: '1.0.0', description: 'Decide gated tool calls of durable agent runs.' },
-    security: [{ bearer: [] }],
+  app.openAPIRegistry.register('ErrorBody', named(ErrorBody, 'ErrorBody'));
+  app.get('/api/openapi.json', (c) => {
+    const doc = app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: 'temporal-hitl-agent approval API', version: '1.0.0', description: 'Decide gated tool calls of durable agent runs.' },
+      security: [{ bearer: [] }],
+    });
+    return c.json(withSharedResponses(doc, PUBLIC_PATHS));
   });
 
   app.notFound((c) => errorResponse(c, 404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`));
