@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Listening } from '../src/api/listen.js';
 import { HitlClient } from '../src/client/hitl-client.js';
 import { STORE_WORKFLOW_TYPE, storeWorkflowId } from '../src/contract/store.js';
+import { encodeApprovalId } from '../src/contract/approval-id.js';
 import { WORKFLOW_TYPE } from '../src/contract/task-queue.js';
 import { startTestApi } from './helpers/api.js';
 import { runHitl } from './helpers/cli.js';
@@ -46,11 +47,16 @@ afterAll(async () => {
 });
 
 /** An API call as the watcher, with a JSON body for a POST: its status and its body. */
+function postBody(path: string): object {
+  if (path.endsWith('/messages')) return { content: 'hello?' };
+  return path.endsWith('/decisions') ? { decisions: [{ id: 'call-1', type: 'approve' }] } : {};
+}
+
 async function call(method: 'GET' | 'POST', path: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${api.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${TOKEN}`, ...(method === 'POST' && { 'content-type': 'application/json' }) },
-    ...(method === 'POST' && { body: JSON.stringify(path.endsWith('/messages') ? { content: 'hello?' } : {}) }),
+    ...(method === 'POST' && { body: JSON.stringify(postBody(path)) }),
   });
   return { status: response.status, body: await response.json() };
 }
@@ -260,11 +266,15 @@ describe('GET /api/runs/:id/events', () => {
     const watched = await runHitl(h, ['watch', store]);
     expect(watched.code).toBe(4);
     expect(watched.stderr).toContain('not an agent run');
-    // Nor does it take a session's message or end, or show a run's tools (it used to: 409 session_closed, and ours).
+    // Nor does it take a session's message or end, show a run's tools (it used to: 409 session_closed, and ours), or
+    // take a decision (409 run_stuck, which advised deploying a worker for it).
+    const approval = encodeApprovalId({ workflowId: store, callId: 'call-1' });
     for (const [method, path] of [
       ['POST', `/api/runs/${encodeURIComponent(store)}/messages`],
       ['POST', `/api/runs/${encodeURIComponent(store)}/end`],
       ['GET', `/api/tools?run=${encodeURIComponent(store)}`],
+      ['POST', `/api/runs/${encodeURIComponent(store)}/decisions`],
+      ['POST', `/api/approvals/${approval}/approve`],
     ] as const) {
       const answer = await call(method, path);
       expect(answer, `${method} ${path}`).toMatchObject({ status: 404, body: notAgent });

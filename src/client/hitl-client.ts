@@ -196,7 +196,10 @@ export class HitlClient {
   async decide(workflowId: string, input: DecideInput, options: { updateId?: string } = {}): Promise<DecideResult> {
     refuseIfTooLarge(input);
     const handle = this.temporal.workflow.getHandle(workflowId);
-    const problem = await this.diagnose(workflowId).catch((err) => {
+    // Another workflow (the store's, a service's own) takes no decisions: said as such, not as a run that is stuck.
+    const description = await this.call(workflowId, () => handle.describe());
+    requireAgentRun(workflowId, description);
+    const problem = await this.diagnose(workflowId, { description }).catch((err) => {
       if (err instanceof RunNotFoundError) throw err;
       return undefined;
     });
