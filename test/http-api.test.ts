@@ -187,6 +187,18 @@ describe('approvals', () => {
       status: 403,
       body: { error: { code: 'approver_not_allowed' } },
     });
+    // Nor may a body say who decides, by name or by a decision token: bob's token is bob, whatever the body claims.
+    for (const claim of [
+      { approver: 'alice' },
+      { groups: ['finance'] },
+      { decisions: [{ id: 'call-1', type: 'approve', token: 'eyJ.forged.x' }] },
+    ]) {
+      const body = { decisions: [{ id: 'call-1', type: 'approve' }], ...claim };
+      expect(await as('bob', 'POST', `/api/runs/${runId}/decisions`, body), JSON.stringify(claim)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'invalid_request', message: expect.stringContaining('leave out `approver`, `groups` and `token`') } },
+      });
+    }
     expect(await as('alice', 'POST', `/api/approvals/${id}/approve`, { argsHash: 'sha256:stale' })).toMatchObject({
       status: 409,
       body: { error: { code: 'args_hash_mismatch' } },

@@ -40,8 +40,12 @@ export function runDecisionRoutes(app: ApiApp, options: ApiOptions): void {
       const parsed = parseDecisionInput(c.req.valid('json'));
       if (!parsed.ok) return errorResponse(c, 400, parsed.code, parsed.message) as never;
       const { approver, groups, decisions } = parsed.input;
-      if (approver !== undefined || groups !== undefined || decisions.some((d) => d.approver !== undefined)) {
-        const message = 'Over HTTP your bearer token says who decides: leave out `approver` and `groups`.';
+      // A decision token names who decides as much as `approver` does: one sent here would speak for someone else (a
+      // token the API could not pair with a call, or any when the API does not sign, went on to the run as it was).
+      const claims =
+        approver !== undefined || groups !== undefined || decisions.some((d) => d.approver !== undefined || d.token !== undefined);
+      if (claims) {
+        const message = 'Over HTTP your bearer token says who decides: leave out `approver`, `groups` and `token`.';
         return errorResponse(c, 400, 'invalid_request', message) as never;
       }
       return sendDecisions(c, options, c.req.valid('param').id, decisions) as never;
