@@ -1,6 +1,7 @@
 /** Every route of the HTTP approval API over real HTTP, against the real worker and dev server. */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
@@ -530,6 +531,26 @@ describe('runs', () => {
       status: 415,
       body: { error: { code: 'unsupported_media_type' } },
     });
+    // A compressed body, or one labelled so, is not read as if it were plain: a run started from it would be a guess.
+    const runsBefore = (await as('alice', 'GET', '/api/runs?limit=1000')).body.length;
+    const gzipped = gzipSync(JSON.stringify({ agent: 'httpdemo', prompt: 'compressed' }));
+    for (const [body, encoding] of [
+      [gzipped, 'gzip'],
+      [JSON.stringify({ agent: 'httpdemo', prompt: 'labelled zstd' }), 'zstd'],
+    ] as const) {
+      const response = await fetch(`${api.url}/api/runs`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer alice-token-0123456789', 'content-type': 'application/json', 'content-encoding': encoding },
+        body,
+      });
+      expect({ status: response.status, body: await response.json() }).toMatchObject({
+        status: 415,
+        body: {
+          error: { code: 'unsupported_media_type', message: expect.stringContaining(`Content-Encoding ${encoding} is not read here`) },
+        },
+      });
+    }
+    expect((await as('alice', 'GET', '/api/runs?limit=1000')).body.length).toBe(runsBefore);
   });
 });
 

@@ -18,6 +18,13 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 export const jsonBodies: MiddlewareHandler = async (c, next) => {
   // Only a caller with a token gets here with a body (app.ts), but for the public paths, which take none.
   if (!WITH_BODY.has(c.req.method) || !c.get('identity')) return next();
+  // A compressed body would be read as if it were plain (gzip came back "not valid JSON"; a plain body labelled zstd
+  // was taken): refused for what it is, before it is read.
+  const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    const message = `Request bodies are taken as they are, not compressed: Content-Encoding ${truncateBytes(encoding, 100)} is not read here.`;
+    return errorResponse(c, 415, 'unsupported_media_type', message);
+  }
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.raw.clone().text();
   // An empty body (or only white space), labelled as JSON or not, is no body: what many clients send for a POST without

@@ -19,7 +19,8 @@ const RATE_LIMITED = {
 const UNAUTHORIZED = { description: 'Missing or unknown token (unauthorized)', content: errorContent };
 const BODY_TOO_LARGE = { description: 'The body is larger than the API takes (body_too_large)', content: errorContent };
 const UNSUPPORTED_TYPE = {
-  description: 'The body is neither JSON nor labelled as a form or text that parses as JSON (unsupported_media_type)',
+  description:
+    'The body is neither JSON nor labelled as a form or text that parses as JSON, or it is compressed (a Content-Encoding other than identity) (unsupported_media_type)',
   content: errorContent,
 };
 
