@@ -394,6 +394,16 @@ describe('approvals', () => {
       body: { error: { code: 'body_too_large' } },
     });
     expect(await as('alice', 'GET', '/api/nowhere')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    // A message that quotes what was sent shows what would hide or rewrite it as escapes: a bidi override, a
+    // terminal's escape. Its own line breaks stay.
+    const quoted = await as('alice', 'GET', '/api/runs/run%E2%80%AEfdp.exe%1B%5B2K');
+    expect(quoted).toMatchObject({ status: 404, body: { error: { message: expect.stringContaining('run\\u202efdp.exe\\u001b[2K') } } });
+    expect(quoted.body.error.message).not.toMatch(/[\u202e\u001b]/);
+    const lines = await as('alice', 'POST', '/api/runs', { agent: 'httpdemo' });
+    expect(lines).toMatchObject({
+      status: 400,
+      body: { error: { message: '✖ Invalid input: expected string, received undefined\n  → at prompt' } },
+    });
   });
 
   it('lets exactly one of two approvers deciding at once win; the other gets 409', async () => {

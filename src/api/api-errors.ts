@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { grpcCodes } from '../connection/connection-diagnosis.js';
 import { GRPC_STATUS } from '../connection/grpc-status.js';
+import { codePointEscape, revealHidden } from '../contract/hidden-characters.js';
 import type { RefusalCode } from '../contract/refusal-codes.js';
 import { HTTPException } from 'hono/http-exception';
 import {
@@ -46,8 +47,16 @@ function temporalUnreachable(err: unknown): boolean {
   return GRPC_UNREACHABLE.some((code) => codes.has(code));
 }
 
+/**
+ * A message often quotes what the caller sent (a path, an id, a header), and is read as it is: in a terminal after
+ * curl, in a log, in a client's own error text. Characters that hide or rewrite text (a bidi override, a terminal's
+ * escape) show as their escapes, as on every screen of ours (src/contract/hidden-characters.js). Line breaks stay: our
+ * messages are written in lines (a list of what is wrong with a body).
+ */
+const keepLineBreaks = (c: string) => (c === '\n' ? c : codePointEscape(c));
+
 export function errorResponse(c: Context, status: Status, code: string, message: string) {
-  return c.json({ error: { code, message } }, status);
+  return c.json({ error: { code, message: revealHidden(message, keepLineBreaks) } }, status);
 }
 
 export function handleApiError(err: unknown, c: Context) {

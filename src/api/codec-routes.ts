@@ -56,7 +56,7 @@ export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous, rea
   for (const direction of ['encode', 'decode'] as const) {
     app.post(`/codec/${direction}`, async (c) => {
       const parsed = RemoteCodecBody.safeParse(await c.req.json().catch(() => undefined));
-      if (!parsed.success) return c.json({ error: { code: 'invalid_request', message: z.prettifyError(parsed.error) } }, 400);
+      if (!parsed.success) return errorResponse(c, 400, 'invalid_request', z.prettifyError(parsed.error));
       const payloads = parsed.data.payloads.map((p) => ({
         metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, fromBase64(v)])),
         data: fromBase64(p.data),
