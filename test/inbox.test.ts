@@ -525,6 +525,35 @@ describe('hidden characters in the inbox', () => {
   });
 });
 
+describe('long unbroken text in the inbox', () => {
+  it('wraps a prompt of thousands of escapes within the pane, the call and its buttons in view', async () => {
+    const runId = await startRun(`team cancel ${'\u0001'.repeat(3000)}`, 'inboxteam');
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
+    await page.goto(`${api.url}/?agent=inboxteam`);
+    await item(id).click();
+    const detail = page.locator('.detail');
+    await expect.poll(() => detail.locator('.prompt blockquote').innerText()).toContain('\\u0001\\u0001');
+    await expect.poll(() => detail.locator('.transcript').innerText()).toContain('\\u0001');
+    // Nothing wider than the pane: the page does not scroll sideways, and the heading and Approve are where one sees them.
+    const widths = await page.evaluate(() => {
+      const pane = document.querySelector('.detail')!;
+      return {
+        page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        pane: pane.scrollWidth - pane.clientWidth,
+      };
+    });
+    expect(widths).toEqual({ page: 0, pane: 0 });
+    const paneBox = (await detail.boundingBox())!;
+    for (const visible of [detail.locator('h2'), page.getByRole('button', { name: 'Approve', exact: true })]) {
+      const box = (await visible.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(paneBox.x + paneBox.width);
+    }
+    await screenshot(page, 'inbox-long-prompt.png');
+    await request('alice', 'POST', `/api/approvals/${id}/reject`, { reason: 'layout checked' });
+    expect(pageErrors).toEqual([]);
+  });
+});
+
 describe('a proposal in the inbox', () => {
   let runId = '';
   let id = '';
