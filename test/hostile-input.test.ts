@@ -22,6 +22,7 @@ import type { RunState } from '../src/schemas/run-state.js';
 import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';
 import { foreignParentWorkflow } from './fixtures/foreign-parent-workflow.js';
 import { startTestApi } from './helpers/api.js';
+import { runHitl } from './helpers/cli.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
@@ -529,6 +530,12 @@ describe('__proto__ keys', () => {
       type: 'InvalidRunInputError',
       message: expect.stringContaining('The start input has a key named __proto__ (at context.__proto__)'),
     });
+    // From the CLI, as the README writes a context: refused before anything is sent (it started a run without it).
+    tally.inputs += 2;
+    for (const context of ['{"__proto__": {"tier": "gold"}}', '{"account": {"__proto__": {"tier": "gold"}}}']) {
+      const cli = await runHitl(h, ['start', '--agent', 'demo', '--context', context, 'never started']);
+      expect([cli.code, cli.stderr]).toEqual([2, expect.stringContaining('The start input has a key named __proto__ (at context.')]);
+    }
     tally.inputs++;
     const viaHttp = await http('POST', '/api/runs', '{"agent": "demo", "prompt": "x", "context": {"__proto__": {}}}', {
       'content-type': 'application/json',

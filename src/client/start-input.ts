@@ -1,6 +1,6 @@
 /**
  * What a client checks before it starts a run, so the caller hears at once, in the run's own words
- * (agent-workflow.ts), what the run would refuse: the input's shape, a carried state (only a run's own chain hands
+ * (agent-workflow.ts), what the run would refuse: a key named `__proto__`, the input's shape, a carried state (only a run's own chain hands
  * one over), and the context against the agent's schema when the client knows the agent. Also what the run would take
  * but could never match: a requester or an approver entry that names no one (src/policy/approver-entries.ts); and a
  * policy too large to carry on (contract/run-policy-size.ts). A run
@@ -8,6 +8,7 @@
  * without a signed request token it always is (src/workflows/proven-requester.ts).
  */
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
+import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { runPolicyTooLarge } from '../contract/run-policy-size.js';
 import { InvalidRunInputError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
@@ -23,6 +24,10 @@ export type KnownAgents = Readonly<Record<string, { contextSchema?: ContextSchem
 export type StartInput = Omit<AgentWorkflowArgs, 'carry'>;
 
 export function checkStartInput(input: StartInput, agents: KnownAgents | undefined): AgentWorkflowInput {
+  // Before the schema copies it: a `__proto__` key (JSON.parse keeps it as one, as `hitl start --context` read it)
+  // would become the copy's prototype, and the run would start without it, and without a word.
+  const protoKey = protoKeyRefusal('start input', input);
+  if (protoKey) throw new InvalidRunInputError(protoKey);
   const checked = AgentWorkflowInput.safeParse(input);
   if (!checked.success) throw new InvalidRunInputError(inputProblems(checked.error));
   const parsed = checked.data;
