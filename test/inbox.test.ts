@@ -535,13 +535,8 @@ describe('long unbroken text in the inbox', () => {
     await expect.poll(() => detail.locator('.prompt blockquote').innerText()).toContain('\\u0001\\u0001');
     await expect.poll(() => detail.locator('.transcript').innerText()).toContain('\\u0001');
     // Nothing wider than the pane: the page does not scroll sideways, and the heading and Approve are where one sees them.
-    const widths = await page.evaluate(() => {
-      const pane = document.querySelector('.detail')!;
-      return {
-        page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        pane: pane.scrollWidth - pane.clientWidth,
-      };
-    });
+    const overflow = (selector: string) => page.locator(selector).evaluate((e) => e.scrollWidth - e.clientWidth);
+    const widths = { page: await overflow('html'), pane: await overflow('.detail') };
     expect(widths).toEqual({ page: 0, pane: 0 });
     const paneBox = (await detail.boundingBox())!;
     for (const visible of [detail.locator('h2'), page.getByRole('button', { name: 'Approve', exact: true })]) {

@@ -199,10 +199,8 @@ export class HitlClient {
     // Another workflow (the store's, a service's own) takes no decisions: said as such, not as a run that is stuck.
     const description = await this.call(workflowId, () => handle.describe());
     requireAgentRun(workflowId, description);
-    const problem = await this.diagnose(workflowId, { description }).catch((err) => {
-      if (err instanceof RunNotFoundError) throw err;
-      return undefined;
-    });
+    // A run gone by now is refused as such by the update below.
+    const problem = await this.diagnose(workflowId, { description }).catch(() => undefined);
     if (problem) throw stuckRefusal(workflowId, problem);
     const updateId = options.updateId ?? randomUUID();
     const send = (sent: DecideInput) => sendWhileBusy(() => handle.executeUpdate(decideUpdate, { args: [sent], updateId }));
