@@ -8,6 +8,9 @@
  *   npm run bench:replay -- --history FILE                 this checkout on both sides: the noise floor of the ratio
  *   options: --rounds N (default 12, the first a warm-up)  --per N (replays per round and side, default 100)
  *
+ * Prints wall time and the process's CPU time per replay, each side's median of rounds; on a busy machine the CPU time
+ * is the steadier of the two.
+ *
  * A history to replay: `npm run bench:evicted -- --target-only --samples 5 --save-histories DIR` writes the paused
  * run that section 6's target judges (DIR/evicted-1000-continued.json); any file under test/histories/ replays too.
  */
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
   const base = args.base ? await withCheckoutOf(args.base, bundleOf) : ours;
   const sides = { base, ours } as const;
   const perReplay: Record<keyof typeof sides, number[]> = { base: [], ours: [] };
+  const cpuPerReplay: Record<keyof typeof sides, number[]> = { base: [], ours: [] };
   for (let r = 0; r < rounds; r++) {
     // Alternate which side goes first, so neither always follows the other.
     for (const side of r % 2 ? (['ours', 'base'] as const) : (['base', 'ours'] as const)) {
@@ -87,12 +91,17 @@ async function main(): Promise<void> {
       })();
       // Timed from the first replay's end to the last's: not the replay worker's start, the same for both sides.
       let first: number | undefined;
+      let cpuAtFirst: NodeJS.CpuUsage | undefined;
       for await (const result of Worker.runReplayHistories({ workflowBundle: { code: sides[side] }, replayName: side }, histories)) {
         if (result.error) throw result.error;
-        first ??= performance.now();
+        if (first === undefined) [first, cpuAtFirst] = [performance.now(), process.cpuUsage()];
       }
       // The first round warms both sides up (the bundle's first evaluation, V8's code caches).
-      if (r > 0) perReplay[side].push((performance.now() - first!) / (per - 1));
+      if (r > 0) {
+        perReplay[side].push((performance.now() - first!) / (per - 1));
+        const cpu = process.cpuUsage(cpuAtFirst);
+        cpuPerReplay[side].push((cpu.user + cpu.system) / 1000 / (per - 1));
+      }
     }
   }
   const [b, o] = [median(perReplay.base), median(perReplay.ours)];
@@ -101,6 +110,9 @@ async function main(): Promise<void> {
   console.log(`${label}: ${round(b, 3)} ms per replay (median of rounds)`);
   console.log(`this checkout: ${round(o, 3)} ms per replay`);
   console.log(`this checkout ÷ base: ${ratio(o, b)}`);
+  // The process's CPU time (the replay and the SDK's core threads alike) waits for no core: steadier on a busy machine.
+  const [bc, oc] = [median(cpuPerReplay.base), median(cpuPerReplay.ours)];
+  console.log(`CPU time per replay: base ${round(bc, 3)} ms, this checkout ${round(oc, 3)} ms, this checkout ÷ base: ${ratio(oc, bc)}`);
 }
 
 runCommand(main);

@@ -674,7 +674,15 @@ time per replay of the code before it in four runs, against 1.02× with this cod
 to 12. zod's modules were the largest piece of a run's fresh context: the bundle now hands every run one zod
 per worker, evaluated by the worker's first run (src/schemas/zod-per-worker.ts), and the same measurement against
 the commit before it (\`--base 612654f\`, by hand on 2026-11-29) took 0.888× the time per replay, about 1.3 ms of
-11.8. In money the
+11.8. That zod, evaluated in the sandbox, looked up every builtin it used (\`Object\`, \`Array\`, \`Promise\`) as a
+global of the vm context, through an interceptor, for every value it checked: validating the carried input (48 KB) took
+0.68 ms of CPU per replay against 0.14 ms for the same check in plain Node. A webpack loader now gives zod's modules
+those builtins as local bindings (src/local-builtins-loader.cjs), and the check takes 0.15 ms in the sandbox (measured
+by hand on 2026-12-03 with the check run eleven times per replay, \`bench:replay --base\` against the same code without
+the loader: 20.2 against 14.3 ms of CPU per replay; run once, as the workflow does, 0.948× the CPU time per replay
+against a noise floor of 0.969× with the same code on both sides). Given to the modules each run instantiates too (ours
+and the SDK's workflow package), they showed no gain in one measurement on a busy machine, and every run would read them
+anew: only zod's modules have them. In money the
 visibility upserts matter more than in CPU: they are half the billable actions of an approval (section 9). What would cut the cost of deciding an evicted run
 further, cheapest first:
 

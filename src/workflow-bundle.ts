@@ -1,5 +1,6 @@
 /** How the workflow code is bundled, in one place for the worker, the tests and the benchmark. */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 
@@ -81,9 +82,15 @@ function concatenateModules(config: WebpackConfig): WebpackConfig {
   return { ...config, optimization: { ...config.optimization, concatenateModules: true } };
 }
 
+const ZOD_DIR = path.dirname(createRequire(import.meta.url).resolve('zod/package.json'));
+const LOCAL_BUILTINS_LOADER = fileURLToPath(new URL('./local-builtins-loader.cjs', import.meta.url));
+
 function zodPerWorker(config: WebpackConfig): WebpackConfig {
   const alias = { ...(config.resolve?.alias as Record<string, string | false>), ...ZOD_PER_WORKER_ALIASES };
-  return { ...config, resolve: { ...config.resolve, alias } };
+  // zod's CommonJS modules, which the worker's first run evaluates once: their lookups of builtins made local.
+  const rule = { test: /\.cjs$/, include: ZOD_DIR, use: { loader: LOCAL_BUILTINS_LOADER } };
+  const rules = [...(config.module?.rules ?? []), rule];
+  return { ...config, resolve: { ...config.resolve, alias }, module: { ...config.module, rules } };
 }
 
 function workflowWebpackConfig(config: WebpackConfig): WebpackConfig {

@@ -71,6 +71,20 @@ describe('workflow bundle', () => {
     expect(code).toContain(`builtOnce)('schemas/zod-per-worker.z', ()=>(${entry}().z))`);
   });
 
+  it("gives zod's modules the builtins as local bindings, after their 'use strict', and no other module", () => {
+    const header = /^(?:\/\/ MODULE: |\/\*\*\*\/ ")\.\/node_modules\/zod\/[\w/.-]+\.cjs/gm;
+    const modules = [...code.matchAll(header)].map((m) => code.slice(m.index, m.index + 1200));
+    expect(modules.length).toBeGreaterThan(50);
+    for (const text of modules) {
+      const body = text.slice(text.indexOf('{\n') + 2).trimStart();
+      // The directive (webpack drops it from a module it wraps in a namespace function) stays first: still strict.
+      expect(body.replace(/^"use strict";\s*/, ''), text.slice(0, 80)).toMatch(
+        /^var Object = globalThis\.Object, Array = globalThis\.Array, /,
+      );
+    }
+    expect(code.split('var Object = globalThis.Object,').length - 1).toBe(modules.length);
+  });
+
   it('holds one copy of each Temporal SDK package, workflow-streams included', () => {
     const copies = packageCopies(code, '@temporalio/');
     expect([...copies.keys()]).toEqual(
