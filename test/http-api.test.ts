@@ -435,6 +435,40 @@ describe('four eyes', () => {
     });
     expect(await request(apiFourEyes, 'alice', 'POST', `/api/approvals/${id}/approve`, {})).toMatchObject({ status: 200 });
   });
+
+  it('keeps the requester from answering for the tool too, and lets them withdraw the call, as the views say', async () => {
+    const runId = await startAndWait(apiFourEyes, 'rita', 'http refund, four eyes, answered', 1);
+    const id = encodeApprovalId({ workflowId: runId, callId: 'call-1' });
+    // Rita is in finance, the call's approvers: four eyes leaves her the withdrawal only, and her view says so.
+    const mine = (await request(apiFourEyes, 'rita', 'GET', `/api/approvals/${id}`)).body;
+    expect(mine).toMatchObject({ canDecide: false, whyNot: { code: 'four_eyes' }, canWithdraw: true });
+    expect(mine.whyNot.proposer).toBeUndefined();
+    const before = (await request(apiFourEyes, 'alice', 'GET', `/api/runs/${runId}`)).body;
+    expect(await request(apiFourEyes, 'rita', 'POST', `/api/approvals/${id}/respond`, { message: 'Refunded by hand' })).toEqual({
+      status: 403,
+      body: {
+        error: {
+          code: 'four_eyes',
+          message: 'rita requested this run and may not respond to its own process_refund (call-1); another approver must.',
+        },
+      },
+    });
+    const after = (await request(apiFourEyes, 'alice', 'GET', `/api/runs/${runId}`)).body;
+    expect({ pending: after.pending, decisions: after.decisions, step: after.step }).toEqual({
+      pending: before.pending,
+      decisions: before.decisions,
+      step: before.step,
+    });
+    // A colleague's view offers no withdrawal: they may decide.
+    expect((await request(apiFourEyes, 'alice', 'GET', `/api/approvals/${id}`)).body).toMatchObject({ canDecide: true });
+    expect((await request(apiFourEyes, 'alice', 'GET', `/api/approvals/${id}`)).body.canWithdraw).toBeUndefined();
+    expect(
+      await request(apiFourEyes, 'rita', 'POST', `/api/approvals/${id}/reject`, { reason: 'I asked for the wrong order' }),
+    ).toMatchObject({
+      status: 200,
+      body: { applied: [{ id: 'call-1', type: 'reject', approver: 'rita' }] },
+    });
+  });
 });
 
 describe('runs', () => {

@@ -80,7 +80,7 @@ describe('quorum', () => {
   it('counts partial approvals where approvers look, and runs the tool once the second distinct approver approves', async () => {
     const handle = await start('1237');
     const [pending] = await waitForPending(handle, 1);
-    expect(pending).toMatchObject({ id: 'call-1', checks: 5, requiredApprovals: 2, approvers: ['finance'], excludedApprovers: ['rita'] });
+    expect(pending).toMatchObject({ id: 'call-1', checks: 6, requiredApprovals: 2, approvers: ['finance'], excludedApprovers: ['rita'] });
     const id = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' });
 
     const first = await http('ann', 'POST', `/api/approvals/${id}/approve`, {});

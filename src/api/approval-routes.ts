@@ -41,16 +41,22 @@ const errors = {
 
 /** Whether the caller may decide the call, and if not why: the planner's own rule, by the call's rules version. */
 function verdictFor(approval: WaitingApproval, identity: Identity): Verdict {
-  return mayDecide(approval, identity, true, decisionRules(approval.checks));
+  return mayDecide(approval, identity, 'runs', decisionRules(approval.checks));
 }
 
 export function canDecide(approval: WaitingApproval, identity: Identity): boolean {
   return verdictFor(approval, identity).ok;
 }
 
-/** Whether the caller, who may not decide the call, may still withdraw it: they proposed it (the planner's rule). */
+/**
+ * Whether the caller, who may not approve the call, may still withdraw it (a reject), by the planner's rules: they
+ * proposed it, or they requested the run and are among its approvers (four eyes keeps them from approving only).
+ */
 function canWithdraw(approval: WaitingApproval, identity: Identity): boolean {
-  return !canDecide(approval, identity) && approval.allowedDecisions.includes('reject') && mayWithdraw(approval, identity);
+  const verdict = verdictFor(approval, identity);
+  if (verdict.ok || !approval.allowedDecisions.includes('reject')) return false;
+  const requester = verdict.code === 'four_eyes' && !verdict.proposer;
+  return mayWithdraw(approval, identity) || (requester && mayDecide(approval, identity, 'refuses', decisionRules(approval.checks)).ok);
 }
 
 export function toApprovalView(

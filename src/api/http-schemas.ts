@@ -72,7 +72,10 @@ export const ApprovalView = PendingApproval.pick({
       atBreakpoint: z.boolean().optional(),
     })
     .optional(),
-  /** The caller may not decide it, but proposed it by an edit: a reject (without `always`) withdraws it. */
+  /**
+   * The caller may not approve it, but may withdraw it with a reject: they proposed it by an edit (a reject without
+   * `always`), or, under four eyes, they requested the run and are among its approvers.
+   */
   canWithdraw: z.boolean().optional(),
   temporalUiUrl: z.string(),
   /** `GET /api/approvals/{id}` only: the run is stuck, so the call cannot be decided until it is unstuck. */

@@ -1,7 +1,7 @@
 /** Who may decide a call: typed approver entries name one kind of approver, bare ones either. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { approverMatches, approverWithin, mayDecide } from './may-decide.js';
+import { approverMatches, approverWithin, decisionRules, effectOf, mayDecide } from './may-decide.js';
 
 describe('approverMatches', () => {
   const financeGroupMember = { approver: 'alice', groups: ['finance'] };
@@ -62,29 +62,49 @@ describe('approverMatches', () => {
 
 describe('mayDecide', () => {
   it('refuses a person who only shares a group’s name, and says who may decide', () => {
-    expect(mayDecide({ approvers: ['group:finance'] }, { approver: 'finance' }, true)).toEqual({
+    expect(mayDecide({ approvers: ['group:finance'] }, { approver: 'finance' }, 'runs')).toEqual({
       ok: false,
       code: 'approver_not_allowed',
       reason: 'approvers: group:finance',
     });
-    expect(mayDecide({ approvers: ['group:finance'] }, { approver: 'finance' }, true, { typedApprovers: false })).toMatchObject({
+    expect(mayDecide({ approvers: ['group:finance'] }, { approver: 'finance' }, 'runs', { typedApprovers: false })).toMatchObject({
       ok: false,
     });
-    expect(mayDecide({ approvers: ['finance'] }, { approver: 'finance' }, true)).toEqual({ ok: true });
+    expect(mayDecide({ approvers: ['finance'] }, { approver: 'finance' }, 'runs')).toEqual({ ok: true });
   });
 
   it('keeps its other rules whatever the entries: four eyes, a named approver, one approval each', () => {
     const call = { approvers: ['group:finance'], excludedApprovers: ['alice'], approvals: [{ approver: 'carol' }] };
-    expect(mayDecide(call, { approver: 'alice', groups: ['finance'] }, true)).toMatchObject({ ok: false, code: 'four_eyes' });
-    expect(mayDecide(call, { approver: 'alice', groups: ['finance'] }, false)).toEqual({ ok: true });
-    expect(mayDecide(call, { groups: ['finance'] }, true)).toMatchObject({ ok: false, code: 'approver_required' });
-    expect(mayDecide(call, { approver: 'carol', groups: ['finance'] }, true)).toMatchObject({ ok: false, code: 'already_approved' });
-    expect(mayDecide(call, { approver: 'dave', groups: ['finance'] }, true)).toEqual({ ok: true });
+    expect(mayDecide(call, { approver: 'alice', groups: ['finance'] }, 'runs')).toMatchObject({ ok: false, code: 'four_eyes' });
+    expect(mayDecide(call, { approver: 'alice', groups: ['finance'] }, 'refuses')).toEqual({ ok: true });
+    expect(mayDecide(call, { groups: ['finance'] }, 'runs')).toMatchObject({ ok: false, code: 'approver_required' });
+    expect(mayDecide(call, { approver: 'carol', groups: ['finance'] }, 'runs')).toMatchObject({ ok: false, code: 'already_approved' });
+    expect(mayDecide(call, { approver: 'dave', groups: ['finance'] }, 'runs')).toEqual({ ok: true });
+  });
+
+  it('holds a response to four eyes from decision rules v6: the agent takes it as the tool’s result', () => {
+    const call = { approvers: ['group:finance'], excludedApprovers: ['alice'] };
+    const alice = { approver: 'alice', groups: ['finance'] };
+    expect(mayDecide(call, alice, 'answers', decisionRules(6))).toMatchObject({ ok: false, code: 'four_eyes' });
+    expect(mayDecide(call, alice, 'answers', decisionRules(5))).toEqual({ ok: true });
+    expect(mayDecide(call, alice, 'refuses', decisionRules(6))).toEqual({ ok: true });
+    expect(mayDecide(call, { groups: ['finance'] }, 'answers', decisionRules(6))).toMatchObject({ code: 'approver_required' });
+    // An approver who has approved may still answer for the tool instead: a quorum counts approvals only.
+    expect(mayDecide({ ...call, approvals: [{ approver: 'carol' }] }, { approver: 'carol', groups: ['finance'] }, 'answers')).toEqual({
+      ok: true,
+    });
+    expect([effectOf('approve'), effectOf('edit'), effectOf('respond'), effectOf('reject'), effectOf('ignore')]).toEqual([
+      'runs',
+      'runs',
+      'answers',
+      'refuses',
+      'refuses',
+    ]);
   });
 
   it('under decision rules v1, four eyes lets an unnamed approver through', () => {
-    expect(mayDecide({ excludedApprovers: ['alice'] }, {}, true, { strictFourEyes: false })).toEqual({ ok: true });
-    expect(mayDecide({ excludedApprovers: ['alice'] }, {}, true)).toMatchObject({ ok: false, code: 'approver_required' });
+    expect(mayDecide({ excludedApprovers: ['alice'] }, {}, 'runs', { strictFourEyes: false })).toEqual({ ok: true });
+    expect(mayDecide({ excludedApprovers: ['alice'] }, {}, 'runs')).toMatchObject({ ok: false, code: 'approver_required' });
   });
 });
 

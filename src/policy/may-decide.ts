@@ -1,8 +1,9 @@
 /**
  * Who may decide a call: one rule for the decision planner (which refuses) and the approval views (which show
  * buttons only to those who may press them). Approvers are identities or groups (`approverMatches`); under the
- * four-eyes rule the run's requester may not approve or edit its own calls; under a quorum each approver counts
- * once, so one who has approved may not approve again (they may still reject).
+ * four-eyes rule the run's requester may not approve or edit its own calls, nor (decision rules v6) answer for the
+ * tool with a response; under a quorum each approver counts once, so one who has approved may not approve again
+ * (they may still reject).
  */
 export interface DecisionAuthority {
   /** Identities or groups allowed to decide (`user:<id>`, `group:<name>` or a bare name); anyone when absent. */
@@ -38,11 +39,30 @@ export interface DecisionRules {
   strictFourEyes?: boolean;
   /** `user:` and `group:` entries name one kind only (decision rules v5 and up). @default true */
   typedApprovers?: boolean;
+  /**
+   * The four-eyes rule covers a response too (decision rules v6 and up): the agent takes it as the tool's result, so a
+   * requester who answered for the tool would write the outcome of their own gated call. @default true
+   */
+  fourEyesAnswers?: boolean;
 }
+
+/** The newest version of the decision rules, which calls are announced with (src/workflows/announce.ts). */
+export const NEWEST_DECISION_RULES = 6;
 
 /** The rules of a pending call's `checks`, the version of the decision rules it was announced under (1 when unset). */
 export function decisionRules(checks = 1): Required<DecisionRules> {
-  return { strictFourEyes: checks >= 2, typedApprovers: checks >= 5 };
+  return { strictFourEyes: checks >= 2, typedApprovers: checks >= 5, fourEyesAnswers: checks >= 6 };
+}
+
+/**
+ * What a decision does to the call, which says which rules it falls under: `runs` the tool (approve, edit: four eyes,
+ * and a quorum's count), `answers` for it (respond: four eyes, from decision rules v6), or `refuses` it (reject,
+ * ignore: approvers only).
+ */
+export type DecisionEffect = 'runs' | 'answers' | 'refuses';
+
+export function effectOf(type: 'approve' | 'edit' | 'reject' | 'respond' | 'ignore'): DecisionEffect {
+  return type === 'approve' || type === 'edit' ? 'runs' : type === 'respond' ? 'answers' : 'refuses';
 }
 
 /** What an approver entry names: `user:<id>` a person, `group:<name>` a group, a bare name either kind. */
@@ -78,16 +98,17 @@ export function approverWithin(entry: string, agentEntries: readonly string[], t
   return kind !== 'either' && approverEntry(name).kind === 'either' && agentEntries.includes(name);
 }
 
-/** @param runsTheTool approve and edit run the tool; reject and respond do not, so four eyes does not apply to them. */
-export function mayDecide(call: DecisionAuthority, who: Decider, runsTheTool: boolean, rules: DecisionRules = {}): Verdict {
-  const { strictFourEyes = true, typedApprovers = true } = rules;
+/** @param effect what the decision does (`effectOf`): four eyes applies to one that runs the tool or answers for it. */
+export function mayDecide(call: DecisionAuthority, who: Decider, effect: DecisionEffect, rules: DecisionRules = {}): Verdict {
+  const { strictFourEyes = true, typedApprovers = true, fourEyesAnswers = true } = rules;
+  const runsTheTool = effect === 'runs';
   if (call.approvers) {
     if (!who.approver) return { ok: false, code: 'approver_required', reason: `may only be decided by ${call.approvers.join(', ')}` };
     if (!approverMatches(call.approvers, who, typedApprovers)) {
       return { ok: false, code: 'approver_not_allowed', reason: `approvers: ${call.approvers.join(', ')}` };
     }
   }
-  if (runsTheTool && call.excludedApprovers) {
+  if ((runsTheTool || (effect === 'answers' && fourEyesAnswers)) && call.excludedApprovers) {
     if (who.approver === undefined && strictFourEyes)
       return { ok: false, code: 'approver_required', reason: 'falls under the four-eyes rule' };
     if (who.approver !== undefined && call.excludedApprovers.includes(who.approver)) {

@@ -58,6 +58,7 @@ export const PendingApproval = builtOnce('schemas/pending-approval.PendingApprov
      * policy, as if the model had proposed it. 4: quorum (`requiredApprovals`): each approver counts once, an edit
      * of a call needing several approvals waits for them anew, and `always approve` cannot bypass a quorum. 5:
      * approver entries name one kind, `user:<id>` or `group:<name>`, or either (a bare name; src/policy/may-decide.ts).
+     * 6: under four eyes, the requester and the call's writer may not respond either (they may withdraw it).
      * @default 1
      */
     checks: z.number().int().optional(),

@@ -1,5 +1,6 @@
 /** Shows a gated call to approvers: what they see, who may decide it, and its deadline counted from now. */
 import { argsHash } from '../policy/args-hash.js';
+import { NEWEST_DECISION_RULES } from '../policy/may-decide.js';
 import type { CallRecord, GateSettings } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
@@ -33,6 +34,7 @@ export function announce(
   ];
   const v4 = ownIds && takesPatch(PATCHES.whoDecides);
   const v5 = v4 && takesPatch(PATCHES.typedApprovers);
+  const v6 = v5 && takesPatch(PATCHES.fourEyesAnswers);
   run.book.announce(record, {
     toolName: record.proposal?.toolName ?? record.toolName,
     args,
@@ -46,7 +48,7 @@ export function announce(
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
     rule: record.proposal?.rule ?? record.rule,
-    ...(ownIds ? { checks: v5 ? 5 : v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
+    ...(ownIds ? { checks: v6 ? NEWEST_DECISION_RULES : v5 ? 5 : v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
     ...(writtenBy && { proposedBy: writtenBy }),
     ...(ownIds && { agent: run.agent }),
     ...(v4 && whoDecides(gate, at)),

@@ -16,7 +16,7 @@ import { DecisionRefusedError } from '../errors.js';
 import { argsHash } from '../policy/args-hash.js';
 import { NO_FACTS } from '../policy/call-facts.js';
 import { classifyCall } from '../policy/classify-call.js';
-import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
+import { decisionRules, effectOf, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
 import type { GateSettings } from '../schemas/call-record.js';
 import type { DecideInput, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
@@ -134,7 +134,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const withdrawn = ctx.proposersMayWithdraw && decision.type === 'reject' && !decision.always && mayWithdraw(call, who);
   const rules = decisionRules(checks);
   const { typedApprovers } = rules;
-  const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, runsTheTool, rules);
+  const verdict: Verdict = withdrawn ? { ok: true } : mayDecide(call, who, effectOf(decision.type), rules);
   if (!verdict.ok) return authorityRefusal(verdict, approver, decision.type, label);
   const quorum = countApproval(decision, call, approver, label);
   if (quorum instanceof DecisionRefusedError) return quorum;
@@ -204,7 +204,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     }
     // The edit is its approval only if this approver could approve it and its tool lets people write its arguments;
     // otherwise it waits for the target's approvers, the editor excluded (no approving one's own proposal).
-    const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, true, { typedApprovers }).ok;
+    const direct = !needsQuorum && allowed.includes('edit') && mayDecide(targetAuthority, who, 'runs', { typedApprovers }).ok;
     return direct
       ? planned
       : { ...planned, proposal: { gate: proposalGate(target.settings, ctx.deadlinesApproveNoProposal === true), rule: target.rule } };
@@ -214,7 +214,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
     // edit it too, where the edited call's own gate has the same tiers (runs since patch set 9).
     const reached = ctx.escalatedMayEdit && toolName === call.toolName ? reachedTiers(call, target.settings) : [];
     const approvers = [...new Set([...target.settings.approvers, ...reached])];
-    const refused = mayDecide({ approvers }, who, false, { typedApprovers });
+    const refused = mayDecide({ approvers }, who, 'refuses', { typedApprovers });
     if (!refused.ok) return authorityRefusal(refused, approver, decision.type, `the edited call (${toolName})`);
   }
   return planned;
@@ -279,12 +279,14 @@ function authorityRefusal(
       return new DecisionRefusedError('approver_not_allowed', `${approver} may not decide ${label}; ${verdict.reason}.`);
     case 'already_approved':
       return new DecisionRefusedError('already_approved', `${approver} has already approved ${label}; it waits for other approvers.`);
-    case 'four_eyes':
+    case 'four_eyes': {
+      const act = type === 'respond' ? 'respond to' : type;
       return new DecisionRefusedError(
         'four_eyes',
         verdict.proposer
-          ? `${approver} wrote ${label} ${verdict.atBreakpoint ? 'at a breakpoint' : 'by an edit'} and may not ${type} it; another approver must.`
-          : `${approver} requested this run and may not ${type} its own ${label}; another approver must.`,
+          ? `${approver} wrote ${label} ${verdict.atBreakpoint ? 'at a breakpoint' : 'by an edit'} and may not ${act} it; another approver must.`
+          : `${approver} requested this run and may not ${act} its own ${label}; another approver must.`,
       );
+    }
   }
 }

@@ -257,6 +257,18 @@ export const PATCHES = {
    * poll then waits in a wait of the run's own, so its answer comes later in the workflow task than before.
    */
   idlePollsReleased: 'idle-polls-released',
+  /**
+   * Calls are announced under decision rules v6 (src/policy/may-decide.ts): under four eyes, the requester and the
+   * writer of a call may not answer for its tool with a response either, since the agent takes it as the tool's
+   * result. They may still withdraw it (a reject). Calls announced before keep v5, under which a response was theirs.
+   */
+  fourEyesAnswers: 'four-eyes-answers',
+  /**
+   * Webhook events still being delivered when the run closes (or continues as new) are handed to delivery workflows
+   * that outlive it (webhook-delivery.ts), started before it closes: their activities, the run's own, never started
+   * again once it had closed, and a receiver down at the time lost the run's last events after one attempt.
+   */
+  webhooksOutliveRun: 'webhooks-outlive-run',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

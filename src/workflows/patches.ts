@@ -88,6 +88,10 @@ const SET_22: readonly PatchId[] = [...SET_21, PATCHES.breakpointsListAtOnce, PA
 const SET_23: readonly PatchId[] = [...SET_22, PATCHES.forwardsHearBack, PATCHES.subAgentCallsAnnounced];
 const SET_24: readonly PatchId[] = [...SET_23, PATCHES.reportsConfirmed];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  {
+    id: 'patch-set-27',
+    patches: [...SET_24, PATCHES.toolArgumentsPlainJson, PATCHES.idlePollsReleased, PATCHES.fourEyesAnswers, PATCHES.webhooksOutliveRun],
+  },
   { id: 'patch-set-26', patches: [...SET_24, PATCHES.toolArgumentsPlainJson, PATCHES.idlePollsReleased] },
   { id: 'patch-set-25', patches: [...SET_24, PATCHES.toolArgumentsPlainJson] },
   { id: 'patch-set-24', patches: SET_24 },

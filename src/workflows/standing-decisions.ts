@@ -2,7 +2,7 @@
  * Which `always` decision, if any, settles a call as it comes up: the standing decisions of a run (AgentRun owns
  * them; run-decisions.ts records and applies them).
  */
-import { decisionRules, mayDecide } from '../policy/may-decide.js';
+import { decisionRules, effectOf, mayDecide } from '../policy/may-decide.js';
 import type { CallRecord } from '../schemas/call-record.js';
 import type { AlwaysDecision } from '../schemas/carried-state.js';
 import type { AgentRun } from './agent-run.js';
@@ -34,5 +34,5 @@ function mayStand(run: AgentRun, record: CallRecord, always: AlwaysDecision): bo
     ...(requester && { excludedApprovers: [requester] }),
   };
   const who = { ...(always.approver && { approver: always.approver }), groups: always.groups ?? [] };
-  return mayDecide(authority, who, always.type === 'approve', decisionRules(record.pending?.checks ?? 5)).ok;
+  return mayDecide(authority, who, effectOf(always.type), decisionRules(record.pending?.checks ?? 5)).ok;
 }

@@ -18,15 +18,15 @@ function whyViewOnly(approval) {
     case 'four_eyes':
       return approval.whyNot.proposer
         ? `You wrote this call ${approval.whyNot.atBreakpoint ? 'at a breakpoint' : 'by an edit'}, so someone else has to approve it (the four-eyes rule).`
-        : 'You requested this run, so someone else has to decide it (the four-eyes rule).';
+        : 'You requested this run, so someone else has to approve this call (the four-eyes rule).';
     default:
       return 'You may not decide this call.';
   }
 }
 
-/** What the proposer of a call may still do about it: withdraw it (a reject, which the agent is told). */
-function Withdrawal({ mode, onMode, busy, onDecide, argsHash }) {
-  return html`<p>You proposed this call, so you may withdraw it.</p>
+/** What the proposer of a call, or the requester of its run, may still do about it: withdraw it (a reject, which the agent is told). */
+function Withdrawal({ mode, onMode, busy, onDecide, argsHash, proposer }) {
+  return html`<p>${proposer ? 'You proposed this call, so you may withdraw it.' : 'You may withdraw it: it will not run.'}</p>
     <div class="buttons" role="group" aria-label="Decisions">
       <button
         type="button"
@@ -43,7 +43,7 @@ function Withdrawal({ mode, onMode, busy, onDecide, argsHash }) {
       mode === 'withdraw' &&
       html`<${TextForm}
         id="withdraw-reason"
-        title="Withdraw your proposal"
+        title=${proposer ? 'Withdraw your proposal' : 'Withdraw this call'}
         label="Reason (the agent is told)"
         tone="danger"
         hint="The call will not run; the agent reads your reason and carries on."
@@ -69,7 +69,17 @@ export function DecisionPanel({ approval, schema, mode, onMode, always, onAlways
     ${
       !approval.canDecide
         ? html`<p class="view-only">${whyViewOnly(approval)}</p>
-            ${approval.canWithdraw && html`<${Withdrawal} mode=${mode} onMode=${onMode} busy=${busy} onDecide=${onDecide} argsHash=${argsHash} />`}`
+            ${
+              approval.canWithdraw &&
+              html`<${Withdrawal}
+                mode=${mode}
+                onMode=${onMode}
+                busy=${busy}
+                onDecide=${onDecide}
+                argsHash=${argsHash}
+                proposer=${approval.whyNot?.proposer === true}
+              />`
+            }`
         : html`
             <div class="buttons" role="group" aria-label="Decisions">
               ${
