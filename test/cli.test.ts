@@ -413,4 +413,25 @@ describe('hitl', { timeout: 240_000 }, () => {
     const missing = await hitl(['show', 'no-such-run']);
     expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with workflow id no-such-run.\n' });
   });
+
+  it('refuses a run id it cannot use, typed and before anything is sent: blank, too long, hiding, or a child’s or the store’s', async () => {
+    const ids: [string, RegExp][] = [
+      ['', /it is blank/],
+      ['x'.repeat(1001), /longer than 1000 bytes/],
+      ['run\u202eexe.txt', /hides or rewrites text \(run\\u202eexe\.txt\)/],
+      ['hitl-store/memories/victim', /holds a '\/'/],
+      [`${runId}/call-9`, /holds a '\/'/],
+    ];
+    for (const [id, why] of ids) {
+      const refused = await hitl(['--json', 'start', '--agent', 'clidemo', '--id', id, 'never started']);
+      expect(refused.code, id.slice(0, 40)).toBe(2);
+      expect(JSON.parse(refused.stderr)).toMatchObject({ error: { code: 'run_id_refused', message: expect.stringMatching(why) } });
+    }
+    // An id an open run holds: said as such, not as Temporal's bare "already started".
+    const open = await startRun('cli batch of calls, held open', 4);
+    const taken = await hitl(['start', '--agent', 'clidemo', '--id', open, 'a second run at the same id']);
+    expect(taken).toMatchObject({ code: 2, stdout: '' });
+    expect(taken.stderr).toContain(`The run id ${JSON.stringify(open)} cannot be used: a run with this id is already open.`);
+    await h.temporal.client.workflow.getHandle(open).terminate();
+  });
 });

@@ -213,6 +213,17 @@ describe('sessions', () => {
     await expect(handle.executeUpdate(messageUpdate, { args: [{ content: 5 } as never] })).rejects.toMatchObject({
       cause: { type: 'InvalidMessageError', nonRetryable: true },
     });
+    // From the CLI, as a usage error (exit 2) that says what was refused, for a message and for an end's reason.
+    for (const args of [
+      ['say', handle.workflowId, ''],
+      ['end', handle.workflowId, '--reason', 'x'.repeat(30_000)],
+    ]) {
+      const refused = await runHitl(h, args);
+      expect([refused.code, refused.stderr], args[0]).toEqual([
+        2,
+        expect.stringMatching(/Not (a message|an end request) a session takes:/),
+      ]);
+    }
     expect((await handle.query(runStateQuery)).queuedMessages).toBe(1);
     await decide(handle, { decisions: [{ id: 'call-1', type: 'reject' }] });
     await waitFor(async () => (await userAndAssistant(handle.workflowId)).length === 4);

@@ -6,11 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { decideUpdate, endUpdate, messageUpdate, pendingApprovalsQuery, runStateQuery } from '../contract/messages.js';
-import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { DEFAULT_TASK_QUEUE, WORKFLOW_TYPE } from '../contract/task-queue.js';
 import { AgentStore } from '../store/agent-store.js';
 import { ApprovalNotFoundError, DecisionRefusedError, RunNotFoundError } from '../errors.js';
-import { truncateChars } from '../bounds/truncate.js';
 import type { DecideInput, DecideResult, Decision } from '../schemas/decision.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
@@ -34,7 +32,7 @@ import { cancelRun } from './cancel-run.js';
 import { awaitOwnersAnswers, OWNER_ANSWER_WAIT_MS } from './forward-verdicts.js';
 import type { ApprovalStatus } from '../schemas/approval-status.js';
 import { decodeApprovalId } from '../contract/approval-id.js';
-import { checkStartInput, withRequestToken, type KnownAgents, type StartInput } from './start-input.js';
+import { checkStartInput, refuseTakenId, startOptions, type KnownAgents, type StartInput } from './start-input.js';
 import type { DecisionSigner } from '../signing/sign-decision.js';
 
 export interface DecisionOptions {
@@ -76,21 +74,10 @@ export class HitlClient {
     input: StartInput,
     options: { workflowId?: string; signer?: DecisionSigner } = {},
   ): Promise<{ workflowId: string; runId: string }> {
-    const parsed = checkStartInput(input, this.agents);
+    const parsed = checkStartInput(input, this.agents, options.workflowId);
     const workflowId = options.workflowId ?? `${parsed.agent}-${randomUUID()}`;
-    const handle = await this.temporal.workflow.start(WORKFLOW_TYPE, {
-      args: [withRequestToken(parsed, workflowId, options.signer)],
-      taskQueue: this.taskQueue,
-      workflowId,
-      staticSummary: truncateChars(`${parsed.agent}: ${parsed.prompt}`, 200),
-      // What the run publishes first, set at start: lists know the run before a worker has taken it.
-      memo: { prompt: truncateChars(parsed.prompt, 500), ...(parsed.requestedBy && { requestedBy: parsed.requestedBy }) },
-      typedSearchAttributes: [
-        { key: HitlAgent, value: parsed.agent },
-        { key: HitlStatus, value: 'Running' },
-      ],
-      staticDetails: parsed.requestedBy ? `requested by ${parsed.requestedBy}` : undefined,
-    });
+    const started = this.temporal.workflow.start(WORKFLOW_TYPE, startOptions(parsed, workflowId, this.taskQueue, options.signer));
+    const handle = await started.catch(refuseTakenId(workflowId));
     return { workflowId, runId: handle.firstExecutionRunId };
   }
 

@@ -87,3 +87,12 @@ export class RunClosedError extends HitlError {
     );
   }
 }
+
+/** A run id a start may not take: blank, too long, holding a character that hides, or naming what runs start themselves. */
+export class RunIdRefusedError extends HitlError {
+  static readonly errorName = 'RunIdRefusedError';
+  readonly code = 'run_id_refused';
+  constructor(workflowId: string, why: string) {
+    super(RunIdRefusedError.errorName, `The run id ${JSON.stringify(workflowId.slice(0, 200))} cannot be used: ${why}.`);
+  }
+}

@@ -33,7 +33,7 @@ export function checkMessage(run: AgentRun, raw: unknown, extra: unknown[] = [])
   refuseIfClosed(run);
   refuseBadPayload(raw, extra, 'message');
   const parsed = UserMessageInput.safeParse(raw);
-  if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
+  if (!parsed.success) throw new InvalidMessageError(`Not a message a session takes:\n${z.prettifyError(parsed.error)}`).toFailure();
   refuseIfQueueFull(run, parsed.data.content);
   return parsed.data;
 }
@@ -97,7 +97,7 @@ export function checkEnd(run: AgentRun, raw: unknown, extra: unknown[] = []): En
   refuseIfClosed(run);
   refuseBadPayload(raw, extra, 'end request');
   const parsed = EndInput.safeParse(raw ?? {});
-  if (!parsed.success) throw new InvalidMessageError(z.prettifyError(parsed.error)).toFailure();
+  if (!parsed.success) throw new InvalidMessageError(`Not an end request a session takes:\n${z.prettifyError(parsed.error)}`).toFailure();
   return parsed.data;
 }
 

@@ -5,6 +5,7 @@ import {
   DecisionRefusedError,
   HitlError,
   InvalidRunInputError,
+  InvalidMessageError,
   MessageQueueFullError,
   RunNotFoundError,
   RunBusyError,
@@ -12,7 +13,7 @@ import {
   UnknownAgentError,
 } from '../../errors.js';
 import { ENCRYPTED_ENCODING } from '../../codec/aes-gcm-codec.js';
-import { NotAnAgentRunError, RunClosedError, RunStuckError, StreamOffsetError } from '../run-errors.js';
+import { NotAnAgentRunError, RunClosedError, RunIdRefusedError, RunStuckError, StreamOffsetError } from '../run-errors.js';
 import { jsonText, style } from './output.js';
 import { terminalText } from './terminal-text.js';
 
@@ -48,8 +49,10 @@ function exitCode(err: unknown): number {
     err instanceof UsageError ||
     err instanceof UnknownAgentError ||
     err instanceof InvalidRunInputError ||
+    err instanceof InvalidMessageError ||
     err instanceof AgentsFileError ||
-    err instanceof StreamOffsetError
+    err instanceof StreamOffsetError ||
+    err instanceof RunIdRefusedError
   )
     return EXIT.usage;
   if (err instanceof DecisionRefusedError) {
