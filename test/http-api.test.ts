@@ -321,6 +321,28 @@ describe('approvals', () => {
     expect(await as('alice', 'GET', '/api/approvals?agent=none&wait=0')).toEqual({ status: 200, body: [] });
   });
 
+  it('answers a long poll for one run at once when that run will never wait: none such, not a run, or closed', async () => {
+    const closed = await startAndWait(api, 'bob', 'http refund, then closed', 1);
+    await h.temporal.client.workflow.getHandle(closed).terminate('closed for the test');
+    const store = await h.temporal.client.workflow.start('storeWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: `hitl-store/${closed}`,
+      args: [{ namespace: [closed] }],
+    });
+    const started = Date.now();
+    expect(await as('alice', 'GET', '/api/approvals?workflowId=no-such-run&wait=30')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'run_not_found' } },
+    });
+    expect(await as('alice', 'GET', `/api/approvals?workflowId=${encodeURIComponent(store.workflowId)}&wait=30`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'not_an_agent_run' } },
+    });
+    expect(await as('alice', 'GET', `/api/approvals?workflowId=${closed}&wait=30`)).toEqual({ status: 200, body: [] });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await store.terminate();
+  });
+
   it('stops asking for the list once the client of a long poll has gone', async () => {
     const hitl = new HitlClient(h.temporal.client, h.taskQueue);
     let asked = 0;

@@ -7,6 +7,8 @@ import { decisionFor, type ActionOptions, type DecisionAction } from '../contrac
 import { ApprovalNotFoundError } from '../errors.js';
 import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
 import type { WaitingListing } from '../client/run-lists.js';
+import { endedAs } from '../client/ended-run.js';
+import { agentRunDescription } from '../client/followed-run.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
 import { decodeApprovalId, encodeApprovalId } from '../contract/approval-id.js';
 import { apiLog, type ApiApp, type ApiEnv, type ApiOptions } from './api-env.js';
@@ -173,7 +175,11 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
     }),
     async (c) => {
       const { wait, ...filter } = c.req.valid('query');
-      const { waiting, unreadable } = await waitForWaiting(() => hitl.waitingAcrossRuns(filter), (wait ?? 0) * 1000, c.req.raw.signal);
+      // One run, waited for: a run that is not one (a typo, another workflow) is said at once (404), and a closed one
+      // will never wait (the list is empty now), rather than after the whole wait.
+      const closed = filter.workflowId && wait ? endedAs(await agentRunDescription(hitl.temporal, filter.workflowId)) : undefined;
+      const waitMs = closed ? 0 : (wait ?? 0) * 1000;
+      const { waiting, unreadable } = await waitForWaiting(() => hitl.waitingAcrossRuns(filter), waitMs, c.req.raw.signal);
       if (unreadable.length) {
         c.header(UNREADABLE_RUNS_HEADER, String(unreadable.length));
         log(
