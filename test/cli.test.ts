@@ -266,7 +266,9 @@ describe('hitl', { timeout: 240_000 }, () => {
     const first = await hitl(['review', reviewId, '--as', 'rex'], {
       input: ['a', 'e', '{"path":"r2.txt","content":"typed"}', 'r', 'not this one'].join('\n') + '\n',
     });
-    expect(first.code).toBe(0);
+    // Its input ends before the fourth call: said, and not a success.
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('The input ended: 1 call not reviewed, still waiting.');
     expect(first.stdout).toContain('[1/4] write_file');
     expect(first.stdout).toContain('"content": "one"');
     expect(first.stdout).toContain('Decision (a=approve, e=edit, r=reject, p=respond, s=skip)');
@@ -290,6 +292,17 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(state.messages.find((m: { tool_call_id?: string }) => m.tool_call_id === 'r3').content).toBe(
       'Rejected by a human reviewer; cancel_order did not run. Reason: not this one',
     );
+  });
+
+  it('review exits 3 when it leaves a call refused, and says so', async () => {
+    const id = await startRun('cli batch of calls, reviewed by someone outside finance', 4);
+    // Three skipped; the refund of 20,000 is finance's, so mallory's approval is refused, and then skipped.
+    const reviewed = await hitl(['review', id, '--as', 'mallory'], { input: 's\ns\ns\na\ns\n' });
+    expect(reviewed.code).toBe(3);
+    expect(reviewed.stdout).toContain('Refused (approver_not_allowed)');
+    expect(reviewed.stdout).toContain('1 call left as refused: still waiting.');
+    expect(JSON.parse((await hitl(['--json', 'pending', id])).stdout)).toHaveLength(4);
+    await h.temporal.client.workflow.getHandle(id).terminate();
   });
 
   it('review shows a call whole where lists show a preview, and approves what it showed', async () => {

@@ -99,6 +99,9 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
       const hitl = await ctx.hitl();
       const input = lineReader();
       const who = { approver: opts.as, groups: opts.group };
+      // Said at the end, in the exit code too, for a script that pipes its answers: a call left refused is 3 (as a
+      // refused decision is), input that ran out before every call was seen is 1.
+      let refusedLast = 0;
       try {
         const pending = await hitl.pending(workflowId);
         if (pending.length === 0) process.stdout.write('Nothing is waiting for a decision.\n');
@@ -115,9 +118,15 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
             .concat('s=skip')
             .join(', ');
           let decided = false;
+          let refused = false;
           while (!decided) {
             const answer = (await input.ask(`Decision (${choices}): `))?.trim().toLowerCase();
-            if (answer === undefined) return;
+            if (answer === undefined) {
+              const left = pending.length - i;
+              process.stdout.write(`\nThe input ended: ${left} call${left === 1 ? '' : 's'} not reviewed, still waiting.\n`);
+              process.exitCode = 1;
+              return;
+            }
             const type = offered.find((d) => answer === KEYS[d] || answer === d);
             if (answer === 's' || answer === 'skip') break;
             if (!type) {
@@ -145,14 +154,21 @@ export const registerReviewCommand: RegisterCommand = (program, ctx) => {
               }
               process.stdout.write(`${result.applied.map((a) => appliedLine(a, p)).join('\n')}\n`);
               decided = true;
+              refused = false;
             } catch (err) {
               if (!(err instanceof DecisionRefusedError)) throw err;
               process.stdout.write(
                 `${style.red(`Refused (${err.code}):`)} ${terminalText(err.message, { multiline: true, indent: '  ' })}\n`,
               );
-              if (err.code === 'already_decided' || err.code === 'run_closed') decided = true;
+              refused = err.code !== 'already_decided' && err.code !== 'run_closed';
+              if (!refused) decided = true;
             }
           }
+          if (refused) refusedLast++;
+        }
+        if (refusedLast > 0) {
+          process.stdout.write(`${refusedLast} call${refusedLast === 1 ? '' : 's'} left as refused: still waiting.\n`);
+          process.exitCode = 3;
         }
       } finally {
         input.close();
