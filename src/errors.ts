@@ -154,7 +154,8 @@ export class SessionClosedError extends HitlError {
     readonly workflowId: string,
     reason: string,
   ) {
-    super(SessionClosedError.errorName, `Run ${workflowId} takes no more messages: ${reason}`);
+    // Said for an `end` too, which sends no message.
+    super(SessionClosedError.errorName, `Run ${workflowId} is not an open session: ${reason}`);
   }
 }
 

@@ -298,12 +298,14 @@ describe('sessions', () => {
   it('refuses messages to a run that is not a session, with the reason', async () => {
     const handle = await h.start({ agent: 'demo', prompt: 'not a session' });
     await handle.result();
-    await expect(hitl.say(handle.workflowId, 'hello?')).rejects.toThrow(/takes no more messages/);
+    await expect(hitl.say(handle.workflowId, 'hello?')).rejects.toThrow(/is not an open session: the run has finished/);
     const running = await h.start({ agent: 'demo', prompt: 'a busy session, not a session' });
     await waitForPending(running, 1);
     await expect(hitl.say(running.workflowId, 'hello?')).rejects.toThrow(
-      'takes no more messages: This run is not a session; start it with `session: {}` to send it more messages.',
+      'is not an open session: This run is not a session; start it with `session: {}` to send it more messages.',
     );
+    // An end as well, which is no message.
+    await expect(hitl.endSession(running.workflowId, 'done')).rejects.toThrow(`Run ${running.workflowId} is not an open session: This run`);
     // Straight through Temporal, typed and final, as every refusal: a sender in any language can tell why.
     await expect(running.executeUpdate(messageUpdate, { args: [{ content: 'hello?' }] })).rejects.toMatchObject({
       cause: { type: 'SessionClosedError', nonRetryable: true, message: expect.stringContaining('not a session') },
