@@ -571,6 +571,8 @@ describe('a proposal in the inbox', () => {
     expect((await request('alice', 'GET', `/api/approvals/${id}`)).body).not.toHaveProperty('canWithdraw');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn('bob', 'inboxteam');
+    // The list says what is left to him, as the call's view does.
+    await expect.poll(() => item(id).innerText()).toContain('withdraw only');
     await item(id).click();
     await expect.poll(() => page.locator('.view-only').innerText()).toContain('Only finance may decide this call');
     await expect.poll(decisionButtons).toEqual(['Withdraw…']);

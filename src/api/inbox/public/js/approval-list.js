@@ -50,7 +50,7 @@ export function ApprovalList({ approvals, selectedId, onSelect, loading, checked
             <span class="item-description">${approval.description}</span>
             <span class="item-meta">
               <span>${approval.agent}</span>
-              ${!approval.canDecide && html`<span class="badge">view only</span>`}
+              ${!approval.canDecide && html`<span class="badge">${approval.canWithdraw ? 'withdraw only' : 'view only'}</span>`}
               ${badges(approval).map((text) => html`<span class="badge">${text}</span>`)}
             </span>
           </button>
