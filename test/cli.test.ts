@@ -119,6 +119,9 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(acrossTable.stdout).toMatch(new RegExp(`│ ${runId}\\s+│ clidemo\\s+│ call-4\\s+│ process_refund\\s+│.*│ finance\\s+│`));
     const table = await hitl(['pending', runId]);
     expect(table.stdout).toMatch(/│ call-1\s+│ write_file/);
+    // A call with no list of approvers says who may decide it: anyone (a blank cell read as no one).
+    expect(table.stdout).toMatch(/│ call-1\s+│ write_file\s+│.*│ anyone\s+│/);
+    expect(table.stdout).toMatch(/│ call-4\s+│ process_refund\s+│.*│ finance\s+│/);
   });
 
   it('approve, reject, edit (--args-file) and respond; a refusal prints the reason, no stack trace, and exits non-zero', async () => {
@@ -425,6 +428,25 @@ describe('hitl', { timeout: 240_000 }, () => {
     expect(input).toMatchObject({ agent: 'clidemo', continueAsNew: { beforeWaitEvents: 60 } });
     const missing = await hitl(['show', 'no-such-run']);
     expect(missing).toMatchObject({ code: 4, stderr: 'Error: No run with workflow id no-such-run.\n' });
+    // Numbers in digits: parseInt read `1e9` as 1, a run of one step.
+    for (const [option, value] of [
+      ['--max-steps', '1e9'],
+      ['--max-steps', '20abc'],
+    ]) {
+      const refused = await hitl(['start', '--agent', 'clidemo', option!, value!, 'never started']);
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('expected a whole number, in digits')]);
+    }
+    expect(await hitl(['pending', '--wait', 'soon'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('expected a number of seconds'),
+    });
+  });
+
+  it('pending --wait across runs waits for something to wait, as long as asked', async () => {
+    const started = Date.now();
+    const none = await hitl(['pending', '--agent', 'clidemo', '--tool', 'no_such_tool', '--wait', '3']);
+    expect(none).toMatchObject({ code: 0, stdout: 'Nothing is waiting.\n' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
   });
 
   it('refuses a run id it cannot use, typed and before anything is sent: blank, too long, hiding, or a child’s or the store’s', async () => {

@@ -16,6 +16,21 @@ export function parseJson(value: string): Record<string, unknown> {
   throw new InvalidArgumentError('expected a JSON object');
 }
 
+/**
+ * A whole number written in digits (`--max-steps`, `--port`): `Number.parseInt` read `1e9` as 1 and `20abc` as 20, so a
+ * run meant to have a billion steps had one.
+ */
+export function parseCount(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('expected a whole number, in digits');
+  return Number(value);
+}
+
+/** Seconds to wait, in digits with an optional fraction (`--wait 2.5`). */
+export function parseSeconds(value: string): number {
+  if (!/^\d{1,9}(\.\d+)?$/.test(value)) throw new InvalidArgumentError('expected a number of seconds, in digits');
+  return Number(value);
+}
+
 /** A file holding a JSON object (`--args-file`): refused as `--args` is, whether it cannot be read or holds no object. */
 export function parseJsonFile(file: string): Record<string, unknown> {
   let text: string;

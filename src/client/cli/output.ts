@@ -172,7 +172,8 @@ export function pendingTable<T extends PendingRow>(
       argsCell(p),
       p.allowedDecisions.join(' '),
       until(p.deadline),
-      approversCell(p.approvers),
+      // No list of approvers: anyone who can reach the run decides (a blank cell read as no one).
+      approversCell(p.approvers) ?? 'anyone',
       whoDecidesCell(p),
     ]),
   );

@@ -12,7 +12,7 @@ import type { HitlClient } from '../../hitl-client.js';
 import type { UnreadableRun } from '../../run-lists.js';
 import { appliedLine } from '../applied-text.js';
 import { EXIT, UsageError, withHint } from '../errors.js';
-import { collectIdentities, parseIdentity, parseJson, parseJsonFile } from '../option-values.js';
+import { collectIdentities, parseIdentity, parseJson, parseJsonFile, parseSeconds } from '../option-values.js';
 import { jsonText, pendingTable, print, stuckNotice } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliContext, RegisterCommand } from './context.js';
@@ -90,7 +90,7 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .argument('[workflow-id]', 'the run')
     .option('--agent <name>', "across runs: only this agent's calls, and those in its runs (its sub-agents')")
     .option('--tool <name>', 'across runs: only this tool')
-    .option('--wait [seconds]', 'in one run: wait (up to 60 s, or as long as given) until something waits or the run ends', Number)
+    .option('--wait [seconds]', 'wait (up to 60 s, or as long as given) until something waits, or in one run until it ends', parseSeconds)
     .action(async (workflowId: string | undefined, opts) => {
       const hitl = await ctx.hitl();
       if (workflowId) {
@@ -104,7 +104,12 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
         );
         return;
       }
-      const { waiting, unreadable } = await hitl.waitingAcrossRuns({ agent: opts.agent, tool: opts.tool });
+      // Across runs, --wait waits for the list to hold something (as the HTTP list's `wait` does); it was ignored.
+      const across = () => hitl.waitingAcrossRuns({ agent: opts.agent, tool: opts.tool });
+      const deadline = Date.now() + (opts.wait === undefined ? 0 : opts.wait === true ? 60 : opts.wait) * 1000;
+      let listing = await across();
+      while (listing.waiting.length === 0 && Date.now() < deadline) listing = await sleep(500).then(across);
+      const { waiting, unreadable } = listing;
       print(ctx.out(), waiting, () =>
         waiting.length === 0
           ? 'Nothing is waiting.'

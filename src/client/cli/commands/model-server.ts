@@ -1,6 +1,7 @@
 /** `hitl model-server --script FILE --port N`: the scripted OpenAI-compatible server, standalone. */
 import { readFileSync } from 'node:fs';
 import { startModelServer } from '../../../model-server/server.js';
+import { parseCount } from '../option-values.js';
 import type { RegisterCommand } from './context.js';
 
 export const registerModelServerCommand: RegisterCommand = (program) => {
@@ -8,7 +9,7 @@ export const registerModelServerCommand: RegisterCommand = (program) => {
     .command('model-server')
     .description('serve a scripted OpenAI-compatible model for offline runs and tests')
     .requiredOption('--script <file>', 'JSON script')
-    .option('--port <n>', 'port', (v) => Number.parseInt(v, 10), 8700)
+    .option('--port <n>', 'port', parseCount, 8700)
     .option('--host <host>', 'interface to bind', '127.0.0.1')
     .action(async (opts) => {
       const server = await startModelServer({

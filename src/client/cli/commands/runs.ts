@@ -10,7 +10,7 @@ import { UnknownAgentError } from '../../../errors.js';
 import { checkAgentServed } from '../../served-agent.js';
 import { withHint } from '../errors.js';
 import { shellWord } from '../../shell-word.js';
-import { parseIdentity, parseJson } from '../option-values.js';
+import { parseCount, parseIdentity, parseJson } from '../option-values.js';
 import { outcomeText, pendingTable, print, retryingCell, retryingNotice, stuckNotice, style, table, until } from '../output.js';
 import { carryUnfitNotice } from '../../../contract/carry-unfit-notice.js';
 import { runCallIds } from '../call-labels.js';
@@ -27,7 +27,7 @@ export const registerRunCommands: RegisterCommand = (program, ctx) => {
       'who asks (the four-eyes rule keeps them from approving their own calls); signed in that name when HITL_SIGNING_KEY is set',
       parseIdentity,
     )
-    .option('--max-steps <n>', 'step limit', (v) => Number.parseInt(v, 10))
+    .option('--max-steps <n>', 'step limit', parseCount)
     .option('--context <json>', 'data tools receive and the model never sees', parseJson)
     .option('--approval <json>', "the run's own approval policy (by default it may only tighten the agent's)", parseJson)
     .option('--id <workflow-id>', 'workflow id to use (default: <agent>-<uuid>)')
