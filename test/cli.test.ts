@@ -440,6 +440,11 @@ describe('hitl', { timeout: 240_000 }, () => {
       code: 2,
       stderr: expect.stringContaining('expected a number of seconds'),
     });
+    // A blank call id names no call: refused here, not sent to the run to be refused there as malformed (exit 3).
+    expect(await hitl(['approve', 'any-run', ''])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('expected an id, not a blank one'),
+    });
   });
 
   it('pending --wait across runs waits for something to wait, as long as asked', async () => {

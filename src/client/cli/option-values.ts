@@ -16,6 +16,12 @@ export function parseJson(value: string): Record<string, unknown> {
   throw new InvalidArgumentError('expected a JSON object');
 }
 
+/** A run's or a call's id as an argument: a blank one names nothing, and is refused before anything is sent. */
+export function parseId(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected an id, not a blank one');
+  return value;
+}
+
 /**
  * A whole number written in digits (`--max-steps`, `--port`): `Number.parseInt` read `1e9` as 1 and `20abc` as 20, so a
  * run meant to have a billion steps had one.

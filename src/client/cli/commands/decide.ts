@@ -12,15 +12,15 @@ import type { HitlClient } from '../../hitl-client.js';
 import type { UnreadableRun } from '../../run-lists.js';
 import { appliedLine } from '../applied-text.js';
 import { EXIT, UsageError, withHint } from '../errors.js';
-import { collectIdentities, parseIdentity, parseJson, parseJsonFile, parseSeconds } from '../option-values.js';
+import { collectIdentities, parseId, parseIdentity, parseJson, parseJsonFile, parseSeconds } from '../option-values.js';
 import { jsonText, pendingTable, print, stuckNotice } from '../output.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliContext, RegisterCommand } from './context.js';
 
 function decisionOptions(command: Command): Command {
   return command
-    .argument('<workflow-id>', 'the run')
-    .argument('<call-id>', 'the pending call (as `hitl pending` lists it)')
+    .argument('<workflow-id>', 'the run', parseId)
+    .argument('<call-id>', 'the pending call (as `hitl pending` lists it)', parseId)
     .option('--as <approver>', 'who decides', parseIdentity)
     .option('--group <group>', 'a group of the approver (repeatable)', collectIdentities)
     .option('--args-hash <hash>', 'refuse if the arguments are not the ones you saw');
