@@ -51,7 +51,7 @@ export function checkMatch(input: DecideInput, ctx: Pick<PlanContext, 'pending' 
       if (earlier.type === 'settled')
         return new DecisionRefusedError(
           'already_decided',
-          `${id} is not waiting for a decision: it was settled earlier in this run.${now}`,
+          `${id} is not waiting for a decision: the run dealt with it earlier (it ran without a gate, its arguments were invalid, or it was decided).${now}`,
         );
       const by = earlier.approver ? ` by ${earlier.approver}` : '';
       return new DecisionRefusedError('already_decided', `${id} was already decided (${earlier.type}${by}).${now}`);

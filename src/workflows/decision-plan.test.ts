@@ -92,7 +92,7 @@ describe('planDecisions', () => {
     expect(message('z', ctx.decided)).toBe('z was already decided (reject by ann).');
     // Such an id may never have waited for anyone (it ran without a gate, or was replaced at a breakpoint).
     expect(message('call-1', new Map([['call-1', { type: 'settled' }]]))).toBe(
-      'call-1 is not waiting for a decision: it was settled earlier in this run.',
+      'call-1 is not waiting for a decision: the run dealt with it earlier (it ran without a gate, its arguments were invalid, or it was decided).',
     );
   });
 
