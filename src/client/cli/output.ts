@@ -95,15 +95,25 @@ export function stuckNotice(problem: RunProblem): string[] {
   ];
 }
 
-/** Who decides a pending call, in a table cell: quorum progress, the reviewer's word, the escalation reached, why it waits again. */
+/**
+ * Who decides a pending call, in a table cell: who proposed it, quorum progress, the reviewer's word, the escalation
+ * reached, why it waits again.
+ */
 export function whoDecidesCell(p: {
   requiredApprovals?: number;
   approvals?: { approver: string }[];
   review?: { reviewer: string; verdict: string };
   escalations?: { approvers: string[]; reached: boolean }[];
   repended?: { reason: string };
+  proposedBy?: { approver?: string; callId: string; toolName: string };
 }): string {
   const parts: string[] = [];
+  // Not the model's call: a person wrote it by an edit (or at a breakpoint), and may not approve it themselves.
+  if (p.proposedBy) {
+    const { approver, callId, toolName } = p.proposedBy;
+    const how = toolName.startsWith('breakpoint:') ? `at ${terminalText(callId)}` : `by an edit of ${terminalText(callId)}`;
+    parts.push(`proposed by ${terminalText(approver ?? 'someone unnamed')} ${how}`);
+  }
   if (p.requiredApprovals) {
     const who = p.approvals?.map((a) => terminalText(a.approver)).join(', ');
     parts.push(`${p.approvals?.length ?? 0}/${p.requiredApprovals} approvals${who ? ` (${who})` : ''}`);

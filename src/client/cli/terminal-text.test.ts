@@ -9,11 +9,11 @@ import { terminalText } from './terminal-text.js';
 
 /**
  * What must never reach the terminal raw: controls, line breakers and default-ignorable characters (in multi-line
- * text, newline and tab may). Written apart from the rule under test: a variation selector may stay only right after
+ * text, newline and tab may) and the Egyptian hieroglyph format controls. Written apart from the rule under test: a variation selector may stay only right after
  * a character that is not a selector, a Latin letter or a space; a joiner only between two that are neither ASCII,
  * Latin, spaces nor hidden; a tag character only inside one of the three subdivision flags.
  */
-const RAW = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb]|\p{Default_Ignorable_Code_Point}/u;
+const RAW = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u2800\ufff9-\ufffb\u{13430}-\u{1343f}]|\p{Default_Ignorable_Code_Point}/u;
 /** A neighbour a joiner never needs: nothing, ASCII, a Latin letter, a space, or a hidden character but an emoji's selector. */
 const joinsNothing = (c: string | undefined) =>
   c === undefined || /[\u0000-\u007f\p{Script=Latin}\s]/u.test(c) || (RAW.test(c) && c !== '\uFE0F');
@@ -42,6 +42,8 @@ const hostileText = fc
       fc.integer({ min: 0, max: 0xa0 }),
       fc.constantFrom(
         ...BIDI,
+        0x13430,
+        0x1343f,
         0xad,
         0x200b,
         0x200c,
