@@ -416,6 +416,19 @@ describe('approvals', () => {
       body: { error: { code: 'body_too_large' } },
     });
     expect(await as('alice', 'GET', '/api/nowhere')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+    // A route that takes another method: 405, with what it takes, rather than "no route".
+    for (const [method, path, allow] of [
+      ['GET', `/api/approvals/${ghost}/approve`, 'POST'],
+      ['PUT', '/api/runs', 'GET, HEAD, POST'],
+      ['DELETE', '/api/runs/some-run', 'GET, HEAD'],
+    ] as const) {
+      const response = await fetch(`${api.url}${path}`, { method, headers: { authorization: 'Bearer alice-token-0123456789' } });
+      expect([response.status, response.headers.get('allow'), ((await response.json()) as any).error.code], `${method} ${path}`).toEqual([
+        405,
+        allow,
+        'method_not_allowed',
+      ]);
+    }
     // A message that quotes what was sent shows what would hide or rewrite it as escapes: a bidi override, a
     // terminal's escape. Its own line breaks stay.
     const quoted = await as('alice', 'GET', '/api/runs/run%E2%80%AEfdp.exe%1B%5B2K');

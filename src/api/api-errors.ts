@@ -18,7 +18,7 @@ import {
 } from '../errors.js';
 import { NotAnAgentRunError, NotRequesterError, RunClosedError, RunStuckError, StreamOffsetError } from '../client/run-errors.js';
 
-type Status = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
+type Status = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
 
 const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   already_decided: 409,

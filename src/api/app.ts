@@ -22,6 +22,7 @@ import { OPS_PATHS, opsRoutes } from './ops-routes.js';
 import { runRoutes } from './run-routes.js';
 import { streamRoutes } from './stream-routes.js';
 import { toolRoutes } from './tool-routes.js';
+import { allowedMethods } from './method-not-allowed.js';
 import { withSharedResponses } from './shared-responses.js';
 import { tracingHttpMiddleware } from '../telemetry/tracing.js';
 import { inputProblems } from '../client/input-problems.js';
@@ -153,7 +154,12 @@ export function createApiApp(options: ApiOptions): ApiApp {
     return c.json(withSharedResponses(doc, PUBLIC_PATHS));
   });
 
-  app.notFound((c) => errorResponse(c, 404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app, c.req.path);
+    if (allowed.length === 0) return errorResponse(c, 404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`);
+    c.header('Allow', allowed.join(', '));
+    return errorResponse(c, 405, 'method_not_allowed', `${c.req.path} takes ${allowed.join(', ')}, not ${c.req.method}.`);
+  });
   app.onError(handleApiError);
   return app;
 }

@@ -69,11 +69,13 @@ describe('cells cut to fit a table', () => {
   });
 
   it('say who wrote a call a person proposed, and that anyone may decide a call with no approvers listed', () => {
-    const edited = pendingTable([{ ...call, proposedBy: { approver: 'bob', callId: 'call-1', toolName: 'send_email' } }]);
+    const edited = pendingTable([{ ...call, args: {}, proposedBy: { approver: 'bob', callId: 'call-1', toolName: 'send_email' } }]);
     expect(edited).toContain('proposed by bob by an edit of call-1');
-    const atBreak = pendingTable([{ ...call, proposedBy: { approver: 'ann', callId: 'break-2', toolName: 'breakpoint:afterModel' } }]);
+    const atBreak = pendingTable([
+      { ...call, args: {}, proposedBy: { approver: 'ann', callId: 'break-2', toolName: 'breakpoint:afterModel' } },
+    ]);
     expect(atBreak).toContain('proposed by ann at break-2');
-    expect(pendingTable([{ ...call, approvers: undefined }])).toMatch(/│ anyone +│/);
+    expect(pendingTable([{ ...call, args: {}, approvers: undefined }])).toMatch(/│ anyone +│/);
   });
 
   it('mark a prompt cut at 60 characters, and never split a character', () => {
