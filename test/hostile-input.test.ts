@@ -4,10 +4,8 @@
  * (its queries answer, the HTTP API shows it) and decidable (it finishes once decided), and a refused input leaves
  * it exactly as it was (a refused signal adds only its audit entry).
  */
-import path from 'node:path';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAgent } from '../src/agents/demo.js';
 import { encodeApprovalId } from '../src/contract/approval-id.js';
@@ -23,6 +21,7 @@ import { childApprovalsSignal } from '../src/workflows/sub-agent-report.js';
 import { foreignParentWorkflow } from './fixtures/foreign-parent-workflow.js';
 import { startTestApi } from './helpers/api.js';
 import { runHitl } from './helpers/cli.js';
+import { foreignWorker } from './helpers/foreign-worker.js';
 import { decide, signalDecision, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
@@ -49,7 +48,6 @@ const NAMELESS_START = {
   approval: { tools: { write_file: { approvers: ['group: finance', 'user:bob'] } } },
   interrupt: { beforeTools: { approvers: ['finance '] } },
 };
-const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: (m: string) => console.error(m) };
 const TOKENS = { 'alice-hostile-token-012345': { approver: 'alice', groups: ['finance'] } };
 
 const tally = { inputs: 0, wedged: 0, changedByRefusal: 0 };
@@ -783,14 +781,7 @@ describe('start input and stray signals', () => {
   it("fails a sub-agent that a workflow of the user's own starts with such names, in its first task, with the same lines", async () => {
     const client = (await new HitlClient(h.temporal.client, h.taskQueue).startRun(NAMELESS_START).catch((err: unknown) => err)) as Error;
     expect(client).toBeInstanceOf(InvalidRunInputError);
-    const { code } = await bundleWorkflowCode({ workflowsPath: path.resolve('test/fixtures/foreign-parent-workflow.ts'), logger: quiet });
-    const taskQueue = uniqueName('foreign-parent');
-    const worker = await Worker.create({
-      connection: h.temporal.nativeConnection,
-      namespace: h.temporal.namespace,
-      taskQueue,
-      workflowBundle: { code },
-    });
+    const { worker, taskQueue } = await foreignWorker(h, 'foreign-parent-workflow.ts');
     const workflowId = uniqueName('foreign-child');
     tally.inputs++;
     const outcome = await worker.runUntil(

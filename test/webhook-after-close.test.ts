@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationEvent } from '../src/schemas/notification-event.js';
+import { foreignDeliveryParentWorkflow } from './fixtures/foreign-delivery-parent.js';
 import { decide, waitForPending } from './helpers/decisions.js';
+import { foreignWorker } from './helpers/foreign-worker.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 import { uniqueName } from './helpers/temporal.js';
@@ -34,6 +36,8 @@ beforeAll(async () => {
     server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)),
   );
   h = await startHarness({
+    // The run, and the delivery workflow that outlives it, replay with later code (test/replay.test.ts).
+    recordAs: 'webhook-after-close',
     webhooks: { urls: [url], secret: 'a-webhook-secret-for-tests' },
     script: {
       conversations: [
@@ -62,10 +66,13 @@ describe('webhook events after the run closes', () => {
     const decided = () => attempts.filter((a) => a.event.workflowId === run.workflowId && a.event.type === 'approval.decided');
     await waitFor(() => Promise.resolve(decided().some((a) => a.taken)), 60_000, 'the decided event taken');
     const tries = decided();
-    // One event, tried until taken: the last attempt after the run had closed.
+    // One event, refused three times, then taken, after the run had closed (the run's own attempt in flight at the
+    // close may land as well: receivers deduplicate by id).
     expect(new Set(tries.map((a) => a.event.id)).size).toBe(1);
-    expect(tries.map((a) => a.taken)).toEqual([false, false, false, true]);
-    expect(tries.at(-1)!.at).toBeGreaterThan(closedAt);
+    expect(tries.slice(0, 4).map((a) => a.taken)).toEqual([false, false, false, true]);
+    expect(tries.find((a) => a.taken)!.at).toBeGreaterThan(closedAt);
+    // The event as the run sent it first, whatever became of its call since.
+    expect(new Set(tries.map((a) => JSON.stringify(a.event))).size).toBe(1);
 
     // By the run's child, which outlived it and says what it delivered.
     const children = [];
@@ -79,27 +86,32 @@ describe('webhook events after the run closes', () => {
     expect(children[0]!.workflowId).toBe(`${run.workflowId}/webhooks-${tries[0]!.event.id.split(':').at(-1)}`);
   });
 
-  it('refuses to send events it was not handed by their own run', async () => {
-    const event = attempts[0]!.event;
+  it('sends nothing it was not handed by an agent run: started alone, or by a workflow of someone else', async () => {
+    const eventIds = [attempts[0]!.event.id];
     const before = attempts.length;
-    const forged = await h.temporal.client.workflow.start('webhookDeliveryWorkflow', {
-      taskQueue: h.taskQueue,
-      workflowId: uniqueName('forged-delivery'),
-      args: [{ events: [{ ...event, type: 'approval.decided' }] }],
-    });
-    const failed = await forged.result().catch((err: unknown) => err);
-    expect(failed).toBeInstanceOf(WorkflowFailedError);
-    expect((failed as WorkflowFailedError).cause).toMatchObject({
+    const failure = async (workflowId: string, args: unknown[]) => {
+      const started = await h.temporal.client.workflow.start('webhookDeliveryWorkflow', { taskQueue: h.taskQueue, workflowId, args });
+      return ((await started.result().catch((err: unknown) => err)) as WorkflowFailedError).cause;
+    };
+    expect(await failure(uniqueName('alone'), [{ eventIds }])).toMatchObject({
       type: 'InvalidDeliveryInput',
       message: expect.stringContaining('it was not started by the run whose events they are'),
     });
-    const malformed = await h.temporal.client.workflow.start('webhookDeliveryWorkflow', {
-      taskQueue: h.taskQueue,
-      workflowId: uniqueName('malformed-delivery'),
-      args: [{ events: [{ id: 'x' }] }],
-    });
-    expect(((await malformed.result().catch((err: unknown) => err)) as WorkflowFailedError).cause).toMatchObject({
+    expect(await failure(uniqueName('malformed'), [{ events: [attempts[0]!.event] }])).toMatchObject({ type: 'InvalidDeliveryInput' });
+
+    // A parent of someone's own, asking for a real run's event by its id: the run it asks is not its parent.
+    const { worker, taskQueue } = await foreignWorker(h, 'foreign-delivery-parent.ts');
+    const outcome = await worker.runUntil(
+      h.temporal.client.workflow.execute(foreignDeliveryParentWorkflow, {
+        taskQueue,
+        workflowId: uniqueName('foreign-parent'),
+        workflowExecutionTimeout: '60s',
+        args: [{ taskQueue: h.taskQueue, workflowId: uniqueName('forged-delivery'), eventIds }],
+      }),
+    );
+    expect(outcome).toEqual({
       type: 'InvalidDeliveryInput',
+      message: expect.stringMatching(/^Refused to deliver: its parent .* is a foreignDeliveryParentWorkflow on .*, not an agent run on /),
     });
     expect(attempts.length).toBe(before);
   });

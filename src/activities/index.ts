@@ -1,6 +1,7 @@
 /** All activities, built over the worker's registries and configuration. */
 import type { ActivityDeps } from './activity-deps.js';
 import { createCallModel } from './call-model.js';
+import { createConfirmHandover } from './confirm-handover.js';
 import { createConfirmReport } from './confirm-report.js';
 import { McpConnections } from '../mcp/mcp-connections.js';
 import { createExecuteTool } from './execute-tool.js';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createMcpActivities(deps, deps.mcp ?? new McpConnections()),
     ...createReviewCall(deps),
     ...createConfirmReport(),
+    ...createConfirmHandover(),
   };
 }
 

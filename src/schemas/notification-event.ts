@@ -32,9 +32,20 @@ export const NotificationEvent = builtOnce('schemas/notification-event.Notificat
   }),
 );
 
-/** The events a run hands over as it closes, to be delivered after it (src/workflows/webhook-delivery.ts). */
+/** The most events one delivery workflow takes: a run hands over more in several. */
+export const DELIVERY_BATCH_EVENTS = 100;
+
+/**
+ * What a run hands a delivery workflow as it closes (src/workflows/webhook-delivery.ts): the ids of the events, which
+ * the delivery asks the run for, so that it sends only what the run gives.
+ */
 export const WebhookDeliveryInput = builtOnce('schemas/notification-event.WebhookDeliveryInput', () =>
-  z.strictObject({ events: z.array(NotificationEvent).min(1).max(100) }),
+  z.strictObject({ eventIds: z.array(z.string().min(1).max(2000)).min(1).max(DELIVERY_BATCH_EVENTS) }),
+);
+
+/** The run's answer, checked as any activity's result is before workflow code reads it. */
+export const HandedOverEvents = builtOnce('schemas/notification-event.HandedOverEvents', () =>
+  z.union([z.strictObject({ events: z.array(NotificationEvent).max(DELIVERY_BATCH_EVENTS) }), z.strictObject({ refused: z.string() })]),
 );
 
 export type NotificationEvent = z.infer<typeof NotificationEvent>;

@@ -51,6 +51,8 @@ export const ACTIVITY_OPTIONS = {
    * a lost signal would be: the sub-agent's next report says what waits then.
    */
   confirmReport: { startToCloseTimeout: '10s', retry: { initialInterval: '200ms', maximumAttempts: 3 } },
+  /** A delivery workflow asking the run that started it for the events it handed over: a query, as confirmReport. */
+  confirmHandover: { startToCloseTimeout: '1m', retry: { initialInterval: '1s', maximumAttempts: 5 } },
   /** Notifications retry for a while, then give up: a webhook outage must never hold up a run. */
   notify: { startToCloseTimeout: '30s', scheduleToCloseTimeout: '10m', retry: { initialInterval: '2s', maximumAttempts: 6 } },
 } satisfies Record<string, ActivityOptions>;

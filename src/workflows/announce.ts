@@ -1,6 +1,5 @@
 /** Shows a gated call to approvers: what they see, who may decide it, and its deadline counted from now. */
 import { argsHash } from '../policy/args-hash.js';
-import { NEWEST_DECISION_RULES } from '../policy/may-decide.js';
 import type { CallRecord, GateSettings } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
@@ -48,7 +47,7 @@ export function announce(
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
     rule: record.proposal?.rule ?? record.rule,
-    ...(ownIds ? { checks: v6 ? NEWEST_DECISION_RULES : v5 ? 5 : v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
+    ...(ownIds ? { checks: v6 ? 6 : v5 ? 5 : v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
     ...(writtenBy && { proposedBy: writtenBy }),
     ...(ownIds && { agent: run.agent }),
     ...(v4 && whoDecides(gate, at)),

@@ -125,11 +125,14 @@ export async function continueAsNewNow(run: AgentRun): Promise<void> {
   const messages = await compact(run);
   // A decision may have arrived while the summary was written and started a tool: wait until it is done.
   await condition(() => run.book.isPausable() && allHandlersFinished());
-  await run.notifications.flush();
+  await run.notifications.settle();
   const next = nextRunInput(run, messages);
-  if (!takesPatch(PATCHES.carryFits)) return startNextRun(next);
-  const fitted = fitNextRunInput(next);
-  if (fitted.input) return startNextRun(fitted.input);
+  // Webhook events still in flight go to a delivery that outlives this run only once it is sure to continue.
+  const fitted = takesPatch(PATCHES.carryFits) ? fitNextRunInput(next) : { input: next, bytes: 0 };
+  if (fitted.input) {
+    await run.notifications.handOver();
+    return startNextRun(fitted.input);
+  }
   // Its watchers' polls were refused as draining, and they poll again: this run is still the one to follow. (Since
   // patch carryMeasuredFirst, only when what came in meanwhile, such as a message, made the state too large.)
   if (run.events.handsOff) run.events.reattachPollers();

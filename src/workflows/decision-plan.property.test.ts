@@ -26,6 +26,8 @@ const pendingArb = fc.uniqueArray(
     // Quorum (rules v4): how many approvals the call needs, and who has approved already.
     required: fc.option(fc.integer({ min: 2, max: 3 }), { nil: undefined }),
     approved: fc.subarray(['ann', 'bob']),
+    // Rules v6 (four eyes on a response too) for a call without a quorum; with one, the quorum's v4.
+    v6: fc.boolean(),
   }),
   { selector: (p) => p.id, minLength: 1, maxLength: 4 },
 );
@@ -117,6 +119,7 @@ interface PendingItem {
   step: number;
   required?: number;
   approved: string[];
+  v6: boolean;
 }
 
 function toPending(items: PendingItem[]): PendingApproval[] {
@@ -134,6 +137,7 @@ function toPending(items: PendingItem[]): PendingApproval[] {
     ...(p.excluded && { excludedApprovers: p.excluded }),
     onTimeout: 'reject',
     rule: 'test',
+    ...(!p.required && p.v6 && { checks: 6 }),
     ...(p.required && {
       checks: 4,
       requiredApprovals: p.required,
@@ -171,7 +175,10 @@ describe('planDecisions (property)', () => {
             const groups = (input as { groups?: string[] }).groups ?? [];
             expect(call.approvers.includes(d.approver!) || groups.some((g) => call.approvers!.includes(g))).toBe(true);
           }
-          if (d.decision.type === 'approve' || d.decision.type === 'edit') expect(call.excludedApprovers ?? []).not.toContain(d.approver);
+          // Four eyes: whatever runs the tool, and since decision rules v6 a response, which answers for it.
+          const fourEyes =
+            d.decision.type === 'approve' || d.decision.type === 'edit' || (d.decision.type === 'respond' && (call.checks ?? 1) >= 6);
+          if (fourEyes) expect(call.excludedApprovers ?? []).not.toContain(d.approver);
           if (d.decision.type === 'edit') expect(toolSpecs[d.toolName]!.parameters.safeParse(d.args).success).toBe(true);
           expect(d.argsHash).toBe(argsHash(d.args));
           // Quorum: an approval is counted once, for a named approver who has not approved yet, never as "always".
@@ -200,6 +207,7 @@ describe('planDecisions (property)', () => {
                 step: 1,
                 required: 2,
                 approved: [],
+                v6: false,
               },
             ],
             { decisions: [{ id: 'a', type: 'approve' }], approver: 'bob' },
@@ -222,7 +230,9 @@ describe('planDecisions under a quorum (property)', () => {
         fc.array(fc.record({ who: fc.constantFrom(...people), type: fc.constantFrom('approve', 'approve', 'reject') }), { maxLength: 12 }),
         (required, attempts) => {
           let call: PendingApproval | undefined = {
-            ...toPending([{ id: 'a', tool: 'write_file', allowed: ['approve', 'reject'], step: 1, excluded: ['rita'], approved: [] }])[0]!,
+            ...toPending([
+              { id: 'a', tool: 'write_file', allowed: ['approve', 'reject'], step: 1, excluded: ['rita'], approved: [], v6: false },
+            ])[0]!,
             checks: 4,
             requiredApprovals: required,
           };

@@ -84,6 +84,28 @@ describe('planDecisions', () => {
     expect(code(input)).toBe(expected);
   });
 
+  it('holds a response from the requester to four eyes on calls announced under decision rules v6, not before', () => {
+    const respond = { decisions: [{ id: 'b', type: 'respond', message: 'Refunded by hand' }], approver: 'rita', groups: ['finance'] };
+    const under = (checks: number) => planDecisions(respond, { ...ctx, pending: ctx.pending.map((p) => ({ ...p, checks })) });
+    const v6 = under(6);
+    expect(!v6.ok && [v6.error.code, v6.error.message]).toEqual([
+      'four_eyes',
+      'rita requested this run and may not respond to its own process_refund (b); another approver must.',
+    ]);
+    // A paused run's calls replay as they were judged: under v5 the requester's response was taken.
+    expect(under(5).ok).toBe(true);
+    // Withdrawing stays theirs, and a colleague may respond.
+    expect(
+      planDecisions(
+        { ...respond, decisions: [{ id: 'b', type: 'reject' }] },
+        { ...ctx, pending: ctx.pending.map((p) => ({ ...p, checks: 6 })) },
+      ).ok,
+    ).toBe(true);
+    expect(planDecisions({ ...respond, approver: 'cfo' }, { ...ctx, pending: ctx.pending.map((p) => ({ ...p, checks: 6 })) }).ok).toBe(
+      true,
+    );
+  });
+
   it('says who decided a call it keeps, and of one it settled without keeping the detail, that it waits no more', () => {
     const message = (id: string, decided: PlanContext['decided']) => {
       const plan = planDecisions({ decisions: [{ id, type: 'approve' }] }, { ...ctx, decided });

@@ -87,13 +87,13 @@ const SET_21: readonly PatchId[] = [
 const SET_22: readonly PatchId[] = [...SET_21, PATCHES.breakpointsListAtOnce, PATCHES.tokensPassToOwners];
 const SET_23: readonly PatchId[] = [...SET_22, PATCHES.forwardsHearBack, PATCHES.subAgentCallsAnnounced];
 const SET_24: readonly PatchId[] = [...SET_23, PATCHES.reportsConfirmed];
+const SET_25: readonly PatchId[] = [...SET_24, PATCHES.toolArgumentsPlainJson];
+const SET_26: readonly PatchId[] = [...SET_25, PATCHES.idlePollsReleased];
+const SET_27: readonly PatchId[] = [...SET_26, PATCHES.fourEyesAnswers, PATCHES.webhooksOutliveRun];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
-  {
-    id: 'patch-set-27',
-    patches: [...SET_24, PATCHES.toolArgumentsPlainJson, PATCHES.idlePollsReleased, PATCHES.fourEyesAnswers, PATCHES.webhooksOutliveRun],
-  },
-  { id: 'patch-set-26', patches: [...SET_24, PATCHES.toolArgumentsPlainJson, PATCHES.idlePollsReleased] },
-  { id: 'patch-set-25', patches: [...SET_24, PATCHES.toolArgumentsPlainJson] },
+  { id: 'patch-set-27', patches: SET_27 },
+  { id: 'patch-set-26', patches: SET_26 },
+  { id: 'patch-set-25', patches: SET_25 },
   { id: 'patch-set-24', patches: SET_24 },
   { id: 'patch-set-23', patches: SET_23 },
   { id: 'patch-set-22', patches: SET_22 },

@@ -38,6 +38,7 @@ import { langChainInterrupt, toolApprovalItems } from './seed-views.js';
 import { checkEnd, checkMessage, queueMessage } from './session.js';
 import { childApprovalsSignal } from './sub-agent-report.js';
 import { takeChildReport } from './child-report-intake.js';
+import { handedOverEventsQuery } from '../contract/handed-over-query.js';
 import { sentReportQuery } from '../contract/sent-report-query.js';
 import { workflowNow } from './workflow-clock.js';
 
@@ -49,6 +50,9 @@ export function registerQueries(run: AgentRun): void {
   setHandler(interruptionsQuery, () => toolApprovalItems(listedPending(run), run.agent));
   setHandler(runStateQuery, (options?: RunStateQueryOptions) => runState(run, runStateOptions(options)));
   setHandler(toolsQuery, () => runTools(run));
+  setHandler(handedOverEventsQuery, (ids: string[]) =>
+    Array.isArray(ids) ? run.notifications.handedOver(ids.filter((id) => typeof id === 'string')) : [],
+  );
   setHandler(sentReportQuery, (seq: number) =>
     takesPatch(PATCHES.reportsConfirmed) ? run.visibility.sentReports.digestOf(seq) : ('unconfirmable' as const),
   );

@@ -5,7 +5,7 @@
 import { condition, log, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
 import { utf8Length } from '../bounds/truncate.js';
 import type { AuditEntry } from '../schemas/audit-entry.js';
-import type { NotificationEvent } from '../schemas/notification-event.js';
+import { DELIVERY_BATCH_EVENTS, type NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { encodeApprovalId } from '../contract/approval-id.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
@@ -19,6 +19,8 @@ export class RunNotifications {
   #seq = 0;
   /** Events being delivered, by their number: what a closing run hands over. */
   readonly #inFlight = new Map<number, NotificationEvent>();
+  /** Events handed to delivery workflows as the run closed, by id: what their query asks this run for. */
+  readonly #handedOver = new Map<string, NotificationEvent>();
   /** Webhooks are configured for this run's agent (recorded when the run started). */
   #enabled = false;
   #agent = '';
@@ -50,53 +52,74 @@ export class RunNotifications {
       approval,
       ...(decision && { decision }),
     };
-    this.#inFlight.set(seq, event);
+    // As sent: the call book changes a pending call in place later (approvals, escalations), and an event handed
+    // over at the close must be the one its receivers may already have had under the same id.
+    this.#inFlight.set(seq, JSON.parse(JSON.stringify(event)) as NotificationEvent);
     activities.notify
       .executeWithOptions({ ...ACTIVITY_OPTIONS.notify, summary: `notify ${type}` }, [event])
       .catch((err) => log.warn('notification not delivered', { type, error: String(err) }))
       .finally(() => this.#inFlight.delete(seq));
   }
 
+  /** Before the run closes: what is still in flight gets a few seconds, then goes to a delivery that outlives the run. */
+  async flush(): Promise<void> {
+    await this.settle();
+    await this.handOver();
+  }
+
   /**
    * Gives notifications still in flight a few seconds (a first attempt and a retry) before the run closes: once it
-   * closes, their activities never start. The result is already decided and visible; only the close waits. What is
-   * still in flight then goes to delivery workflows that outlive the run (patch webhooksOutliveRun), each started
-   * before the run closes; the attempt in flight may still land too, so a receiver can get an event twice and
-   * deduplicates by its id, as for any retry.
+   * closes, their activities never start. The result is already decided and visible; only the close waits.
    */
-  async flush(): Promise<void> {
+  async settle(): Promise<void> {
     if (this.#inFlight.size > 0 && takesPatch(PATCHES.flushNotifications)) {
       await condition(() => this.#inFlight.size === 0, '5s', { summary: 'last notifications before closing' });
     }
+  }
+
+  /**
+   * Hands what is still in flight to delivery workflows that outlive the run (patch webhooksOutliveRun), each started
+   * before the run closes; only once the close is certain (a continue-as-new may still decline). The attempt in
+   * flight may land too, so a receiver can get an event twice and deduplicates by its id, as for any retry.
+   */
+  async handOver(): Promise<void> {
     if (this.#inFlight.size === 0 || !takesPatch(PATCHES.webhooksOutliveRun)) return;
-    for (const events of batches([...this.#inFlight.values()])) {
-      const last = events.at(-1)!.id.split(':').at(-1);
+    for (const events of batches([...this.#inFlight.entries()])) {
+      for (const [seq, event] of events) (this.#handedOver.set(event.id, event), this.#inFlight.delete(seq));
+      const ids = events.map(([, event]) => event.id);
       await startChild(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
-        workflowId: `${workflowInfo().workflowId}/webhooks-${last}`,
-        args: [{ events }],
+        workflowId: `${workflowInfo().workflowId}/webhooks-${events.at(-1)![0]}`,
+        args: [{ eventIds: ids }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        staticSummary: `webhook events ${events[0]!.id} to ${events.at(-1)!.id}, after the run closed`,
-      }).catch((err) => log.warn('notifications not handed over', { events: events.map((e) => e.id), error: String(err) }));
+        staticSummary: `webhook events ${ids[0]} to ${ids.at(-1)}, after the run closed`,
+      }).catch((err) => log.warn('notifications not handed over', { events: ids, error: String(err) }));
     }
+  }
+
+  /** The events with these ids that this run handed over (for its delivery workflows, handedOverEventsQuery). */
+  handedOver(ids: readonly string[]): NotificationEvent[] {
+    return ids.flatMap((id) => this.#handedOver.get(id) ?? []);
   }
 }
 
-/** Well under a payload's 2 MB: an event carries its call's arguments, and a decision's before and after. */
+/**
+ * Well under a query answer's and a payload's 2 MB: the delivery asks for a batch's events in one query, and an event
+ * carries its call's arguments, and a decision's before and after.
+ */
 const BATCH_BYTES = 1_000_000;
-const BATCH_EVENTS = 100;
 
-/** Events in batches a delivery workflow takes: at most 100, and about 1 MB, each (one larger event alone). */
-function batches(events: NotificationEvent[]): NotificationEvent[][] {
-  const out: NotificationEvent[][] = [];
+/** Events, by their number, in batches a delivery takes: at most DELIVERY_BATCH_EVENTS and about 1 MB each (one larger event alone). */
+function batches(events: [number, NotificationEvent][]): [number, NotificationEvent][][] {
+  const out: [number, NotificationEvent][][] = [];
   let bytes = 0;
-  for (const event of events) {
-    const size = utf8Length(JSON.stringify(event));
+  for (const entry of events) {
+    const size = utf8Length(JSON.stringify(entry[1]));
     const current = out.at(-1);
-    if (current && current.length < BATCH_EVENTS && bytes + size <= BATCH_BYTES) {
-      current.push(event);
+    if (current && current.length < DELIVERY_BATCH_EVENTS && bytes + size <= BATCH_BYTES) {
+      current.push(entry);
       bytes += size;
     } else {
-      out.push([event]);
+      out.push([entry]);
       bytes = size;
     }
   }

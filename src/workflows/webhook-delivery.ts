@@ -4,32 +4,41 @@
  * run's last events after one attempt. The run hands them over instead (run-notifications.ts): this workflow, its
  * child, abandoned to live on, gives each event the retries a notification gets and then completes.
  *
- * Only as that child: every event must be its parent's own. Started straight through Temporal, it would have the
- * worker sign and send any event a caller wrote to every receiver.
+ * It is handed event ids, not events, and sends what the run that started it answers for them (a query, by an
+ * activity): started any other way, by anyone who can start workflows, even as the child of a workflow of their own,
+ * it would otherwise have the worker sign and send any event they wrote to every receiver.
  */
 import { ApplicationFailure, log, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { WebhookDeliveryInput } from '../schemas/notification-event.js';
+import { HandedOverEvents, WebhookDeliveryInput } from '../schemas/notification-event.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 
 export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
 
+const refuse = (why: string) => ApplicationFailure.nonRetryable(`Refused to deliver: ${why}.`, 'InvalidDeliveryInput');
+
 export async function webhookDeliveryWorkflow(raw: unknown): Promise<{ delivered: number; failed: number }> {
   const parsed = WebhookDeliveryInput.safeParse(raw);
-  if (!parsed.success)
-    throw ApplicationFailure.nonRetryable(`Invalid webhook delivery: ${z.prettifyError(parsed.error)}`, 'InvalidDeliveryInput');
+  if (!parsed.success) throw refuse(`the input is not a list of event ids: ${z.prettifyError(parsed.error)}`);
   const { parent } = workflowInfo();
-  const foreign = parsed.data.events.find((e) => e.workflowId !== parent?.workflowId || e.runId !== parent?.runId);
-  if (foreign) {
-    const why = parent ? `not an event of its parent run (${parent.workflowId})` : 'it was not started by the run whose events they are';
-    throw ApplicationFailure.nonRetryable(`Refused to deliver ${foreign.id}: ${why}.`, 'InvalidDeliveryInput');
-  }
+  if (!parent) throw refuse('it was not started by the run whose events they are');
+  const answer = HandedOverEvents.safeParse(
+    await activities.confirmHandedOverEvents.executeWithOptions(
+      { ...ACTIVITY_OPTIONS.confirmHandover, summary: `the events ${parent.workflowId} handed over` },
+      [{ workflowId: parent.workflowId, runId: parent.runId, eventIds: parsed.data.eventIds }],
+    ),
+  );
+  if (!answer.success) throw refuse(`the run's answer is not a list of its events: ${z.prettifyError(answer.error)}`);
+  if ('refused' in answer.data) throw refuse(answer.data.refused);
+  const { events } = answer.data;
+  const missing = parsed.data.eventIds.filter((id) => !events.some((e) => e.id === id));
+  if (missing.length > 0) log.warn('the run handed over none of these events', { events: missing });
   const outcomes = await Promise.allSettled(
-    parsed.data.events.map((event) =>
+    events.map((event) =>
       activities.notify.executeWithOptions({ ...ACTIVITY_OPTIONS.notify, summary: `notify ${event.type} (after the run closed)` }, [event]),
     ),
   );
-  const failed = outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [parsed.data.events[i]!.id] : []));
+  const failed = outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [events[i]!.id] : []));
   if (failed.length > 0) log.warn('notifications not delivered', { events: failed });
   return { delivered: outcomes.length - failed.length, failed: failed.length };
 }
