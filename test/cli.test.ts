@@ -449,9 +449,10 @@ describe('hitl', { timeout: 240_000 }, () => {
 
   it('pending --wait across runs waits for something to wait, as long as asked', async () => {
     const started = Date.now();
-    const none = await hitl(['pending', '--agent', 'clidemo', '--tool', 'no_such_tool', '--wait', '3']);
+    // Longer than the CLI takes to start and list once, so a --wait ignored would end well before it.
+    const none = await hitl(['pending', '--agent', 'clidemo', '--tool', 'no_such_tool', '--wait', '8']);
     expect(none).toMatchObject({ code: 0, stdout: 'Nothing is waiting.\n' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(8000);
   });
 
   it('refuses a run id it cannot use, typed and before anything is sent: blank, too long, hiding, or a child’s or the store’s', async () => {

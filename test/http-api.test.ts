@@ -603,6 +603,8 @@ describe('runs', () => {
       $ref: '#/components/schemas/ErrorBody',
     });
     expect(doc.components.schemas.ErrorBody).toMatchObject({ type: 'object', required: ['error'] });
+    expect(Object.keys(doc.paths['/api/me'].get.responses['429'].headers).sort()).toEqual(['RateLimit', 'RateLimit-Policy']);
+    expect(doc.paths['/api/approvals'].get.responses['404'].description).toMatch(/workflowId/);
     // A route's own description of an answer stays its own.
     expect(doc.paths['/api/me'].get.responses['401'].description).toBe('Missing or unknown token');
     // And the API sends the 415 the document names: a body labelled as something that is not JSON.
@@ -648,6 +650,12 @@ describe('hardening', () => {
         status: 429,
         body: { error: { code: 'rate_limited', message: 'Too many requests: the limit is 5 a minute. Try again shortly.' } },
       });
+      // With the headers the OpenAPI document names for every 429.
+      const headers = (await fetch(`${limited.url}/api/me`, { headers: { authorization: 'Bearer alice-token-0123456789' } })).headers;
+      expect([headers.get('ratelimit'), headers.get('ratelimit-policy')]).toEqual([
+        expect.stringMatching(/limit=5, remaining=0/),
+        '5;w=60',
+      ]);
       expect(await statuses('bob', 2)).toEqual([200, 200]);
       // Guessing tokens: every unknown token counts against the same address.
       expect(await statuses(null, 6)).toEqual([401, 401, 401, 401, 401, 429]);

@@ -576,6 +576,7 @@ describe('a proposal in the inbox', () => {
     await item(id).click();
     await expect.poll(() => page.locator('.view-only').innerText()).toContain('Only finance may decide this call');
     await expect.poll(decisionButtons).toEqual(['Withdraw…']);
+    expect(await page.locator('.decide').innerText()).toContain('You proposed this call, so you may withdraw it.');
     await page.keyboard.press('r');
     await page.getByLabel('Reason (the agent is told)').fill('I meant to cancel another order.');
     await page.getByRole('button', { name: 'Withdraw', exact: true }).click();

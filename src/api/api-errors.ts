@@ -55,8 +55,11 @@ function temporalUnreachable(err: unknown): boolean {
  */
 const keepLineBreaks = (c: string) => (c === '\n' ? c : codePointEscape(c));
 
+/** A message as the API sends it, in a body or an event stream's error (below). */
+export const visibleMessage = (message: string) => revealHidden(message, keepLineBreaks);
+
 export function errorResponse(c: Context, status: Status, code: string, message: string) {
-  return c.json({ error: { code, message: revealHidden(message, keepLineBreaks) } }, status);
+  return c.json({ error: { code, message: visibleMessage(message) } }, status);
 }
 
 export function handleApiError(err: unknown, c: Context) {

@@ -145,13 +145,22 @@ export function createApiApp(options: ApiOptions): ApiApp {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   app.openAPIRegistry.register('Condition', named(Condition, 'Condition'));
   app.openAPIRegistry.register('ErrorBody', named(ErrorBody, 'ErrorBody'));
+  // Built at the first request, when every route is registered, and kept: anyone may ask for it, without a token.
+  let doc: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get('/api/openapi.json', (c) => {
-    const doc = app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'temporal-hitl-agent approval API', version: '1.0.0', description: 'Decide gated tool calls of durable agent runs.' },
-      security: [{ bearer: [] }],
-    });
-    return c.json(withSharedResponses(doc, PUBLIC_PATHS));
+    doc ??= withSharedResponses(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'temporal-hitl-agent approval API',
+          version: '1.0.0',
+          description: 'Decide gated tool calls of durable agent runs.',
+        },
+        security: [{ bearer: [] }],
+      }),
+      PUBLIC_PATHS,
+    );
+    return c.json(doc);
   });
 
   app.notFound((c) => {

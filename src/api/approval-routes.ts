@@ -171,6 +171,7 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
         },
         400: errors[400],
         401: errors[401],
+        404: json(ErrorBody, 'With `workflowId` and `wait`: no such run, or not an agent run (answered at once)'),
       },
     }),
     async (c) => {

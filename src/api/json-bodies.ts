@@ -16,15 +16,17 @@ import { errorResponse } from './api-errors.js';
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 export const jsonBodies: MiddlewareHandler = async (c, next) => {
-  // Only a caller with a token gets here with a body (app.ts), but for the public paths, which take none.
-  if (!WITH_BODY.has(c.req.method) || !c.get('identity')) return next();
+  if (!WITH_BODY.has(c.req.method)) return next();
   // A compressed body would be read as if it were plain (gzip came back "not valid JSON"; a plain body labelled zstd
-  // was taken): refused for what it is, before it is read.
+  // was taken): refused for what it is, before it is read, and before the caller is known (the codec endpoint may
+  // take callers without a token, and reads bodies here too).
   const encoding = c.req.header('content-encoding')?.trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
     const message = `Request bodies are taken as they are, not compressed: Content-Encoding ${truncateBytes(encoding, 100)} is not read here.`;
     return errorResponse(c, 415, 'unsupported_media_type', message);
   }
+  // Only a caller with a token gets here with a body (app.ts), but for the public paths, which take none.
+  if (!c.get('identity')) return next();
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.raw.clone().text();
   // An empty body (or only white space), labelled as JSON or not, is no body: what many clients send for a POST without

@@ -12,6 +12,10 @@ type Operation = { requestBody?: unknown; responses?: Record<string, unknown> };
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
 
 const RATE_LIMITED = {
+  headers: {
+    RateLimit: { description: 'The limit, what is left of it and when the window resets (IETF draft 7)', schema: { type: 'string' } },
+    'RateLimit-Policy': { description: 'The limit and its window, in seconds', schema: { type: 'string' } },
+  },
   description:
     'Too many requests from this approver (or, without a valid token, this address) in the last minute (rate_limited). The RateLimit and RateLimit-Policy headers say the limit and when the window resets.',
   content: errorContent,

@@ -16,7 +16,7 @@ import { refusePastEnd } from '../client/ended-run.js';
 import { HitlError } from '../errors.js';
 import type { RunStreamItem } from '../schemas/run-event.js';
 import type { ApiApp, ApiOptions } from './api-env.js';
-import { errorResponse } from './api-errors.js';
+import { errorResponse, visibleMessage } from './api-errors.js';
 import { DecimalQuery, ErrorBody, IdParam } from './http-schemas.js';
 import { RunStreamHub } from './run-stream-hub.js';
 
@@ -140,7 +140,8 @@ function followAgain(err: unknown): boolean {
 }
 
 function errorBody(err: unknown) {
-  if (err instanceof HitlError) return { error: { code: err.code, message: err.message } };
+  // Shown as errorResponse shows any message: what it quotes from outside with its hidden characters as escapes.
+  if (err instanceof HitlError) return { error: { code: err.code, message: visibleMessage(err.message) } };
   console.error('[api] following a run failed', err instanceof Error ? err.message : err);
   return { error: { code: 'internal', message: 'Following the run failed; reconnect to resume.' } };
 }

@@ -2,6 +2,7 @@
  * Why the client cannot read a run as asked, typed. Apart from src/errors.ts because only src/client/ throws them;
  * they are HitlErrors like the rest, so the CLI and the API map them the same way (an exit code, a status).
  */
+import { revealHidden } from '../contract/hidden-characters.js';
 import { HitlError } from '../errors.js';
 
 /**
@@ -93,6 +94,7 @@ export class RunIdRefusedError extends HitlError {
   static readonly errorName = 'RunIdRefusedError';
   readonly code = 'run_id_refused';
   constructor(workflowId: string, why: string) {
-    super(RunIdRefusedError.errorName, `The run id ${JSON.stringify(workflowId.slice(0, 200))} cannot be used: ${why}.`);
+    // Quoted with what hides shown: the message is read as it is by a library's caller, not only by our screens.
+    super(RunIdRefusedError.errorName, `The run id ${revealHidden(JSON.stringify(workflowId.slice(0, 200)))} cannot be used: ${why}.`);
   }
 }

@@ -22,8 +22,11 @@ import { signRequestToken } from '../signing/sign-request.js';
 import { inputProblems } from './input-problems.js';
 import { RunIdRefusedError } from './run-errors.js';
 
-/** Temporal's longest workflow id by default (`limit.maxIDLength`), in bytes. */
-const MAX_RUN_ID_BYTES = 1000;
+/**
+ * Temporal takes workflow ids of up to 1,000 bytes by default (`limit.maxIDLength`); a run's own children add to its
+ * id (`<run>/<call>` for a sub-agent, `<run>/webhooks-<n>`), so a run's id leaves them room.
+ */
+const MAX_RUN_ID_BYTES = 900;
 
 /**
  * Why a caller's run id cannot be used, if it cannot: Temporal would refuse it without a reason (blank, too long), or

@@ -77,7 +77,7 @@ export function DecisionPanel({ approval, schema, mode, onMode, always, onAlways
                 busy=${busy}
                 onDecide=${onDecide}
                 argsHash=${argsHash}
-                proposer=${approval.whyNot?.proposer === true}
+                proposer=${!(approval.whyNot?.code === 'four_eyes' && !approval.whyNot.proposer)}
               />`
             }`
         : html`
