@@ -458,7 +458,7 @@ describe('hitl', { timeout: 240_000 }, () => {
   it('refuses a run id it cannot use, typed and before anything is sent: blank, too long, hiding, or a child’s or the store’s', async () => {
     const ids: [string, RegExp][] = [
       ['', /it is blank/],
-      ['x'.repeat(1001), /longer than 1000 bytes/],
+      ['x'.repeat(901), /longer than 900 bytes/],
       ['run\u202eexe.txt', /hides or rewrites text \(run\\u202eexe\.txt\)/],
       ['hitl-store/memories/victim', /holds a '\/'/],
       [`${runId}/call-9`, /holds a '\/'/],
