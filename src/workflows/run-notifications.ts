@@ -85,7 +85,10 @@ export class RunNotifications {
   async handOver(): Promise<void> {
     if (this.#inFlight.size === 0 || !takesPatch(PATCHES.webhooksOutliveRun)) return;
     for (const events of batches([...this.#inFlight.entries()])) {
-      for (const [seq, event] of events) (this.#handedOver.set(event.id, event), this.#inFlight.delete(seq));
+      for (const [seq, event] of events) {
+        this.#handedOver.set(event.id, event);
+        this.#inFlight.delete(seq);
+      }
       const ids = events.map(([, event]) => event.id);
       await startChild(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
         workflowId: `${workflowInfo().workflowId}/webhooks-${events.at(-1)![0]}`,
