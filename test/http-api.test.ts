@@ -143,9 +143,12 @@ describe('auth', () => {
         body: { error: { code: 'unauthorized' } },
       });
     }
-    // A public path takes no body: it is not read either.
+    // A public path takes no body: it is not read either, and the answer says the path takes GET.
     for (const path of ['/api/health', '/api/openapi.json']) {
-      expect(await as(null, 'POST', path, '{not json'), path).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+      expect(await as(null, 'POST', path, '{not json'), path).toMatchObject({
+        status: 405,
+        body: { error: { code: 'method_not_allowed' } },
+      });
     }
     expect(await as('alice', 'POST', '/api/runs', '{not json')).toMatchObject({
       status: 400,
