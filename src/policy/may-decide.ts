@@ -46,9 +46,6 @@ export interface DecisionRules {
   fourEyesAnswers?: boolean;
 }
 
-/** The newest version of the decision rules, which calls are announced with (src/workflows/announce.ts). */
-export const NEWEST_DECISION_RULES = 6;
-
 /** The rules of a pending call's `checks`, the version of the decision rules it was announced under (1 when unset). */
 export function decisionRules(checks = 1): Required<DecisionRules> {
   return { strictFourEyes: checks >= 2, typedApprovers: checks >= 5, fourEyesAnswers: checks >= 6 };

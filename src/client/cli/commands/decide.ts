@@ -74,7 +74,6 @@ async function signIfKeyHeld(
 
 /** Until the run has a pending call or has ended, or `seconds` have passed. */
 async function waitForPending(hitl: HitlClient, workflowId: string, seconds: number): Promise<void> {
-  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError('--wait takes a number of seconds.');
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
     const run = await hitl.getRun(workflowId, { messagesFrom: Number.MAX_SAFE_INTEGER, decisionsFrom: Number.MAX_SAFE_INTEGER });
