@@ -84,6 +84,13 @@ const cases: { name: string; input: unknown; code: string; message: string | Reg
       /^The argsHash sent for write_file \(call-1\) does not match its arguments \(expected sha256:[0-9a-f]{64}\): the arguments shown to you were not these\. Reload and decide again\.$/,
   },
   {
+    name: 'a decision naming another tool',
+    input: { decisions: [{ id: 'call-1', type: 'approve', toolName: 'execute_sql' }] },
+    code: 'tool_mismatch',
+    message:
+      'Your decision names the tool execute_sql, but write_file (call-1) is a call of write_file: the call shown to you was not this one. Reload and decide again.',
+  },
+  {
     name: 'a batch count mismatch',
     input: { decisions: [{ type: 'approve' }, { type: 'approve' }] },
     code: 'batch_count_mismatch',

@@ -25,6 +25,7 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   already_approved: 409,
   not_ready: 409,
   args_hash_mismatch: 409,
+  tool_mismatch: 409,
   run_closed: 409,
   run_stuck: 409,
   busy: 503,

@@ -11,6 +11,8 @@ export const REFUSAL_CODES = [
   'unknown_tool',
   'invalid_edit_args',
   'args_hash_mismatch',
+  /** A decision that names a tool (`toolName`, a LangGraph accept's action) for a call of another tool. */
+  'tool_mismatch',
   'batch_count_mismatch',
   'nothing_pending',
   'approver_required',

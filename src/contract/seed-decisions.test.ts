@@ -116,7 +116,7 @@ describe('planDecisions with the seeds’ shapes', () => {
       /^args_hash_mismatch/,
     );
     expect(planned({ type: 'accept', args: { action: 'read_data', args: FILE }, id: 'call-1' })).toMatch(
-      /^args_hash_mismatch: You decided a read_data call, but write_file \(call-1\) is a write_file call/,
+      /^tool_mismatch: Your decision names the tool read_data, but write_file \(call-1\) is a call of write_file/,
     );
   });
 

@@ -109,8 +109,8 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   }
   if (decision.toolName !== undefined && decision.toolName !== call.toolName) {
     return new DecisionRefusedError(
-      'args_hash_mismatch',
-      `You decided a ${decision.toolName} call, but ${label} is a ${call.toolName} call: the call shown to you was not this one. Reload and decide again.`,
+      'tool_mismatch',
+      `Your decision names the tool ${decision.toolName}, but ${label} is a call of ${call.toolName}: the call shown to you was not this one. Reload and decide again.`,
     );
   }
   const signed = checkToken(decision, call, ctx, label);
