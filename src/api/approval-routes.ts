@@ -1,12 +1,11 @@
 /** `/api/approvals`: what waits for a decision, and the four ways to decide it. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../contract/decision-actions.js';
 import { ApprovalNotFoundError } from '../errors.js';
 import { decisionRules, mayDecide, mayWithdraw, type Verdict } from '../policy/may-decide.js';
-import type { WaitingListing } from '../client/run-lists.js';
+import { pollUntil } from '../client/poll-until.js';
 import { endedAs } from '../client/ended-run.js';
 import { agentRunDescription } from '../client/followed-run.js';
 import type { WaitingApproval } from '../schemas/waiting-approval.js';
@@ -110,19 +109,6 @@ function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial
 }
 
 /**
- * The list, asked again every half second while it is empty, for up to `waitMs`, or until the client has gone
- * (`gone`: the request's signal): each ask lists every waiting run, so a dropped long poll must not keep asking.
- */
-async function waitForWaiting(list: () => Promise<WaitingListing>, waitMs: number, gone: AbortSignal): Promise<WaitingListing> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const listing = await list();
-    if (listing.waiting.length > 0 || Date.now() >= deadline || gone.aborted) return listing;
-    await sleep(Math.min(500, deadline - Date.now()), undefined, { signal: gone }).catch(() => {});
-  }
-}
-
-/**
  * The response header that counts the waiting runs the API could not read (encrypted with keys it lacks, or too
  * many calls for the memo and no answer to a query), whose calls the list therefore leaves out. A header, so the
  * body stays the plain array clients of approval services read; the log names the runs and why.
@@ -180,7 +166,12 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
       // will never wait (the list is empty now), rather than after the whole wait.
       const closed = filter.workflowId && wait ? endedAs(await agentRunDescription(hitl.temporal, filter.workflowId)) : undefined;
       const waitMs = closed ? 0 : (wait ?? 0) * 1000;
-      const { waiting, unreadable } = await waitForWaiting(() => hitl.waitingAcrossRuns(filter), waitMs, c.req.raw.signal);
+      const { waiting, unreadable } = await pollUntil(
+        () => hitl.waitingAcrossRuns(filter),
+        (listing) => listing.waiting.length > 0,
+        waitMs,
+        c.req.raw.signal,
+      );
       if (unreadable.length) {
         c.header(UNREADABLE_RUNS_HEADER, String(unreadable.length));
         log(

@@ -1,5 +1,4 @@
 /** `hitl pending`, and `hitl approve|reject|edit|respond RUN ID`. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { decisionFor, type ActionOptions, type DecisionAction } from '../../../contract/decision-actions.js';
 import { readEnvConfig } from '../../../config.js';
@@ -8,7 +7,7 @@ import type { DecideResult, Decision } from '../../../schemas/decision.js';
 import type { PendingApproval } from '../../../schemas/pending-approval.js';
 import { signedDecision } from '../../../signing/sign-decision.js';
 import { decisionSignerFromConfig } from '../../../signing/signing-config.js';
-import type { HitlClient } from '../../hitl-client.js';
+import { pollUntil } from '../../poll-until.js';
 import type { UnreadableRun } from '../../run-lists.js';
 import { appliedLine } from '../applied-text.js';
 import { EXIT, UsageError, withHint } from '../errors.js';
@@ -72,15 +71,8 @@ async function signIfKeyHeld(
   return signedDecision(signer, decision, { workflowId, argsHash, approver: who.approver, groups: who.groups, now: Date.now() });
 }
 
-/** Until the run has a pending call or has ended, or `seconds` have passed. */
-async function waitForPending(hitl: HitlClient, workflowId: string, seconds: number): Promise<void> {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    const run = await hitl.getRun(workflowId, { messagesFrom: Number.MAX_SAFE_INTEGER, decisionsFrom: Number.MAX_SAFE_INTEGER });
-    if (run.pending.length > 0 || isClosed(run.status)) return;
-    await sleep(500);
-  }
-}
+/** `--wait` alone waits a minute. */
+const waitSeconds = (wait: number | true): number => (wait === true ? 60 : wait);
 
 export const registerDecideCommands: RegisterCommand = (program, ctx) => {
   program
@@ -93,7 +85,10 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
     .action(async (workflowId: string | undefined, opts) => {
       const hitl = await ctx.hitl();
       if (workflowId) {
-        if (opts.wait !== undefined) await waitForPending(hitl, workflowId, opts.wait === true ? 60 : opts.wait);
+        if (opts.wait !== undefined) {
+          const view = () => hitl.getRun(workflowId, { messagesFrom: Number.MAX_SAFE_INTEGER, decisionsFrom: Number.MAX_SAFE_INTEGER });
+          await pollUntil(view, (run) => run.pending.length > 0 || isClosed(run.status), waitSeconds(opts.wait) * 1000);
+        }
         const [problem, pending] = await Promise.all([hitl.diagnose(workflowId), hitl.pending(workflowId)]);
         print(
           ctx.out(),
@@ -105,10 +100,8 @@ export const registerDecideCommands: RegisterCommand = (program, ctx) => {
       }
       // Across runs, --wait waits for the list to hold something (as the HTTP list's `wait` does); it was ignored.
       const across = () => hitl.waitingAcrossRuns({ agent: opts.agent, tool: opts.tool });
-      const deadline = Date.now() + (opts.wait === undefined ? 0 : opts.wait === true ? 60 : opts.wait) * 1000;
-      let listing = await across();
-      while (listing.waiting.length === 0 && Date.now() < deadline) listing = await sleep(500).then(across);
-      const { waiting, unreadable } = listing;
+      const waitMs = opts.wait === undefined ? 0 : waitSeconds(opts.wait) * 1000;
+      const { waiting, unreadable } = await pollUntil(across, (listing) => listing.waiting.length > 0, waitMs);
       print(ctx.out(), waiting, () =>
         waiting.length === 0
           ? 'Nothing is waiting.'
