@@ -160,8 +160,14 @@ describe('sessions', () => {
     await waitFor(
       async () => (await userAndAssistant(workflowId)).length === 4 && (await hitl.getRun(workflowId)).status === 'AwaitingMessage',
     );
-    // A body the route does not take is refused, and the run is unchanged.
+    // A body the route does not take is refused, and the run is unchanged; so is a decision when nothing waits (a
+    // conflict with the run's state, as when another approver decided first: 409).
     const beforeEnd = (await handle.describe()).historyLength;
+    const undecidable = await post(TOKEN, `/api/runs/${workflowId}/decisions`, { decisions: [{ type: 'approve' }] });
+    expect([undecidable.status, await undecidable.json()]).toEqual([
+      409,
+      { error: { code: 'nothing_pending', message: 'Nothing is waiting for a decision in this run.' } },
+    ]);
     for (const body of [{ force: true }, { reason: '' }, { reason: 'x'.repeat(1501) }]) {
       const refused = await post(TOKEN, `/api/runs/${workflowId}/end`, body);
       expect(refused.status, JSON.stringify(body).slice(0, 40)).toBe(400);

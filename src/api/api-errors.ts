@@ -26,6 +26,7 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
   not_ready: 409,
   args_hash_mismatch: 409,
   tool_mismatch: 409,
+  nothing_pending: 409,
   run_closed: 409,
   run_stuck: 409,
   busy: 503,
