@@ -411,6 +411,18 @@ describe('hitl', { timeout: 240_000 }, () => {
 
   it('exits 2 on usage errors, for an agent no worker serves, and 4 for an unknown run', async () => {
     expect((await hitl(['approve'])).code).toBe(2);
+    // With --json, a usage error is the JSON any other error is, without the help, also with --json after the command.
+    for (const [args, message] of [
+      [['--json', 'approve'], "missing required argument 'workflow-id'"],
+      [['approve', 'x', 'y', '--bogus', '--json'], "unknown option '--bogus'"],
+      [
+        ['pending', '--wait', 'soon', '--json'],
+        "option '--wait [seconds]' argument 'soon' is invalid. expected a number of seconds, in digits",
+      ],
+    ] as const) {
+      const usage = await hitl([...args]);
+      expect([usage.code, usage.stdout, JSON.parse(usage.stderr)], args.join(' ')).toEqual([2, '', { error: { code: 'usage', message } }]);
+    }
     // This environment lists no agent "nope", so the workers' first task on the run decides: they serve no such agent.
     const typo = await hitl(['start', '--agent', 'nope', 'hello']);
     expect(typo).toMatchObject({ code: 2, stdout: '' });
