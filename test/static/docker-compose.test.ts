@@ -125,11 +125,35 @@ describe('docker-compose.yml', () => {
     expect((JSON.parse(cmd) as string[]).join(' ')).toBe(scripts.worker);
   });
 
+  it('keeps Temporal and its UI on this host, the UI read-only: whoever reaches either can claim any approver', () => {
+    for (const name of ['temporal', 'temporal-ui']) {
+      const ports = services[name]!.ports!;
+      expect(ports.length, name).toBeGreaterThan(0);
+      for (const port of ports) expect(port, name).toMatch(/^127\.0\.0\.1:/);
+    }
+    expect(services['temporal-ui']!.environment!.TEMPORAL_DISABLE_WRITE_ACTIONS).toBe('true');
+  });
+
+  it('passes what the worker and the API must agree on to both from the shell, so none is dropped', () => {
+    const shared = [
+      ...['HITL_ENCRYPTION_KEYS', 'HITL_ENCRYPTION_KEY_ID', 'HITL_SIGNING_KEY', 'HITL_TRUSTED_JWKS', 'HITL_REQUIRE_SIGNED_DECISIONS'],
+      ...['HITL_TOKEN_ISSUER', 'HITL_TOKEN_AUDIENCE', 'HITL_OIDC_ISSUER', 'HITL_OIDC_AUDIENCE', 'HITL_OIDC_JWKS', 'HITL_OIDC_GROUPS_CLAIM'],
+    ];
+    for (const name of ['worker', 'api']) {
+      const env = services[name]!.environment!;
+      // `${NAME:-}`: the shell's value, and when it has none, the code's default (an empty variable is unset).
+      expect(Object.fromEntries(shared.map((key) => [key, env[key]])), name).toEqual(
+        Object.fromEntries(shared.map((key) => [key, `\${${key}:-}`])),
+      );
+    }
+    for (const key of ['HITL_API_RATE_LIMIT', 'HITL_API_BODY_LIMIT_BYTES']) expect(services.api!.environment![key]).toBe(`\${${key}:-}`);
+  });
+
   it('publishes the API on the port it listens on, and links to the UI it publishes', () => {
     const api = services.api!;
     expect(api.environment!.HITL_API_HOST).toBe('0.0.0.0');
     expect(api.ports).toEqual([`${api.environment!.HITL_API_PORT}:${api.environment!.HITL_API_PORT}`]);
-    const uiPort = services['temporal-ui']!.ports![0]!.split(':')[0];
+    const uiPort = services['temporal-ui']!.ports![0]!.split(':').at(-2);
     expect(api.environment!.TEMPORAL_UI_URL).toBe(`http://localhost:${uiPort}`);
     expect(services['temporal-ui']!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233');
     expect(services['temporal-ui']!.environment!.TEMPORAL_CODEC_ENDPOINT).toBe(`http://localhost:${api.environment!.HITL_API_PORT}/codec`);
