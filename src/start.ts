@@ -110,6 +110,12 @@ async function main(): Promise<void> {
         ...(printable && aliceToken && { financeToken: aliceToken }),
         // The CLI's default, localhost:7233, is the dev server's default port.
         ...(!/^(localhost|127\.0\.0\.1):7233$/.test(config.TEMPORAL_ADDRESS!) && { temporalAddress: config.TEMPORAL_ADDRESS }),
+        ...(encrypted && {
+          encryption: {
+            ...(config.HITL_ENCRYPTION_KEYS_FILE && { keysFile: path.resolve(config.HITL_ENCRYPTION_KEYS_FILE) }),
+            ...(config.HITL_ENCRYPTION_KEY_ID && { keyId: config.HITL_ENCRYPTION_KEY_ID }),
+          },
+        }),
       }).map((line) => `  ${line}`),
       '',
       'Ctrl-C stops everything.',

@@ -329,6 +329,23 @@ describe('payload encryption', () => {
       const items = (await listed.json()) as { workflowId: string }[];
       expect(items.some((a) => a.workflowId === workflowId)).toBe(false);
       expect(logged.join('\n')).toContain(JSON.stringify(workflowId));
+      // A run it cannot read, or decide, is a setting to fix, said as that: not a fault of ours to try again.
+      for (const [method, path] of [
+        ['GET', `/api/runs/${workflowId}`],
+        ['POST', `/api/runs/${workflowId}/decisions`],
+      ] as const) {
+        const refused = await fetch(`${keyless.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          ...(method === 'POST' && { body: JSON.stringify({ decisions: [{ id: 'call-1', type: 'reject', message: 'no' }] }) }),
+        });
+        const { error } = (await refused.json()) as { error: { code: string; message: string } };
+        expect([refused.status, error.code], path).toEqual([500, 'undecodable_payload']);
+        expect(error.message).toMatch(
+          /^This run's payloads are encrypted, and this API holds no key for them\. The API and every worker need the same HITL_ENCRYPTION_KEYS/,
+        );
+      }
+      expect((await keyed.pending(workflowId)).map((p) => p.id)).toEqual(['call-1']);
       // The keyed API reads it: no header, and the call is listed.
       await waitFor(async () => {
         const keyed = await fetch(`${api.url}/api/approvals`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -400,6 +417,24 @@ describe('payload encryption', () => {
     const [refused] = (await hitl.getRun(workflowId)).decisions;
     expect(refused).toMatchObject({ outcome: 'refused', refusal: { code: 'malformed', message: expect.stringContaining('key "k9"') } });
     expect(await hitl.diagnose(workflowId)).toBeUndefined();
+    // An API that encrypts with a key id no worker holds yet (a rotation's new current key, sent out first): the
+    // worker cannot read the query it sends, and the API says which setting to fix, not to try again.
+    const ahead = { currentId: 'k9', keys: new Map([...ringB.keys, ['k9', randomBytes(32)]]) };
+    const early = await startTestApi(h, {
+      hitl: new HitlClient(
+        new Client({ connection: h.temporal.client.connection, namespace: h.temporal.namespace, dataConverter: converter(ahead) }),
+        h.taskQueue,
+      ),
+      tokens: { [TOKEN]: { approver: 'ops', groups: ['finance'] } },
+    });
+    try {
+      const refused = await fetch(`${early.url}/api/runs/${workflowId}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect([refused.status, error.code]).toEqual([500, 'undecodable_payload']);
+      expect(error.message).toMatch(/^A worker could not decrypt what this API sent: .*key "k9" is not configured/);
+    } finally {
+      await early.close();
+    }
     await hitl.reject(workflowId, 'call-1', { approver: 'fin', groups: ['finance'], message: 'test done' });
     await waitFor(async () => (await hitl.getRun(workflowId)).status === 'Completed');
   });

@@ -16,6 +16,7 @@ import {
   SessionClosedError,
   UnknownAgentError,
 } from '../errors.js';
+import { ENCRYPTED_ENCODING } from '../codec/aes-gcm-codec.js';
 import { NotAnAgentRunError, NotRequesterError, RunClosedError, RunStuckError, StreamOffsetError } from '../client/run-errors.js';
 
 type Status = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
@@ -42,6 +43,25 @@ const REFUSAL_STATUS: Partial<Record<RefusalCode, Status>> = {
 
 /** gRPC's UNAVAILABLE and DEADLINE_EXCEEDED: the client gave up reaching Temporal (after its own retries). */
 const GRPC_UNREACHABLE: number[] = [GRPC_STATUS.UNAVAILABLE, GRPC_STATUS.DEADLINE_EXCEEDED];
+
+/**
+ * What `err`, or an error it wraps, says about an encrypted payload that could not be read, here (the SDK's "Unknown
+ * encoding: binary/encrypted" without keys, the codec's "Cannot decrypt a payload" with others) or by a worker (a
+ * query's input it could not decrypt): a key setting to fix, not a fault to retry.
+ */
+function undecodablePayloadMessage(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const at = e.message.indexOf('Cannot decrypt a payload');
+    // A worker's refusal of a query's input it could not decrypt says "could not be decoded", with the codec's words.
+    if (at !== -1)
+      return e.message.includes('could not be decoded')
+        ? `A worker could not decrypt what this API sent: ${e.message}`
+        : e.message.slice(at);
+    if (e.message.includes(`Unknown encoding: ${ENCRYPTED_ENCODING}`))
+      return `This run's payloads are encrypted, and this API holds no key for them.`;
+  }
+  return undefined;
+}
 
 /** Whether `err`, or an error it wraps, says Temporal could not be reached. */
 function temporalUnreachable(err: unknown): boolean {
@@ -102,6 +122,16 @@ export function handleApiError(err: unknown, c: Context) {
       503,
       'temporal_unavailable',
       'Temporal cannot be reached right now; try again shortly. A decision that reached it before this is never applied twice: sent again, it is refused as already decided.',
+    );
+  }
+  const undecodable = undecodablePayloadMessage(err);
+  if (undecodable !== undefined) {
+    console.error('[api] encrypted payloads could not be read:', undecodable);
+    return errorResponse(
+      c,
+      500,
+      'undecodable_payload',
+      `${undecodable} The API and every worker need the same HITL_ENCRYPTION_KEYS, and HITL_ENCRYPTION_KEY_ID may name only a key every worker holds (README, "Encryption"). Sending this again will not help until then.`,
     );
   }
   // The client's errors wrap what went wrong (a gRPC status, a failed workflow task) in their cause.

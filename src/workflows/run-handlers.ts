@@ -23,6 +23,7 @@ import {
 } from '../contract/messages.js';
 import type { DecisionInputShape } from '../contract/seed-decisions.js';
 import { truncateBytes } from '../bounds/truncate.js';
+import { undecodableMessage, undecodableReason } from '../contract/undecodable-payload.js';
 import { DecisionRefusedError } from '../errors.js';
 import { RunStateQueryOptions } from '../schemas/run-state.js';
 import { toolSpecs } from '../tools/registry.js';
@@ -118,6 +119,15 @@ function planFor(run: AgentRun, input: unknown, extra: unknown[]): Plan {
 
 /** The runState query's options; junk is answered with zod's words for what is wrong, not its raw list of issues. */
 function runStateOptions(raw: unknown): RunStateQueryOptions {
+  // Options this worker could not decrypt (a client encrypting with a key id the worker lacks) say so, not "junk".
+  const undecoded = undecodableReason(raw);
+  if (undecoded !== undefined) {
+    throw ApplicationFailure.create({
+      type: 'InvalidQueryOptions',
+      message: undecodableMessage('runState options', undecoded),
+      nonRetryable: true,
+    });
+  }
   const parsed = RunStateQueryOptions.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   throw ApplicationFailure.create({
