@@ -182,6 +182,23 @@ describe('payload encryption', () => {
           body,
         }).then((r) => r.status);
       expect([await call(), await call(TOKEN), await call('not-a-token-of-ours')]).toEqual([200, 200, 401]);
+      // A caller without a token has its body read as strictly as one with: what is not JSON, is labelled as something
+      // else, or names a key twice, is refused for what it is (it was zod's bare words, and a repeated key was taken).
+      const anonymous = (text: string, type = 'application/json') =>
+        fetch(`${anonymousApi.url}/codec/decode`, { method: 'POST', headers: { 'content-type': type }, body: text }).then(async (r) => [
+          r.status,
+          ((await r.json()) as { error?: { code: string; message: string } }).error,
+        ]);
+      expect(await anonymous('garbage')).toEqual([400, { code: 'invalid_request', message: 'The body is not valid JSON.' }]);
+      expect(await anonymous(body, 'application/xml')).toEqual([
+        415,
+        { code: 'unsupported_media_type', message: 'The codec takes JSON, as the Temporal UI sends; not application/xml.' },
+      ]);
+      expect(await anonymous('{"payloads": [], "payloads": []}')).toEqual([400, expect.objectContaining({ code: 'invalid_request' })]);
+      expect(await anonymous('[1]')).toEqual([
+        400,
+        { code: 'invalid_request', message: expect.stringMatching(/^The body is not \{"payloads": \[\{"metadata"/) },
+      ]);
     } finally {
       await anonymousApi.close();
     }

@@ -15,7 +15,7 @@ import { TokenVerifier } from './api-tokens.js';
 import { approvalRoutes } from './approval-routes.js';
 import { codecRoutes } from './codec-routes.js';
 import { ErrorBody, Me } from './http-schemas.js';
-import { jsonBodies } from './json-bodies.js';
+import { anyCallersJsonBodies, jsonBodies } from './json-bodies.js';
 import { inboxRoutes } from './inbox/inbox-routes.js';
 import { runDecisionRoutes } from './run-decision-routes.js';
 import { OPS_PATHS, opsRoutes } from './ops-routes.js';
@@ -138,7 +138,7 @@ export function createApiApp(options: ApiOptions): ApiApp {
       codec: options.codec,
       uiOrigins: [new URL(options.temporalUiUrl).origin],
       allowAnonymous: options.codecAllowAnonymous ?? false,
-      readBodies: [limitBody, jsonBodies],
+      readBodies: [limitBody, anyCallersJsonBodies],
     });
   }
 

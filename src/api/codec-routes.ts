@@ -19,6 +19,9 @@ export const RemoteCodecBody = z.object({
     .transform((p) => p ?? []),
 });
 
+/** What the codec takes, in the words its refusals use. */
+const SHAPE = '{"payloads": [{"metadata": {"<key>": "<base64>"}, "data": "<base64>"}]}';
+
 const fromBase64 = (value: string | undefined) => new Uint8Array(Buffer.from(value ?? '', 'base64'));
 const toBase64 = (value: Uint8Array | null | undefined) => Buffer.from(value ?? new Uint8Array()).toString('base64');
 
@@ -55,8 +58,20 @@ export function codecRoutes(app: ApiApp, { codec, uiOrigins, allowAnonymous, rea
 
   for (const direction of ['encode', 'decode'] as const) {
     app.post(`/codec/${direction}`, async (c) => {
-      const parsed = RemoteCodecBody.safeParse(await c.req.json().catch(() => undefined));
-      if (!parsed.success) return errorResponse(c, 400, 'invalid_request', z.prettifyError(parsed.error));
+      // Bodies were read as the API reads them (json-bodies.ts): one labelled as something else than JSON is not.
+      const type = c.req.header('content-type');
+      if (type !== undefined && !type.startsWith('application/json')) {
+        return errorResponse(
+          c,
+          415,
+          'unsupported_media_type',
+          `The codec takes JSON, as the Temporal UI sends; not ${type.slice(0, 100)}.`,
+        );
+      }
+      const body: unknown = await c.req.json().catch(() => undefined);
+      if (body === undefined) return errorResponse(c, 400, 'invalid_request', `The codec takes a JSON body: ${SHAPE}.`);
+      const parsed = RemoteCodecBody.safeParse(body);
+      if (!parsed.success) return errorResponse(c, 400, 'invalid_request', `The body is not ${SHAPE}:\n${z.prettifyError(parsed.error)}`);
       const payloads = parsed.data.payloads.map((p) => ({
         metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, fromBase64(v)])),
         data: fromBase64(p.data),

@@ -4,7 +4,7 @@
  * taken as JSON. A body that is not JSON, nests deeper than anything the API takes, or holds a key that JSON readers
  * read differently (`__proto__`, a key named twice in one object) is refused with 400 here, before any route sees it.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { duplicateKey } from '../bounds/duplicate-keys.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from '../bounds/json-depth.js';
 import { jsonPathText } from '../bounds/json-path.js';
@@ -15,7 +15,15 @@ import { errorResponse } from './api-errors.js';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
-export const jsonBodies: MiddlewareHandler = async (c, next) => {
+export const jsonBodies: MiddlewareHandler = (c, next) => checkBody(c, next, { tokenHoldersOnly: true });
+
+/**
+ * The same checks for every caller, a caller without a token included: the codec endpoint's, which may take callers
+ * without a token (codecAllowAnonymous) and must read their bodies as strictly (codec-routes.ts).
+ */
+export const anyCallersJsonBodies: MiddlewareHandler = (c, next) => checkBody(c, next, { tokenHoldersOnly: false });
+
+async function checkBody(c: Context, next: Next, { tokenHoldersOnly }: { tokenHoldersOnly: boolean }) {
   if (!WITH_BODY.has(c.req.method)) return next();
   // A compressed body would be read as if it were plain (gzip came back "not valid JSON"; a plain body labelled zstd
   // was taken): refused for what it is, before it is read, and before the caller is known (the codec endpoint may
@@ -26,7 +34,7 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
     return errorResponse(c, 415, 'unsupported_media_type', message);
   }
   // Only a caller with a token gets here with a body (app.ts), but for the public paths, which take none.
-  if (!c.get('identity')) return next();
+  if (tokenHoldersOnly && !c.get('identity')) return next();
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.raw.clone().text();
   // An empty body (or only white space), labelled as JSON or not, is no body: what many clients send for a POST without
@@ -70,4 +78,4 @@ export const jsonBodies: MiddlewareHandler = async (c, next) => {
   }
   if (meantAsJson) c.req.raw.headers.set('content-type', 'application/json');
   return next();
-};
+}
