@@ -118,6 +118,12 @@ describe('a run whose own policy would loosen its agent’s', () => {
       400,
       'Invalid agentWorkflow input: approval.tools.process_refund: needs 2 approvals, but only user:finance may give them: no call it gates could ever run',
     ]);
+    // And a predicate given an option it does not take: every call it judges would fail closed, the model blamed.
+    const domains = { predicate: 'externalRecipient', options: { domains: 'notalist' } };
+    expect(await refusal({ approval: { tools: { send_email: { when: { any: [domains, { arg: 'to', op: 'exists' }] } } } } })).toEqual([
+      400,
+      'Invalid agentWorkflow input: approval.tools.send_email.when.any.0.options.domains: expected an array of strings (domains such as `shop.com`)',
+    ]);
     // Or a breakpoint only the requester (hana, this token) may let go on, under four eyes.
     expect(await refusal({ approval: { fourEyes: true }, interrupt: { beforeTools: { approvers: ['user:hana'] } } })).toEqual([
       400,

@@ -59,6 +59,52 @@ describe('checkRunStart', () => {
     expect(() => checkRunStart(registry, { agent: 'relaxed', interrupt: { beforeTools: false } })).not.toThrow();
   });
 
+  it('refuses a predicate or rule that is not there, or options it does not take, where the run is asked for', () => {
+    const domains = { predicate: 'externalRecipient', options: { domains: 'notalist' } };
+    const subject = { arg: 'subject', op: 'matches', value: 'refund', flags: 'i' };
+    const err = refusal({ agent: 'demo', approval: { tools: { send_email: { when: { any: [domains, subject] } } } } });
+    expect(err).toBeInstanceOf(InvalidRunInputError);
+    expect(err.message).toBe(
+      'Invalid agentWorkflow input: approval.tools.send_email.when.any.0.options.domains: expected an array of strings (domains such as `shop.com`)',
+    );
+    // A run's reviewer: an unknown rule, or bad options, is said so, not called a loosening.
+    const reviewed = (review: unknown) => refusal({ agent: 'demo', approval: { tools: { cancel_order: { review } } } }).message;
+    expect(reviewed({ rule: 'nope' })).toBe(
+      'Invalid agentWorkflow input: approval.tools.cancel_order.review.rule: no rule "nope" in src/reviewers/rules.ts (known: amountLimits)',
+    );
+    expect(reviewed({ rule: 'amountLimits', options: { approveUpTo: 'lots', rejectAbove: 50000, bogus: 1 } }).split('\n')).toEqual([
+      'Invalid agentWorkflow input: approval.tools.cancel_order.review.options.approveUpTo: expected a finite number',
+      'approval.tools.cancel_order.review.options.bogus: not an option: amountLimits takes arg, approveUpTo, rejectAbove',
+    ]);
+    // A reviewer that can only reject or escalate takes no consent away (reviewerMayApprove), but the workflow, the
+    // authority, still judges every reviewer a run adds as one that may approve: refused here as there, not started to fail.
+    expect(reviewed({ rule: 'amountLimits', options: { rejectAbove: 50000 } })).toContain(
+      'tools.cancel_order.review: a reviewer may approve on its own',
+    );
+    // The default entry, a `not`, and an agent that takes any run policy: its calls would fail closed all the same.
+    const relaxed = { ...agents.demo!, approval: { ...agents.demo!.approval, runOverrides: 'any' as const } };
+    expect(() =>
+      checkRunStart(
+        { demo: relaxed },
+        { agent: 'demo', approval: { default: { when: { not: { predicate: 'writesData', options: 1 } } } } },
+      ),
+    ).toThrow('approval.default.when.not.options: expected an object of options: writesData takes no options');
+    // The CLI, which may not know the agent, checks them too.
+    expect(() =>
+      checkRunStart(
+        agents,
+        { agent: 'elsewhere', approval: { tools: { x: { when: { predicate: 'nope' } } } } },
+        { unknownAgents: 'allow' },
+      ),
+    ).toThrow('approval.tools.x.when.predicate: no predicate "nope"');
+    expect(() =>
+      checkRunStart(agents, {
+        agent: 'demo',
+        approval: { tools: { send_email: { when: { any: [{ ...domains, options: { domains: ['shop.com'] } }, subject] } } } },
+      }),
+    ).not.toThrow();
+  });
+
   it('answers thousands of bad entries in a few KiB: twenty listed, each quoted at most 220 characters', () => {
     const approvers = Array.from({ length: 5000 }, (_, i) => `group: ${'x'.repeat(1000)}${i}`);
     const message = refusal({ agent: 'demo', approval: { tools: { process_refund: { approvers } } } }).message;

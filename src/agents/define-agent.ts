@@ -16,6 +16,7 @@ import { isPattern, matchesPattern, MCP_SERVER_NAME, mcpServerOf } from '../tool
 import { namingProblems } from '../policy/approver-entries.js';
 import { gatesOf, unreachableApprovals } from '../policy/reachable-approvals.js';
 import { agentOptionProblems, type AgentProblem } from './agent-options-check.js';
+import { policyOptionProblems } from './policy-option-check.js';
 import type { ContextSchema } from './context-schema.js';
 import { responseFormatProblems, type ResponseFormat } from './response-format.js';
 
@@ -68,7 +69,10 @@ export const DEFAULT_MAX_STEPS = 25;
 
 export type { AgentProblem };
 
-/** Everything wrong with a definition (the instructions' size, tools, MCP servers, policy, options, response format); empty if sound. */
+/**
+ * Everything wrong with a definition (the instructions' size, tools, MCP servers, policy and the predicates and
+ * reviewers it names, options, response format); empty if sound.
+ */
 export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
   const problems: AgentProblem[] = [];
   const instructionsBytes = jsonStringBytes(input.instructions);
@@ -105,6 +109,7 @@ export function agentProblems(input: AgentDefinitionInput): AgentProblem[] {
   if (!policy.success) {
     for (const issue of policy.error.issues) problems.push({ path: ['approval', ...issue.path.map(pathPart)], message: issue.message });
   }
+  problems.push(...policyOptionProblems(input.approval).map((p) => ({ ...p, path: ['approval', ...p.path] })));
   problems.push(...namingProblems({ approval: policy.data, interrupt: input.interrupt }));
   if (policy.success) {
     const unreachable = unreachableApprovals(policy.data, undefined, gatesOf(policy.data, input.tools));

@@ -1,14 +1,16 @@
 /**
  * Named predicates for `when` conditions, for what comparisons cannot express. They run inside the workflow, so
- * they must be pure and deterministic: no clock, randomness, I/O or env. Register yours here. Besides the
- * arguments they see the call's facts: the run's context, the requester, the agent and the call id.
+ * they must be pure and deterministic: no clock, randomness, I/O or env. Register yours here, and the schema of its
+ * options in predicate-options.ts (the typecheck asks for it): a policy naming an unknown predicate, or giving one an
+ * option it does not take, is refused where the policy is written. Besides the arguments they see the call's facts:
+ * the run's context, the requester, the agent and the call id.
  */
 import { readArgPath } from './arg-path.js';
 import type { CallFacts } from './call-facts.js';
 
 export type Predicate = (args: Readonly<Record<string, unknown>>, options: unknown, facts: CallFacts) => boolean;
 
-export const predicates: Readonly<Record<string, Predicate>> = {
+const registered = {
   /** An email argument (`options.arg`, default `to`) outside the domains in `options.domains`. */
   externalRecipient(args, options) {
     const { arg = 'to', domains = [] } = (options ?? {}) as { arg?: string; domains?: string[] };
@@ -36,4 +38,8 @@ export const predicates: Readonly<Record<string, Predicate>> = {
     const query = readArgPath(args, 'query');
     return typeof query !== 'string' || !/^\s*(select|explain)\b/i.test(query);
   },
-};
+} satisfies Record<string, Predicate>;
+
+export type PredicateName = keyof typeof registered;
+
+export const predicates: Readonly<Record<string, Predicate>> = registered;

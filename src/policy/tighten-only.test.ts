@@ -1,6 +1,7 @@
 /** A run's own policy may tighten its agent's, never loosen it (unless the agent says `runOverrides: 'any'`). */
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy, type ApprovalPolicyOverride } from '../schemas/approval-policy.js';
+import { reviewerMayApprove } from '../agents/policy-option-check.js';
 import { loosenings } from './tighten-only.js';
 
 const refundWhen = { arg: 'amount', op: 'gt', value: 10000 } as const;
@@ -68,6 +69,18 @@ describe('loosenings', () => {
       'tools.process_refund.onTimeout: a run may not approve calls nobody decided',
       "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode",
     ]);
+  });
+
+  it('takes a reviewer that cannot approve, as its rule declares, as no loosening when asked to; the workflow does not ask', () => {
+    const rejecting = { tools: { cancel_order: { review: { rule: 'amountLimits', options: { rejectAbove: 50000 } } } } };
+    const approving = { tools: { cancel_order: { review: { rule: 'amountLimits', options: { approveUpTo: 1000 } } } } };
+    expect(loosenings(agent, rejecting, { reviewerMayApprove })).toEqual([]);
+    expect(loosenings(agent, approving, { reviewerMayApprove })).toEqual([
+      "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode",
+    ]);
+    // As runs have always been judged (src/workflows/run-policy.ts passes no judge): every new reviewer may approve.
+    expect(loosenings(agent, rejecting)).toEqual(loosenings(agent, approving));
+    expect(loosenings(agent, rejecting)).toHaveLength(1);
   });
 
   it('judges a tool the agent does not list against its default', () => {

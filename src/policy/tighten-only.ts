@@ -12,6 +12,7 @@ import { approverWithin } from './may-decide.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride, ToolGateConfig, ToolPolicy } from '../schemas/approval-policy.js';
 import type { Condition } from '../schemas/condition.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
+import type { ReviewConfig } from '../schemas/review.js';
 import { durationToMs } from '../schemas/duration.js';
 import { bestMatch, isPattern, MCP_SEPARATOR, specificity } from '../tools/tool-names.js';
 
@@ -28,13 +29,18 @@ export function looseningRefusal(agentName: string, problems: string[]): Invalid
  *   agentEntriesFor); off, only against the entry under the same key, as runs started before it were. @default true
  * @param options.typedApprovers a run may narrow a bare approver entry to one kind (`group:finance` under `finance`),
  *   as runs since patch set 13 read entries (may-decide.ts). @default true
+ * @param options.reviewerMayApprove whether a reviewer the run adds (not in shadow mode) may approve on its own: one
+ *   that may not (a rule whose options can only reject or escalate, as the rule declares: src/reviewers/rules.ts)
+ *   takes no consent away. The workflow passes none and judges every such reviewer as one that may, as runs always
+ *   were. @default every reviewer may
  */
 export function loosenings(
   agent: ApprovalPolicy,
   override: ApprovalPolicyOverride,
-  options: { throughPatterns?: boolean; typedApprovers?: boolean } = {},
+  options: { throughPatterns?: boolean; typedApprovers?: boolean; reviewerMayApprove?: (review: ReviewConfig) => boolean } = {},
 ): string[] {
-  const { throughPatterns = true, typedApprovers = true } = options;
+  const { throughPatterns = true, typedApprovers = true, reviewerMayApprove = () => true } = options;
+  const judge = { typedApprovers, reviewerMayApprove };
   const problems: string[] = [];
   const onTimeout = override.onTimeout ?? agent.onTimeout;
   if (onTimeout === 'approve' && agent.onTimeout !== 'approve') problems.push('onTimeout: a run may not approve calls nobody decided');
@@ -42,7 +48,7 @@ export function loosenings(
   for (const [key, entry] of Object.entries(override.tools ?? {})) {
     if (!throughPatterns) {
       const base = Object.hasOwn(agent.tools, key) ? agent.tools[key]! : agent.default;
-      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout, typedApprovers));
+      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout, judge));
       continue;
     }
     if (entry === false && mayUngateByHints(agent, key)) {
@@ -51,11 +57,11 @@ export function loosenings(
       );
     }
     for (const base of agentEntriesFor(agent, key)) {
-      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout, typedApprovers));
+      problems.push(...entryLoosenings(`tools.${key}`, base, entry, agent.onTimeout, onTimeout, judge));
     }
   }
   if (override.default !== undefined)
-    problems.push(...entryLoosenings('default', agent.default, override.default, agent.onTimeout, onTimeout, typedApprovers));
+    problems.push(...entryLoosenings('default', agent.default, override.default, agent.onTimeout, onTimeout, judge));
   return [...new Set(problems)];
 }
 
@@ -90,7 +96,7 @@ function entryLoosenings(
   entry: ToolPolicy,
   agentOnTimeout: string,
   runOnTimeout: string,
-  typedApprovers: boolean,
+  { typedApprovers, reviewerMayApprove }: { typedApprovers: boolean; reviewerMayApprove: (review: ReviewConfig) => boolean },
 ): string[] {
   const outsideOf = (agentEntries: readonly string[], entries: readonly string[]) =>
     entries.filter((x) => !approverWithin(x, agentEntries, typedApprovers));
@@ -113,7 +119,7 @@ function entryLoosenings(
   if ((r.requiredApprovals ?? 1) < (a.requiredApprovals ?? 1)) {
     problems.push(`${path}.requiredApprovals: the agent needs ${a.requiredApprovals} approvals`);
   }
-  if (r.review && !r.review.shadow && !deepEqual(r.review, a.review)) {
+  if (r.review && !r.review.shadow && !deepEqual(r.review, a.review) && reviewerMayApprove(r.review)) {
     problems.push(`${path}.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode`);
   }
   if (r.escalate && a.approvers && !deepEqual(r.escalate, a.escalate)) {
