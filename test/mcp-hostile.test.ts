@@ -57,6 +57,9 @@ beforeAll(async () => {
                 call('g', 'h__garbage'),
                 call('t', 'h__throws'),
                 call('b', 'h__bad-regex'),
+                // 34 a's and a mismatch: minutes of JavaScript's backtracking; the worker process died of it.
+                call('r', 'h__backtracks', { s: `${'a'.repeat(34)}!` }),
+                call('r2', 'h__backtracks', { s: 'aaaa' }),
               ],
             },
             { content: 'survived' },
@@ -76,9 +79,13 @@ describe('a hostile MCP server', () => {
     expect(((await handle.fetchHistory()).events ?? []).filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
 
     const { tools, mcpTools, mcpSkipped } = await handle.query(toolsQuery);
-    expect(tools).toEqual(['h__ok', 'h__wordy', 'h__flood', 'h__garbage', 'h__throws']);
+    expect(tools).toEqual(['h__ok', 'h__backtracks', 'h__wordy', 'h__flood', 'h__garbage', 'h__throws']);
+    const unusable = 'its input schema has a pattern that cannot be used:';
     expect(Object.fromEntries(mcpSkipped.map((s) => [s.name, s.reason]))).toEqual({
-      'h__bad-regex': 'its input schema has a pattern that is not a valid regular expression: (',
+      'h__bad-regex': `${unusable} ( (RE2 cannot run it (RE2 has no lookaround or backreferences): error parsing regexp: missing closing ): \`(\`)`,
+      h__lookaround: expect.stringMatching(
+        /^its input schema has a pattern that cannot be used: \^\(\?=a\)a \(RE2 cannot run it .*unsupported Perl syntax/,
+      ),
       'h__huge-schema': expect.stringMatching(/^its input schema is \d+ bytes, over the limit of 16384$/),
       h__deep: 'its input schema nests deeper than 32 levels',
       'h__name.with.dots': "the name does not fit the model API's rule (letters, digits, `_` and `-`, at most 64)",
@@ -94,6 +101,10 @@ describe('a hostile MCP server', () => {
     expect(messages.g).toMatch(/^Error from h__garbage: /);
     expect(messages.t).toMatch(/^Error from h__throws: .*the hostile server fails on purpose/);
     expect(messages.b).toMatch(/^Error: h__bad-regex is not a valid tool/);
+    expect(messages.r).toBe(
+      `Error: invalid arguments for h__backtracks:\n✖ s: String does not match pattern.\nFix them and call the tool again.`,
+    );
+    expect(messages.r2).toBe('s is "aaaa"');
   });
 });
 

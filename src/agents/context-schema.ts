@@ -7,6 +7,7 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { z } from 'zod';
 import { draftOf, schemaFaults, type SchemaFault } from '../tools/json-schema-check.js';
+import { withLinearPatterns } from '../tools/schema-patterns.js';
 
 export type JsonSchemaObject = Record<string, unknown>;
 export type ContextSchema = z.ZodType | JsonSchemaObject;
@@ -53,7 +54,7 @@ export function checkContext(schema: ContextSchema | undefined, context: Record<
   }
   try {
     const defaulted = withDefaults(schema, value) as Record<string, unknown>;
-    const result = new Validator(schema as Schema, draftOf(schema), false).validate(defaulted);
+    const result = withLinearPatterns(() => new Validator(schema as Schema, draftOf(schema), false).validate(defaulted));
     if (result.valid) return { ok: true, value: defaulted };
     const specific = result.errors.filter((e) => !['properties', 'allOf', '$ref'].includes(e.keyword));
     const lines = (specific.length ? specific : result.errors).slice(0, MAX_PROBLEMS).map(describe);

@@ -26,7 +26,9 @@ describe('defineAgent', () => {
         ...base,
         responseFormat: { type: 'object', properties: { items: { type: 'array', items: { type: 'string', pattern: '(' } } } },
       }),
-    ).toThrow('responseFormat.properties.items.items.pattern: the pattern cannot be compiled: Invalid regular expression: /(/u');
+    ).toThrow(
+      'responseFormat.properties.items.items.pattern: the pattern cannot be used: RE2 cannot run it (RE2 has no lookaround or backreferences): error parsing regexp: missing closing )',
+    );
     expect(agentProblems({ ...base, responseFormat: { type: 'array' } })).toEqual([
       { path: ['responseFormat', 'type'], message: 'a response format is a JSON Schema of `type: object`' },
     ]);
@@ -50,5 +52,40 @@ describe('defineAgent', () => {
     const answer = { name: 'Ada', tags: ['ü'], more: { 'x-a': 1 }, again: { name: 'Bo' } };
     expect(checkResponse(agent.responseFormat!, JSON.stringify(answer))).toEqual({ ok: true, value: answer });
     expect(checkResponse(agent.responseFormat!, JSON.stringify({ ...answer, tags: ['1'] }))).toMatchObject({ ok: false });
+  });
+
+  it('refuses an unknown review rule or predicate, and options they do not take, naming where', () => {
+    const gated = (gate: unknown) => ({ ...base, approval: { tools: { read_data: gate } } }) as Parameters<typeof defineAgent>[0];
+    expect(() => defineAgent(gated({ review: { rule: 'nope' } }))).toThrow(
+      'Agent "coded" is invalid:\n  approval.tools.read_data.review.rule: no rule "nope" in src/reviewers/rules.ts (known: amountLimits)',
+    );
+    expect(() => defineAgent(gated({ when: { not: { predicate: 'nope' } } }))).toThrow(
+      '  approval.tools.read_data.when.not.predicate: no predicate "nope" in src/policy/predicates.ts (known: externalRecipient',
+    );
+    expect(agentProblems(gated({ review: { rule: 'amountLimits', options: { approveUpTo: 'lots', rejectAbove: -1, bogus: 1 } } }))).toEqual(
+      [
+        { path: ['approval', 'tools', 'read_data', 'review', 'options', 'approveUpTo'], message: 'expected a finite number' },
+        { path: ['approval', 'tools', 'read_data', 'review', 'options', 'rejectAbove'], message: expect.stringContaining('0 or more') },
+        {
+          path: ['approval', 'tools', 'read_data', 'review', 'options', 'bogus'],
+          message: 'not an option: amountLimits takes arg, approveUpTo, rejectAbove',
+        },
+      ],
+    );
+    // The default entry too, and a policy whose other fields are wrong hides none of it.
+    expect(
+      agentProblems({ ...base, approval: { timeout: 'soon', default: { when: { predicate: 'writesData', options: { q: 1 } } } } as never }),
+    ).toEqual([
+      expect.objectContaining({ path: ['approval', 'timeout'] }),
+      { path: ['approval', 'default', 'when', 'options', 'q'], message: 'not an option: writesData takes no options' },
+    ]);
+    expect(
+      defineAgent(
+        gated({
+          when: { predicate: 'externalRecipient', options: { domains: ['shop.com'] } },
+          review: { rule: 'amountLimits', options: { approveUpTo: 10 } },
+        }),
+      ).approval.tools.read_data,
+    ).toMatchObject({ review: { rule: 'amountLimits' } });
   });
 });

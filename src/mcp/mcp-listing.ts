@@ -11,6 +11,7 @@ import { LIMITS } from '../contract/limits.js';
 import type { McpServerConfig } from '../schemas/mcp-server-config.js';
 import { McpToolAnnotations, type McpListing, type McpSkippedTool, type McpTool } from '../schemas/mcp-tool.js';
 import { checkJsonSchema } from '../tools/json-schema-check.js';
+import { linearPatternProblem } from '../tools/schema-patterns.js';
 import { matchesPattern, mcpToolName, TOOL_NAME } from '../tools/tool-names.js';
 
 /** Skipped tools a run records (the rest are counted in the last entry). */
@@ -91,14 +92,21 @@ function schemaProblem(schema: Record<string, unknown>): string | undefined {
   const bytes = utf8Length(JSON.stringify(schema));
   if (bytes > LIMITS.mcpSchemaBytes) return `its input schema is ${bytes} bytes, over the limit of ${LIMITS.mcpSchemaBytes}`;
   const pattern = badPattern(schema);
-  if (pattern !== undefined) return `its input schema has a pattern that is not a valid regular expression: ${truncateBytes(pattern, 200)}`;
+  if (pattern !== undefined) {
+    return `its input schema has a pattern that cannot be used: ${truncateBytes(pattern.pattern, 200)} (${truncateBytes(pattern.problem, 300)})`;
+  }
   const applied = checkJsonSchema(schema, {});
   if (!applied.ok && applied.problems.some((p) => p.startsWith("the tool's schema could not be applied"))) return applied.problems[0];
   return undefined;
 }
 
-/** The first `pattern` (or `patternProperties` key) that does not compile as the validator compiles it. */
-function badPattern(value: unknown): string | undefined {
+/**
+ * The first `pattern` (or `patternProperties` key) that the validator could not run, as it runs them: by RE2, within
+ * its budget (src/tools/schema-patterns.ts), so that no pattern of a server's can hold the workflow that checks a
+ * model's arguments against it.
+ */
+function badPattern(value: unknown): { pattern: string; problem: string } | undefined {
+  const size = { total: 0 };
   const stack = [value];
   while (stack.length) {
     const node = stack.pop();
@@ -108,12 +116,9 @@ function badPattern(value: unknown): string | undefined {
       ...(typeof record.pattern === 'string' ? [record.pattern] : []),
       ...(record.patternProperties && typeof record.patternProperties === 'object' ? Object.keys(record.patternProperties) : []),
     ];
-    for (const candidate of candidates) {
-      try {
-        new RegExp(candidate, 'u');
-      } catch {
-        return candidate;
-      }
+    for (const pattern of candidates) {
+      const problem = linearPatternProblem(pattern, size);
+      if (problem) return { pattern, problem };
     }
     stack.push(...Object.values(record));
   }

@@ -8,6 +8,7 @@
  */
 import { dereference, Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
+import { linearPatternProblem, withLinearPatterns } from './schema-patterns.js';
 
 export type SchemaCheck = { ok: true } | { ok: false; problems: string[] };
 
@@ -24,10 +25,15 @@ export function draftOf(schema: Record<string, unknown>): SchemaDraft {
   return '2020-12';
 }
 
-export function checkJsonSchema(schema: Record<string, unknown>, value: unknown): SchemaCheck {
+/**
+ * @param options.linearPatterns run the schema's patterns by RE2 (schema-patterns.ts), as everything does but the
+ *   workflow replaying a run from before patch set 28, which ran them by JavaScript's RegExp. @default true
+ */
+export function checkJsonSchema(schema: Record<string, unknown>, value: unknown, { linearPatterns = true } = {}): SchemaCheck {
   if (jsonDepthExceeds(value)) return { ok: false, problems: ['arguments: nested deeper than 64 levels'] };
   try {
-    const result = new Validator(schema as Schema, draftOf(schema), false).validate(value);
+    const validate = () => new Validator(schema as Schema, draftOf(schema), false).validate(value);
+    const result = linearPatterns ? withLinearPatterns(validate) : validate();
     if (result.valid) return { ok: true };
     const specific = result.errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
     const problems = (specific.length ? specific : result.errors).map(describe);
@@ -47,7 +53,7 @@ export interface SchemaFault {
 
 /**
  * What in a schema would throw once a value reaches it, found before any value does. The validator compiles each
- * `pattern` and `patternProperties` key (flag `u`) and resolves each `$ref` only when a value gets there, so a check
+ * `pattern` and `patternProperties` key (by RE2, schema-patterns.ts) and resolves each `$ref` only when a value gets there, so a check
  * against `{}` misses those under properties, items, branches or `$defs`, and the first real value fails instead.
  * This walks the lookup the validator builds (its constructor is `dereference(schema)`), which holds every
  * subschema it can reach, and compiles and resolves as `validate` does. Empty when every part applies.
@@ -68,13 +74,12 @@ export function schemaFaults(schema: Record<string, unknown>): SchemaFault[] {
     if (!known || (path && path.length > known.length)) places.set(sub as Record<string, unknown>, path ?? known ?? []);
   }
   const faults: SchemaFault[] = [];
+  const size = { total: 0 };
   for (const [sub, at] of places) {
+    // As `validate` runs them (withLinearPatterns): by RE2, within its budget.
     const compile = (pattern: unknown, path: string[]) => {
-      try {
-        new RegExp(pattern as string, 'u');
-      } catch (err) {
-        faults.push({ path: [...at, ...path], message: `the pattern cannot be compiled: ${errorMessage(err)}` });
-      }
+      const problem = typeof pattern === 'string' ? linearPatternProblem(pattern, size) : 'it is not a string';
+      if (problem) faults.push({ path: [...at, ...path], message: `the pattern cannot be used: ${problem}` });
     };
     if (sub.pattern !== undefined) compile(sub.pattern, ['pattern']);
     const patternProperties = sub.patternProperties;
@@ -87,7 +92,7 @@ export function schemaFaults(schema: Record<string, unknown>): SchemaFault[] {
   if (faults.length) return faults;
   // What else throws (a keyword of the wrong type, say) is found where any value reaches it: at the top.
   try {
-    new Validator(schema as Schema, draftOf(schema), false).validate({});
+    withLinearPatterns(() => new Validator(schema as Schema, draftOf(schema), false).validate({}));
     return [];
   } catch (err) {
     return [{ path: [], message: `the schema cannot be applied: ${errorMessage(err)}` }];

@@ -24,6 +24,8 @@ export interface ParseOptions {
    * @default true
    */
   plainJsonOnly?: boolean;
+  /** An MCP tool's schema patterns run by RE2 (json-schema-check.ts); off only for runs before patch set 28. @default true */
+  linearPatterns?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export function parseToolArguments(
   specs: Readonly<Record<string, ToolSpec>>,
   available: readonly string[],
   mcpTools: readonly McpTool[] = [],
-  { plainJsonOnly = true }: ParseOptions = {},
+  { plainJsonOnly = true, linearPatterns = true }: ParseOptions = {},
 ): ParsedArguments {
   const offered = available.includes(name);
   const spec = offered ? specs[name] : undefined;
@@ -62,15 +64,15 @@ export function parseToolArguments(
   }
   const notPlain = plainJsonOnly ? notPlainJson(value) : undefined;
   if (notPlain) return invalid(name, `✖ ${notPlain}`);
-  if (mcp) return checkMcpArguments(mcp, value);
+  if (mcp) return checkMcpArguments(mcp, value, linearPatterns);
   const parsed = spec!.parameters.safeParse(value);
   if (!parsed.success) return invalid(name, z.prettifyError(parsed.error));
   return { ok: true, args: parsed.data as ToolArgs };
 }
 
-function checkMcpArguments(tool: McpTool, value: unknown): ParsedArguments {
+function checkMcpArguments(tool: McpTool, value: unknown, linearPatterns: boolean): ParsedArguments {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return invalid(tool.name, '✖ expected a JSON object');
-  const checked = checkJsonSchema(tool.inputSchema, value);
+  const checked = checkJsonSchema(tool.inputSchema, value, { linearPatterns });
   if (!checked.ok) return invalid(tool.name, checked.problems.map((p) => `✖ ${p}`).join('\n'));
   return { ok: true, args: value as ToolArgs };
 }

@@ -39,6 +39,8 @@ export interface PlanContext {
   refusesProtoKeys?: boolean;
   /** Edited arguments holding a `__proto__` key or a non-finite number, even inside a JSON string, are invalid (since patch set 25). */
   refusesUnplainArgs?: boolean;
+  /** An MCP tool's schema patterns run by RE2 when an edit is checked (since patch set 28). */
+  runsPatternsLinearly?: boolean;
   /** Whoever proposed a call by an edit may reject it (withdraw it), whatever its approvers. */
   proposersMayWithdraw?: boolean;
   /** A proposal's deadline never approves it: `onTimeout: 'approve'` becomes `'reject'` (proposal-gate.ts; since patch set 9). */

@@ -52,6 +52,7 @@ function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds
     const mcp = mcpToolOf(run.snapshot, record.toolName);
     const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, run.snapshot.tools, run.snapshot.mcpTools, {
       plainJsonOnly: takesPatch(PATCHES.toolArgumentsPlainJson),
+      linearPatterns: takesPatch(PATCHES.schemaPatternsLinear),
     });
     if (!parsed.ok) {
       // Invalid calls never reach a human: the tool activity answers them with the error (MCP calls: the run does,

@@ -269,6 +269,12 @@ export const PATCHES = {
    * again once it had closed, and a receiver down at the time lost the run's last events after one attempt.
    */
   webhooksOutliveRun: 'webhooks-outlive-run',
+  /**
+   * An MCP tool's JSON Schema patterns are run by RE2 when the run checks a model's or an editor's arguments
+   * (src/tools/schema-patterns.ts): JavaScript's RegExp backtracks, and a server's `^(a+)+$` against arguments a
+   * model chose held the workflow task until the worker process died, then failed the task on every retry.
+   */
+  schemaPatternsLinear: 'schema-patterns-linear',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -155,6 +155,7 @@ function planContext(run: AgentRun): PlanContext {
     refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
     refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
     refusesUnplainArgs: takesPatch(PATCHES.toolArgumentsPlainJson),
+    runsPatternsLinearly: takesPatch(PATCHES.schemaPatternsLinear),
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
