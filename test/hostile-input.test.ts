@@ -154,6 +154,14 @@ beforeAll(async () => {
           ],
         },
         {
+          // A soft hyphen in the subject: people read "Refund", the agent's `matches: refund` condition does not.
+          match: 'a hidden hyphen',
+          replies: [
+            { toolCalls: [call('h1', 'send_email', { to: 'ada@example.com', subject: 'Re\u00adfund \u202eabc', body: 'Done.' })] },
+            { content: 'hidden hyphen done' },
+          ],
+        },
+        {
           match: 'undecodable',
           replies: [{ toolCalls: [call('u1', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'undecodable done' }],
         },
@@ -589,6 +597,23 @@ describe('policy patterns', () => {
     await finishes(handle, 'backtracking done');
     const state = await handle.query(runStateQuery);
     expect(state.messages.find((m) => m.role === 'tool')?.content).toContain('ada@example.com');
+  });
+});
+
+describe('hidden characters against a gate', () => {
+  it('a condition that did not hold over arguments holding one lets people judge the call, who see it shown', async () => {
+    tally.inputs++;
+    const handle = await h.start({ agent: 'demo', prompt: 'a hidden hyphen' });
+    const [email] = await waitForPending(handle, 1);
+    expect(email).toMatchObject({
+      toolName: 'send_email',
+      args: { subject: 'Re\u00adfund \u202eabc' },
+      rule: 'tools.send_email.when: subject matches "refund" did not hold, but subject holds a hidden character',
+    });
+    const shown = await runHitl(h, ['pending', handle.workflowId]);
+    expect(shown.stdout).toContain('Re\\u00adfund \\u202eabc');
+    await decide(handle, { decisions: [{ id: email!.id, type: 'reject', message: 'not like that' }], approver: 'sam' });
+    await finishes(handle, 'hidden hyphen done');
   });
 });
 

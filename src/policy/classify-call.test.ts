@@ -142,6 +142,52 @@ describe('MCP tools: patterns and annotations', () => {
     });
     expect(classifyCall(ApprovalPolicy.parse({}), 'ev__toggle', {}, undefined, {})).toEqual({ gated: false, rule: 'default: false' });
   });
+
+  it('failing safe (patch set 28): a tool that says it is both read-only and destructive waits', () => {
+    const both = { readOnlyHint: true, destructiveHint: true };
+    expect(classifyCall(ApprovalPolicy.parse({}), 'ev__delete_all', {}, undefined, both, { failSafe: true })).toMatchObject({
+      gated: true,
+      rule: 'mcp annotations: destructiveHint (readOnlyHint too)',
+    });
+    // Runs before it ran such a tool unasked; an entry of the policy still decides.
+    expect(classifyCall(ApprovalPolicy.parse({}), 'ev__delete_all', {}, undefined, both)).toMatchObject({ gated: false });
+    expect(classifyCall(mcp, 'fs__read_all', {}, undefined, both, { failSafe: true })).toEqual({
+      gated: false,
+      rule: 'tools.fs__read_*: false',
+    });
+  });
+});
+
+describe('failing safe on hidden characters (patch set 28)', () => {
+  const email = ApprovalPolicy.parse({ tools: { send_email: { when: { arg: 'subject', op: 'matches', value: 'refund', flags: 'i' } } } });
+  const send = (subject: string, body = 'Done.', failSafe = true) =>
+    classifyCall(email, 'send_email', { to: 'ada@example.com', subject, body }, undefined, undefined, { failSafe });
+
+  it('a condition that did not hold over arguments holding a hidden character lets people judge', () => {
+    expect(send('Re\u00adfund')).toMatchObject({
+      gated: true,
+      rule: 'tools.send_email.when: subject matches "refund" did not hold, but subject holds a hidden character',
+    });
+    expect(send('Hello', 'Thanks\u200b')).toMatchObject({
+      gated: true,
+      rule: expect.stringContaining('but body holds a hidden character'),
+    });
+    // Runs before: the condition alone.
+    expect(send('Re\u00adfund', 'Done.', false)).toMatchObject({ gated: false });
+  });
+
+  it('is the condition alone when it holds, or when what it read is plain text (tabs and line breaks are)', () => {
+    expect(send('Your refund')).toMatchObject({ gated: true, rule: 'tools.send_email.when: subject matches "refund"' });
+    expect(send('Hello', 'Line one\r\n\tLine two')).toEqual({
+      gated: false,
+      rule: 'tools.send_email.when: subject matches "refund" did not hold',
+    });
+    // A tool without a condition is not judged on its arguments.
+    expect(classifyCall(ApprovalPolicy.parse({}), 'send_email', { subject: 'x\u200b' }, undefined, undefined, { failSafe: true })).toEqual({
+      gated: false,
+      rule: 'default: false',
+    });
+  });
 });
 
 describe('classifyCall: who decides', () => {

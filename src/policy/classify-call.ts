@@ -4,7 +4,7 @@
  *
  * The policy entry for a tool is the one under its name, else under the most specific pattern that matches it
  * (`fs__*`; see src/tools/tool-names.ts). A tool with no entry follows its MCP annotations when it has them
- * (`readOnlyHint: true` runs, `destructiveHint: true` waits), else the policy's `default`.
+ * (`readOnlyHint: true` runs, `destructiveHint: true` waits, both wait), else the policy's `default`.
  */
 import type { GateSettings } from '../schemas/call-record.js';
 import { DECISION_TYPES } from '../schemas/decision.js';
@@ -15,16 +15,28 @@ import { bestMatch } from '../tools/tool-names.js';
 import { NO_FACTS, type CallFacts } from './call-facts.js';
 import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
+import { hiddenCharacterPath } from '../bounds/hidden-in-text.js';
 import { truncateJsonBytes } from '../bounds/truncate.js';
 
 export type { GateSettings };
 
 export type Classification = { gated: false; rule: string } | { gated: true; rule: string; settings: GateSettings };
 
+export interface ClassifyOptions {
+  /** Cut the description approvers read to this size (truncateJsonBytes). */
+  descriptionBytes?: number;
+  /**
+   * Gates that would let a call through on what cannot be trusted wait for people instead (patch set 28): a tool
+   * that says it is both read-only and destructive, and a `when` condition read over arguments holding a hidden
+   * character (src/bounds/hidden-in-text.ts), which a tester's "Re\u00adfund" subject slipped past a
+   * `matches: refund` gate with.
+   */
+  failSafe?: boolean;
+}
+
 /**
  * @param facts what conditions may know besides the arguments (the run's context, requester, agent, call id)
  * @param hints the tool's MCP annotations, for a tool the policy does not list
- * @param options.descriptionBytes cut the description approvers read to this size (truncateJsonBytes)
  */
 export function classifyCall(
   policy: ApprovalPolicy,
@@ -32,26 +44,41 @@ export function classifyCall(
   args: Record<string, unknown>,
   facts: Omit<CallFacts, 'toolName'> = NO_FACTS,
   hints?: McpToolAnnotations,
-  options: { descriptionBytes?: number } = {},
+  options: ClassifyOptions = {},
 ): Classification {
   const key = bestMatch(Object.keys(policy.tools), toolName);
-  // The MCP spec: destructiveHint means something only for a tool that is not read-only.
-  if (key === undefined && hints?.readOnlyHint === true) return { gated: false, rule: 'mcp annotations: readOnlyHint' };
+  // The MCP spec: destructiveHint means something only for a tool that is not read-only; a server that says both
+  // contradicts itself, and is taken at its more careful word.
+  const bothHints = options.failSafe === true && hints?.readOnlyHint === true && hints.destructiveHint === true;
+  if (key === undefined && hints?.readOnlyHint === true && !bothHints) return { gated: false, rule: 'mcp annotations: readOnlyHint' };
   const byHint = key === undefined && hints?.destructiveHint === true;
   const toolPolicy: ToolPolicy = key !== undefined ? policy.tools[key]! : byHint ? true : policy.default;
-  const source = key !== undefined ? `tools.${key}` : byHint ? 'mcp annotations: destructiveHint' : 'default';
+  const source =
+    key !== undefined
+      ? `tools.${key}`
+      : bothHints
+        ? 'mcp annotations: destructiveHint (readOnlyHint too)'
+        : byHint
+          ? 'mcp annotations: destructiveHint'
+          : 'default';
   if (toolPolicy === false) return { gated: false, rule: `${source}: false` };
   const config = toolPolicy === true ? {} : toolPolicy;
+  let hidden: string | undefined;
   if (config.when && !evaluateCondition(config.when, args, { ...facts, toolName })) {
-    return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
+    // What the condition read may not be what people read: they judge it, and see the character shown as an escape.
+    hidden = options.failSafe === true ? hiddenCharacterPath(args) : undefined;
+    if (hidden === undefined) return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
   }
   return {
     gated: true,
-    rule: config.when
-      ? `${source}.when: ${describeCondition(config.when)}`
-      : byHint
-        ? source
-        : `${source}: ${toolPolicy === true ? 'true' : 'gated'}`,
+    rule:
+      hidden !== undefined
+        ? `${source}.when: ${describeCondition(config.when!)} did not hold, but ${hidden} holds a hidden character`
+        : config.when
+          ? `${source}.when: ${describeCondition(config.when)}`
+          : byHint
+            ? source
+            : `${source}: ${toolPolicy === true ? 'true' : 'gated'}`,
     settings: {
       allowedDecisions: config.allowedDecisions ?? [...DECISION_TYPES],
       description: cutTo(describeCall(toolName, args, policy.descriptionPrefix, config.description), options.descriptionBytes),

@@ -13,7 +13,7 @@ import type { PendingApproval, RependReason } from '../schemas/pending-approval.
 import type { AgentRun } from './agent-run.js';
 import { announce, requestApproval } from './announce.js';
 import { describeForApprovers, describedByTool } from './approval-description.js';
-import { descriptionOptions } from './description-bound.js';
+import { classifyOptions } from './description-bound.js';
 import { mcpToolOf } from './mcp-tools.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { proposalGate } from './proposal-gate.js';
@@ -186,6 +186,6 @@ export async function repend(run: AgentRun, record: CallRecord, stale: Stale, ow
 function gateOfEdit(run: AgentRun, record: CallRecord, edited: EditedCall): GateSettings {
   const facts = { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent, callId: record.id };
   const hints = mcpToolOf(run.snapshot, edited.toolName)?.annotations;
-  const target = classifyCall(run.policy, edited.toolName, edited.args, facts, hints, descriptionOptions());
+  const target = classifyCall(run.policy, edited.toolName, edited.args, facts, hints, classifyOptions());
   return proposalGate(target.gated ? target.settings : record.gate!, takesPatch(PATCHES.deadlinesApproveNoProposal));
 }

@@ -41,6 +41,8 @@ export interface PlanContext {
   refusesUnplainArgs?: boolean;
   /** An MCP tool's schema patterns run by RE2 when an edit is checked (since patch set 28). */
   runsPatternsLinearly?: boolean;
+  /** What an edit becomes is judged by gates that fail safe (classify-call.ts, `failSafe`; since patch set 28). */
+  gatesFailSafe?: boolean;
   /** Whoever proposed a call by an edit may reject it (withdraw it), whatever its approvers. */
   proposersMayWithdraw?: boolean;
   /** A proposal's deadline never approves it: `onTimeout: 'approve'` becomes `'reject'` (proposal-gate.ts; since patch set 9). */

@@ -188,7 +188,9 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const hints = mcpTools?.find((tool) => tool.name === toolName)?.annotations;
   const facts = { ...(ctx.facts ?? NO_FACTS), callId: call.id };
   const target =
-    checks >= 2 && ctx.policy && !call.subAgentWorkflowId ? classifyCall(ctx.policy, toolName, checked.args, facts, hints) : undefined;
+    checks >= 2 && ctx.policy && !call.subAgentWorkflowId
+      ? classifyCall(ctx.policy, toolName, checked.args, facts, hints, { failSafe: ctx.gatesFailSafe ?? false })
+      : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {
     ...(target.settings.approvers && { approvers: target.settings.approvers }),

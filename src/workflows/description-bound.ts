@@ -6,12 +6,16 @@
  * toolDescriptionsBounded.
  */
 import { truncateJsonBytes } from '../bounds/truncate.js';
+import type { ClassifyOptions } from '../policy/classify-call.js';
 import { LIMITS } from '../contract/limits.js';
 import { PATCHES, takesPatch } from './patches.js';
 
-/** classifyCall's options for this run. */
-export function descriptionOptions(): { descriptionBytes?: number } {
-  return takesPatch(PATCHES.descriptionsBounded) ? { descriptionBytes: LIMITS.descriptionBytes } : {};
+/** classifyCall's options for this run: the description's bound, and (patch set 28) gates that fail safe. */
+export function classifyOptions(): ClassifyOptions {
+  return {
+    ...(takesPatch(PATCHES.descriptionsBounded) && { descriptionBytes: LIMITS.descriptionBytes }),
+    ...(takesPatch(PATCHES.gatesFailSafe) && { failSafe: true }),
+  };
 }
 
 /** A tool's own text for approvers after the policy's prefix, under the same bound since patch toolDescriptionsBounded. */

@@ -9,7 +9,7 @@ import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import type { AgentRun } from './agent-run.js';
-import { descriptionOptions } from './description-bound.js';
+import { classifyOptions } from './description-bound.js';
 import { announce, requestApproval } from './announce.js';
 import { preparedFirst } from './call-preparation.js';
 import { mcpToolOf } from './mcp-tools.js';
@@ -63,7 +63,7 @@ function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds
     }
     record.args = parsed.args;
     const facts = { context: run.input.context ?? {}, requestedBy: run.input.requestedBy, agent: run.agent, callId: record.id };
-    const classification = classifyCall(run.policy, record.toolName, parsed.args, facts, mcp?.annotations, descriptionOptions());
+    const classification = classifyCall(run.policy, record.toolName, parsed.args, facts, mcp?.annotations, classifyOptions());
     record.rule = classification.rule;
     if (!classification.gated) return;
     // A call a person wrote waits for someone who may approve it, whatever the deadline says (proposal-gate.ts).

@@ -275,6 +275,12 @@ export const PATCHES = {
    * model chose held the workflow task until the worker process died, then failed the task on every retry.
    */
   schemaPatternsLinear: 'schema-patterns-linear',
+  /**
+   * Gates fail safe on what cannot be trusted (src/policy/classify-call.ts, `failSafe`): an MCP tool annotated both
+   * read-only and destructive waits (it ran unasked), and a `when` that did not hold over arguments holding a hidden
+   * character waits (a tester's "Re\u00adfund" subject passed a `matches: refund` gate).
+   */
+  gatesFailSafe: 'gates-fail-safe',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

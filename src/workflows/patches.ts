@@ -90,7 +90,7 @@ const SET_24: readonly PatchId[] = [...SET_23, PATCHES.reportsConfirmed];
 const SET_25: readonly PatchId[] = [...SET_24, PATCHES.toolArgumentsPlainJson];
 const SET_26: readonly PatchId[] = [...SET_25, PATCHES.idlePollsReleased];
 const SET_27: readonly PatchId[] = [...SET_26, PATCHES.fourEyesAnswers, PATCHES.webhooksOutliveRun];
-const SET_28: readonly PatchId[] = [...SET_27, PATCHES.schemaPatternsLinear];
+const SET_28: readonly PatchId[] = [...SET_27, PATCHES.schemaPatternsLinear, PATCHES.gatesFailSafe];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
   { id: 'patch-set-28', patches: SET_28 },
   { id: 'patch-set-27', patches: SET_27 },

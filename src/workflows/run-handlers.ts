@@ -156,6 +156,7 @@ function planContext(run: AgentRun): PlanContext {
     refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
     refusesUnplainArgs: takesPatch(PATCHES.toolArgumentsPlainJson),
     runsPatternsLinearly: takesPatch(PATCHES.schemaPatternsLinear),
+    gatesFailSafe: takesPatch(PATCHES.gatesFailSafe),
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),
