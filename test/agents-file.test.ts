@@ -229,7 +229,7 @@ describe('an agents file with problems a run would only meet too late', () => {
 `,
     );
     const expected = [
-      `${file}:4 agents.0.responseFormat.properties.a.pattern: the pattern cannot be compiled: Invalid regular expression: /(/u`,
+      `${file}:4 agents.0.responseFormat.properties.a.pattern: the pattern cannot be used: RE2 cannot run it (RE2 has no lookaround or backreferences): error parsing regexp: missing closing ): \`(\``,
       `${file}:9 agents.1.maxSteps: Too small`,
       `${file}:7 agents.1.tools.1: "nope" names no tool in src/tools/registry.ts`,
       `${file}:7 agents.1.tools.2: "fs__*" names no tool in src/tools/registry.ts`,
