@@ -55,11 +55,12 @@ function useUpAttachSlots(db: ShopDb): void {
 }
 
 /**
- * Runs `query` against the shop database in `file`: rows for a read, `{ rows }` or `{ changes }` for a write, which
- * is recorded under `idempotencyKey` so a retry changes nothing twice. Throws ToolRefusedError for what SQLite
- * refuses or what the guards forbid; a busy database stays a plain error, so the tool's retry policy applies.
+ * Runs `query` against the shop database in `file`, here and now: rows for a read, `{ rows }` or `{ changes }` for a
+ * write, which is recorded under `idempotencyKey` so a retry changes nothing twice. Throws ToolRefusedError for what
+ * SQLite refuses or what the guards forbid; a busy database stays a plain error, so the tool's retry policy applies.
+ * It blocks its thread until SQLite is done: the tool calls it in a SQL process, under a time budget (bounded-sql.ts).
  */
-export function runGuardedSql(file: string, query: string, idempotencyKey: string): unknown {
+export function runGuardedStatement(file: string, query: string, idempotencyKey: string): unknown {
   const tempDirectory = globalTempDirectory();
   try {
     const rows = withConnection(file, 'read', (reader) => {
