@@ -52,6 +52,101 @@ describe('the environment as a whole', () => {
       /HITL_REQUIRE_SIGNED_DECISION is not a setting; did you mean HITL_REQUIRE_SIGNED_DECISIONS\?\n✖ HITL_ENCRYPTION_KEYS_FIlE is not a setting; did you mean HITL_ENCRYPTION_KEYS_FILE\?/,
     );
     // Others are left alone: the environment holds many variables that are not ours.
-    expect(readEnvConfig({ HITL_SOMETHING_ELSE: '1', PATH: '/bin' }).HITL_API_PORT).toBe(8787);
+    expect(readEnvConfig({ PATH: '/bin', TEMPORAL_CLI_PATH: '/bin/temporal' }).HITL_API_PORT).toBe(8787);
+  });
+
+  it('refuses every HITL_ variable that is not a setting, naming the nearest when there is one', () => {
+    const meant = {
+      HITL_ENCRYPTIONKEYS: 'HITL_ENCRYPTION_KEYS',
+      HITL_REQUIRE_SIGNED_DECISONS: 'HITL_REQUIRE_SIGNED_DECISIONS',
+      HITL_REQUIRESIGNEDDECISIONS: 'HITL_REQUIRE_SIGNED_DECISIONS',
+      HITL_SIGNINGKEY: 'HITL_SIGNING_KEY',
+      HITL_CODEC_ALLOW_ANON: 'HITL_CODEC_ALLOW_ANONYMOUS',
+      HITL_FOUREYES: 'HITL_FOUR_EYES',
+      HITL_API_TOKENS_PATH: 'HITL_API_TOKENS_FILE',
+      hitl_api_port: 'HITL_API_PORT',
+    };
+    for (const [name, setting] of Object.entries(meant))
+      expect(() => readEnvConfig({ [name]: 'true' }), name).toThrow(`✖ ${name} is not a setting; did you mean ${setting}?`);
+    expect(() => readEnvConfig({ HITL_SOMETHING_ELSE: '1' })).toThrow(
+      'Invalid environment:\n✖ HITL_SOMETHING_ELSE is not a setting (README, "Configuration", lists them)',
+    );
+  });
+
+  it('takes the HITL_ variables the tests, the scripts and the deploy files read, though they are not settings', () => {
+    const others = [
+      'HITL_RECORD_HISTORIES',
+      'HITL_ZOD_PROPERTY_RUNS',
+      'HITL_JSON_SCHEMA_PROPERTY_RUNS',
+      'HITL_PYTHON_VENV',
+      'HITL_SEARCH_ATTRIBUTES',
+    ];
+    expect(readEnvConfig(Object.fromEntries(others.map((name) => [name, '1']))).HITL_API_PORT).toBe(8787);
+  });
+});
+
+describe('numbers', () => {
+  it('takes whole numbers in digits, and port 0 (a free port)', () => {
+    expect(readEnvConfig({ HITL_API_PORT: '0', HITL_API_RATE_LIMIT: '1200', HITL_WORKER_MAX_CACHED_RUNS: '200' })).toMatchObject({
+      HITL_API_PORT: 0,
+      HITL_API_RATE_LIMIT: 1200,
+      HITL_WORKER_MAX_CACHED_RUNS: 200,
+    });
+  });
+
+  it('refuses numbers in another form, saying the form and the range', () => {
+    for (const value of ['0x1F90', '1e3', '80.0', '-1', ' 80', '8O8O', 'Infinity'])
+      expect(() => readEnvConfig({ HITL_API_PORT: value }), value).toThrow(
+        /✖ must be a whole number from 0 to 65535, in digits\n {2}→ at HITL_API_PORT/,
+      );
+  });
+
+  it("refuses numbers out of each setting's range, naming the range", () => {
+    const refused = {
+      HITL_API_PORT: ['65536', 'from 0 to 65535'],
+      HITL_DEV_SERVER_PORT: ['0', 'from 1 to 65535'],
+      HITL_API_BODY_LIMIT_BYTES: ['1000', 'from 262144 to 2097152 bytes'],
+      HITL_WORKER_MAX_CACHED_RUNS: ['1000000', 'from 1 to 10000 runs'],
+      HITL_API_RATE_LIMIT: ['0', 'from 1 to 100000 requests a minute'],
+      HITL_CONNECT_TIMEOUT_MS: ['3600001', 'from 0 to 3600000 ms'],
+      HITL_WORKER_HEAP_GROWTH_PERCENT: ['401', 'from 0 to 400 percent'],
+    };
+    for (const [name, [value, range]] of Object.entries(refused))
+      expect(() => readEnvConfig({ [name]: value }), name).toThrow(`must be a whole number ${range}, in digits\n  → at ${name}`);
+    expect(readEnvConfig({ HITL_API_BODY_LIMIT_BYTES: String(2 * 1024 * 1024) }).HITL_API_BODY_LIMIT_BYTES).toBe(2_097_152);
+    expect(readEnvConfig({ HITL_API_BODY_LIMIT_BYTES: '262144' }).HITL_API_BODY_LIMIT_BYTES).toBe(262_144);
+  });
+});
+
+describe('URLs, names and addresses', () => {
+  it('refuses a URL that is not http(s) in every URL setting', () => {
+    const settings = [
+      'TEMPORAL_UI_URL',
+      'OPENAI_BASE_URL',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+      'HITL_OIDC_ISSUER',
+    ];
+    for (const name of settings) {
+      for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'not a url'])
+        expect(() => readEnvConfig({ [name]: url }), `${name}=${url}`).toThrow(`✖ must be an http(s) URL\n  → at ${name}`);
+      expect(readEnvConfig({ [name]: 'https://example.com/x' })[name as 'TEMPORAL_UI_URL']).toBe('https://example.com/x');
+    }
+  });
+
+  it('refuses a task queue, namespace or issuer padded with spaces or holding a line break', () => {
+    expect(() => readEnvConfig({ TEMPORAL_TASK_QUEUE: ' q ' })).toThrow('✖ must not begin or end with spaces\n  → at TEMPORAL_TASK_QUEUE');
+    expect(() => readEnvConfig({ TEMPORAL_NAMESPACE: 'prod\n' })).toThrow(/must not begin or end with spaces\n {2}→ at TEMPORAL_NAMESPACE/);
+    expect(() => readEnvConfig({ HITL_TOKEN_ISSUER: 'hi\ttl' })).toThrow(/must not hold control characters.*\n {2}→ at HITL_TOKEN_ISSUER/);
+    expect(readEnvConfig({ TEMPORAL_TASK_QUEUE: 'my queue' }).TEMPORAL_TASK_QUEUE).toBe('my queue');
+  });
+
+  it('takes the metrics endpoint as IP:port, refusing a port out of range or a host name', () => {
+    for (const address of ['0.0.0.0:9464', '127.0.0.1:1', '[::]:9464', '[::1]:65535'])
+      expect(readEnvConfig({ HITL_WORKER_METRICS_ADDRESS: address }).HITL_WORKER_METRICS_ADDRESS).toBe(address);
+    for (const address of ['0.0.0.0:99999', '0.0.0.0:0', 'localhost:9464', '0.0.0.0', '999.0.0.1:9464', '[::1:9464'])
+      expect(() => readEnvConfig({ HITL_WORKER_METRICS_ADDRESS: address }), address).toThrow(
+        /must be IP:port with a port from 1 to 65535.*\n {2}→ at HITL_WORKER_METRICS_ADDRESS/,
+      );
   });
 });

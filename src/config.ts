@@ -4,8 +4,11 @@
  */
 import { z } from 'zod';
 import type { TokenBatching } from './activities/token-publisher.js';
+import { LIMITS } from './contract/limits.js';
 import { DEFAULT_TASK_QUEUE } from './contract/task-queue.js';
 import { TOKEN_TEXT_MAX_CHARS } from './schemas/token-event.js';
+import { unknownHitlVariables } from './setting-names.js';
+import { exactName, httpUrl, port, socketAddress, wholeNumber } from './setting-values.js';
 
 const commaList = z
   .string()
@@ -24,13 +27,13 @@ export const EnvConfig = z
      * other entry points use localhost:7233. The connection settings below go through `@temporalio/envconfig`
      * (src/connection/temporal-target.ts): each overrides the same setting of the profile in the config file.
      */
-    TEMPORAL_ADDRESS: z.string().min(1).optional(),
+    TEMPORAL_ADDRESS: exactName().optional(),
     /** @default the profile's, else 'default' */
-    TEMPORAL_NAMESPACE: z.string().min(1).optional(),
+    TEMPORAL_NAMESPACE: exactName().optional(),
     /** An API key (Temporal Cloud): sent as a bearer token, and turns TLS on. */
     TEMPORAL_API_KEY: z.string().min(1).optional(),
     /** The profile to read from the config file. @default 'default' */
-    TEMPORAL_PROFILE: z.string().min(1).optional(),
+    TEMPORAL_PROFILE: exactName().optional(),
     /** The TOML config file of Temporal's CLI and SDKs. @default ~/.config/temporalio/temporal.toml */
     TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
     /** TLS on or off; on by itself when a certificate or an API key is configured. */
@@ -46,69 +49,75 @@ export const EnvConfig = z
     /** The name the server's certificate must carry, when it differs from the address's host. */
     TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
     /** How long a worker or the API keeps trying to reach Temporal at start before it exits non-zero. */
-    HITL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-    TEMPORAL_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
-    OPENAI_BASE_URL: z.url().optional(),
+    HITL_CONNECT_TIMEOUT_MS: wholeNumber(0, 3_600_000, 'ms').default(60_000),
+    TEMPORAL_TASK_QUEUE: exactName().default(DEFAULT_TASK_QUEUE),
+    OPENAI_BASE_URL: httpUrl().optional(),
     OPENAI_API_KEY: z.string().min(1).optional(),
-    OPENAI_MODEL: z.string().min(1).default('gpt-4.1'),
+    OPENAI_MODEL: exactName().default('gpt-4.1'),
     /** Model calls stream and publish their text to the run's Workflow Stream, for watchers; `false`: whole replies. */
     HITL_MODEL_STREAMING: z.stringbool().default(true),
     /** Streamed text goes out in batches: at most this long after its first delta (TokenBatching, default 250). */
-    HITL_STREAM_BATCH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+    HITL_STREAM_BATCH_INTERVAL_MS: wholeNumber(10, 60_000, 'ms').optional(),
     /** ...or as soon as a batch holds this many characters (TokenBatching, default 1024). */
-    HITL_STREAM_MAX_BATCH_CHARS: z.coerce.number().int().min(1).max(TOKEN_TEXT_MAX_CHARS).optional(),
+    HITL_STREAM_MAX_BATCH_CHARS: wholeNumber(1, TOKEN_TEXT_MAX_CHARS, 'characters').optional(),
     /** `npm start`: where the dev server keeps its SQLite file and the dev API tokens. */
     HITL_STATE_DIR: z.string().min(1).default('.temporal'),
     /** `npm start`: the dev server's gRPC and Web UI ports. */
-    HITL_DEV_SERVER_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
-    HITL_DEV_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+    HITL_DEV_SERVER_PORT: port({ zero: false }).default(7233),
+    HITL_DEV_UI_PORT: port({ zero: false }).default(8233),
     /** A YAML or JSON file of agents (`{agents: [...]}`), served beside those in code (README, "Agents in a file"). */
     HITL_AGENTS_FILE: z.string().min(1).optional(),
     /** Where the demo tools keep their shop database, outbox and workspace. */
     HITL_DATA_DIR: z.string().min(1).default('.temporal/demo-data'),
-    /** Runs a worker keeps in memory between decisions (see DEFAULT_MAX_CACHED_RUNS in src/worker.ts). */
-    HITL_WORKER_MAX_CACHED_RUNS: z.coerce.number().int().min(1).optional(),
+    /**
+     * Runs a worker keeps in memory between decisions (see DEFAULT_MAX_CACHED_RUNS in src/worker.ts). About 0.65 MiB
+     * each: 10,000 is 6.5 GiB, more than a worker is given; past it a typo (an extra zero or two) would be an
+     * out-of-memory worker.
+     */
+    HITL_WORKER_MAX_CACHED_RUNS: wholeNumber(1, 10_000, 'runs').optional(),
     /** V8's --optimize-for-size for the worker: less memory per paused run, less throughput (src/worker.ts). */
     HITL_WORKER_SMALL_HEAPS: z.stringbool().default(false),
     /** How far V8 lets the worker's heaps grow between full collections, in percent; 0 for V8's own heuristic (src/worker.ts). */
-    HITL_WORKER_HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).optional(),
+    HITL_WORKER_HEAP_GROWTH_PERCENT: wholeNumber(0, 400, 'percent').optional(),
     /** Comma-separated http(s) URLs that receive approval events. */
-    HITL_WEBHOOK_URLS: commaList.pipe(z.array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))),
+    HITL_WEBHOOK_URLS: commaList.pipe(z.array(httpUrl())),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),
     HITL_API_HOST: z.string().min(1).default('127.0.0.1'),
-    HITL_API_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    /** 0: a free port, which the API's banner names (the tests use it). */
+    HITL_API_PORT: port({ zero: true }).default(8787),
     /** JSON: `{"<token>": {"approver": "alice", "groups": ["finance"]}}`. */
     HITL_API_TOKENS: z.string().optional(),
     /** A file holding the same JSON (for secrets mounted as files). */
     HITL_API_TOKENS_FILE: z.string().optional(),
     /** Runs started over HTTP forbid their requester to approve their own gated calls. */
     HITL_FOUR_EYES: z.stringbool().default(false),
-    HITL_API_BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(1024 * 1024),
-    /** Requests per minute per token. */
-    HITL_API_RATE_LIMIT: z.coerce.number().int().positive().default(300),
+    /**
+     * The largest request body the API reads. At least a decision input's limit (LIMITS.decisionInputBytes), so that
+     * every decision a run accepts can be sent; at most Temporal's 2 MiB per payload, as a body becomes one (a start's
+     * input, a decision's update): a larger one would be read only to be refused by Temporal.
+     */
+    HITL_API_BODY_LIMIT_BYTES: wholeNumber(LIMITS.decisionInputBytes, 2 * 1024 * 1024, 'bytes').default(1024 * 1024),
+    /** Requests per minute per token (per address without one); at most 100,000, over 1,600 a second. */
+    HITL_API_RATE_LIMIT: wholeNumber(1, 100_000, 'requests a minute').default(300),
     /** Payload encryption: JSON `{"<key id>": "<base64 of 32 bytes>"}`, or a file holding it. */
     HITL_ENCRYPTION_KEYS: z.string().optional(),
     HITL_ENCRYPTION_KEYS_FILE: z.string().optional(),
     /** The key id that encrypts new payloads (required when several keys are configured). */
-    HITL_ENCRYPTION_KEY_ID: z.string().optional(),
+    HITL_ENCRYPTION_KEY_ID: exactName().optional(),
     /** Serve /codec/decode without a token (local development only: the dev server's UI sends none). */
     HITL_CODEC_ALLOW_ANONYMOUS: z.stringbool().default(false),
     /** Signed decisions (src/signing): the signer's private JWK (`hitl keygen`), or a file holding it. */
     HITL_SIGNING_KEY: z.string().optional(),
     HITL_SIGNING_KEY_FILE: z.string().optional(),
     /** The `iss` and `aud` of the decision tokens this project signs and trusts. */
-    HITL_TOKEN_ISSUER: z.string().min(1).default('hitl'),
-    HITL_TOKEN_AUDIENCE: z.string().min(1).default('hitl-decisions'),
+    HITL_TOKEN_ISSUER: exactName().default('hitl'),
+    HITL_TOKEN_AUDIENCE: exactName().default('hitl-decisions'),
     /** Public keys (a JWKS) trusted for HITL_TOKEN_ISSUER; during a rotation, old and new. Default: the signing key's. */
     HITL_TRUSTED_JWKS: z.string().optional(),
     HITL_TRUSTED_JWKS_FILE: z.string().optional(),
     /** An OpenID Connect provider whose ID tokens may sign decisions: issuer URL, client id, its JWKS, groups claim. */
-    HITL_OIDC_ISSUER: z.string().min(1).optional(),
-    HITL_OIDC_AUDIENCE: z.string().min(1).optional(),
+    HITL_OIDC_ISSUER: httpUrl().optional(),
+    HITL_OIDC_AUDIENCE: exactName().optional(),
     HITL_OIDC_JWKS: z.string().optional(),
     HITL_OIDC_JWKS_FILE: z.string().optional(),
     HITL_OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
@@ -119,19 +128,16 @@ export const EnvConfig = z
      * names an exporter. Spans go out as OTLP over HTTP (JSON); the exporter reads the other OTEL_EXPORTER_OTLP_*
      * variables (headers, timeout) itself.
      */
-    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl().optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl().optional(),
     OTEL_TRACES_EXPORTER: z.enum(['otlp', 'console', 'none']).optional(),
     OTEL_SDK_DISABLED: z.stringbool().default(false),
     /** @default 'hitl-worker', 'hitl-api' or 'hitl' (npm start), by process */
     OTEL_SERVICE_NAME: z.string().min(1).optional(),
     /** The worker's Prometheus endpoint (the SDK's metrics and ours, `hitl_*`), e.g. `0.0.0.0:9464`. @default off */
-    HITL_WORKER_METRICS_ADDRESS: z
-      .string()
-      .regex(/^(\[[0-9a-fA-F:]+\]|[^\s:]+):\d{1,5}$/, 'must be host:port, e.g. 0.0.0.0:9464')
-      .optional(),
-    /** Base URL of the Temporal Web UI, for links from the API and the inbox. */
-    TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
+    HITL_WORKER_METRICS_ADDRESS: socketAddress().optional(),
+    /** Base URL of the Temporal Web UI, for links from the API and the inbox, and the codec's CORS origin. */
+    TEMPORAL_UI_URL: httpUrl().default('http://localhost:8233'),
   })
   .superRefine((env, ctx) => {
     if (env.HITL_WEBHOOK_URLS.length > 0 && !env.HITL_WEBHOOK_SECRET) {
@@ -148,10 +154,10 @@ export type EnvConfig = z.infer<typeof EnvConfig>;
 export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
   // An empty variable (`FOO=` in compose files) means unset; so does one of spaces, which a number would read as 0.
   const set = Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== '');
-  const misspelt = set.flatMap(([name]) => {
-    const meant = settingMeant(name);
-    return meant ? [`✖ ${name} is not a setting; did you mean ${meant}?`] : [];
-  });
+  const misspelt = unknownHitlVariables(
+    set.map(([name]) => name),
+    SETTINGS,
+  );
   if (misspelt.length) throw new Error(`Invalid environment:\n${misspelt.join('\n')}`);
   const parsed = EnvConfig.safeParse(Object.fromEntries(set));
   if (!parsed.success) throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
@@ -159,20 +165,6 @@ export function readEnvConfig(env: NodeJS.ProcessEnv = process.env): EnvConfig {
 }
 
 const SETTINGS = Object.keys(EnvConfig.shape);
-
-/**
- * The setting an unknown HITL_ variable was meant to be: the same name in other case, or one with a letter or two
- * more or fewer at its end (HITL_ENCRYPTION_KEY for HITL_ENCRYPTION_KEYS). Unknown variables are otherwise ignored,
- * as the environment holds many; but these would leave encryption or signed decisions off without a word.
- */
-function settingMeant(name: string): string | undefined {
-  if (SETTINGS.includes(name) || !name.toUpperCase().startsWith('HITL_')) return undefined;
-  const upper = name.toUpperCase();
-  return SETTINGS.find(
-    (setting) =>
-      setting === upper || ((setting.startsWith(upper) || upper.startsWith(setting)) && Math.abs(setting.length - upper.length) <= 2),
-  );
-}
 
 /** The model calls' streaming option for ActivityDeps: undefined when streaming is off; unset values default. */
 export function modelStreaming(config: EnvConfig): Partial<TokenBatching> | undefined {

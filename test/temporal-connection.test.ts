@@ -12,6 +12,7 @@ import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { readEnvConfig } from '../src/config.js';
+import { configFilePath } from '../src/connection/config-file.js';
 import { connectClient } from '../src/connection/connect.js';
 import { connectWorker } from '../src/connection/connect-worker.js';
 import { resolveTemporalTarget } from '../src/connection/temporal-target.js';
@@ -178,7 +179,30 @@ describe('connecting through a TLS endpoint', () => {
     expect(() => targetOf({ TEMPORAL_ADDRESS: mtls.address, TEMPORAL_TLS_SERVER_CA_CERT_PATH: path.join(pki.dir, 'missing.crt') })).toThrow(
       /TEMPORAL_TLS_SERVER_CA_CERT_PATH/,
     );
-    expect(() => targetOf({ TEMPORAL_PROFILE: 'nosuch' })).toThrow(/TEMPORAL_PROFILE/);
+    expect(() => targetOf({ TEMPORAL_PROFILE: 'nosuch' })).toThrow(
+      `the Temporal config file ${configFile} has no profile "nosuch" (TEMPORAL_PROFILE); it has "cloud", "mtls". Check TEMPORAL_PROFILE`,
+    );
+  });
+
+  it('a profile asked of a config file that does not exist names the file and TEMPORAL_CONFIG_FILE', () => {
+    const missing = path.join(pki.dir, 'nonexistent.toml');
+    expect(() => targetOf({ TEMPORAL_CONFIG_FILE: missing, TEMPORAL_PROFILE: 'prod' })).toThrow(
+      `the Temporal config file ${missing} (TEMPORAL_CONFIG_FILE) does not exist, so profile "prod" (TEMPORAL_PROFILE) cannot be read from it. Check TEMPORAL_CONFIG_FILE.`,
+    );
+    // The default file, under HOME: named as the default.
+    const home = path.join(pki.dir, 'home');
+    expect(() => resolveTemporalTarget(readEnvConfig({ TEMPORAL_PROFILE: 'prod' }), { HOME: home })).toThrow(
+      `profile "prod" (TEMPORAL_PROFILE) is read from the Temporal config file, and there is none at ${configFilePath({ HOME: home }).file}, the default location.`,
+    );
+    // Without a profile, a missing file is no error (as for Temporal's CLI): the environment alone says where to go.
+    expect(targetOf({ TEMPORAL_CONFIG_FILE: missing, TEMPORAL_ADDRESS: 'temporal.test:7233' }).address).toBe('temporal.test:7233');
+  });
+
+  it("a namespace the server does not have names TEMPORAL_NAMESPACE, not the SDK's NOT_FOUND", async () => {
+    // The suite's dev server itself: the test proxy passes on no gRPC status sent without a body (a refusal's).
+    await expectRefused({ TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: 'no-such-namespace' }, 'namespace_not_found', [
+      'namespace "no-such-namespace" does not exist. Set TEMPORAL_NAMESPACE',
+    ]);
   });
 
   it('a config file that does not parse is named with its line, never quoting it: it may hold the API key', () => {
@@ -191,7 +215,7 @@ describe('connecting through a TLS endpoint', () => {
       message = (err as Error).message;
     }
     expect(message).toMatch(
-      /^could not read the Temporal config file: Invalid TOML document: .* \(line 3, column \d+\)\. Check TEMPORAL_CONFIG_FILE/,
+      /^could not read the Temporal config file .*broken\.toml: Invalid TOML document: .* \(line 3, column \d+\)\. Check TEMPORAL_CONFIG_FILE/,
     );
     expect(message).not.toContain('SUPERSECRET');
   });
@@ -248,5 +272,10 @@ describe('processes', () => {
     });
     expect(refused.code).toBe(1);
     expect(refused.output).toContain('refused the client certificate');
+    const upstream = inject('temporalAddress');
+    const nowhere = await runProcess([...HITL, 'runs'], { TEMPORAL_ADDRESS: upstream, TEMPORAL_NAMESPACE: 'nope' });
+    expect(nowhere.code, nowhere.output).toBe(1);
+    expect(nowhere.output).toContain(`Temporal at ${upstream}: namespace "nope" does not exist. Set TEMPORAL_NAMESPACE`);
+    expect(nowhere.output).not.toContain('NOT_FOUND');
   });
 });

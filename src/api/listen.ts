@@ -13,9 +13,10 @@ export function listen(app: Hono<any>, options: { port?: number; hostname?: stri
   const hostname = options.hostname ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname }, (info: AddressInfo) => {
-      const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname;
+      // A URL this machine can open: all interfaces include loopback; an IPv6 address goes in brackets.
+      const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname === '::' ? '::1' : hostname;
       resolve({
-        url: `http://${host}:${info.port}`,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${info.port}`,
         port: info.port,
         close: () =>
           new Promise<void>((done) => {

@@ -12,6 +12,7 @@ import { sharedHitlClient } from '../client/connection.js';
 import type { HitlClient } from '../client/hitl-client.js';
 import { countPendingApprovals } from '../client/pending-count.js';
 import { ApiMetrics } from './api-metrics.js';
+import { checkSomeoneCanCall, checkTokensSendable, hostNotes } from './api-start-checks.js';
 import { tokensFromEnv, type ApiTokens } from './api-tokens.js';
 import { createApiApp } from './app.js';
 import { stopWhenNpmStops } from '../dev/follow-npm.js';
@@ -22,6 +23,8 @@ export async function startApiServer(
 ): Promise<Listening> {
   // Settings first: a bad one stops the API at once, not after Temporal answers (which may be never).
   const tokens = options.tokens ?? tokensFromEnv(config);
+  checkTokensSendable(tokens, config);
+  const warnings = checkSomeoneCanCall(tokens, config);
   const agents = loadAgents(config);
   const signer = decisionSignerFromConfig(config);
   const codec = dataConverterFromEnv(config)?.payloadCodecs?.[0];
@@ -40,7 +43,9 @@ export async function startApiServer(
     signer,
     metrics: new ApiMetrics(() => countPendingApprovals(hitl.temporal)),
   });
-  return listen(app, { port: config.HITL_API_PORT, hostname: config.HITL_API_HOST });
+  const listening = await listen(app, { port: config.HITL_API_PORT, hostname: config.HITL_API_HOST });
+  for (const line of [...warnings, ...hostNotes(config, listening.url)]) console.warn(line);
+  return listening;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -6,7 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { TemporalConnectionError } from './connection-errors.js';
-import { diagnoseConnectionFailure, diagnoseTransport } from './connection-diagnosis.js';
+import { diagnoseConnectionFailure, diagnoseTransport, grpcCodes, namespaceNotFound } from './connection-diagnosis.js';
+import { GRPC_STATUS } from './grpc-status.js';
 import { clientConnectionOptions, type TemporalTarget } from './temporal-target.js';
 
 export interface ConnectWait {
@@ -29,7 +30,17 @@ export function connectClient(target: TemporalTarget, wait: ConnectWait): Promis
 
 type Outcome<C> = { connection: C } | { error: unknown } | { failure: TemporalConnectionError };
 
-export async function connectWithin<C extends { close(): Promise<void> }>(
+/** What connectWithin needs of a connection, the client's and the worker's alike. */
+interface AnyConnection {
+  close(): Promise<void>;
+  workflowService: { describeNamespace(request: { namespace: string }): Promise<unknown> };
+  withDeadline<R>(deadline: number, fn: () => Promise<R>): Promise<R>;
+}
+
+/** How long the namespace may take to be described; past it the check is left to the first call that needs it. */
+const NAMESPACE_CHECK_MS = 5000;
+
+export async function connectWithin<C extends AnyConnection>(
   target: TemporalTarget,
   wait: ConnectWait,
   attempt: (remainingMs: number) => Promise<C>,
@@ -38,7 +49,7 @@ export async function connectWithin<C extends { close(): Promise<void> }>(
   for (let tries = 1; ; tries++) {
     const remaining = Math.max(1000, deadline - Date.now());
     const outcome = await attemptWithDiagnosis(target, attempt(remaining), remaining);
-    if ('connection' in outcome) return outcome.connection;
+    if ('connection' in outcome) return checkNamespace(target, outcome.connection);
     const failure = 'failure' in outcome ? outcome.failure : await diagnoseConnectionFailure(target, outcome.error);
     const left = deadline - Date.now();
     if (failure.reason !== 'unreachable' || left <= 0) throw withWait(failure, wait.waitMs, tries);
@@ -51,7 +62,7 @@ export async function connectWithin<C extends { close(): Promise<void> }>(
  * The attempt, raced against our own diagnosis once it has taken DIAGNOSE_AFTER_MS and against the time left. An
  * attempt that loses the race and connects after all has its connection closed.
  */
-async function attemptWithDiagnosis<C extends { close(): Promise<void> }>(
+async function attemptWithDiagnosis<C extends AnyConnection>(
   target: TemporalTarget,
   pending: Promise<C>,
   remainingMs: number,
@@ -80,6 +91,23 @@ async function attemptWithDiagnosis<C extends { close(): Promise<void> }>(
   timers.abort();
   if (!('connection' in result)) pending.then((c) => c.close()).catch(() => {});
   return result;
+}
+
+/**
+ * A connection is made without naming the namespace, and a namespace that does not exist surfaced only at the first
+ * call, as the SDK's "5 NOT_FOUND: Namespace nope is not found.": ask once, and say which setting to fix. Any other
+ * answer (no permission to describe it, a slow server) is left to the calls that follow.
+ */
+async function checkNamespace<C extends AnyConnection>(target: TemporalTarget, connection: C): Promise<C> {
+  const error = await connection
+    .withDeadline(Date.now() + NAMESPACE_CHECK_MS, () => connection.workflowService.describeNamespace({ namespace: target.namespace }))
+    .then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+  if (error === undefined || !grpcCodes(error).has(GRPC_STATUS.NOT_FOUND)) return connection;
+  await connection.close().catch(() => {});
+  throw namespaceNotFound(target, error);
 }
 
 function withWait(failure: TemporalConnectionError, waitMs: number, tries: number): TemporalConnectionError {

@@ -49,6 +49,16 @@ function toError(target: TemporalTarget, verdict: Verdict, cause?: unknown): Tem
   return new TemporalConnectionError(verdict.reason, message, verdict.settings, { ...(cause !== undefined && { cause }) });
 }
 
+/** The server answered, and has no namespace of that name (the SDK says "5 NOT_FOUND: Namespace nope is not found."). */
+export function namespaceNotFound(target: TemporalTarget, cause: unknown): TemporalConnectionError {
+  const verdict: Verdict = {
+    reason: 'namespace_not_found',
+    message: `namespace "${target.namespace}" does not exist. Set ${SETTINGS.namespace} to one that does (\`temporal operator namespace list\` lists them).`,
+    settings: [SETTINGS.namespace],
+  };
+  return toError(target, verdict, cause);
+}
+
 /** The server answered, and refused who we are. */
 function credentialsVerdict(target: TemporalTarget, err: unknown): Verdict | undefined {
   const codes = grpcCodes(err);

@@ -16,6 +16,7 @@ export const CONNECTION_FAILURES = [
   'tls_not_offered',
   'unauthenticated',
   'permission_denied',
+  'namespace_not_found',
   'unknown',
 ] as const;
 export type ConnectionFailure = (typeof CONNECTION_FAILURES)[number];

@@ -8,6 +8,7 @@ import type { ConnectionOptions, TLSConfig } from '@temporalio/client';
 import { loadClientConfigProfile, toClientOptions, type ClientConfigProfile } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { EnvConfig } from '../config.js';
+import { configFilePath, missingProfile } from './config-file.js';
 import { TemporalConnectionError } from './connection-errors.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
@@ -56,7 +57,15 @@ export function resolveTemporalTarget(config: EnvConfig, env: NodeJS.ProcessEnv 
   try {
     profile = loadClientConfigProfile({ overrideEnvVars: vars });
   } catch (err) {
-    throw settingError(`could not read the Temporal config file: ${tomlProblem(err)}`, ['TEMPORAL_CONFIG_FILE', 'TEMPORAL_PROFILE']);
+    if (vars.TEMPORAL_PROFILE && /^Profile '.*' not found/.test(messageOf(err))) {
+      const { message, settings } = missingProfile(vars, vars.TEMPORAL_PROFILE);
+      throw settingError(message, settings);
+    }
+    const { file } = configFilePath(vars);
+    throw settingError(`could not read the Temporal config file${file ? ` ${file}` : ''}: ${tomlProblem(err)}`, [
+      'TEMPORAL_CONFIG_FILE',
+      'TEMPORAL_PROFILE',
+    ]);
   }
   const tls = profile.tls;
   if (tls && !tls.disabled && Boolean(tls.clientCert) !== Boolean(tls.clientKey)) {
@@ -116,7 +125,7 @@ function settingError(message: string, settings: string[]): TemporalConnectionEr
  */
 function tomlProblem(err: unknown): string {
   const { line, column } = err as { line?: unknown; column?: unknown };
-  if (typeof line !== 'number' || typeof column !== 'number') return messageOf(err);
+  if (typeof line !== 'number' || typeof column !== 'number') return messageOf(err).replace(/(?<![.!?])$/, '.');
   return `${messageOf(err).split('\n')[0]} (line ${line}, column ${column}).`;
 }
 
