@@ -65,7 +65,8 @@ async function main(): Promise<void> {
       });
   if (server) {
     target = devServerTarget(server.address, server.namespace);
-    // Should this process be killed without stopping it, the next npm start stops the server it leaves behind.
+    // Should this process die without stopping the server (SIGKILL, a crash), the server's supervisor stops it; should
+    // the supervisor be killed too (a SIGKILL to the whole process group), the next npm start stops what is left.
     recordDevServer(stateDir, server.pid!, server.address);
     // Links the API hands out (temporalUiUrl) point at the UI of the dev server that runs, on whatever port it got.
     config = {

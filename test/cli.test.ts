@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { demoAgent } from '../src/agents/demo.js';
+import type { AgentWorkflowInput } from '../src/schemas/agent-workflow-input.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { startOf, waitFor } from './helpers/history.js';
 import { runHitl } from './helpers/cli.js';
@@ -241,6 +242,28 @@ describe('hitl', { timeout: 240_000 }, () => {
       topic: 'events',
       event: { type: 'run_failed', status: 'Failed' },
     });
+  });
+
+  it('show gives a run that refused its start input the agent and prompt it was started with, as safe text', async () => {
+    // Started around the CLI's checks, with a key the input does not take: the run refuses its input unread.
+    const extra = await h.start({
+      agent: 'demo',
+      prompt: 'cli extra key \u001b[2K\rINNOCENT',
+      extraKey: 1,
+    } as unknown as AgentWorkflowInput);
+    // Only strings are taken from such an input, cut to what a run takes; the rest stays blank.
+    const odd = await h.start({ agent: 'x'.repeat(300), prompt: { text: 'not a string' }, extraKey: 1 } as unknown as AgentWorkflowInput);
+    for (const run of [extra, odd]) await expect(run.result()).rejects.toThrow();
+
+    const show = await hitl(['show', extra.workflowId]);
+    expect(show.stdout).toContain(`${extra.workflowId}  demo  Failed  step 0\nPrompt: cli extra key \\u001b[2K\\rINNOCENT\n`);
+    expect(show.stdout).not.toMatch(/[\u001b\r]/);
+    expect(JSON.parse((await hitl(['--json', 'show', extra.workflowId])).stdout)).toMatchObject({
+      agent: 'demo',
+      prompt: 'cli extra key \u001b[2K\rINNOCENT',
+      error: expect.stringContaining('unknown key "extraKey"'),
+    });
+    expect((await hitl(['show', odd.workflowId])).stdout).toContain(`${odd.workflowId}  ${'x'.repeat(127)}…  Failed  step 0\nPrompt: \n`);
   });
 
   it("watch prints the model's text as it is written, before the step ends", async () => {

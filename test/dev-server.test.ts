@@ -1,4 +1,7 @@
-/** The dev server harness leaves nothing behind: not after an exception, not after Ctrl-C or a SIGTERM. */
+/**
+ * The dev server harness leaves nothing behind: not after an exception, not after Ctrl-C or a SIGTERM, and not after
+ * a SIGKILL, which runs no handler of the process it kills (the server's supervisor stops it then).
+ */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,12 +32,17 @@ async function serverOwnedByChild(fault: 'throw' | 'wait') {
 }
 
 describe('dev server harness', () => {
-  it.each(['throw', 'SIGINT', 'SIGTERM'] as const)('leaves no server running after %s', { timeout: 120_000 }, async (fault) => {
+  it.each(['throw', 'SIGINT', 'SIGTERM', 'SIGKILL'] as const)('leaves no server running after %s', { timeout: 120_000 }, async (fault) => {
     const { child, serverPid, exited } = await serverOwnedByChild(fault === 'throw' ? 'throw' : 'wait');
     expect(alive(serverPid)).toBe(true);
     if (fault !== 'throw') child.kill(fault);
     await exited;
-    // The harness gives the server 10 s to stop before it kills it; a loaded machine adds to that.
-    await waitFor(() => !alive(serverPid), 60_000, `server ${serverPid} to be gone`);
+    try {
+      // The harness gives the server 10 s to stop before it kills it; a loaded machine adds to that.
+      await waitFor(() => !alive(serverPid), 60_000, `server ${serverPid} to be gone`);
+    } finally {
+      // A server this test's fixture started and left behind is stopped here, not left to hold its port.
+      if (alive(serverPid)) process.kill(serverPid, 'SIGKILL');
+    }
   });
 });

@@ -2,8 +2,8 @@
  * `npm start` as a user runs it: the dev server with its UI, the worker and the API come up; Ctrl-C stops it all
  * with nothing left behind, and so does a SIGTERM to npm alone; started again, the runs and tokens of the first
  * session are still there. Should its dev server die, it says so and stops with a failing exit code. Killed with
- * SIGKILL, it leaves its dev server running, and the next `npm start` stops that server rather than failing with
- * "address already in use".
+ * SIGKILL, it leaves no dev server running: the server's supervisor stops it. Should the supervisor be killed too, the
+ * next `npm start` stops the server left running rather than failing with "address already in use".
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeApprovalId } from '../src/contract/approval-id.js';
-import { processIdentity, stopLeftoverDevServer } from '../src/dev/leftover-dev-server.js';
+import { procStatFields, processIdentity, stopLeftoverDevServer } from '../src/dev/leftover-dev-server.js';
 import { waitFor } from './helpers/history.js';
 import { ctrlC, freePorts, killAll, npmStart as startIn, portOpen, running, type Ports } from './helpers/npm-start.js';
 
@@ -149,15 +149,21 @@ describe('npm start', () => {
     expect(existsSync(record)).toBe(false);
   });
 
-  it('stops the dev server a SIGKILLed npm start left running, and starts cleanly', { timeout: 300_000 }, async () => {
+  it('leaves no dev server behind when SIGKILLed, and stops one whose supervisor was killed too', { timeout: 300_000 }, async () => {
     ports = await freePorts();
     const record = path.join(dir, 'killed', 'state', 'dev-server.json');
+    const recorded = () => JSON.parse(readFileSync(record, 'utf8')) as { server: { pid: number }; owner: { pid: number } };
     const first = await npmStart('killed');
-    const { server, owner } = JSON.parse(readFileSync(record, 'utf8')) as { server: { pid: number }; owner: { pid: number } };
+    const { server, owner } = recorded();
     expect(owner.pid).not.toBe(first.child.pid);
+    // The server's parent is its supervisor, started by the node process that runs src/start.ts.
+    const supervisor = Number(procStatFields(server.pid)![1]);
+    expect(processIdentity(supervisor)!.command).toContain('dev-server-supervisor.mjs');
+    expect(Number(procStatFields(supervisor)![1])).toBe(owner.pid);
 
-    // Only the node process that runs src/start.ts dies; npm and its shell follow it, the dev server does not.
-    const closed = new Promise<void>((resolve) => first.child.once('close', () => resolve()));
+    // Both die at once (a SIGKILL to the whole group would do that, npm included): nothing is left to stop the server.
+    let closed = new Promise<void>((resolve) => first.child.once('close', () => resolve()));
+    process.kill(supervisor, 'SIGKILL');
     process.kill(owner.pid, 'SIGKILL');
     await closed;
     running.delete(first.child);
@@ -170,9 +176,14 @@ describe('npm start', () => {
     expect((await api(second.token, 'GET', '/api/me')).status).toBe(200);
     expect(second.token).toBe(first.token);
 
-    await ctrlC(second.child);
-    expect(second.output()).toContain('Stopped.');
-    expect(existsSync(record)).toBe(false);
+    // Only the node process that runs src/start.ts dies (npm and its shell follow it): its supervisor stops the server.
+    const again = recorded();
+    closed = new Promise<void>((resolve) => second.child.once('close', () => resolve()));
+    process.kill(again.owner.pid, 'SIGKILL');
+    await closed;
+    running.delete(second.child);
+    // SIGTERM, then the server closes its database and exits: a second or two, more on a loaded machine.
+    await waitFor(() => processIdentity(again.server.pid) === undefined, 30_000, `dev server ${again.server.pid} to stop`);
     for (const port of Object.values(ports)) expect(await portOpen(port)).toBe(false);
   });
 });

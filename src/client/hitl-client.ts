@@ -24,6 +24,7 @@ import { unsignedRetry } from './unsigned-retry.js';
 import { sendSessionUpdate } from './session-updates.js';
 import { stuckView } from './stuck-view.js';
 import { asEnded, endedAs } from './ended-run.js';
+import { withStartedAgentAndPrompt } from './started-with.js';
 import { requireAgentRun } from './followed-run.js';
 import { subscribeRun, type SubscribeOptions } from './run-subscription.js';
 import { findApproval } from './find-approval.js';
@@ -85,7 +86,8 @@ export class HitlClient {
    * A run's state from the run itself. A stuck run cannot answer (its workflow task fails, or no worker polls):
    * then the view comes from what Temporal knows (status, prompt and pending calls as last published), with the
    * problem said plainly. A query that fails is checked again the same way: the run may have got stuck meanwhile.
-   * A run Temporal has closed says how Temporal ended it, with nothing pending (ended-run.ts). A workflow of another
+   * A run Temporal has closed says how Temporal ended it, with nothing pending (ended-run.ts); one that refused its
+   * input before reading it shows the agent and prompt it was started with (started-with.ts). A workflow of another
    * type is refused (NotAnAgentRunError): it answers none of a run's queries.
    */
   async getRun(workflowId: string, options: { messagesFrom?: number; decisionsFrom?: number } = {}): Promise<RunView> {
@@ -97,7 +99,8 @@ export class HitlClient {
     try {
       const state = await this.call(workflowId, () => handle.query(runStateQuery, options));
       const held = { ...state, pending: state.pending.map((call) => heldAsOf(call, Date.now())) };
-      return asEnded(withRetrying(held, description), description);
+      const ended = asEnded(withRetrying(held, description), description);
+      return await withStartedAgentAndPrompt(this.temporal, workflowId, description.runId, ended);
     } catch (err) {
       const later = await this.diagnose(workflowId).catch(() => undefined);
       if (later) return stuckView(this.temporal, handle, later);

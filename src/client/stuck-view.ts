@@ -3,13 +3,13 @@
  * (status, prompt and pending calls as the run last published them), and its problem in one line.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import type { Payload } from '@temporalio/common';
 import { runStatusOf } from '../contract/run-status.js';
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { RunProblem } from '../schemas/run-problem.js';
 import type { RunState } from '../schemas/run-state.js';
 import { memoOf } from './run-lists.js';
+import { rawStartInput } from './started-with.js';
 
 /** A stuck run's view: its own state as last published, with the problem said plainly. */
 export async function stuckView(client: Client, handle: WorkflowHandle, problem: RunProblem): Promise<RunState> {
@@ -44,16 +44,8 @@ export function problemHeadline(problem: RunProblem): string {
     : `its workflow task keeps failing (${problem.attempts} attempts)${problem.failure ? `: ${problem.failure}` : ''}`;
 }
 
-/** The input a run was started with, from the first event of its history, decoded as the client decodes payloads. */
+/** The input a run was started with, when it is one a run takes. */
 async function startInput(client: Client, workflowId: string, runId: string): Promise<AgentWorkflowInput | undefined> {
-  const { history } = await client.workflowService.getWorkflowExecutionHistory({
-    namespace: client.options.namespace,
-    execution: { workflowId, runId },
-    maximumPageSize: 1,
-  });
-  let payloads = (history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? []) as Payload[];
-  const { payloadCodecs, payloadConverter } = client.options.loadedDataConverter;
-  for (const codec of [...payloadCodecs].reverse()) payloads = await codec.decode(payloads);
-  const parsed = AgentWorkflowInput.safeParse(payloads[0] && payloadConverter.fromPayload(payloads[0]));
+  const parsed = AgentWorkflowInput.safeParse(await rawStartInput(client, workflowId, runId));
   return parsed.success ? parsed.data : undefined;
 }

@@ -1,10 +1,12 @@
 /**
  * Starts `temporal server start-dev` with the project's search attributes, waits until it answers, and stops it
- * cleanly. When `TEMPORAL_ADDRESS` is set, that server is used and nothing is started.
+ * cleanly. When `TEMPORAL_ADDRESS` is set, that server is used and nothing is started. The server runs under a small
+ * supervisor (src/dev/dev-server-supervisor.mjs) that stops it when this process dies, even by SIGKILL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import getPort from 'get-port';
 import { searchAttributeCliPairs } from '../contract/search-attributes.js';
@@ -47,6 +49,7 @@ export interface DevServer {
   cliPath?: string;
   /** Whether this harness started the server (false when `TEMPORAL_ADDRESS` was used). */
   owned: boolean;
+  /** The server process's (not its supervisor's): the one that holds the ports and the database. */
   pid?: number;
   /** Settles when the server this harness started exits, by stop() or not (absent when it started none). */
   exited?: Promise<ServerExit>;
@@ -61,7 +64,10 @@ export interface ServerExit {
   signal: NodeJS.Signals | null;
 }
 
-const live = new Set<ChildProcess>();
+const SUPERVISOR = fileURLToPath(new URL('./dev-server-supervisor.mjs', import.meta.url));
+
+/** Each supervisor this process started and is running, with its server's pid once it is known. */
+const live = new Map<ChildProcess, number | undefined>();
 let exitHookInstalled = false;
 let signalHooksInstalled = false;
 
@@ -70,7 +76,11 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const child of live) child.kill('SIGKILL');
+    for (const [child, serverPid] of live) {
+      // The supervisor would stop its server when this process is gone, but gently; this does it at once.
+      if (serverPid !== undefined) killQuietly(serverPid, 'SIGKILL');
+      child.kill('SIGKILL');
+    }
   });
 }
 
@@ -83,7 +93,7 @@ function installSignalHooks(): void {
   signalHooksInstalled = true;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = () => {
-      for (const child of live) child.kill('SIGTERM');
+      for (const child of live.keys()) child.kill('SIGTERM');
       process.removeListener(signal, onSignal);
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     };
@@ -121,13 +131,25 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.handleSignals !== false) installSignalHooks();
   // The OTEL_* variables configure our tracing; the server reads them too and refuses exporters it lacks (console).
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
-  // A server with a state file outlives an npm start that was killed (the next start stops it), so its log goes to
-  // a file beside the state: a pipe to a dead parent would kill it (SIGPIPE) at its next error line.
+  // A server with a state file may outlive the npm start that started it (by seconds, while its supervisor stops it;
+  // for good, should the supervisor be killed too, till the next start stops it), so its log goes to a file beside
+  // the state: a pipe to a dead parent would kill it (SIGPIPE) at its next error line, its database left unclosed.
   const logFile = options.dbFile ? path.join(path.dirname(options.dbFile), 'dev-server.log') : undefined;
   const logFd = logFile ? openSync(logFile, 'a') : undefined;
-  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', logFd ?? 'pipe'], env });
+  // The IPC channel is the supervisor's line to this process: it closes when this process dies, however it dies.
+  const child = spawn(process.execPath, [SUPERVISOR, cli.path, ...args], { stdio: ['ignore', 'ignore', logFd ?? 'pipe', 'ipc'], env });
   if (logFd !== undefined) closeSync(logFd);
-  live.add(child);
+  live.set(child, undefined);
+  const serverPid = new Promise<number>((resolve) => {
+    const onMessage = (message: unknown) => {
+      const pid = (message as { serverPid?: unknown } | null)?.serverPid;
+      if (typeof pid !== 'number') return;
+      child.off('message', onMessage);
+      if (live.has(child)) live.set(child, pid);
+      resolve(pid);
+    };
+    child.on('message', onMessage);
+  });
   let piped = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     piped = (piped + chunk.toString()).slice(-4000);
@@ -137,22 +159,33 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   exited.then(() => live.delete(child));
 
   const address = `127.0.0.1:${port}`;
+  let pid: number;
   try {
-    await Promise.race([
-      waitUntilServing(address, namespace, 60_000),
+    [pid] = await Promise.race([
+      Promise.all([serverPid, waitUntilServing(address, namespace, 60_000)]),
       exited.then(({ code, signal }) => {
         throw new Error(`temporal server start-dev exited with ${signal ?? code} before it was ready:\n${stderrTail()}`);
       }),
     ]);
   } catch (err) {
-    child.kill('SIGKILL');
+    const known = live.get(child);
+    if (known !== undefined) killQuietly(known, 'SIGKILL');
+    child.kill(known === undefined ? 'SIGTERM' : 'SIGKILL');
     throw err;
   }
 
+  const running = () => child.exitCode === null && child.signalCode === null;
+  // SIGTERM goes through the supervisor, which passes it on; SIGKILL goes to the server itself (the supervisor
+  // cannot pass on a SIGKILL of its own), and the supervisor then ends by the same signal.
+  const signalServer = (signal: NodeJS.Signals) => {
+    if (!running()) return;
+    if (signal === 'SIGKILL') killQuietly(pid, signal);
+    else child.kill(signal);
+  };
   const stopWith = async (signal: NodeJS.Signals) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    if (!running()) return;
+    signalServer(signal);
+    const timer = setTimeout(() => signalServer('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
   };
@@ -162,11 +195,20 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     uiUrl: uiPort === undefined ? undefined : `http://localhost:${uiPort}`,
     cliPath: cli.path,
     owned: true,
-    pid: child.pid,
+    pid,
     exited,
     stop: () => stopWith('SIGTERM'),
     kill: () => stopWith('SIGKILL'),
   };
+}
+
+/** A signal to a process that may have ended meanwhile. */
+function killQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Gone already.
+  }
 }
 
 /** Ready means the frontend answers and the namespace exists: workers and clients can start at once. */

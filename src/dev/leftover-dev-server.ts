@@ -1,7 +1,8 @@
 /**
  * `npm start` records the dev server it starts, and itself, in the state directory. When its node process is
- * killed without a chance to stop the server (SIGKILL, a terminal that crashed), the server keeps running and
- * holds the ports and the database; the next `npm start` stops that leftover first. It only ever stops the very
+ * killed without a chance to stop the server (SIGKILL, a crash), the server's supervisor stops it
+ * (src/dev/dev-server-supervisor.mjs). When the supervisor is killed too (a SIGKILL to the whole process group), the
+ * server keeps running and holds the ports and the database; the next `npm start` stops that leftover first. It only ever stops the very
  * process it recorded: same pid, same start time, same command line. A pid the system has since given to another
  * process is left alone, and so is a server whose `npm start` is still running.
  */

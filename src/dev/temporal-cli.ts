@@ -104,10 +104,16 @@ function findExecutableUnder(dir: string): string | undefined {
   return undefined;
 }
 
-/** `npm run temporal-cli`: make sure the CLI exists and print where it is. */
+/**
+ * `npm run temporal-cli`: make sure the CLI exists and print where it is. Its path alone goes to stdout, so that
+ * `$(npm run --silent temporal-cli) workflow list` runs it; where it was found goes to stderr.
+ */
 if (isMain(import.meta.url)) {
   ensureTemporalCli()
-    .then((cli) => console.log(`${cli.path} (${cli.source})`))
+    .then((cli) => {
+      defaultProgress(`found: ${cli.source}`);
+      console.log(cli.path);
+    })
     .catch((err: Error) => {
       console.error(err.message);
       process.exit(1);
