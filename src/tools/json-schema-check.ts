@@ -53,8 +53,9 @@ export interface SchemaFault {
 
 /**
  * What in a schema would throw once a value reaches it, found before any value does. The validator compiles each
- * `pattern` and `patternProperties` key (by RE2, schema-patterns.ts) and resolves each `$ref` only when a value gets there, so a check
- * against `{}` misses those under properties, items, branches or `$defs`, and the first real value fails instead.
+ * `pattern` and `patternProperties` key (by RE2, schema-patterns.ts) and resolves each `$ref` only when a value gets
+ * there, so a check against `{}` misses those under properties, items, branches or `$defs`, and the first real value
+ * fails instead.
  * This walks the lookup the validator builds (its constructor is `dereference(schema)`), which holds every
  * subschema it can reach, and compiles and resolves as `validate` does. Empty when every part applies.
  */
