@@ -54,7 +54,7 @@ export function checkContext(schema: ContextSchema | undefined, context: Record<
   }
   try {
     const defaulted = withDefaults(schema, value) as Record<string, unknown>;
-    const result = withLinearPatterns(() => new Validator(schema as Schema, draftOf(schema), false).validate(defaulted));
+    const result = withLinearPatterns(schema, (read) => new Validator(read as Schema, draftOf(schema), false).validate(defaulted));
     if (result.valid) return { ok: true, value: defaulted };
     const specific = result.errors.filter((e) => !['properties', 'allOf', '$ref'].includes(e.keyword));
     const lines = (specific.length ? specific : result.errors).slice(0, MAX_PROBLEMS).map(describe);

@@ -11,6 +11,18 @@ describe('hiddenCharacterPath', () => {
     expect(hiddenCharacterPath({ body: 'tab\tand\r\nbreaks', n: 1, ok: true, none: null })).toBeUndefined();
   });
 
+  it('finds every character the screens escape wherever it stands, in every plane', () => {
+    const missed: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const c = String.fromCodePoint(code);
+      // Between two letters, where no written text needs it: what the screens show as an escape there.
+      if (c !== '\t' && c !== '\n' && c !== '\r' && revealHidden(`a${c}a`) !== `a${c}a` && hiddenCharacterPath(c) === undefined)
+        missed.push(code.toString(16));
+    }
+    expect(missed).toEqual([]);
+  });
+
   it('is stricter than what screens escape: a joiner in an emoji or a Persian word counts, so a gate fails safe', () => {
     for (const text of ['👩\u200d💻', 'می\u200cخواهم']) {
       expect(revealHidden(text)).toBe(text);

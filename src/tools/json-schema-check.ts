@@ -32,8 +32,8 @@ export function draftOf(schema: Record<string, unknown>): SchemaDraft {
 export function checkJsonSchema(schema: Record<string, unknown>, value: unknown, { linearPatterns = true } = {}): SchemaCheck {
   if (jsonDepthExceeds(value)) return { ok: false, problems: ['arguments: nested deeper than 64 levels'] };
   try {
-    const validate = () => new Validator(schema as Schema, draftOf(schema), false).validate(value);
-    const result = linearPatterns ? withLinearPatterns(validate) : validate();
+    const validate = (read: Record<string, unknown>) => new Validator(read as Schema, draftOf(schema), false).validate(value);
+    const result = linearPatterns ? withLinearPatterns(schema, validate) : validate(schema);
     if (result.valid) return { ok: true };
     const specific = result.errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
     const problems = (specific.length ? specific : result.errors).map(describe);
@@ -93,7 +93,7 @@ export function schemaFaults(schema: Record<string, unknown>): SchemaFault[] {
   if (faults.length) return faults;
   // What else throws (a keyword of the wrong type, say) is found where any value reaches it: at the top.
   try {
-    withLinearPatterns(() => new Validator(schema as Schema, draftOf(schema), false).validate({}));
+    withLinearPatterns(schema, (read) => new Validator(read as Schema, draftOf(schema), false).validate({}));
     return [];
   } catch (err) {
     return [{ path: [], message: `the schema cannot be applied: ${errorMessage(err)}` }];

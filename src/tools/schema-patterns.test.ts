@@ -34,10 +34,43 @@ describe('schema patterns by RE2', () => {
       expect(checkJsonSchema(schema, value), JSON.stringify(value)).toEqual(checkJsonSchema(schema, value, { linearPatterns: false }));
   });
 
+  it('bounds the work of one check, whatever the schema and the value: counted, so a replay decides the same', () => {
+    const bounded = (schema: Record<string, unknown>, value: unknown) => {
+      const started = performance.now();
+      const checked = checkJsonSchema(schema, value);
+      return { checked, ms: performance.now() - started };
+    };
+    // A tester's: 22 levels of a part named twice, 2 KiB of schema; 52 s over {"s": "abc"} when unbounded.
+    const defs: Record<string, unknown> = { d0: { type: 'string', pattern: '^[a-z]+$' } };
+    for (let k = 1; k <= 22; k++) defs[`d${k}`] = { allOf: [{ $ref: `#/$defs/d${k - 1}` }, { $ref: `#/$defs/d${k - 1}` }] };
+    const doubling = { type: 'object', $defs: defs, properties: { s: { $ref: '#/$defs/d22' } } };
+    expect(schemaFaults(doubling)).toEqual([]);
+    const deep = bounded(doubling, { s: 'abc' });
+    expect(deep.checked).toEqual({
+      ok: false,
+      problems: ["the tool's schema could not be applied (checking these arguments against it would take too long)"],
+    });
+    expect(deep.ms).toBeLessThan(5_000);
+    // 16,000 one-letter items under one pattern: each was compiled anew (4.8 s); now once, and the check passes.
+    const tags = {
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string', pattern: '^(?:[a-z0-9]|[A-Z_-]){1,120}$' } } },
+    };
+    const many = bounded(tags, { tags: Array.from({ length: 16_000 }, () => 'a') });
+    expect(many.checked).toEqual({ ok: true });
+    expect(many.ms).toBeLessThan(2_000);
+    // The same pattern over long text, met by many parts: refused once its work passes the bound.
+    const parts = { type: 'object', properties: { s: { allOf: Array.from({ length: 60 }, () => ({ pattern: '^[a-z]{1,100}' })) } } };
+    expect(checkJsonSchema(parts, { s: 'a'.repeat(60_000) })).toEqual({
+      ok: false,
+      problems: ["the tool's schema could not be applied (its patterns would take too long over these arguments)"],
+    });
+  });
+
   it('gives RegExp back after the check, also when the check throws', () => {
     const engine = RegExp;
     expect(() =>
-      withLinearPatterns(() => {
+      withLinearPatterns({}, () => {
         expect(RegExp).not.toBe(engine);
         throw new Error('inside');
       }),

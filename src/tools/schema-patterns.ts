@@ -20,6 +20,29 @@ import { RE2JS } from 're2js';
 export const MAX_SCHEMA_PATTERN_PROGRAM = 256;
 export const MAX_SCHEMA_PATTERNS_PROGRAM = 512;
 
+/**
+ * The work one check may do, counted, not timed, so that a replay decides the same: reads of the schema (the
+ * validator walks it anew for every value it checks, and a `$ref` or `allOf` that names a part twice doubles the
+ * walk: a tester's 22 levels of `allOf: [{$ref: d}, {$ref: d}]`, 2 KiB of schema, took 52 s over `{"s": "abc"}`),
+ * and patterns' work, the text's length times the pattern's instructions (16,000 one-letter items under one pattern
+ * took 4.8 s when each was compiled anew). Each bound holds a check to well under a second here; a normal call's
+ * check reads its schema a few thousand times.
+ */
+export const MAX_SCHEMA_READS = 2_000_000;
+export const MAX_PATTERN_WORK = 64_000_000;
+
+/** A check that would do more than the bounds above: the call is refused as one that cannot be checked. */
+export class SchemaCheckTooCostly extends Error {}
+
+/** What the check under way has done: each check counts its own, from zero. */
+interface Work {
+  reads: number;
+  patternWork: number;
+  /** Each pattern compiled once per check, however many values it meets. */
+  programs: Map<string, RE2JS>;
+}
+let work: Work | undefined;
+
 /** A schema pattern (JavaScript's syntax, flag `u`) as RE2 runs it; throws with RE2's reason if it cannot. */
 function compiled(pattern: string): RE2JS {
   return RE2JS.compile(RE2JS.translateRegExp(pattern));
@@ -29,24 +52,55 @@ function compiled(pattern: string): RE2JS {
 class LinearRegExp {
   readonly #program: RE2JS;
   constructor(pattern: string) {
-    this.#program = compiled(String(pattern));
+    const text = String(pattern);
+    const known = work?.programs.get(text);
+    this.#program = known ?? compiled(text);
+    if (!known) work?.programs.set(text, this.#program);
   }
   test(text: string): boolean {
-    return this.#program.matcher(String(text)).find();
+    const value = String(text);
+    if (work) {
+      work.patternWork += (value.length + 1) * this.#program.programSize();
+      if (work.patternWork > MAX_PATTERN_WORK) throw new SchemaCheckTooCostly('its patterns would take too long over these arguments');
+    }
+    return this.#program.matcher(value).find();
   }
 }
 
 /**
- * `check()` with RegExp standing for RE2 (LinearRegExp): for the validator's synchronous work only, and given back
- * before anything else runs, also when it throws. In the workflow sandbox the global is the run's own.
+ * The schema as the validator reads it during one check: every read counted (SchemaCheckTooCostly past
+ * MAX_SCHEMA_READS), each part wrapped once, so the validator meets the same object wherever it meets a part again.
  */
-export function withLinearPatterns<T>(check: () => T): T {
+function counted<T extends object>(schema: T, wrapped = new WeakMap<object, object>()): T {
+  const known = wrapped.get(schema);
+  if (known) return known as T;
+  const proxy = new Proxy(schema, {
+    get(target, key) {
+      if (work && ++work.reads > MAX_SCHEMA_READS)
+        throw new SchemaCheckTooCostly('checking these arguments against it would take too long');
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'object' && value !== null ? counted(value, wrapped) : value;
+    },
+  });
+  wrapped.set(schema, proxy);
+  return proxy;
+}
+
+/**
+ * `check(schema)` with RegExp standing for RE2 (LinearRegExp) and its work bounded: the schema it gets is the one
+ * given, read through a counter. For the validator's synchronous work only; RegExp is given back before anything else
+ * runs, also when the check throws. In the workflow sandbox the global is the run's own.
+ */
+export function withLinearPatterns<S extends object, T>(schema: S, check: (schema: S) => T): T {
   const engine = globalThis.RegExp;
+  const outer = work;
+  work = { reads: 0, patternWork: 0, programs: new Map() };
   globalThis.RegExp = LinearRegExp as unknown as RegExpConstructor;
   try {
-    return check();
+    return check(counted(schema));
   } finally {
     globalThis.RegExp = engine;
+    work = outer;
   }
 }
 
