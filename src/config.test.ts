@@ -139,6 +139,15 @@ describe('URLs, names and addresses', () => {
     expect(() => readEnvConfig({ TEMPORAL_NAMESPACE: 'prod\n' })).toThrow(/must not begin or end with spaces\n {2}→ at TEMPORAL_NAMESPACE/);
     expect(() => readEnvConfig({ HITL_TOKEN_ISSUER: 'hi\ttl' })).toThrow(/must not hold control characters.*\n {2}→ at HITL_TOKEN_ISSUER/);
     expect(readEnvConfig({ TEMPORAL_TASK_QUEUE: 'my queue' }).TEMPORAL_TASK_QUEUE).toBe('my queue');
+    // What no one types: a zero-width space in an issuer no token carries, a no-break space in a model name, a padded host.
+    for (const [name, value] of [
+      ['HITL_TOKEN_ISSUER', 'hitl\u200b'],
+      ['OPENAI_MODEL', 'gpt\u00a04.1'],
+    ])
+      expect(() => readEnvConfig({ [name]: value }), name).toThrow(
+        `must not hold invisible characters or spaces other than " "\n  → at ${name}`,
+      );
+    expect(() => readEnvConfig({ HITL_API_HOST: ' 0.0.0.0' })).toThrow('✖ must not begin or end with spaces\n  → at HITL_API_HOST');
   });
 
   it('takes the metrics endpoint as IP:port, refusing a port out of range or a host name', () => {

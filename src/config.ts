@@ -82,7 +82,7 @@ export const EnvConfig = z
     /** Comma-separated http(s) URLs that receive approval events. */
     HITL_WEBHOOK_URLS: commaList.pipe(z.array(httpUrl())),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),
-    HITL_API_HOST: z.string().min(1).default('127.0.0.1'),
+    HITL_API_HOST: exactName().default('127.0.0.1'),
     /** 0: a free port, which the API's banner names (the tests use it). */
     HITL_API_PORT: port({ zero: true }).default(8787),
     /** JSON: `{"<token>": {"approver": "alice", "groups": ["finance"]}}`. */

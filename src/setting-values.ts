@@ -33,7 +33,9 @@ export const exactName = () =>
     .string()
     .min(1)
     .refine((value) => value.trim() === value, 'must not begin or end with spaces')
-    .refine((value) => !/[\p{Cc}]/u.test(value), 'must not hold control characters (a line break, a tab)');
+    .refine((value) => !/[\p{Cc}]/u.test(value), 'must not hold control characters (a line break, a tab)')
+    // A zero-width or bidi character, or a space that is not one, makes a name no one types or sends.
+    .refine((value) => !/[\p{Cf}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u.test(value), 'must not hold invisible characters or spaces other than " "');
 
 /**
  * `IP:port` for the worker's Prometheus endpoint: the SDK's core takes a socket address, an IP and not a host name

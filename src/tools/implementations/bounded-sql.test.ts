@@ -108,6 +108,24 @@ describe('execute_sql under a time budget', () => {
     expect(await run("UPDATE orders SET status = 'open' WHERE id = '1235'")).toEqual({ changes: 1 });
   });
 
+  it("a write on the worker's own connection waits only a moment for a statement that holds the lock", async () => {
+    const slow = timed(SLOW_INSERT);
+    let busy: { code?: string; ms: number } | undefined;
+    for (let i = 0; i < 40 && !busy; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      try {
+        db.prepare("UPDATE orders SET status = status WHERE id = '1235'").run();
+      } catch (err) {
+        busy = { code: (err as { code?: string }).code, ms: performance.now() - started };
+      }
+    }
+    await slow;
+    // Busy, and retried by the tool's policy, after a moment on the event loop (it waited 5 s, every run frozen).
+    expect(busy?.code).toBe('SQLITE_BUSY');
+    expect(busy!.ms).toBeLessThan(1_500);
+  });
+
   it('stops the statement when its call is cancelled', async () => {
     const longer = shopTools(db, { statementBudgetMs: 120_000 }).find(
       (t) => t.spec.name === 'execute_sql',

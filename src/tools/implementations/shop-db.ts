@@ -16,9 +16,13 @@ const SEED_ORDERS: [id: string, customer: string, email: string, amount: number,
   ['1238', 'Barbara Liskov', 'barbara@example.com', 300, 'open'],
 ];
 
+/** How long a write on the worker's own connection waits for the database's lock. */
+const MAIN_THREAD_BUSY_MS = 250;
+
 export function openShopDb(file: string): ShopDb {
   mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
+  // While the worker starts, it waits for another setting the shop up.
   db.pragma('busy_timeout = 5000');
   useWal(db);
   db.exec(`
@@ -33,6 +37,10 @@ export function openShopDb(file: string): ShopDb {
   `);
   const seed = db.prepare('INSERT OR IGNORE INTO orders (id, customer, email, amount, status) VALUES (?, ?, ?, ?, ?)');
   db.transaction(() => SEED_ORDERS.forEach((row) => seed.run(...row)))();
+  // Then the connection is the worker's own, on its event loop, where SQLite waits for a lock synchronously: a tool's
+  // write waits a moment for one an execute_sql statement holds (up to its budget, in a SQL process), then fails busy
+  // and is retried by its tool's policy; five seconds froze every run and the API as long.
+  db.pragma(`busy_timeout = ${MAIN_THREAD_BUSY_MS}`);
   return db;
 }
 
