@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRefusedError } from '../../errors.js';
 import type { ToolContext, ToolImplementation } from '../implement-tool.js';
-import { openGuardedConnection } from './guarded-sql.js';
+import { MAX_RESULT_BYTES, openGuardedConnection } from './guarded-sql.js';
 import { openShopDb, type ShopDb } from './shop-db.js';
 import { shopTools } from './shop-tools.js';
 
@@ -168,6 +168,15 @@ describe('execute_sql still reads and writes the shop tables', () => {
       expect.arrayContaining([expect.objectContaining({ name: 'order_id', type: 'TEXT' })]),
     );
     expect(db.prepare('SELECT count(*) AS n FROM tool_effects').get()).toEqual(ledgered);
+  });
+
+  it('reads a result up to its bound, and says so in place of the rest, which it does not read', async () => {
+    const wide = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 200000) SELECT x, 'padding-padding' AS p FROM c";
+    const rows = (await run(wide)) as unknown[];
+    expect(rows.length).toBeLessThan(200_000);
+    expect(rows.at(-1)).toBe(`…more rows not read: the result passed ${MAX_RESULT_BYTES} bytes; ask for fewer (a narrower WHERE, a LIMIT)`);
+    expect(rows.at(-2)).toEqual({ x: rows.length - 1, p: 'padding-padding' });
+    expect(JSON.stringify(rows).length).toBeLessThan(MAX_RESULT_BYTES + 200);
   });
 
   it('runs a write once per idempotency key, through the ledger', async () => {

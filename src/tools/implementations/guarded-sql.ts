@@ -72,13 +72,13 @@ export function runGuardedStatement(file: string, query: string, idempotencyKey:
             'each query runs alone on a connection of its own, so it is refused. Query or change the shop tables instead.',
         );
       }
-      return reader.transaction(() => statement.all())();
+      return reader.transaction(() => readRows(statement))();
     });
     if (rows) return rows;
     return withConnection(file, 'write', (writer) =>
       onceByKey(writer, idempotencyKey, 'execute_sql', () => {
         const statement = prepare(writer, query);
-        return statement.reader ? { rows: statement.all() } : { changes: statement.run().changes };
+        return statement.reader ? { rows: readRows(statement) } : { changes: statement.run().changes };
       }),
     );
   } catch (err) {
@@ -87,6 +87,28 @@ export function runGuardedStatement(file: string, query: string, idempotencyKey:
     // `PRAGMA temp_store_directory` is process-wide and takes effect when compiled: put it back.
     restoreGlobalTempDirectory(tempDirectory);
   }
+}
+
+/** The most of a statement's rows read, as JSON text: sixteen times what the model is shown. */
+export const MAX_RESULT_BYTES = 1024 * 1024;
+
+/**
+ * Rows a statement returns read as JSON takes, up to MAX_RESULT_BYTES; then a note in place of the rest, which is not
+ * read. The model reads 64 KiB of a result at most (the tool result's cut), but a 150 MB SELECT was built whole, in
+ * the SQL process and again in the worker (846 MB at its peak), before that cut.
+ */
+function readRows(statement: Database.Statement): unknown[] {
+  const rows: unknown[] = [];
+  let bytes = 0;
+  for (const row of statement.iterate()) {
+    bytes += (JSON.stringify(row) ?? 'null').length + 1;
+    if (bytes > MAX_RESULT_BYTES) {
+      rows.push(`…more rows not read: the result passed ${MAX_RESULT_BYTES} bytes; ask for fewer (a narrower WHERE, a LIMIT)`);
+      break;
+    }
+    rows.push(row);
+  }
+  return rows;
 }
 
 function withConnection<T>(file: string, mode: 'read' | 'write', use: (db: ShopDb) => T): T {
