@@ -31,7 +31,7 @@ describe('webhook configuration', () => {
   it('refuses a URL no POST can reach, naming the variable', () => {
     for (const url of ['ftp://127.0.0.1/hook', 'file:///etc/passwd', 'javascript:alert(1)', 'mailto:ops@example.com'])
       expect(() => readEnvConfig({ HITL_WEBHOOK_URLS: `https://hooks.example.com/ok,${url}`, ...secret })).toThrow(
-        /must be an http\(s\) URL\n.*at HITL_WEBHOOK_URLS\[1\]/,
+        /must be an http\(s\) URL \(the list is split at commas: write a comma inside a URL as %2C\)\n.*at HITL_WEBHOOK_URLS\[1\]/,
       );
   });
 });

@@ -80,7 +80,9 @@ export const EnvConfig = z
     /** How far V8 lets the worker's heaps grow between full collections, in percent; 0 for V8's own heuristic (src/worker.ts). */
     HITL_WORKER_HEAP_GROWTH_PERCENT: wholeNumber(0, 400, 'percent').optional(),
     /** Comma-separated http(s) URLs that receive approval events. */
-    HITL_WEBHOOK_URLS: commaList.pipe(z.array(httpUrl())),
+    HITL_WEBHOOK_URLS: commaList.pipe(
+      z.array(httpUrl('must be an http(s) URL (the list is split at commas: write a comma inside a URL as %2C)')),
+    ),
     HITL_WEBHOOK_SECRET: z.string().min(16).optional(),
     HITL_API_HOST: exactName().default('127.0.0.1'),
     /** 0: a free port, which the API's banner names (the tests use it). */

@@ -22,7 +22,7 @@ export function wholeNumber(min: number, max: number, unit = '') {
 export const port = ({ zero }: { zero: boolean }) => wholeNumber(zero ? 0 : 1, 65535);
 
 /** An http(s) URL: the settings that take a URL link to it, fetch from it or compare tokens' issuers with it. */
-export const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+export const httpUrl = (error = 'must be an http(s) URL') => z.url({ protocol: /^https?$/, error });
 
 /**
  * A name Temporal or a token compares as given (a task queue, a namespace, an issuer): padding or a control character

@@ -3,6 +3,9 @@
  * `$(npm run --silent temporal-cli) workflow list`. Where the binary was found goes to stderr.
  */
 import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import { TEMPORAL_CLI_VERSION } from '../src/dev/temporal-cli.js';
@@ -20,5 +23,24 @@ describe('npm run temporal-cli', () => {
   it('runs as `$(npm run --silent temporal-cli) …` in a shell', async () => {
     const { stdout } = await run('sh', ['-c', '"$(npm run --silent temporal-cli 2>/dev/null)" --version']);
     expect(stdout.split(' (')[0]).toBe(`temporal version ${TEMPORAL_CLI_VERSION}`);
+  });
+});
+
+describe('npm run temporal-server', () => {
+  it('prints the two paths alone on stdout, one a line, and where they were found on stderr', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hitl-server-paths-'));
+    try {
+      const [server, sqlTool] = ['temporal-server', 'temporal-sql-tool'].map((name) => path.join(dir, name));
+      for (const file of [server!, sqlTool!]) {
+        writeFileSync(file, '#!/bin/sh\n');
+        chmodSync(file, 0o755);
+      }
+      const env = { ...process.env, TEMPORAL_SERVER_PATH: server, TEMPORAL_SQL_TOOL_PATH: sqlTool };
+      const { stdout, stderr } = await run('npm', ['run', '--silent', 'temporal-server'], { env });
+      expect(stdout).toBe(`${server}\n${sqlTool}\n`);
+      expect(stderr).toBe('[temporal-server] found: env\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -84,10 +84,16 @@ export async function ensureTemporalServer(progress: Progress = defaultProgress)
   }
 }
 
-/** `npm run temporal-server`: make sure both binaries exist and print where they are. */
+/**
+ * `npm run temporal-server`: make sure both binaries exist, and print their paths, the server's then the SQL tool's,
+ * one a line and nothing else on stdout; where they were found goes to stderr.
+ */
 if (isMain(import.meta.url)) {
   ensureTemporalServer()
-    .then((b) => console.log(`${b.server}\n${b.sqlTool}\n(${b.source})`))
+    .then((b) => {
+      defaultProgress(`found: ${b.source}`);
+      console.log(`${b.server}\n${b.sqlTool}`);
+    })
     .catch((err: Error) => {
       console.error(err.message);
       process.exit(1);
