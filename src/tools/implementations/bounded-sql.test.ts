@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRefusedError } from '../../errors.js';
-import type { ToolContext, ToolImplementation } from '../implement-tool.js';
+import type { ToolImplementation } from '../implement-tool.js';
+import { toolContext } from '../../../test/helpers/tool-context.js';
 import { runGuardedStatement } from './guarded-sql.js';
 import { openShopDb, type ShopDb } from './shop-db.js';
 import { shopTools } from './shop-tools.js';
@@ -38,22 +39,7 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function context(signal = new AbortController().signal): ToolContext {
-  const idempotencyKey = `wf:call-${++calls}`;
-  return {
-    workflowId: 'wf',
-    toolCallId: `call-${calls}`,
-    idempotencyKey,
-    attempt: 1,
-    agent: 'demo',
-    context: {},
-    get store(): never {
-      throw new Error('execute_sql does not use the store');
-    },
-    heartbeat: () => {},
-    signal,
-  };
-}
+const context = (signal?: AbortSignal) => toolContext(`wf:call-${++calls}`, signal);
 
 const run = (query: string, ctx = context()) => Promise.resolve().then(() => executeSql.run({ query }, ctx));
 

@@ -8,7 +8,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRefusedError } from '../../errors.js';
-import type { ToolContext, ToolImplementation } from '../implement-tool.js';
+import type { ToolImplementation } from '../implement-tool.js';
+import { toolContext } from '../../../test/helpers/tool-context.js';
 import { MAX_RESULT_BYTES, openGuardedConnection } from './guarded-sql.js';
 import { openShopDb, type ShopDb } from './shop-db.js';
 import { shopTools } from './shop-tools.js';
@@ -37,21 +38,7 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function context(idempotencyKey = `wf:call-${++calls}`): ToolContext {
-  return {
-    workflowId: 'wf',
-    toolCallId: idempotencyKey.split(':')[1]!,
-    idempotencyKey,
-    attempt: 1,
-    agent: 'demo',
-    context: {},
-    get store(): never {
-      throw new Error('execute_sql does not use the store');
-    },
-    heartbeat: () => {},
-    signal: new AbortController().signal,
-  };
-}
+const context = (idempotencyKey = `wf:call-${++calls}`) => toolContext(idempotencyKey);
 
 const run = (query: string, ctx = context()) => executeSql.run({ query }, ctx);
 
