@@ -3,7 +3,7 @@
  * ToolRefusedError (not retried) that names the path as the model gave it and never the worker's directories, and
  * nothing is written or ledgered for it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { ToolRefusedError } from '../../errors.js';
 import type { ToolContext, ToolImplementation } from '../implement-tool.js';
 import { fileTools } from './file-tools.js';
 import { openShopDb, type ShopDb } from './shop-db.js';
-import { withoutDirectory } from './workspace-paths.js';
+import { withoutDirectory, writeError } from './workspace-paths.js';
 
 let root: string;
 let workspace: string;
@@ -82,6 +82,59 @@ describe('write_file refuses paths that cannot name a file in the workspace', ()
     expect(db.prepare('SELECT count(*) AS n FROM tool_effects').get()).toEqual({ n: 0 });
     expect(await write('reports/2024/summary.md', 'fine')).toBe('Wrote 4 bytes to reports/2024/summary.md.');
     expect(readFileSync(path.join(workspace, 'reports', '2024', 'summary.md'), 'utf8')).toBe('fine');
+  });
+});
+
+describe('write_file follows no symbolic link, so it never writes outside the workspace', () => {
+  let outside: string;
+  beforeAll(() => {
+    outside = path.join(root, 'outside');
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'secret.txt'), 'keep');
+    symlinkSync(outside, path.join(workspace, 'out'));
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'link.txt'));
+    symlinkSync(path.join(outside, 'missing.txt'), path.join(workspace, 'dangling.txt'));
+    mkdirSync(path.join(workspace, 'deep'));
+    symlinkSync(outside, path.join(workspace, 'deep', 'out'));
+  });
+
+  const refused: [string, string, string][] = [
+    ['a link to a directory outside', 'out/new.txt', 'Path out/new.txt goes through out, a symbolic link; write_file follows no links.'],
+    ['a link, deeper', 'deep/out/x/y.txt', 'Path deep/out/x/y.txt goes through deep/out, a symbolic link; write_file follows no links.'],
+    [
+      'a link to a file outside',
+      'link.txt',
+      'Path link.txt is a symbolic link; write_file follows no links. Name a file inside the workspace.',
+    ],
+    [
+      'a link to nothing yet',
+      'dangling.txt',
+      'Path dangling.txt is a symbolic link; write_file follows no links. Name a file inside the workspace.',
+    ],
+    ['the link itself', 'out', 'Path out is a symbolic link; write_file follows no links. Name a file inside the workspace.'],
+  ];
+
+  it.each(refused)('%s', async (_what, relative, expected) => {
+    const message = await refusal(relative);
+    expect(message).toBe(expected);
+    expect(message).not.toContain(root);
+  });
+
+  it('left everything outside as it was', () => {
+    expect(readdirSync(outside).sort()).toEqual(['secret.txt']);
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('refuses a link made after the check, which the write’s open finds (ELOOP)', () => {
+    const loop = Object.assign(new Error(`ELOOP: too many symbolic links encountered, open '${workspace}/late.txt'`), {
+      code: 'ELOOP',
+      syscall: 'open',
+    });
+    const refusedLate = writeError(loop, workspace, 'late.txt', path.join(workspace, 'late.txt'));
+    expect(refusedLate).toBeInstanceOf(ToolRefusedError);
+    expect((refusedLate as Error).message).toBe(
+      'Path late.txt is a symbolic link; write_file follows no links. Name a file inside the workspace.',
+    );
   });
 });
 

@@ -1,11 +1,14 @@
 /** The demo tools that write files: a sandboxed workspace and an email outbox (effects recorded in the shop ledger). */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { implementTool } from '../implement-tool.js';
 import { sendEmail } from '../specs/send-email.js';
 import { writeFile } from '../specs/write-file.js';
 import { onceByKey, type ShopDb } from './shop-db.js';
 import { withoutDirectory, workspaceFile, writeError } from './workspace-paths.js';
+
+/** 'w' that fails (ELOOP) on a link in the last name: one made between the check and the write is not followed. */
+const WRITE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 export function fileTools(db: ShopDb, workspaceDir: string, outboxFile: string) {
   return [
@@ -17,7 +20,12 @@ export function fileTools(db: ShopDb, workspaceDir: string, outboxFile: string) 
       return onceByKey(db, ctx.idempotencyKey, 'write_file', () => {
         try {
           mkdirSync(path.dirname(target), { recursive: true });
-          writeFileSync(target, content);
+          const fd = openSync(target, WRITE_NO_FOLLOW);
+          try {
+            writeFileSync(fd, content);
+          } finally {
+            closeSync(fd);
+          }
         } catch (err) {
           throw writeError(err, root, relative, target);
         }

@@ -3,7 +3,7 @@
  * words the model can act on. A path the model gave is named as it gave it; the worker's own directories never
  * appear in what the model reads (Node's errors name absolute paths).
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ToolRefusedError } from '../../errors.js';
 
@@ -30,6 +30,15 @@ export function workspaceFile(root: string, relative: string): string {
   if (relative.split(/[\\/]/).some((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)) {
     throw new ToolRefusedError(`Path ${shown(relative)} has a name longer than ${MAX_NAME_BYTES} bytes; use shorter names.`);
   }
+  // A link inside the workspace may point anywhere, and the model cannot see where: writing through one could change
+  // a file outside it. The open that writes follows no link in the last name either (O_NOFOLLOW, writeError).
+  const link = linkOnTheWay(root, target);
+  if (link === path.relative(root, target).split(path.sep).join('/')) {
+    throw new ToolRefusedError(
+      `Path ${shown(relative)} is a symbolic link; write_file follows no links. Name a file inside the workspace.`,
+    );
+  }
+  if (link) throw new ToolRefusedError(`Path ${shown(relative)} goes through ${link}, a symbolic link; write_file follows no links.`);
   return target;
 }
 
@@ -47,6 +56,11 @@ export function writeError(err: unknown, root: string, relative: string, target:
     const file = fileOnTheWay(root, target);
     if (file) return new ToolRefusedError(`Path ${shown(relative)} goes through ${file}, which is a file, not a directory.`);
   }
+  if (code === 'ELOOP') {
+    return new ToolRefusedError(
+      `Path ${shown(relative)} is a symbolic link; write_file follows no links. Name a file inside the workspace.`,
+    );
+  }
   if (code === 'ENAMETOOLONG') return new ToolRefusedError(`Path ${shown(relative)} is too long for the file system; use a shorter one.`);
   return withoutDirectory(err, root);
 }
@@ -60,6 +74,22 @@ export function withoutDirectory(err: unknown, dir: string): unknown {
   const message = err.message.replaceAll(dir + path.sep, '').replaceAll(dir, '.');
   const { code, errno, syscall } = err as NodeJS.ErrnoException;
   return Object.assign(new Error(message), { name: err.name, code, errno, syscall });
+}
+
+/** The first name on the way to `target`, or `target` itself, that is a symbolic link (relative to `root`), if any. */
+function linkOnTheWay(root: string, target: string): string | undefined {
+  const names = path.relative(root, target).split(path.sep);
+  for (let i = 1; i <= names.length; i++) {
+    let stat;
+    try {
+      stat = lstatSync(path.join(root, ...names.slice(0, i)), { throwIfNoEntry: false });
+    } catch {
+      return undefined; // a file on the way (ENOTDIR): the write's own error says so
+    }
+    if (!stat) return undefined;
+    if (stat.isSymbolicLink()) return names.slice(0, i).join('/');
+  }
+  return undefined;
 }
 
 /** The first name on the way to `target` that is a file (relative to `root`), if any. */
