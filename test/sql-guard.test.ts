@@ -84,7 +84,7 @@ it('stops an approved statement at its 10 s budget: the model reads why, and the
   expect(await toolMessages(handle)).toEqual([
     [
       's1',
-      'Error: The statement ran past 10 s and was stopped; nothing it wrote was kept. ' +
+      'Error: The statement ran past 10 s and was stopped; any change it made was undone. ' +
         'Make it do less (a narrower WHERE, a LIMIT) and try again.\n Please fix your mistakes.',
     ],
   ]);

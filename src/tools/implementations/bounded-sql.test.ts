@@ -67,7 +67,7 @@ describe('execute_sql under a time budget', () => {
     const { error, elapsed, ticks, longestGap } = await timed(SLOW_COUNT);
     expect(error).toBeInstanceOf(ToolRefusedError);
     expect((error as Error).message).toBe(
-      'The statement ran past 1 s and was stopped; nothing it wrote was kept. Make it do less (a narrower WHERE, a LIMIT) and try again.',
+      'The statement ran past 1 s and was stopped; any change it made was undone. Make it do less (a narrower WHERE, a LIMIT) and try again.',
     );
     expect(elapsed).toBeGreaterThanOrEqual(BUDGET_MS - 50);
     expect(elapsed).toBeLessThan(BUDGET_MS + SLACK_MS);
@@ -83,7 +83,7 @@ describe('execute_sql under a time budget', () => {
     const ctx = context();
     const { error, elapsed } = await timed(SLOW_INSERT, ctx);
     expect(error).toBeInstanceOf(ToolRefusedError);
-    expect((error as Error).message).toMatch(/^The statement ran past 1 s and was stopped; nothing it wrote was kept\./);
+    expect((error as Error).message).toMatch(/^The statement ran past 1 s and was stopped; any change it made was undone\./);
     expect(elapsed).toBeLessThan(BUDGET_MS + SLACK_MS);
     // It had written: its uncommitted pages spilled into the WAL (megabytes of them). None of it counts.
     expect(wal() - walBefore).toBeGreaterThan(1_000_000);

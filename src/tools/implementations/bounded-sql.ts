@@ -38,7 +38,7 @@ export async function runGuardedSql(db: ShopDb, query: string, idempotencyKey: s
   if (done) return JSON.parse(done.result);
   if (outcome.stopped === 'budget') {
     throw new ToolRefusedError(
-      `The statement ran past ${seconds(budgetMs)} and was stopped; nothing it wrote was kept. ` +
+      `The statement ran past ${seconds(budgetMs)} and was stopped; any change it made was undone. ` +
         'Make it do less (a narrower WHERE, a LIMIT) and try again.',
     );
   }
@@ -59,7 +59,7 @@ function cancellation(signal: AbortSignal | undefined): unknown {
 
 /** The process died mid-statement (out of memory, killed): retried by the tool's policy; nothing was committed. */
 function crashed(outcome: Extract<SqlOutcome, { stopped: string }>): Error {
-  return new Error(`The SQL process ended while it ran the statement (${outcome.detail}); nothing it wrote was kept.`);
+  return new Error(`The SQL process ended while it ran the statement (${outcome.detail}); any change it made was undone.`);
 }
 
 function seconds(ms: number): string {
