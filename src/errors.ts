@@ -4,10 +4,19 @@
  * (the workflow sandbox has its own `Error`): it checks a brand registered with `Symbol.for` and the name.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { truncateBytes } from './bounds/truncate.js';
 import { REFUSAL_CODES, type RefusalCode } from './contract/refusal-codes.js';
 import type { StoreRefusalCode } from './contract/store.js';
 
 const BRAND = Symbol.for('temporal-hitl-agent.error');
+
+/**
+ * The most of a message a failure carries, in bytes (cut with a marker). A refusal may quote what it refuses (zod
+ * lists every unknown key), and an update's rejection over the server's 2 MB payload limit failed the whole run
+ * instead of refusing the update: a session's `message` with 1.2 MB of unknown keys, its message and stack trace
+ * each quoting them. The stack trace repeats the message, so each stays far below.
+ */
+export const FAILURE_MESSAGE_BYTES = 16 * 1024;
 
 export abstract class HitlError extends Error {
   /** Stable machine-readable code; HTTP and CLI map it to a status and an exit code. */
@@ -29,7 +38,7 @@ export abstract class HitlError extends Error {
   toFailure(options: { nonRetryable?: boolean; cause?: Error } = {}): ApplicationFailure {
     return ApplicationFailure.create({
       type: this.name,
-      message: this.message,
+      message: truncateBytes(this.message, FAILURE_MESSAGE_BYTES),
       nonRetryable: options.nonRetryable ?? true,
       details: [{ code: this.code }],
       cause: options.cause,

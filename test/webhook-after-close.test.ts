@@ -115,4 +115,23 @@ describe('webhook events after the run closes', () => {
     });
     expect(attempts.length).toBe(before);
   });
+
+  it(
+    'a run whose id leaves no room for a delivery workflow still closes, keeping only its attempts in flight',
+    { timeout: 120_000 },
+    async () => {
+      // Temporal takes ids of up to 1,000 bytes; `<run>/webhooks-<n>` would pass it. Asked for, the child failed the
+      // closing workflow task on every retry, and the run never closed.
+      const run = await h.start({ agent: 'demo', prompt: 'deliver after the close' }, `long-${'x'.repeat(990)}`);
+      const [call] = await waitForPending(run, 1);
+      await decide(run, { decisions: [{ id: call!.id, type: 'approve' }], approver: 'pat' });
+      expect(await run.result()).toMatchObject({ status: 'Completed', output: 'written' });
+      const children = [];
+      for await (const w of h.temporal.client.workflow.list({
+        query: `WorkflowType = 'webhookDeliveryWorkflow' AND ParentWorkflowId = '${run.workflowId}'`,
+      }))
+        children.push(w);
+      expect(children).toEqual([]);
+    },
+  );
 });

@@ -4,6 +4,14 @@
  * approver or a caller sends can push a run into a workflow task that fails forever. What exceeds a limit is
  * refused with a clear error, or cut with a marker that says so (README, "Limits").
  */
+/**
+ * The longest workflow id Temporal takes, in bytes (its `limit.maxIDLength`, 1,000 by default). A run checks each id it
+ * makes of its own (`<run>/<call>` for a sub-agent, `<run>/webhooks-<n>`) against it before it starts the child: a
+ * child over it is refused by the server with the workflow task that asks for it, on every retry, and the run is
+ * wedged.
+ */
+export const TEMPORAL_ID_MAX_BYTES = 1000;
+
 export const LIMITS = {
   /** Tool calls run from one model reply; the rest are dropped and the model is told. */
   toolCallsPerReply: 32,

@@ -5,6 +5,7 @@
  * id was not used before in this run. Returns the verified identity or a refusal with a stable code; never throws on
  * what it is given. verify-decision.ts and verify-request.ts say what each kind is bound to.
  */
+import { truncateChars } from '../bounds/truncate.js';
 import { Groups, MAX_GROUPS, RegisteredClaims } from './decision-claims.js';
 import { checkSignature, readCompactJws, type CompactJws } from './jws.js';
 import { refuse, type TokenRefusal } from './token-refusal.js';
@@ -72,7 +73,11 @@ export function verifyBoundToken<B>(
   // The issuer picks the keys; it is only trusted once the signature verifies with one of them.
   const issuer = trust.issuers.find((i) => i.issuer === jws.payload.iss);
   if (!issuer) {
-    return refuse('wrong_issuer', `Tokens from ${JSON.stringify(jws.payload.iss)} are not trusted; trusted: ${trustedNames(trust)}.`);
+    // Shown only as a string: an unsigned payload's `iss` may be anything, and one nested thousands deep overflowed
+    // JSON.stringify in the workflow that checked a run's request token, failing its first task on every retry.
+    const iss = jws.payload.iss;
+    const tokens = typeof iss === 'string' ? `Tokens from ${JSON.stringify(truncateChars(iss, 200))}` : 'Tokens without a string issuer';
+    return refuse('wrong_issuer', `${tokens} are not trusted; trusted: ${trustedNames(trust)}.`);
   }
   const signature = checkSignature(jws, issuer.jwks.keys, algorithmsOf(issuer));
   if (!signature.ok) return signature;

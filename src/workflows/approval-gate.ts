@@ -13,6 +13,7 @@ import { prepareProposal, proposalUnprepared } from './proposal-preparation.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { timeOut } from './run-decisions.js';
 import { workflowNow } from './workflow-clock.js';
+import { summaryText } from './summary-text.js';
 
 export async function awaitDecision(run: AgentRun, record: CallRecord): Promise<Resolution> {
   for (;;) {
@@ -62,7 +63,7 @@ function startReminders(run: AgentRun, record: CallRecord, announced: PendingApp
       for (const at of times) {
         const wait = at - workflowNow();
         if (wait <= 0) continue;
-        await sleep(wait, { summary: `reminder · ${announced.toolName} · ${announced.id}` });
+        await sleep(wait, { summary: summaryText(`reminder · ${announced.toolName} · ${announced.id}`) });
         if (!record.resolution && record.pending === announced) run.notifications.send('approval.reminder', announced);
       }
     })

@@ -14,6 +14,7 @@ import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { consentWindow, settle } from './run-decisions.js';
+import { summaryText } from './summary-text.js';
 
 /**
  * The call waits for its reviewer before any human sees it. Not a call a person wrote at a breakpoint: a reviewer
@@ -34,7 +35,7 @@ async function askReviewer(run: AgentRun, record: CallRecord): Promise<ReviewOut
       {
         ...ACTIVITY_OPTIONS.review,
         ...(config.timeout && { startToCloseTimeout: durationToMs(config.timeout) }),
-        summary: `review ${toolName} · reviewer:${reviewer}`,
+        summary: summaryText(`review ${toolName} · reviewer:${reviewer}`),
       },
       [
         {

@@ -8,6 +8,7 @@ import type { CallRecord } from '../schemas/call-record.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { AgentRun } from './agent-run.js';
 import { workflowNow } from './workflow-clock.js';
+import { summaryText } from './summary-text.js';
 
 /** Starts the timers of the tiers not reached yet; undefined when the call has no ladder left to climb. */
 export function startEscalations(run: AgentRun, record: CallRecord, announced: PendingApproval): CancellationScope | undefined {
@@ -20,7 +21,9 @@ export function startEscalations(run: AgentRun, record: CallRecord, announced: P
         if (tier.reached) continue;
         const wait = Date.parse(tier.at) - workflowNow();
         if (wait > 0)
-          await sleep(wait, { summary: `escalation · ${announced.toolName} · ${announced.id} · to ${tier.approvers.join(', ')}` });
+          await sleep(wait, {
+            summary: summaryText(`escalation · ${announced.toolName} · ${announced.id} · to ${tier.approvers.join(', ')}`),
+          });
         if (record.resolution || record.pending !== announced) return;
         escalate(run, record, index);
       }

@@ -10,6 +10,7 @@ import type { AgentSnapshot } from '../schemas/agent-snapshot.js';
 import { McpListing, type McpTool } from '../schemas/mcp-tool.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import { ACTIVITY_OPTIONS, activities, mcpToolOptions } from './activity-options.js';
+import { summaryText } from './summary-text.js';
 
 /**
  * The snapshot with the agent's MCP tools added, for agents that declare MCP servers. No patch guards this
@@ -19,7 +20,7 @@ import { ACTIVITY_OPTIONS, activities, mcpToolOptions } from './activity-options
 export async function withMcpTools(snapshot: AgentSnapshot): Promise<AgentSnapshot> {
   if (!snapshot.mcpServers?.length) return snapshot;
   const raw = await activities.listMcpTools.executeWithOptions(
-    { ...ACTIVITY_OPTIONS.listMcpTools, summary: `list MCP tools (${snapshot.mcpServers.join(', ')})` },
+    { ...ACTIVITY_OPTIONS.listMcpTools, summary: summaryText(`list MCP tools (${snapshot.mcpServers.join(', ')})`) },
     [{ agent: snapshot.name }],
   );
   const listing = McpListing.safeParse(raw);

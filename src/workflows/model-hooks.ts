@@ -12,6 +12,7 @@ import { AfterModelVerdict, type ModelHookUse } from '../schemas/agent-options.j
 import { ChatMessage } from '../schemas/chat-message.js';
 import type { RunModelHookInput } from '../activities/model-hook.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
+import { summaryText } from './summary-text.js';
 
 const HookMessages = builtOnce('workflows/model-hooks.HookMessages', () => z.array(ChatMessage).min(1).max(100_000));
 
@@ -40,7 +41,7 @@ async function runHook<I extends BeforeModelInput | AfterModelInput>(
 ): Promise<unknown> {
   if (use.kind === 'activity') {
     return activities.runModelHook.executeWithOptions(
-      { ...ACTIVITY_OPTIONS.hook, summary: `${kind} ${use.name} · step ${input.call.step}` },
+      { ...ACTIVITY_OPTIONS.hook, summary: summaryText(`${kind} ${use.name} · step ${input.call.step}`) },
       [{ kind, name: use.name, options: use.options, input } as RunModelHookInput],
     );
   }

@@ -18,6 +18,7 @@ import { takeReply, type Intake } from './reply-intake.js';
 import { replyAsText } from './reply-rewrite.js';
 import { reviewReply } from './reply-review.js';
 import { rejectedMessage } from './tool-messages.js';
+import { summaryText } from './summary-text.js';
 
 export type ModelTurn =
   | {
@@ -45,7 +46,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   const messages = await messagesFor(run, call);
   run.refresh(`calling ${choice.model}`);
   const result = await activities.callModel.executeWithOptions(
-    { ...ACTIVITY_OPTIONS.model, summary: `model ${choice.model} · step ${step}` },
+    { ...ACTIVITY_OPTIONS.model, summary: summaryText(`model ${choice.model} · step ${step}`) },
     [
       {
         agent: run.agent,

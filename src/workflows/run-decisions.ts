@@ -23,7 +23,7 @@ import { preparedBeforeDeciding } from './proposal-preparation.js';
 import { runDuration } from './run-duration.js';
 import { oldestLiveApproval } from './quorum-lapse.js';
 import { standingDecision } from './standing-decisions.js';
-import { workflowNow } from './workflow-clock.js';
+import { isoAt, workflowNow } from './workflow-clock.js';
 
 export type Channel = 'update' | 'signal';
 
@@ -118,7 +118,7 @@ function countTowardQuorum(run: AgentRun, record: CallRecord, planned: PlannedDe
   // Approvals that lapsed meanwhile go (patch quorumApprovalsLapse): the count starts again without them.
   const lapse = takesPatch(PATCHES.quorumApprovalsLapse) ? record.gate?.validForMs : undefined;
   // When it lapses, for views that judge it by their own clock (held-approvals.ts) without a rounded validFor.
-  const until = lapse !== undefined && takesPatch(PATCHES.approvalsSayUntil) ? { until: new Date(now + lapse).toISOString() } : {};
+  const until = lapse !== undefined && takesPatch(PATCHES.approvalsSayUntil) ? { until: isoAt(now + lapse) } : {};
   run.book.countApproval(record, { approver: planned.approver!, at: new Date(now).toISOString(), ...until }, (held) =>
     liveApprovals(held, lapse, now),
   );

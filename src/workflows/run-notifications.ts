@@ -8,11 +8,13 @@ import type { AuditEntry } from '../schemas/audit-entry.js';
 import { DELIVERY_BATCH_EVENTS, type NotificationEvent } from '../schemas/notification-event.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { encodeApprovalId } from '../contract/approval-id.js';
+import { TEMPORAL_ID_MAX_BYTES } from '../contract/limits.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import { PATCHES, takesPatch } from './patches.js';
 import { shownAtRoot } from './shown-at-root.js';
 import { WEBHOOK_DELIVERY_WORKFLOW_TYPE } from './webhook-delivery.js';
 import { workflowIsoNow } from './workflow-clock.js';
+import { summaryText } from './summary-text.js';
 
 export class RunNotifications {
   /** Numbers events within the run (carried across continue-as-new), so receivers can deduplicate. */
@@ -90,11 +92,18 @@ export class RunNotifications {
         this.#inFlight.delete(seq);
       }
       const ids = events.map(([, event]) => event.id);
+      const workflowId = `${workflowInfo().workflowId}/webhooks-${events.at(-1)![0]}`;
+      // Asked of the server, an id over its limit failed the workflow task on every retry (TEMPORAL_ID_MAX_BYTES):
+      // a run whose own id is that long keeps only the attempts in flight.
+      if (utf8Length(workflowId) > TEMPORAL_ID_MAX_BYTES) {
+        log.warn('notifications not handed over: the delivery workflow id would be too long', { events: ids });
+        continue;
+      }
       await startChild(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
-        workflowId: `${workflowInfo().workflowId}/webhooks-${events.at(-1)![0]}`,
+        workflowId,
         args: [{ eventIds: ids }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        staticSummary: `webhook events ${ids[0]} to ${ids.at(-1)}, after the run closed`,
+        staticSummary: summaryText(`webhook events ${ids[0]} to ${ids.at(-1)}, after the run closed`),
       }).catch((err) => log.warn('notifications not handed over', { events: ids, error: String(err) }));
     }
   }

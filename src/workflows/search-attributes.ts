@@ -4,6 +4,7 @@ import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunStatus } from '../contract/run-status.js';
 import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus } from '../contract/search-attributes.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
+import { utf8Length } from '../bounds/truncate.js';
 
 export interface VisibleState {
   agent: string;
@@ -19,7 +20,7 @@ export class SearchAttributePublisher {
     const pairs: SearchAttributeUpdatePair[] = [
       { key: HitlAgent, value: agent },
       { key: HitlStatus, value: status },
-      { key: HitlPendingTools, value: [...new Set(pending.map((p) => p.toolName))].sort() },
+      { key: HitlPendingTools, value: withinValueLimit([...new Set(pending.map((p) => p.toolName))].sort()) },
       { key: HitlPendingCount, value: pending.length },
       { key: HitlNextDeadline, value: deadlines.length ? new Date(Math.min(...deadlines)) : null },
     ];
@@ -31,4 +32,24 @@ export class SearchAttributePublisher {
     });
     if (changed.length) upsertSearchAttributes(changed);
   }
+}
+
+/**
+ * Temporal refuses a search attribute value over 2 KiB (`frontend.searchAttributesSizeOfValueLimit`), and with it the
+ * workflow task that upserts it, on every retry: 32 gated MCP tools of 60-character names waiting at once wedged the
+ * run. The names that fit, in order, and `…` for the rest.
+ */
+const PENDING_TOOLS_BYTES = 1800;
+
+export function withinValueLimit(names: string[]): string[] {
+  if (utf8Length(JSON.stringify(names)) <= PENDING_TOOLS_BYTES) return names;
+  const kept: string[] = [];
+  // `[`, then each name and the comma or `]` after it, with room left for `,"…"`.
+  let bytes = 1 + utf8Length(',"…"');
+  for (const name of names) {
+    bytes += utf8Length(JSON.stringify(name)) + 1;
+    if (bytes > PENDING_TOOLS_BYTES) break;
+    kept.push(name);
+  }
+  return [...kept, '…'];
 }

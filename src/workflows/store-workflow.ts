@@ -7,7 +7,8 @@
  */
 import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
-import { utf8Length } from '../bounds/truncate.js';
+import { truncateBytes, utf8Length } from '../bounds/truncate.js';
+import { FAILURE_MESSAGE_BYTES } from '../errors.js';
 import {
   STORE_REFUSED,
   storeDeleteUpdate,
@@ -134,5 +135,6 @@ function sizeOf(key: string, value: unknown): number {
 }
 
 function refusal(code: StoreRefusalCode, message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type: STORE_REFUSED, message, details: [{ code }], nonRetryable: true });
+  const shown = truncateBytes(message, FAILURE_MESSAGE_BYTES); // a malformed write's zod message quotes its keys
+  return ApplicationFailure.create({ type: STORE_REFUSED, message: shown, details: [{ code }], nonRetryable: true });
 }

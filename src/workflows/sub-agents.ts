@@ -5,6 +5,8 @@
  */
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowCancellationType, executeChild, workflowInfo } from '@temporalio/workflow';
+import { utf8Length } from '../bounds/truncate.js';
+import { TEMPORAL_ID_MAX_BYTES } from '../contract/limits.js';
 import { WORKFLOW_TYPE } from '../contract/task-queue.js';
 import type { AgentWorkflowInput } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
@@ -12,6 +14,7 @@ import type { ToolArgs } from '../schemas/tool-args.js';
 import type { AgentRun } from './agent-run.js';
 import { noteVerdicts } from './forwarded-decisions.js';
 import { PATCHES, takesPatch } from './patches.js';
+import { summaryText } from './summary-text.js';
 
 export function subAgentWorkflowId(parentWorkflowId: string, callId: string): string {
   return `${parentWorkflowId}/${callId}`;
@@ -19,6 +22,16 @@ export function subAgentWorkflowId(parentWorkflowId: string, callId: string): st
 
 /** The error type of a sub-agent that could not start: a running workflow holds its id. */
 export const SUB_AGENT_ID_TAKEN = 'SubAgentIdTaken';
+/** The error type of a sub-agent that could not start: its id would be longer than Temporal takes. */
+export const SUB_AGENT_ID_TOO_LONG = 'SubAgentIdTooLong';
+
+function idTooLong(childId: string): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: SUB_AGENT_ID_TOO_LONG,
+    message: `the sub-agent could not start: its workflow id would be ${utf8Length(childId)} bytes (this run's id and the call's), over Temporal's ${TEMPORAL_ID_MAX_BYTES}`,
+    nonRetryable: true,
+  });
+}
 
 /**
  * Another running workflow holds the id a sub-agent would take (started by someone else, or left running by a
@@ -37,6 +50,9 @@ function idTaken(childId: string): ApplicationFailure {
 export async function runSubAgent(run: AgentRun, callId: string, agent: string, args: ToolArgs, ownIds: boolean): Promise<string> {
   const { workflowId, taskQueue } = workflowInfo();
   const childId = subAgentWorkflowId(workflowId, callId);
+  // A run started straight through Temporal may have an id of up to 1,000 bytes, and each level of sub-agents adds
+  // to it. Refused here, it is the call's failure; asked of the server, it failed the workflow task on every retry.
+  if (utf8Length(childId) > TEMPORAL_ID_MAX_BYTES) throw idTooLong(childId);
   if (ownIds) run.children.name(childId, callId);
   const input: AgentWorkflowInput = {
     agent,
@@ -55,7 +71,7 @@ export async function runSubAgent(run: AgentRun, callId: string, agent: string, 
       workflowId: childId,
       taskQueue,
       args: [input],
-      staticSummary: `sub-agent ${agent} for ${run.agent}'s call ${callId}`,
+      staticSummary: summaryText(`sub-agent ${agent} for ${run.agent}'s call ${callId}`),
       cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
     });
   } catch (err) {

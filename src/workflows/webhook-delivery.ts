@@ -12,6 +12,7 @@ import { ApplicationFailure, log, workflowInfo } from '@temporalio/workflow';
 import { z } from 'zod';
 import { HandedOverEvents, WebhookDeliveryInput } from '../schemas/notification-event.js';
 import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
+import { summaryText } from './summary-text.js';
 
 export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
 
@@ -24,7 +25,7 @@ export async function webhookDeliveryWorkflow(raw: unknown): Promise<{ delivered
   if (!parent) throw refuse('it was not started by the run whose events they are');
   const answer = HandedOverEvents.safeParse(
     await activities.confirmHandedOverEvents.executeWithOptions(
-      { ...ACTIVITY_OPTIONS.confirmHandover, summary: `the events ${parent.workflowId} handed over` },
+      { ...ACTIVITY_OPTIONS.confirmHandover, summary: summaryText(`the events ${parent.workflowId} handed over`) },
       [{ workflowId: parent.workflowId, runId: parent.runId, eventIds: parsed.data.eventIds }],
     ),
   );
