@@ -483,6 +483,20 @@ describe("more than one argument, nesting past the stack, over Temporal's limits
       tally.inputs++;
       await handle.signal(name, { content: 'first' }, { content: 'second' });
     }
+    // 1.2 MB of keys a message does not take: zod lists each, and the rejection quoted them in its message and again in
+    // its stack, past the server's 2 MB, which failed the run instead of refusing the update. Now cut to 16 KiB.
+    const junk = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`unknown_key_${i}`, 0]));
+    for (const name of ['message', 'end']) {
+      tally.inputs++;
+      const refused = (await handle.executeUpdate(name, { args: [{ content: 'x', ...junk }] }).catch((err: unknown) => err)) as {
+        cause: Error;
+      };
+      expect(refused.cause, name).toMatchObject({
+        type: 'InvalidMessageError',
+        message: expect.stringMatching(/^Not an? .* a session takes:/),
+      });
+      expect(Buffer.byteLength(refused.cause.message)).toBeLessThanOrEqual(16 * 1024);
+    }
     await decide(handle, { decisions: [] }).catch(() => undefined);
     const after = await assertViewable(handle);
     const { streamOffset: _b, ...restBefore } = before;
@@ -776,6 +790,25 @@ describe('start input and stray signals', () => {
     expect(await refusalOf({ agent: 'demo', prompt: 'never read', carry: { messages: 'junk' } })).toMatchObject({
       type: 'InvalidRunInputError',
       message: new InvalidRunInputError(CARRY_FROM_CALLER).message,
+    });
+  });
+
+  it('fails a run whose policy nests past the stack, in its first task, instead of retrying that task for good', async () => {
+    // 3,000 nested `not`s: 24 KB, inside the run policy's size limit, and past the stack of the schema that reads them,
+    // which threw in the run's first task on every retry. Refused before anything walks it; the client refuses it too.
+    let when: unknown = { arg: 'amount', op: 'gt', value: 1 };
+    for (let i = 0; i < 3_000; i++) when = { not: when };
+    const input = { agent: 'demo', prompt: 'never read', approval: { tools: { process_refund: { when } } } };
+    tally.inputs++;
+    const started = await h.start(input as never);
+    const failed = (await started.result().catch((e: unknown) => e)) as WorkflowFailedError;
+    expect(failed.cause).toMatchObject({
+      type: 'InvalidRunInputError',
+      message: expect.stringContaining('the start input nests deeper than 128 levels'),
+    });
+    await expect(hitl.startRun(input as never)).rejects.toMatchObject({
+      code: 'invalid_run_input',
+      message: expect.stringContaining('nests deeper than 128'),
     });
   });
 

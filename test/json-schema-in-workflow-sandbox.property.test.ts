@@ -2,13 +2,14 @@
  * MCP tools' arguments are checked against their JSON Schemas in workflow code, with @cfworker/json-schema. Inside
  * the real sandbox (the production bundle options, a real worker) the check must decide, and word its problems,
  * exactly as in plain Node, for the schema features MCP servers use, on generated values: valid-looking objects,
- * near misses and arbitrary JSON.
+ * near misses and arbitrary JSON. Both ways runs check now (`bounded`, patch set 29 on, whose counters read the
+ * value through a proxy, and `linear`, patch set 28), which must also agree on what is valid.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkJsonSchema } from '../src/tools/json-schema-check.js';
+import { checkJsonSchema, type SchemaCheckMode } from '../src/tools/json-schema-check.js';
 import { JSON_SCHEMA_CASES } from './fixtures/json-schema/schemas.js';
 import type { jsonSchemaChecksWorkflow } from './fixtures/json-schema/workflows.js';
 import { bundleEntry } from './helpers/bundle-variant.js';
@@ -72,8 +73,18 @@ describe('JSON Schema checks in the workflow sandbox', () => {
     let rejected = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(value, { minLength: names.length * 4, maxLength: names.length * 4 }), async (values) => {
-        const cases = values.map((v, i) => ({ schema: names[i % names.length]!, value: JSON.parse(JSON.stringify(v)) as unknown }));
-        const expected = cases.map((c) => checkJsonSchema(JSON_SCHEMA_CASES[c.schema]!, c.value));
+        const cases = values.map((v, i) => ({
+          schema: names[i % names.length]!,
+          value: JSON.parse(JSON.stringify(v)) as unknown,
+          mode: (Math.floor(i / names.length) % 2 === 0 ? 'bounded' : 'linear') as SchemaCheckMode,
+        }));
+        const expected = cases.map((c) => checkJsonSchema(JSON_SCHEMA_CASES[c.schema]!, c.value, { mode: c.mode }));
+        for (const c of cases) {
+          const other = c.mode === 'bounded' ? 'linear' : 'bounded';
+          expect(checkJsonSchema(JSON_SCHEMA_CASES[c.schema]!, c.value, { mode: other }).ok).toBe(
+            checkJsonSchema(JSON_SCHEMA_CASES[c.schema]!, c.value, { mode: c.mode }).ok,
+          );
+        }
         const actual = await h.temporal.client.workflow.execute<typeof jsonSchemaChecksWorkflow>('jsonSchemaChecksWorkflow', {
           args: [cases],
           taskQueue: h.taskQueue,

@@ -80,7 +80,7 @@ describe('quorum', () => {
   it('counts partial approvals where approvers look, and runs the tool once the second distinct approver approves', async () => {
     const handle = await start('1237');
     const [pending] = await waitForPending(handle, 1);
-    expect(pending).toMatchObject({ id: 'call-1', checks: 6, requiredApprovals: 2, approvers: ['finance'], excludedApprovers: ['rita'] });
+    expect(pending).toMatchObject({ id: 'call-1', checks: 7, requiredApprovals: 2, approvers: ['finance'], excludedApprovers: ['rita'] });
     const id = encodeApprovalId({ workflowId: handle.workflowId, callId: 'call-1' });
 
     const first = await http('ann', 'POST', `/api/approvals/${id}/approve`, {});
@@ -146,6 +146,11 @@ describe('quorum', () => {
     expect(status('1234')).toBe('canceled');
     expect(await toolMessages(other)).toEqual([['c', '{"orderId":"1234","status":"canceled"}']]);
 
+    // A name that differs only in case is the same person (decision rules v7): counted once, and the requester's.
+    const as = (approver: string) => decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver, groups: ['finance'] });
+    expect(await refusalOf(as('ANN'))).toMatchObject({ code: 'already_approved' });
+    expect(await refusalOf(as('Rita'))).toMatchObject({ code: 'four_eyes' });
+    expect((await handle.query(pendingApprovalsQuery))[0]!.approvals).toEqual([expect.objectContaining({ approver: 'ann' })]);
     await approve('bob');
     expect(await handle.result()).toMatchObject({ output: 'cancel handled' });
   });
@@ -197,6 +202,30 @@ describe('a quorum whose approvals lapse (validFor)', () => {
     expect((await approve('ann')).applied[0]!.quorum).toEqual({ approvals: 2, required: 2 });
     expect(await handle.result()).toMatchObject({ output: 'cancel handled' });
     expect(status('9001')).toBe('canceled');
+  });
+});
+
+describe('a quorum whose approvals hold for ever', () => {
+  it('counts approvals under a validFor past the year 9999, which a run may add: each says it holds until then', async () => {
+    h.shop
+      .prepare("INSERT OR IGNORE INTO orders (id, customer, email, amount, status) VALUES ('9002', 'Lin', 'lin@example.com', 10, 'open')")
+      .run();
+    // The quorum agent has no validFor; a run may add one, as long as it likes. Its end as a date threw (past what a
+    // Date holds), and every approval toward the quorum was refused as an internal error.
+    const handle = await h.start({
+      agent: 'quorum',
+      prompt: 'Cancel 9002 with two approvals',
+      requestedBy: 'rita',
+      approval: { tools: { cancel_order: { approvers: ['finance'], requiredApprovals: 2, validFor: '99999999d' } } },
+    });
+    await waitForPending(handle, 1);
+    const approve = (who: Who) => decide(handle, { decisions: [{ id: 'call-1', type: 'approve' }], approver: who, groups: ['finance'] });
+    expect((await approve('ann')).applied[0]!.quorum).toEqual({ approvals: 1, required: 2 });
+    expect((await handle.query(pendingApprovalsQuery))[0]!.approvals).toEqual([
+      expect.objectContaining({ approver: 'ann', until: '9999-12-31T23:59:59.999Z' }),
+    ]);
+    expect((await approve('bob')).applied[0]!.quorum).toEqual({ approvals: 2, required: 2 });
+    expect(await handle.result()).toMatchObject({ output: 'cancel handled' });
   });
 });
 

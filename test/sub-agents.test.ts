@@ -150,6 +150,24 @@ beforeAll(async () => {
           ],
         },
         {
+          match: 'coordinate under a flood',
+          replies: [
+            { toolCalls: [call('flood', 'ask_researcher', { prompt: 'research: a note under a flood' })] },
+            { content: 'The researcher wrote the note despite the flood.' },
+          ],
+        },
+        {
+          match: 'research: a note under a flood',
+          replies: [{ toolCalls: [call('calm', 'write_file', { path: 'calm.md', content: 'x' })] }, { content: 'Note written.' }],
+        },
+        {
+          match: 'coordinate from a long id',
+          replies: [
+            { toolCalls: [call('long', 'ask_researcher', { prompt: 'research: a note from a long id' })] },
+            { content: 'The researcher could not start: the id was too long.' },
+          ],
+        },
+        {
           match: 'coordinate and cancel',
           replies: [{ toolCalls: [call('ask2', 'ask_researcher', { prompt: 'research: a note nobody approves' })] }, { content: 'never' }],
         },
@@ -339,6 +357,34 @@ describe('sub-agents', () => {
     expect(answers[0]![1]).toContain(squatter.workflowId);
     expect((await squatter.describe()).status.name).toBe('RUNNING');
     await squatter.terminate();
+  });
+
+  it('a flood of junk decisions sent to a sub-agent: it reports to its parent once a workflow task, not once each', async () => {
+    // Each refusal is a change a parent may be waiting to hear of (a forwarded decision's answer), and each change sent
+    // its own report: hundreds taken in one task made as many signals in it, past the server's limits, for good.
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate under a flood' });
+    const [pending] = await waitForPending(parent, 1);
+    const child = h.temporal.client.workflow.getHandle(subAgentWorkflowId(parent.workflowId, 'call-1'));
+    await Promise.all(Array.from({ length: 400 }, () => child.signal('decision', {})));
+    const refused = async () => (await child.query(runStateQuery, { decisionsFrom: 399 })).decisions.some((d) => d.seq >= 400);
+    await waitFor(refused, 60_000, 'every junk signal refused');
+    const events = (await child.fetchHistory()).events ?? [];
+    const tasks = events.filter((e) => e.workflowTaskCompletedEventAttributes).length;
+    const reports = events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
+    expect(reports).toBeLessThanOrEqual(tasks);
+    expect(reports).toBeLessThan(400);
+    await decide(parent, { decisions: [{ id: pending!.id, type: 'approve' }], approver: 'pat' });
+    expect(await parent.result()).toMatchObject({ status: 'Completed', output: 'The researcher wrote the note despite the flood.' });
+  });
+
+  it('a sub-agent whose id would pass Temporal’s 1,000 bytes: the call fails, the model is told, and the parent goes on', async () => {
+    // A run started straight through Temporal may take an id of up to 1,000 bytes; `<run>/<call>` passes it. Asked
+    // for, the child failed the parent's workflow task on every retry, and the run was stuck.
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate from a long id' }, `coordinator-${'x'.repeat(985)}`);
+    expect(await parent.result()).toMatchObject({ status: 'Completed', output: 'The researcher could not start: the id was too long.' });
+    const answers = await toolMessages(parent);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]![1]).toMatch(/workflow id would be 1\d{3} bytes .* over Temporal's 1000/);
   });
 
   it("a sub-agent cancelled on its own is its call's failure: the model is told, and the parent goes on", async () => {

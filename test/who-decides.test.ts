@@ -90,6 +90,11 @@ beforeAll(async () => {
         { match: 'context refund', replies: [call('process_refund', { orderId: '1238', amount: 200 }), { content: 'context done' }] },
         { match: 'context write', replies: [call('write_file', { path: 'context.txt', content: 'x' }), { content: 'context write done' }] },
         { match: 'tightened', replies: [call('cancel_order', { orderId: '1238' }), { content: 'tightened done' }] },
+        { match: 'guarded refund', replies: [call('process_refund', { orderId: '1234', amount: 60000 }), { content: 'guarded done' }] },
+        {
+          match: 'guarded middling refund',
+          replies: [call('process_refund', { orderId: '1234', amount: 20000 }), { content: 'guarded middling done' }],
+        },
         { match: 'typed write', replies: [call('write_file', { path: 'typed.txt', content: 'x' }), { content: 'typed done' }] },
         { match: 'narrowed refund', replies: [call('process_refund', { orderId: '1238', amount: 50 }), { content: 'narrowed done' }] },
       ],
@@ -247,6 +252,41 @@ describe('what a run’s policy may see and change', () => {
     expect(pending).toMatchObject({ approvers: ['ops'], requiredApprovals: 2, allowedDecisions: ['approve', 'reject'] });
     await decide(handle, { decisions: [{ id: 'call-1', type: 'reject' }], approver: 'oli', groups: ['ops'] });
     expect(await handle.result()).toMatchObject({ output: 'tightened done' });
+  });
+
+  it('a run may add a reviewer that can only reject or escalate: it takes no consent away', async () => {
+    // The demo agent takes only tighter run policies. Its refunds over 10,000 wait for finance; this run has those
+    // over 50,000 rejected with no one asked, and the rest still wait for finance.
+    const gate = { when: { arg: 'amount', op: 'gt' as const, value: 10000 }, approvers: ['finance'], timeout: '3d' };
+    const approval = { tools: { process_refund: { ...gate, review: { rule: 'amountLimits', options: { rejectAbove: 50000 } } } } };
+    const large = await h.start({ agent: 'demo', prompt: 'A guarded refund', approval });
+    expect(await large.result()).toMatchObject({ status: 'Completed', output: 'guarded done' });
+    expect(refunds(`${large.workflowId}:call-1`)).toBe(0);
+    expect((await large.query(runStateQuery)).decisions).toMatchObject([
+      {
+        via: 'reviewer',
+        type: 'reject',
+        decidedBy: 'reviewer:amountLimits',
+        message: 'amount 60000 is above the limit of 50000 for process_refund.',
+      },
+    ]);
+    const middling = await h.start({ agent: 'demo', prompt: 'A guarded middling refund', approval });
+    const [pending] = await waitForPending(middling, 1);
+    expect(pending).toMatchObject({
+      toolName: 'process_refund',
+      approvers: ['finance'],
+      review: { reviewer: 'amountLimits', verdict: 'escalate' },
+    });
+    await decide(middling, { decisions: [{ id: pending!.id, type: 'reject' }], approver: 'fin', groups: ['finance'] });
+    expect(await middling.result()).toMatchObject({ output: 'guarded middling done' });
+    // One that may approve on its own is still a loosening.
+    const approving = await h.start({
+      agent: 'demo',
+      prompt: 'A guarded refund',
+      approval: { tools: { process_refund: { ...gate, review: { rule: 'amountLimits', options: { approveUpTo: 50000 } } } } },
+    });
+    const error = await approving.result().catch((e) => e);
+    expect(error.cause.message).toContain('tools.process_refund.review: a reviewer may approve on its own');
   });
 
   it('a run that would loosen its agent’s policy fails at start, saying what loosens', async () => {

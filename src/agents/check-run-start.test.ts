@@ -76,9 +76,15 @@ describe('checkRunStart', () => {
       'Invalid agentWorkflow input: approval.tools.cancel_order.review.options.approveUpTo: expected a finite number',
       'approval.tools.cancel_order.review.options.bogus: not an option: amountLimits takes arg, approveUpTo, rejectAbove',
     ]);
-    // A reviewer that can only reject or escalate takes no consent away (reviewerMayApprove), but the workflow, the
-    // authority, still judges every reviewer a run adds as one that may approve: refused here as there, not started to fail.
-    expect(reviewed({ rule: 'amountLimits', options: { rejectAbove: 50000 } })).toContain(
+    // A reviewer that can only reject or escalate takes no consent away (reviewerMayApprove): taken, as the workflow
+    // takes it (patch set 29). One that may approve is a loosening.
+    expect(() =>
+      checkRunStart(agents, {
+        agent: 'demo',
+        approval: { tools: { cancel_order: { review: { rule: 'amountLimits', options: { rejectAbove: 50000 } } } } },
+      }),
+    ).not.toThrow();
+    expect(reviewed({ rule: 'amountLimits', options: { approveUpTo: 50000 } })).toContain(
       'tools.cancel_order.review: a reviewer may approve on its own',
     );
     // The default entry, a `not`, and an agent that takes any run policy: its calls would fail closed all the same.

@@ -7,6 +7,7 @@
  * policy's predicates and rule reviewers that are not there or are given options they do not take
  * (policy-option-check.ts), which the workflow does not look for: their calls would fail closed, or go to people.
  */
+import { startInputDepthProblem } from '../bounds/json-depth.js';
 import { inputProblems } from '../client/input-problems.js';
 import { InvalidRunInputError, UnknownAgentError } from '../errors.js';
 import { throwNamingProblems } from '../policy/approver-entries.js';
@@ -14,6 +15,7 @@ import { checkRunBreakpoints } from '../policy/tighten-breakpoints.js';
 import { mergePolicy } from '../policy/merge-policy.js';
 import { gatesOf, unreachableApprovals, unreachableBreakpoints } from '../policy/reachable-approvals.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
+import { reviewerMayApprove } from '../reviewers/reviewer-may-approve.js';
 import { breakpointsAsApplied, Interrupts } from '../schemas/agent-options.js';
 import { ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 import { policyOptionProblems } from './policy-option-check.js';
@@ -31,6 +33,9 @@ export function checkRunStart(
   input: { agent: string; approval?: unknown; interrupt?: unknown; requestedBy?: string },
   options: { unknownAgents: 'refuse' | 'allow' } = { unknownAgents: 'refuse' },
 ): void {
+  // As the workflow refuses it (start-input-refusal.ts), before the schemas below overflow the stack on it.
+  const tooDeep = startInputDepthProblem(input);
+  if (tooDeep) throw new InvalidRunInputError(tooDeep);
   const agent = Object.hasOwn(agents, input.agent) ? agents[input.agent] : undefined;
   if (!agent && options.unknownAgents === 'refuse') throw new UnknownAgentError(input.agent, Object.keys(agents));
   const approval = input.approval === undefined ? undefined : ApprovalPolicyOverride.safeParse(input.approval);
@@ -52,7 +57,7 @@ export function checkRunStart(
   }
   if (agent.approval.runOverrides !== 'tighten') return;
   if (approval) {
-    const problems = loosenings(agent.approval, approval.data);
+    const problems = loosenings(agent.approval, approval.data, { reviewerMayApprove });
     if (problems.length) throw looseningRefusal(agent.name, problems);
   }
   const interrupt = Interrupts.safeParse(input.interrupt);

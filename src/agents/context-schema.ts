@@ -7,7 +7,7 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { z } from 'zod';
 import { draftOf, schemaFaults, type SchemaFault } from '../tools/json-schema-check.js';
-import { withLinearPatterns } from '../tools/schema-patterns.js';
+import { withBoundedWork } from '../tools/schema-patterns.js';
 
 export type JsonSchemaObject = Record<string, unknown>;
 export type ContextSchema = z.ZodType | JsonSchemaObject;
@@ -54,7 +54,10 @@ export function checkContext(schema: ContextSchema | undefined, context: Record<
   }
   try {
     const defaulted = withDefaults(schema, value) as Record<string, unknown>;
-    const result = withLinearPatterns(schema, (read) => new Validator(read as Schema, draftOf(schema), false).validate(defaulted));
+    // As MCP arguments are checked (json-schema-check.ts, `bounded`): the context is the caller's, hostile until checked.
+    const result = withBoundedWork(schema, defaulted, (read, measured) =>
+      new Validator(read as Schema, draftOf(schema), true).validate(measured),
+    );
     if (result.valid) return { ok: true, value: defaulted };
     const specific = result.errors.filter((e) => !['properties', 'allOf', '$ref'].includes(e.keyword));
     const lines = (specific.length ? specific : result.errors).slice(0, MAX_PROBLEMS).map(describe);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { predicateOptions } from '../policy/predicate-options.js';
 import { predicates } from '../policy/predicates.js';
 import { reviewRuleDeclarations, reviewRules } from '../reviewers/rules.js';
-import { policyOptionProblems, reviewerMayApprove } from './policy-option-check.js';
+import { reviewerMayApprove } from '../reviewers/reviewer-may-approve.js';
+import { policyOptionProblems } from './policy-option-check.js';
 
 const when = (condition: unknown) => policyOptionProblems({ tools: { send_email: { when: condition } } });
 const review = (config: unknown) => policyOptionProblems({ tools: { process_refund: { review: config } } });

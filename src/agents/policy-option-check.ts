@@ -10,7 +10,6 @@ import type { z } from 'zod';
 import { truncateChars } from '../bounds/truncate.js';
 import { predicateOptions } from '../policy/predicate-options.js';
 import { reviewRuleDeclarations } from '../reviewers/rules.js';
-import type { ReviewConfig } from '../schemas/review.js';
 import type { AgentProblem } from './agent-options-check.js';
 
 type Path = (string | number)[];
@@ -30,17 +29,6 @@ export function policyOptionProblems(policy: unknown): AgentProblem[] {
   }
   gateProblems(['default'], policy.default, problems);
   return problems;
-}
-
-/**
- * Whether a reviewer may approve a call on its own: a model reviewer may; a rule as it declares for its options.
- * An unknown rule, or options it does not take, count as may (policyOptionProblems refuses them where it is asked).
- */
-export function reviewerMayApprove(review: Pick<ReviewConfig, 'rule' | 'options'>): boolean {
-  if (review.rule === undefined) return true;
-  const declared = Object.hasOwn(reviewRuleDeclarations, review.rule) ? reviewRuleDeclarations[review.rule] : undefined;
-  const options = declared?.options.safeParse(review.options === undefined ? {} : review.options);
-  return !declared || !options?.success || declared.mayApprove(options.data);
 }
 
 function gateProblems(path: Path, gate: unknown, problems: AgentProblem[]): void {

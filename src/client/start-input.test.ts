@@ -13,6 +13,16 @@ const refusal = (input: Partial<StartInput>) => {
 };
 
 describe('checkStartInput', () => {
+  it('refuses a start nested past 128 levels before any schema reads it (3,000 nested `not`s overflowed the stack)', () => {
+    const nested = (depth: number) => {
+      let when: unknown = { arg: 'amount', op: 'gt', value: 1 };
+      for (let i = 0; i < depth; i++) when = { not: when };
+      return { approval: { tools: { process_refund: { when } } } } as Partial<StartInput>;
+    };
+    expect(refusal(nested(3_000))).toBe('Invalid agentWorkflow input: the start input nests deeper than 128 levels');
+    expect(() => checkStartInput({ agent: 'demo', prompt: 'hi', ...nested(120) }, undefined)).not.toThrow();
+  });
+
   it('says what a breakpoint setting of the wrong type should have been, and where it is', () => {
     expect(refusal({ interrupt: { afterModel: 'yes' as never } })).toBe(
       'Invalid agentWorkflow input: ✖ Invalid input: expected boolean or object, received string\n  → at interrupt.afterModel',

@@ -7,6 +7,7 @@
  * started straight through Temporal skips this; its `requestedBy` is then only as good as its starter's word, as
  * without a signed request token it always is (src/workflows/proven-requester.ts).
  */
+import { startInputDepthProblem } from '../bounds/json-depth.js';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
@@ -61,6 +62,9 @@ export function refuseTakenId(workflowId: string) {
 export function checkStartInput(input: StartInput, agents: KnownAgents | undefined, workflowId?: string): AgentWorkflowInput {
   const idProblem = workflowId === undefined ? undefined : runIdProblem(workflowId);
   if (idProblem) throw new RunIdRefusedError(workflowId!, idProblem);
+  // Before anything walks it by recursion, as the workflow refuses it (start-input-refusal.ts).
+  const tooDeep = startInputDepthProblem(input);
+  if (tooDeep) throw new InvalidRunInputError(tooDeep);
   // Before the schema copies it: a `__proto__` key (JSON.parse keeps it as one, as `hitl start --context` read it)
   // would become the copy's prototype, and the run would start without it, and without a word.
   const protoKey = protoKeyRefusal('start input', input);

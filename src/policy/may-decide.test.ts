@@ -102,6 +102,27 @@ describe('mayDecide', () => {
     ]);
   });
 
+  it('takes names that differ only in ASCII case as one person, for four eyes and a quorum, from decision rules v7', () => {
+    const v7 = decisionRules(7);
+    const v6 = decisionRules(6);
+    const requested = { excludedApprovers: ['alice'] };
+    expect(mayDecide(requested, { approver: 'Alice' }, 'runs', v7)).toMatchObject({ ok: false, code: 'four_eyes' });
+    expect(mayDecide(requested, { approver: 'ALICE' }, 'answers', v7)).toMatchObject({ ok: false, code: 'four_eyes' });
+    expect(mayDecide(requested, { approver: 'Alice' }, 'runs', v6)).toEqual({ ok: true });
+    const written = { excludedApprovers: ['pat'], proposedBy: { approver: 'pat', toolName: 'write_file' } };
+    expect(mayDecide(written, { approver: 'Pat' }, 'runs', v7)).toMatchObject({ ok: false, code: 'four_eyes', proposer: true });
+    const counted = { approvals: [{ approver: 'bob' }] };
+    expect(mayDecide(counted, { approver: 'BoB' }, 'runs', v7)).toMatchObject({ ok: false, code: 'already_approved' });
+    expect(mayDecide(counted, { approver: 'BoB' }, 'runs', v6)).toEqual({ ok: true });
+    // Only ASCII is folded (the same on every engine), and approver entries still match exactly: no one gains
+    // authority by a name's case.
+    expect(mayDecide(requested, { approver: 'ÁLICE' }, 'runs', v7)).toEqual({ ok: true });
+    expect(mayDecide({ approvers: ['user:alice'] }, { approver: 'Alice' }, 'runs', v7)).toMatchObject({
+      ok: false,
+      code: 'approver_not_allowed',
+    });
+  });
+
   it('under decision rules v1, four eyes lets an unnamed approver through', () => {
     expect(mayDecide({ excludedApprovers: ['alice'] }, {}, 'runs', { strictFourEyes: false })).toEqual({ ok: true });
     expect(mayDecide({ excludedApprovers: ['alice'] }, {}, 'runs')).toMatchObject({ ok: false, code: 'approver_required' });

@@ -44,11 +44,30 @@ export interface DecisionRules {
    * requester who answered for the tool would write the outcome of their own gated call. @default true
    */
   fourEyesAnswers?: boolean;
+  /**
+   * Who counts as the same person (four eyes, a quorum's count) is judged without regard to ASCII case (decision
+   * rules v7 and up): `Alice` did not count as the requester `alice`, nor as a second approver after `alice`, though
+   * the directories names come from (email, Active Directory) mostly take them as one. Only in that direction:
+   * approver entries still match exactly, so no one gains authority by a name's case. @default true
+   */
+  namesAnyCase?: boolean;
 }
 
 /** The rules of a pending call's `checks`, the version of the decision rules it was announced under (1 when unset). */
 export function decisionRules(checks = 1): Required<DecisionRules> {
-  return { strictFourEyes: checks >= 2, typedApprovers: checks >= 5, fourEyesAnswers: checks >= 6 };
+  return { strictFourEyes: checks >= 2, typedApprovers: checks >= 5, fourEyesAnswers: checks >= 6, namesAnyCase: checks >= 7 };
+}
+
+/**
+ * A name as decision rules v7 compare people (`namesAnyCase`): ASCII letters folded, nothing else, so that every
+ * engine (and every Unicode version) replays the same answer.
+ */
+export function personKey(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+function samePerson(a: string, b: string, anyCase: boolean): boolean {
+  return anyCase ? personKey(a) === personKey(b) : a === b;
 }
 
 /**
@@ -97,7 +116,9 @@ export function approverWithin(entry: string, agentEntries: readonly string[], t
 
 /** @param effect what the decision does (`effectOf`): four eyes applies to one that runs the tool or answers for it. */
 export function mayDecide(call: DecisionAuthority, who: Decider, effect: DecisionEffect, rules: DecisionRules = {}): Verdict {
-  const { strictFourEyes = true, typedApprovers = true, fourEyesAnswers = true } = rules;
+  const { strictFourEyes = true, typedApprovers = true, fourEyesAnswers = true, namesAnyCase = true } = rules;
+  const same = (a: string, b: string) => samePerson(a, b, namesAnyCase);
+  const approver = who.approver;
   const runsTheTool = effect === 'runs';
   if (call.approvers) {
     if (!who.approver) return { ok: false, code: 'approver_required', reason: `may only be decided by ${call.approvers.join(', ')}` };
@@ -108,8 +129,8 @@ export function mayDecide(call: DecisionAuthority, who: Decider, effect: Decisio
   if ((runsTheTool || (effect === 'answers' && fourEyesAnswers)) && call.excludedApprovers) {
     if (who.approver === undefined && strictFourEyes)
       return { ok: false, code: 'approver_required', reason: 'falls under the four-eyes rule' };
-    if (who.approver !== undefined && call.excludedApprovers.includes(who.approver)) {
-      if (call.proposedBy?.approver === who.approver) {
+    if (approver !== undefined && call.excludedApprovers.some((excluded) => same(excluded, approver))) {
+      if (call.proposedBy?.approver !== undefined && same(call.proposedBy.approver, approver)) {
         const atBreakpoint = call.proposedBy.toolName?.startsWith('breakpoint:') === true;
         const how = atBreakpoint ? 'at a breakpoint' : 'by an edit';
         return {
@@ -123,7 +144,7 @@ export function mayDecide(call: DecisionAuthority, who: Decider, effect: Decisio
       return { ok: false, code: 'four_eyes', reason: `${who.approver} requested this run` };
     }
   }
-  if (runsTheTool && who.approver !== undefined && call.approvals?.some((a) => a.approver === who.approver)) {
+  if (runsTheTool && approver !== undefined && call.approvals?.some((a) => same(a.approver, approver))) {
     return { ok: false, code: 'already_approved', reason: `${who.approver} has already approved it` };
   }
   return { ok: true };

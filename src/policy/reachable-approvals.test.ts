@@ -35,11 +35,28 @@ describe('approvals no one can give', () => {
     expect(check({ tools: { cancel_order: { requiredApprovals: 5 } } })).toEqual([]);
   });
 
-  it('leaves alone a gate whose calls may run without people: its deadline approves, or a reviewer may', () => {
+  it('counts names that differ only in case as one person, as the planner does', () => {
+    expect(check({ tools: { cancel_order: { approvers: ['user:bob', 'user:Bob'], requiredApprovals: 2 } } })).toEqual([
+      {
+        path: ['tools', 'cancel_order'],
+        message: 'needs 2 approvals, but only user:Bob may give them: no call it gates could ever run',
+      },
+    ]);
+    expect(check({ tools: { cancel_order: { approvers: ['user:bob', 'user:Ann'] } } }, 'BOB')).toEqual([]);
+    expect(check({ tools: { cancel_order: { approvers: ['user:bob'] } }, fourEyes: true }, 'BOB')).toHaveLength(1);
+  });
+
+  it('leaves alone a gate whose calls may run without people: its deadline approves, or its reviewer may approve', () => {
     const quorum = { approvers: ['user:bob'], requiredApprovals: 2 };
     expect(check({ tools: { cancel_order: { ...quorum, onTimeout: 'approve' } } })).toEqual([]);
     expect(check({ tools: { cancel_order: quorum }, onTimeout: 'approve' })).toEqual([]);
-    expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits' } } } })).toEqual([]);
+    expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits', options: { approveUpTo: 100 } } } } })).toEqual([]);
+    expect(check({ tools: { cancel_order: { ...quorum, review: { model: { instructions: 'Review it.' } } } } })).toEqual([]);
+    // One that can only reject or escalate leaves every call it lets pass to people, who are too few.
+    expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits', options: { rejectAbove: 5 } } } } })).toHaveLength(
+      1,
+    );
+    expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits' } } } })).toHaveLength(1);
     expect(check({ tools: { cancel_order: { ...quorum, review: { rule: 'amountLimits', shadow: true } } } })).toHaveLength(1);
     expect(check({ tools: { cancel_order: { ...quorum, onTimeout: 'reject' } }, onTimeout: 'approve' })).toHaveLength(1);
   });

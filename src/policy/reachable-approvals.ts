@@ -3,12 +3,14 @@
  * approver entry of the gate, its escalation tiers included, names a person (`user:<id>`); a group or a bare name
  * may hold anyone. Under four eyes the run's requester does not count. Such a call could only time out, so the
  * policy is refused where it is defined or given (define-agent.ts, check-run-start.ts). Not a gate whose calls may
- * run without people: its deadline approves (`onTimeout: 'approve'`), or a reviewer may approve first. Pure.
+ * run without people: its deadline approves (`onTimeout: 'approve'`), or its reviewer may approve (one that can only
+ * reject or escalate leaves its calls to people). Pure.
  */
 import { BREAKPOINTS, type Interrupts } from '../schemas/agent-options.js';
 import { durationToMs } from '../schemas/duration.js';
 import { bestMatch, isPattern } from '../tools/tool-names.js';
-import { approverEntry } from './may-decide.js';
+import { reviewerMayApprove } from '../reviewers/reviewer-may-approve.js';
+import { approverEntry, personKey } from './may-decide.js';
 import type { ApprovalPolicy, ToolPolicy } from '../schemas/approval-policy.js';
 
 export interface PolicyProblem {
@@ -33,19 +35,22 @@ export function unreachableApprovals(
   ];
   return gated.flatMap(([path, gate]) => {
     if (typeof gate !== 'object' || !gate.approvers) return [];
-    if ((gate.review && !gate.review.shadow) || (gate.onTimeout ?? policy.onTimeout) === 'approve') return [];
+    // A reviewer that may approve lets calls through without people; one that can only reject or escalate does not.
+    if ((gate.review && !gate.review.shadow && reviewerMayApprove(gate.review)) || (gate.onTimeout ?? policy.onTimeout) === 'approve')
+      return [];
     // Tiers due after the deadline never come (announce.ts shows only those before it).
     const timeoutMs = durationToMs(gate.timeout ?? policy.timeout);
     const tiers = (gate.escalate ?? []).filter((tier) => durationToMs(tier.after) < timeoutMs);
     const entries = [...gate.approvers, ...tiers.flatMap((tier) => tier.approvers)].map(approverEntry);
     if (entries.some((e) => e.kind !== 'user')) return [];
+    // People as the planner counts them (decision rules v7): `user:Bob` and `user:bob` are one.
     const excluded = policy.fourEyes && requestedBy !== undefined ? requestedBy : undefined;
-    const people = new Set(entries.map((e) => e.name).filter((name) => name !== excluded));
+    const isExcluded = (name: string) => excluded !== undefined && personKey(name) === personKey(excluded);
+    const people = new Map(entries.filter((e) => !isExcluded(e.name)).map((e) => [personKey(e.name), e.name]));
     const needed = gate.requiredApprovals ?? 1;
     if (people.size >= needed) return [];
-    const who = people.size === 0 ? 'no one' : `only ${[...people].map((p) => `user:${p}`).join(', ')}`;
-    const without =
-      excluded !== undefined && entries.some((e) => e.name === excluded) ? ` (${excluded}, the requester, may not under four eyes)` : '';
+    const who = people.size === 0 ? 'no one' : `only ${[...people.values()].map((p) => `user:${p}`).join(', ')}`;
+    const without = entries.some((e) => isExcluded(e.name)) ? ` (${excluded}, the requester, may not under four eyes)` : '';
     return [
       {
         path,
@@ -80,7 +85,7 @@ export function unreachableBreakpoints(
     const setting = interrupt[kind];
     if (typeof setting !== 'object' || !setting.approvers || (setting.onTimeout ?? policy.onTimeout) === 'approve') return [];
     const entries = setting.approvers.map(approverEntry);
-    if (entries.some((e) => e.kind !== 'user' || e.name !== requestedBy)) return [];
+    if (entries.some((e) => e.kind !== 'user' || personKey(e.name) !== personKey(requestedBy))) return [];
     const message = `only ${requestedBy}, the requester, may let the run go on, and may not under four eyes: it could only be rejected`;
     return [{ path: ['interrupt', kind], message }];
   });

@@ -1,7 +1,7 @@
 /** A run's own policy may tighten its agent's, never loosen it (unless the agent says `runOverrides: 'any'`). */
 import { describe, expect, it } from 'vitest';
 import { ApprovalPolicy, type ApprovalPolicyOverride } from '../schemas/approval-policy.js';
-import { reviewerMayApprove } from '../agents/policy-option-check.js';
+import { reviewerMayApprove } from '../reviewers/reviewer-may-approve.js';
 import { loosenings } from './tighten-only.js';
 
 const refundWhen = { arg: 'amount', op: 'gt', value: 10000 } as const;
@@ -71,14 +71,14 @@ describe('loosenings', () => {
     ]);
   });
 
-  it('takes a reviewer that cannot approve, as its rule declares, as no loosening when asked to; the workflow does not ask', () => {
+  it('takes a reviewer that cannot approve, as its rule declares, as no loosening when asked to; runs before patch set 29 do not ask', () => {
     const rejecting = { tools: { cancel_order: { review: { rule: 'amountLimits', options: { rejectAbove: 50000 } } } } };
     const approving = { tools: { cancel_order: { review: { rule: 'amountLimits', options: { approveUpTo: 1000 } } } } };
     expect(loosenings(agent, rejecting, { reviewerMayApprove })).toEqual([]);
     expect(loosenings(agent, approving, { reviewerMayApprove })).toEqual([
       "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode",
     ]);
-    // As runs have always been judged (src/workflows/run-policy.ts passes no judge): every new reviewer may approve.
+    // As runs before patch set 29 are judged (src/workflows/run-policy.ts passes no judge): every new reviewer may approve.
     expect(loosenings(agent, rejecting)).toEqual(loosenings(agent, approving));
     expect(loosenings(agent, rejecting)).toHaveLength(1);
   });

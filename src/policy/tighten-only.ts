@@ -31,8 +31,8 @@ export function looseningRefusal(agentName: string, problems: string[]): Invalid
  *   as runs since patch set 13 read entries (may-decide.ts). @default true
  * @param options.reviewerMayApprove whether a reviewer the run adds (not in shadow mode) may approve on its own: one
  *   that may not (a rule whose options can only reject or escalate, as the rule declares: src/reviewers/rules.ts)
- *   takes no consent away. The workflow passes none and judges every such reviewer as one that may, as runs always
- *   were. @default every reviewer may
+ *   takes no consent away. Runs before patch set 29 pass none (run-policy.ts) and judge every such reviewer as one
+ *   that may. @default every reviewer may
  */
 export function loosenings(
   agent: ApprovalPolicy,

@@ -8,7 +8,7 @@
  */
 import { dereference, Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
 import { jsonDepthExceeds } from '../bounds/json-depth.js';
-import { linearPatternProblem, withLinearPatterns } from './schema-patterns.js';
+import { linearPatternProblem, withBoundedWork, withLinearPatterns } from './schema-patterns.js';
 
 export type SchemaCheck = { ok: true } | { ok: false; problems: string[] };
 
@@ -26,14 +26,32 @@ export function draftOf(schema: Record<string, unknown>): SchemaDraft {
 }
 
 /**
- * @param options.linearPatterns run the schema's patterns by RE2 (schema-patterns.ts), as everything does but the
- *   workflow replaying a run from before patch set 28, which ran them by JavaScript's RegExp. @default true
+ * How a check runs, by the patch set of the run that makes it (the workflow must decide as it did when it recorded):
+ * - `bounded` (patch set 29 and after, and everything outside the workflow): patterns by RE2, the schema's and the
+ *   value's work counted (schema-patterns.ts), and the validator's short-circuit on: a part stops at its first
+ *   failing property or item and skips its later keywords, as Ajv does unless asked for `allErrors`, which its
+ *   authors advise against with untrusted input. Building every problem cost seconds and gigabytes: a 15 KiB
+ *   `const`'s message was built for each of 32,000 failing items, and 700 references to `additionalProperties:
+ *   false` over 8,000 keys (which the short-circuit does not stop; the value's count does) took 5.4 s and 1.6 GB;
+ * - `linear` (patch set 28): patterns by RE2 and the schema's reads counted, every problem;
+ * - `backtracking` (before): patterns by JavaScript's RegExp, nothing counted, every problem.
  */
-export function checkJsonSchema(schema: Record<string, unknown>, value: unknown, { linearPatterns = true } = {}): SchemaCheck {
+export type SchemaCheckMode = 'bounded' | 'linear' | 'backtracking';
+
+export function checkJsonSchema(
+  schema: Record<string, unknown>,
+  value: unknown,
+  { mode = 'bounded' }: { mode?: SchemaCheckMode } = {},
+): SchemaCheck {
   if (jsonDepthExceeds(value)) return { ok: false, problems: ['arguments: nested deeper than 64 levels'] };
   try {
-    const validate = (read: Record<string, unknown>) => new Validator(read as Schema, draftOf(schema), false).validate(value);
-    const result = linearPatterns ? withLinearPatterns(schema, validate) : validate(schema);
+    const draft = draftOf(schema);
+    const result =
+      mode === 'bounded'
+        ? withBoundedWork(schema, value, (read, measured) => new Validator(read as Schema, draft, true).validate(measured))
+        : mode === 'linear'
+          ? withLinearPatterns(schema, (read) => new Validator(read as Schema, draft, false).validate(value))
+          : new Validator(schema as Schema, draft, false).validate(value);
     if (result.valid) return { ok: true };
     const specific = result.errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
     const problems = (specific.length ? specific : result.errors).map(describe);
@@ -93,7 +111,7 @@ export function schemaFaults(schema: Record<string, unknown>): SchemaFault[] {
   if (faults.length) return faults;
   // What else throws (a keyword of the wrong type, say) is found where any value reaches it: at the top.
   try {
-    withLinearPatterns(schema, (read) => new Validator(read as Schema, draftOf(schema), false).validate({}));
+    withBoundedWork(schema, {}, (read, measured) => new Validator(read as Schema, draftOf(schema), true).validate(measured));
     return [];
   } catch (err) {
     return [{ path: [], message: `the schema cannot be applied: ${errorMessage(err)}` }];

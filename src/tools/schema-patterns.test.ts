@@ -31,7 +31,7 @@ describe('schema patterns by RE2', () => {
       { 'x-a': 1 },
       { 'x-a': true },
     ])
-      expect(checkJsonSchema(schema, value), JSON.stringify(value)).toEqual(checkJsonSchema(schema, value, { linearPatterns: false }));
+      expect(checkJsonSchema(schema, value), JSON.stringify(value)).toEqual(checkJsonSchema(schema, value, { mode: 'backtracking' }));
   });
 
   it('bounds the work of one check, whatever the schema and the value: counted, so a replay decides the same', () => {
@@ -65,6 +65,78 @@ describe('schema patterns by RE2', () => {
       ok: false,
       problems: ["the tool's schema could not be applied (its patterns would take too long over these arguments)"],
     });
+  });
+
+  it('counts the value’s work too, and stops a part at its first failing item (patch set 29, `bounded`)', () => {
+    const timed = (schema: Record<string, unknown>, value: unknown) => {
+      const started = performance.now();
+      const checked = checkJsonSchema(schema, value);
+      return { checked, ms: performance.now() - started };
+    };
+    // A tester's: 700 references to additionalProperties:false over 8,000 keys: a problem built for each key in each
+    // part, 1.6 GB and 5.4 s (the validator's short-circuit does not stop that loop). The value's count does.
+    const keys = Object.fromEntries(Array.from({ length: 8_000 }, (_, i) => [i.toString(36), 0]));
+    const closed = (parts: number) => ({
+      $defs: { n: { additionalProperties: false } },
+      properties: { a: { allOf: Array.from({ length: parts }, () => ({ $ref: '#/$defs/n' })) } },
+    });
+    const errors = timed(closed(700), { a: keys });
+    expect(errors.checked).toEqual({
+      ok: false,
+      problems: ["the tool's schema could not be applied (checking these arguments against it would take too long)"],
+    });
+    expect(errors.ms).toBeLessThan(1_000);
+    const once = timed(closed(1), { a: keys }).checked;
+    expect(once.ok === false && once.problems.slice(0, 2)).toEqual([
+      'a: Property "0" does not match additional properties schema.',
+      'a: Property "1" does not match additional properties schema.',
+    ]);
+    // A tester's: 2^13 references to one part, over one 64 KiB key: 3.1 s, and then valid. Each visit pays the key.
+    const defs: Record<string, unknown> = { d13: { additionalProperties: true } };
+    for (let i = 0; i < 13; i++) defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    const tree = { $defs: defs, $ref: '#/$defs/d0' };
+    expect(schemaFaults(tree)).toEqual([]);
+    const longKey = timed(tree, { [' '.repeat(65_000)]: 0 });
+    expect(longKey.checked).toEqual({
+      ok: false,
+      problems: ["the tool's schema could not be applied (checking these arguments against it would take too long)"],
+    });
+    expect(longKey.ms).toBeLessThan(1_500);
+    // The same schema over short keys is checked as before.
+    expect(timed(tree, { a: 1, b: 'x' }).checked).toEqual({ ok: true });
+    // A tester's: a 15 KiB const, its message copied for each of 32,000 failing items (1.2 s, a gigabyte); now once.
+    const big = { properties: { a: { items: { const: 'x'.repeat(15 * 1024) } } } };
+    const copies = timed(big, { a: new Array(32_000).fill(0) });
+    expect(copies.checked.ok).toBe(false);
+    expect(copies.checked.ok === false && copies.checked.problems).toHaveLength(1);
+    expect(copies.ms).toBeLessThan(500);
+  });
+
+  it('reads a frozen value as any other, and never changes the value it checks', () => {
+    const schema = {
+      type: 'object',
+      required: ['items'],
+      properties: {
+        items: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false } },
+      },
+    };
+    const deepFreeze = <T>(v: T): T => {
+      if (v && typeof v === 'object') for (const part of Object.values(v)) deepFreeze(part);
+      return Object.freeze(v);
+    };
+    for (const value of [
+      { items: [{ n: 1 }, { n: 2 }] },
+      { items: [{ n: 1 }, { n: 'two' }] },
+      { items: [{ m: 1 }] },
+      { length: 1, items: [] },
+    ]) {
+      const text = JSON.stringify(value);
+      const expected = checkJsonSchema(schema, JSON.parse(text), { mode: 'linear' });
+      expect(checkJsonSchema(schema, deepFreeze(JSON.parse(text))), text).toEqual(
+        expected.ok ? expected : { ok: false, problems: [expected.problems[0]] },
+      );
+      expect(JSON.stringify(value)).toBe(text);
+    }
   });
 
   it("leaves format and uniqueItems to the tool: the validator's own regular expressions and pairwise compares are not counted", () => {

@@ -9,7 +9,7 @@ import { protoKeyPath } from '../bounds/proto-keys.js';
 import type { McpTool } from '../schemas/mcp-tool.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { ToolSpec } from './define-tool.js';
-import { checkJsonSchema } from './json-schema-check.js';
+import { checkJsonSchema, type SchemaCheckMode } from './json-schema-check.js';
 
 export type ArgumentsProblem = 'unknown_tool' | 'invalid_json' | 'invalid_arguments';
 
@@ -24,8 +24,8 @@ export interface ParseOptions {
    * @default true
    */
   plainJsonOnly?: boolean;
-  /** An MCP tool's schema patterns run by RE2 (json-schema-check.ts); off only for runs before patch set 28. @default true */
-  linearPatterns?: boolean;
+  /** How an MCP tool's schema is checked (json-schema-check.ts): by the run's patch set. @default 'bounded' */
+  schemaChecks?: SchemaCheckMode;
 }
 
 /**
@@ -38,7 +38,7 @@ export function parseToolArguments(
   specs: Readonly<Record<string, ToolSpec>>,
   available: readonly string[],
   mcpTools: readonly McpTool[] = [],
-  { plainJsonOnly = true, linearPatterns = true }: ParseOptions = {},
+  { plainJsonOnly = true, schemaChecks = 'bounded' }: ParseOptions = {},
 ): ParsedArguments {
   const offered = available.includes(name);
   const spec = offered ? specs[name] : undefined;
@@ -64,15 +64,15 @@ export function parseToolArguments(
   }
   const notPlain = plainJsonOnly ? notPlainJson(value) : undefined;
   if (notPlain) return invalid(name, `✖ ${notPlain}`);
-  if (mcp) return checkMcpArguments(mcp, value, linearPatterns);
+  if (mcp) return checkMcpArguments(mcp, value, schemaChecks);
   const parsed = spec!.parameters.safeParse(value);
   if (!parsed.success) return invalid(name, z.prettifyError(parsed.error));
   return { ok: true, args: parsed.data as ToolArgs };
 }
 
-function checkMcpArguments(tool: McpTool, value: unknown, linearPatterns: boolean): ParsedArguments {
+function checkMcpArguments(tool: McpTool, value: unknown, mode: SchemaCheckMode): ParsedArguments {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return invalid(tool.name, '✖ expected a JSON object');
-  const checked = checkJsonSchema(tool.inputSchema, value, { linearPatterns });
+  const checked = checkJsonSchema(tool.inputSchema, value, { mode });
   if (!checked.ok) return invalid(tool.name, checked.problems.map((p) => `✖ ${p}`).join('\n'));
   return { ok: true, args: value as ToolArgs };
 }

@@ -192,7 +192,7 @@ export class AgentRun {
       modelCalls: this.modelCalls.carry(),
       lastBreakNumber: this.breakpoints.lastNumber,
       notificationSeq: this.notifications.seq,
-      parentReportSeq: this.visibility.parentReportSeq,
+      parentReportSeq: this.visibility.reportSeqToCarry(),
       ...chainMarks(this.#previousRunIds),
       stream: this.events.carry(),
     };

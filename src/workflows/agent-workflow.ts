@@ -69,9 +69,9 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
       // The context comes back checked against the agent's schema (with its defaults): tools and hooks get that.
       const { checkedContext, ...resolved } = await resolveAgent(input.agent, input.context);
       const snapshot = await withMcpTools(resolved);
-      const policy = runPolicy(snapshot.name, snapshot.policy, input.approval, takesPatch(PATCHES.typedApprovers));
-      if (takesPatch(PATCHES.breakpointsTightenOnly))
-        checkRunBreakpoints(snapshot, input.interrupt, policy.onTimeout, takesPatch(PATCHES.typedApprovers));
+      const typed = takesPatch(PATCHES.typedApprovers);
+      const policy = runPolicy(snapshot.name, snapshot.policy, input.approval, typed, takesPatch(PATCHES.rejectOnlyReviewers));
+      if (takesPatch(PATCHES.breakpointsTightenOnly)) checkRunBreakpoints(snapshot, input.interrupt, policy.onTimeout, typed);
       // The run keeps who asked, as proven, and never the token: continue-as-new carries the requester on.
       const { requestToken: _token, requestedBy: _claimed, ...rest } = input;
       const requestedBy = provenRequester(input, snapshot, policy, startedAt);

@@ -34,6 +34,7 @@ export function announce(
   const v4 = ownIds && takesPatch(PATCHES.whoDecides);
   const v5 = v4 && takesPatch(PATCHES.typedApprovers);
   const v6 = v5 && takesPatch(PATCHES.fourEyesAnswers);
+  const v7 = v6 && takesPatch(PATCHES.namesAnyCase);
   run.book.announce(record, {
     toolName: record.proposal?.toolName ?? record.toolName,
     args,
@@ -47,7 +48,7 @@ export function announce(
     ...(excluded.length > 0 && { excludedApprovers: excluded }),
     onTimeout: gate.onTimeout,
     rule: record.proposal?.rule ?? record.rule,
-    ...(ownIds ? { checks: v6 ? 6 : v5 ? 5 : v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
+    ...(ownIds ? { checks: v7 ? 7 : v6 ? 6 : v5 ? 5 : v4 ? 4 : 3 } : takesPatch(PATCHES.decisionChecksV2) && { checks: 2 }),
     ...(writtenBy && { proposedBy: writtenBy }),
     ...(ownIds && { agent: run.agent }),
     ...(v4 && whoDecides(gate, at)),

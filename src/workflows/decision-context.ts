@@ -9,6 +9,7 @@ import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { ToolArgs } from '../schemas/tool-args.js';
 import type { DecisionTrust } from '../signing/trust.js';
 import type { ToolSpec } from '../tools/define-tool.js';
+import type { SchemaCheckMode } from '../tools/json-schema-check.js';
 
 export interface PlanContext {
   /** Undecided calls, oldest first, in the order the model asked for them. */
@@ -39,8 +40,8 @@ export interface PlanContext {
   refusesProtoKeys?: boolean;
   /** Edited arguments holding a `__proto__` key or a non-finite number, even inside a JSON string, are invalid (since patch set 25). */
   refusesUnplainArgs?: boolean;
-  /** An MCP tool's schema patterns run by RE2 when an edit is checked (since patch set 28). */
-  runsPatternsLinearly?: boolean;
+  /** How an edit's arguments are checked against an MCP tool's schema (schema-check-mode.ts). @default 'backtracking' */
+  schemaChecks?: SchemaCheckMode;
   /** What an edit becomes is judged by gates that fail safe (classify-call.ts, `failSafe`; since patch set 28). */
   gatesFailSafe?: boolean;
   /** Whoever proposed a call by an edit may reject it (withdraw it), whatever its approvers. */

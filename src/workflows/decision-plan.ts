@@ -165,7 +165,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const mcpTools = call.subAgentWorkflowId ? [] : ctx.mcpTools;
   const checked = parseToolArguments(toolName, newArgs, ctx.specs, available, mcpTools, {
     plainJsonOnly: ctx.refusesUnplainArgs ?? false,
-    linearPatterns: ctx.runsPatternsLinearly ?? false,
+    schemaChecks: ctx.schemaChecks ?? 'backtracking',
   });
   if (!checked.ok) {
     const code = checked.problem === 'unknown_tool' ? 'unknown_tool' : 'invalid_edit_args';

@@ -9,6 +9,7 @@ import type { CallRecord } from '../schemas/call-record.js';
 import { toolSpecs } from '../tools/registry.js';
 import { parseToolArguments } from '../tools/tool-arguments.js';
 import type { AgentRun } from './agent-run.js';
+import { schemaCheckMode } from './schema-check-mode.js';
 import { classifyOptions } from './description-bound.js';
 import { announce, requestApproval } from './announce.js';
 import { preparedFirst } from './call-preparation.js';
@@ -52,7 +53,7 @@ function classify(run: AgentRun, record: CallRecord, requestedAt: number, ownIds
     const mcp = mcpToolOf(run.snapshot, record.toolName);
     const parsed = parseToolArguments(record.toolName, record.rawArgs, toolSpecs, run.snapshot.tools, run.snapshot.mcpTools, {
       plainJsonOnly: takesPatch(PATCHES.toolArgumentsPlainJson),
-      linearPatterns: takesPatch(PATCHES.schemaPatternsLinear),
+      schemaChecks: schemaCheckMode(),
     });
     if (!parsed.ok) {
       // Invalid calls never reach a human: the tool activity answers them with the error (MCP calls: the run does,

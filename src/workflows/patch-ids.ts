@@ -281,6 +281,16 @@ export const PATCHES = {
    * character waits (a tester's "Re\u00adfund" subject passed a `matches: refund` gate).
    */
   gatesFailSafe: 'gates-fail-safe',
+  /** MCP arguments' checks count the value's work and stop at a part's first problem (json-schema-check.ts, `bounded`). */
+  schemaChecksBounded: 'schema-checks-bounded',
+  /** A run's own policy may add a reviewer that can only reject or escalate (src/reviewers/reviewer-may-approve.ts). */
+  rejectOnlyReviewers: 'reject-only-reviewers',
+  /** Decision rules v7 (src/policy/may-decide.ts): four eyes and quorums take `Alice` and `alice` as one person. */
+  namesAnyCase: 'names-any-case',
+  /** A run's start input nests at most MAX_START_INPUT_DEPTH deep (src/bounds/json-depth.ts): deeper overflowed the stack. */
+  startInputDepthBound: 'start-input-depth-bound',
+  /** A sub-agent reports to its parent once an activation, for all that changed in it (run-visibility.ts). */
+  reportsCoalesced: 'reports-coalesced',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -91,7 +91,16 @@ const SET_25: readonly PatchId[] = [...SET_24, PATCHES.toolArgumentsPlainJson];
 const SET_26: readonly PatchId[] = [...SET_25, PATCHES.idlePollsReleased];
 const SET_27: readonly PatchId[] = [...SET_26, PATCHES.fourEyesAnswers, PATCHES.webhooksOutliveRun];
 const SET_28: readonly PatchId[] = [...SET_27, PATCHES.schemaPatternsLinear, PATCHES.gatesFailSafe];
+const SET_29: readonly PatchId[] = [
+  ...SET_28,
+  PATCHES.schemaChecksBounded,
+  PATCHES.rejectOnlyReviewers,
+  PATCHES.namesAnyCase,
+  PATCHES.startInputDepthBound,
+  PATCHES.reportsCoalesced,
+];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  { id: 'patch-set-29', patches: SET_29 },
   { id: 'patch-set-28', patches: SET_28 },
   { id: 'patch-set-27', patches: SET_27 },
   { id: 'patch-set-26', patches: SET_26 },

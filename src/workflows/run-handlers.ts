@@ -31,6 +31,7 @@ import type { AgentRun } from './agent-run.js';
 import { planDecisions, type Plan, type PlanContext, type SigningContext } from './decision-plan.js';
 import { shownAtRoot } from './shown-at-root.js';
 import { PATCHES, takesPatch } from './patches.js';
+import { schemaCheckMode } from './schema-check-mode.js';
 import { extraArgumentsRefusal } from './one-argument.js';
 import { withLiveApprovals } from './quorum-lapse.js';
 import { applyPlan, recordRefusal, type Channel } from './run-decisions.js';
@@ -155,7 +156,7 @@ function planContext(run: AgentRun): PlanContext {
     refusesUnknownEditArgs: takesPatch(PATCHES.editsKeepEveryArg),
     refusesProtoKeys: takesPatch(PATCHES.protoKeysRefused),
     refusesUnplainArgs: takesPatch(PATCHES.toolArgumentsPlainJson),
-    runsPatternsLinearly: takesPatch(PATCHES.schemaPatternsLinear),
+    schemaChecks: schemaCheckMode(),
     gatesFailSafe: takesPatch(PATCHES.gatesFailSafe),
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),

@@ -5,17 +5,22 @@
  */
 import { mergePolicy } from '../policy/merge-policy.js';
 import { looseningRefusal, loosenings } from '../policy/tighten-only.js';
+import { reviewerMayApprove } from '../reviewers/reviewer-may-approve.js';
 import type { ApprovalPolicy, ApprovalPolicyOverride } from '../schemas/approval-policy.js';
 
 /**
  * @param typedApprovers the run may narrow bare approver entries by kind (tighten-only.ts): the caller passes
  *   `takesPatch`, which reads the patch set the run took in its first activation and never asks `patched()` here.
+ * @param rejectOnlyReviewers the run may add a reviewer that can only reject or escalate (its rule says so for its
+ *   options, reviewer-may-approve.ts), which takes no consent away: runs since patch set 29. Before, every reviewer a
+ *   run added counted as one that may approve, and such a run failed at its start.
  */
 export function runPolicy(
   agentName: string,
   agent: ApprovalPolicy,
   override: ApprovalPolicyOverride | undefined,
   typedApprovers: boolean,
+  rejectOnlyReviewers = false,
 ): ApprovalPolicy {
   // Gated on data rather than a patch: a run recorded before the limit existed has no `runOverrides` in its agent's
   // snapshot, took any policy it was given, and replays that way. Judging keys through patterns came in the same
@@ -23,7 +28,7 @@ export function runPolicy(
   // agent's resolution, made queries of the decision-fuzz suite's runs fail to replay: src/workflows/patches.ts says why.
   // Patch sets, asked once at the start, came later: see `typedApprovers`.)
   if (override && agent.runOverrides === 'tighten') {
-    const problems = loosenings(agent, override, { typedApprovers });
+    const problems = loosenings(agent, override, { typedApprovers, ...(rejectOnlyReviewers && { reviewerMayApprove }) });
     if (problems.length) throw looseningRefusal(agentName, problems);
   }
   return mergePolicy(agent, override);

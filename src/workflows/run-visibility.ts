@@ -17,7 +17,7 @@ import {
 import { isClosed, type RunStatus } from '../contract/run-status.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState } from '../schemas/run-state.js';
-import { truncateChars } from '../bounds/truncate.js';
+import { truncateChars, utf8Length } from '../bounds/truncate.js';
 import { ApprovalMetrics } from './approval-metrics.js';
 import type { AuditLog } from './audit-log.js';
 import { currentDetails } from './current-details.js';
@@ -63,6 +63,8 @@ export interface VisibleRun {
 export class RunVisibility {
   /** The last report to the parent (its number survives continue-as-new: the parent ignores older ones). */
   #parentReport = { seq: 0, key: '', auditSeq: 0 };
+  /** The run to report on once this activation's work is done (patch reportsCoalesced). */
+  #reportDue: VisibleRun | undefined;
   /** What this run can vouch for when its parent asks whether a report came from it. */
   readonly sentReports = new SentReports();
   #memoPendingKey = '[]';
@@ -99,7 +101,9 @@ export class RunVisibility {
     this.#parentReport = { seq: parentReportSeq, key: '', auditSeq };
   }
 
-  get parentReportSeq(): number {
+  /** The number of the last report to the parent, for the run this one continues as: a report still due goes first. */
+  reportSeqToCarry(): number {
+    this.#sendDueReport();
     return this.#parentReport.seq;
   }
 
@@ -203,17 +207,36 @@ export class RunVisibility {
     // budget whole, unmarked, where one that asked the run showed a marked preview.
     const pending = takesPatch(PATCHES.previewsInMemo) ? waiting.map(listedApproval) : waiting;
     const text = JSON.stringify(pending);
-    const value = text.length <= MEMO_PENDING_LIMIT ? pending : null;
+    const value = utf8Length(text) <= MEMO_PENDING_LIMIT ? pending : null;
     const key = value ? text : 'too-large';
     if (key === this.#memoPendingKey || !takesPatch(PATCHES.pendingInMemo)) return;
     this.#memoPendingKey = key;
     upsertMemo({ pendingApprovals: value ?? { tooLarge: true } });
   }
 
-  /** A sub-agent keeps its parent's view of what waits current, so decisions can be sent to the parent. */
+  /**
+   * A sub-agent keeps its parent's view of what waits current, so decisions can be sent to the parent: since patch
+   * reportsCoalesced, once for all that changed in an activation, when its work is done (a microtask after it). Each
+   * change sent its own report, with every call that waits, and any answer is a change: 2,000 junk `decision` signals
+   * taken in one activation made 2,000 signals to the parent in one workflow task, past the server's limits, and the
+   * task failed on every retry.
+   */
   #tellParent(run: VisibleRun): void {
-    const parent = workflowInfo().parent;
-    if (!parent) return;
+    if (!workflowInfo().parent) return;
+    if (!takesPatch(PATCHES.reportsCoalesced)) return this.#report(run);
+    const queued = this.#reportDue !== undefined;
+    this.#reportDue = run;
+    if (!queued) void Promise.resolve().then(() => this.#sendDueReport());
+  }
+
+  #sendDueReport(): void {
+    const run = this.#reportDue;
+    this.#reportDue = undefined;
+    if (run) this.#report(run);
+  }
+
+  #report(run: VisibleRun): void {
+    const parent = workflowInfo().parent!;
     // Any new audit entry (a decision taken or refused) sends a report, so a forwarded decision never goes unanswered.
     const auditSeq = run.audit.lastSeq;
     const pendingKey = run.pending.map((p) => `${p.subAgentWorkflowId ?? ''}/${p.id}`).join(',');
