@@ -67,7 +67,7 @@ describe('loosenings', () => {
       'tools.process_refund.requiredApprovals: the agent needs 2 approvals',
       "tools.process_refund.validFor: the agent's approvals hold at most 1h",
       'tools.process_refund.onTimeout: a run may not approve calls nobody decided',
-      "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode",
+      "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode or one that can only reject or escalate",
     ]);
   });
 
@@ -76,7 +76,7 @@ describe('loosenings', () => {
     const approving = { tools: { cancel_order: { review: { rule: 'amountLimits', options: { approveUpTo: 1000 } } } } };
     expect(loosenings(agent, rejecting, { reviewerMayApprove })).toEqual([]);
     expect(loosenings(agent, approving, { reviewerMayApprove })).toEqual([
-      "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode",
+      "tools.cancel_order.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode or one that can only reject or escalate",
     ]);
     // As runs before patch set 29 are judged (src/workflows/run-policy.ts passes no judge): every new reviewer may approve.
     expect(loosenings(agent, rejecting)).toEqual(loosenings(agent, approving));

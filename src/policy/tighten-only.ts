@@ -120,7 +120,9 @@ function entryLoosenings(
     problems.push(`${path}.requiredApprovals: the agent needs ${a.requiredApprovals} approvals`);
   }
   if (r.review && !r.review.shadow && !deepEqual(r.review, a.review) && reviewerMayApprove(r.review)) {
-    problems.push(`${path}.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode`);
+    problems.push(
+      `${path}.review: a reviewer may approve on its own; a run may keep the agent's, drop it, or add one in shadow mode or one that can only reject or escalate`,
+    );
   }
   if (r.escalate && a.approvers && !deepEqual(r.escalate, a.escalate)) {
     const outside = outsideOf(
