@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handedOverEventsQuery } from '../src/contract/handed-over-query.js';
 import type { NotificationEvent } from '../src/schemas/notification-event.js';
 import { foreignDeliveryParentWorkflow } from './fixtures/foreign-delivery-parent.js';
 import { decide, waitForPending } from './helpers/decisions.js';
@@ -84,6 +85,12 @@ describe('webhook events after the run closes', () => {
     const delivery = h.temporal.client.workflow.getHandle(children[0]!.workflowId);
     expect(await delivery.result()).toEqual({ delivered: 1, failed: 0 });
     expect(children[0]!.workflowId).toBe(`${run.workflowId}/webhooks-${tries[0]!.event.id.split(':').at(-1)}`);
+    // Anyone may ask the run what it handed over: one id asked 20,000 times is answered once.
+    const handedOver = await run.query(
+      handedOverEventsQuery,
+      Array.from({ length: 20_000 }, () => tries[0]!.event.id),
+    );
+    expect(handedOver.map((e) => e.id)).toEqual([tries[0]!.event.id]);
   });
 
   it('sends nothing it was not handed by an agent run: started alone, or by a workflow of someone else', async () => {

@@ -10,6 +10,7 @@ import type { ReviewVerdict } from '../schemas/review.js';
 import { readArgPath } from '../policy/arg-path.js';
 import type { CallFacts } from '../policy/call-facts.js';
 import { AmountOption, ArgPathOption } from '../policy/predicate-options.js';
+import { builtOnce } from '../schemas/built-once.js';
 
 /** What a reviewer sees of a call: the facts conditions see, and what approvers would read. */
 export interface ReviewedCall extends CallFacts {
@@ -43,12 +44,15 @@ export function declareRule<S extends z.ZodType>(declaration: ReviewRuleDeclarat
   return declaration;
 }
 
-const AmountLimitsOptions = z
-  .strictObject({ arg: ArgPathOption.optional(), approveUpTo: AmountOption.optional(), rejectAbove: AmountOption.optional() })
-  .refine((o) => o.approveUpTo === undefined || o.rejectAbove === undefined || o.approveUpTo <= o.rejectAbove, {
-    path: ['approveUpTo'],
-    message: 'expected at most rejectAbove: what is approved without a human is never above what is rejected',
-  });
+// Built once per worker (src/schemas/built-once.ts): the workflow reads it, to judge whether a run's reviewer may approve.
+const AmountLimitsOptions = builtOnce('reviewers/rules.AmountLimitsOptions', () =>
+  z
+    .strictObject({ arg: ArgPathOption.optional(), approveUpTo: AmountOption.optional(), rejectAbove: AmountOption.optional() })
+    .refine((o) => o.approveUpTo === undefined || o.rejectAbove === undefined || o.approveUpTo <= o.rejectAbove, {
+      path: ['approveUpTo'],
+      message: 'expected at most rejectAbove: what is approved without a human is never above what is rejected',
+    }),
+);
 
 export const reviewRuleDeclarations: Readonly<Record<string, ReviewRuleDeclaration>> = {
   /**

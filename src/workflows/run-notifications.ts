@@ -110,7 +110,10 @@ export class RunNotifications {
 
   /** The events with these ids that this run handed over (for its delivery workflows, handedOverEventsQuery). */
   handedOver(ids: readonly string[]): NotificationEvent[] {
-    return ids.flatMap((id) => this.#handedOver.get(id) ?? []);
+    // Each once, and no more than a delivery takes: anyone may ask, and 2 MB of one id repeated asked for a copy of
+    // its event for each, hundreds of megabytes to build for an answer the server then refuses.
+    const asked = [...new Set(Array.isArray(ids) ? ids : [])].slice(0, DELIVERY_BATCH_EVENTS);
+    return asked.flatMap((id) => this.#handedOver.get(id) ?? []);
   }
 }
 

@@ -25,6 +25,7 @@ import { listedApproval } from './listed-approval.js';
 import { LISTINGS_LAG_MS } from './listings-lag.js';
 import { atNextActivation } from './next-activation.js';
 import { PATCHES, takesPatch } from './patches.js';
+import { reportedPending } from './report-size.js';
 import { SearchAttributePublisher } from './search-attributes.js';
 import { answersIn, childApprovalsSignal, type ChildApprovals } from './sub-agent-report.js';
 import { SentReports } from './sent-reports.js';
@@ -248,10 +249,13 @@ export class RunVisibility {
     const since = run.audit.since(this.#parentReport.auditSeq);
     const answered = since.flatMap((e) => (e.id ? [e.id] : []));
     this.#parentReport = { seq: this.#parentReport.seq + 1, key, auditSeq };
+    const pending = reportedPending(run.pending);
+    if (pending.length < run.pending.length)
+      log.warn('a report to the parent leaves out calls too large to carry', { left: run.pending.length - pending.length });
     const report: ChildApprovals = {
       workflowId: workflowInfo().workflowId,
       seq: this.#parentReport.seq,
-      pending: run.pending,
+      pending,
       tools: [...run.tools],
       answered,
       ...(takesPatch(PATCHES.forwardsHearBack) && { answers: answersIn(since) }),
