@@ -6,7 +6,7 @@ export const MAX_JSON_DEPTH = 64;
 
 /**
  * How deep a run's start input may nest (runs since patch set 29): its context to MAX_JSON_DEPTH below it, and its
- * policy's conditions (`not`, `all`, `any`) far deeper than any policy needs. A `when` of 5,000 nested `not`s, 35 KB
+ * policy's conditions (`not`, `all`, `any`) far deeper than any policy needs. A `when` of 3,000 nested `not`s, 24 KB
  * and inside the run policy's size limit, overflowed the stack of the schema that reads it, and failed the run's first
  * workflow task on every retry.
  */
