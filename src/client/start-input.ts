@@ -7,11 +7,12 @@
  * started straight through Temporal skips this; its `requestedBy` is then only as good as its starter's word, as
  * without a signed request token it always is (src/workflows/proven-requester.ts).
  */
-import { startInputDepthProblem } from '../bounds/json-depth.js';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
+import { startInputDepthProblem } from '../bounds/json-depth.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { truncateChars, utf8Length } from '../bounds/truncate.js';
+import { TEMPORAL_ID_MAX_BYTES } from '../contract/limits.js';
 import { HitlAgent, HitlStatus } from '../contract/search-attributes.js';
 import { revealHidden } from '../contract/hidden-characters.js';
 import { runPolicyTooLarge } from '../contract/run-policy-size.js';
@@ -24,10 +25,10 @@ import { inputProblems } from './input-problems.js';
 import { RunIdRefusedError } from './run-errors.js';
 
 /**
- * Temporal takes workflow ids of up to 1,000 bytes by default (`limit.maxIDLength`); a run's own children add to its
- * id (`<run>/<call>` for a sub-agent, `<run>/webhooks-<n>`), so a run's id leaves them room.
+ * Temporal takes workflow ids of up to TEMPORAL_ID_MAX_BYTES by default (`limit.maxIDLength`); a run's own children
+ * add to its id (`<run>/<call>` for a sub-agent, `<run>/webhooks-<n>`), so a run's id leaves them room.
  */
-const MAX_RUN_ID_BYTES = 900;
+const MAX_RUN_ID_BYTES = TEMPORAL_ID_MAX_BYTES - 100;
 
 /**
  * Why a caller's run id cannot be used, if it cannot: Temporal would refuse it without a reason (blank, too long), or

@@ -3,6 +3,7 @@
  * with the workflow task that sends it, on every retry. A report carries every call that waits, with its arguments,
  * its sub-agents' calls among them: 32 sub-agents each waiting on a model reply's 192 KiB of calls made 6 MB.
  */
+import { jsonPrefixLength } from '../bounds/json-prefix.js';
 import { utf8Length } from '../bounds/truncate.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
 import { listedApproval } from './listed-approval.js';
@@ -18,12 +19,6 @@ export const REPORT_PENDING_BYTES = 1024 * 1024;
  */
 export function reportedPending(pending: readonly PendingApproval[]): PendingApproval[] {
   if (utf8Length(JSON.stringify(pending)) <= REPORT_PENDING_BYTES) return [...pending];
-  const kept: PendingApproval[] = [];
-  let bytes = 2;
-  for (const call of pending.map(listedApproval)) {
-    bytes += utf8Length(JSON.stringify(call)) + 1;
-    if (bytes > REPORT_PENDING_BYTES) break;
-    kept.push(call);
-  }
-  return kept;
+  const listed = pending.map(listedApproval);
+  return listed.slice(0, jsonPrefixLength(listed, REPORT_PENDING_BYTES));
 }

@@ -4,6 +4,7 @@ import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { RunStatus } from '../contract/run-status.js';
 import { HitlAgent, HitlNextDeadline, HitlPendingCount, HitlPendingTools, HitlStatus } from '../contract/search-attributes.js';
 import type { PendingApproval } from '../schemas/pending-approval.js';
+import { jsonPrefixLength } from '../bounds/json-prefix.js';
 import { utf8Length } from '../bounds/truncate.js';
 
 export interface VisibleState {
@@ -43,13 +44,6 @@ const PENDING_TOOLS_BYTES = 1800;
 
 export function withinValueLimit(names: string[]): string[] {
   if (utf8Length(JSON.stringify(names)) <= PENDING_TOOLS_BYTES) return names;
-  const kept: string[] = [];
-  // `[`, then each name and the comma or `]` after it, with room left for `,"…"`.
-  let bytes = 1 + utf8Length(',"…"');
-  for (const name of names) {
-    bytes += utf8Length(JSON.stringify(name)) + 1;
-    if (bytes > PENDING_TOOLS_BYTES) break;
-    kept.push(name);
-  }
-  return [...kept, '…'];
+  // With room left for `,"…"`.
+  return [...names.slice(0, jsonPrefixLength(names, PENDING_TOOLS_BYTES - utf8Length(',"…"'))), '…'];
 }
