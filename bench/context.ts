@@ -103,7 +103,7 @@ export async function startWorkerChild(
   const child = await spawnChild(
     path.join(BENCH_DIR, 'worker-process.ts'),
     { BENCH_WORKER: JSON.stringify(config) },
-    { nodeArgs: ['--expose-gc', ...cpuProfileArgs()] },
+    { nodeArgs: ['--expose-gc', ...cpuProfileArgs(), ...activationTimesArgs()] },
   );
   return { ...child, taskQueue, floorTaskQueue, openaiAgentsTaskQueue };
 }
@@ -118,6 +118,15 @@ function cpuProfileArgs(): string[] {
   const dir = process.env.BENCH_CPU_PROFILE_DIR;
   const interval = process.env.BENCH_CPU_PROFILE_INTERVAL_US;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`, ...(interval ? [`--cpu-prof-interval=${interval}`] : [])] : [];
+}
+
+/**
+ * `BENCH_ACTIVATION_TIMES_FILE=FILE`: the worker process times each activation that holds an update, in its workflow
+ * threads and on its main thread, into FILE (bench/activation-times.cjs). `npm run bench:decision -- --activation-times`
+ * sets it and reports what it found.
+ */
+function activationTimesArgs(): string[] {
+  return process.env.BENCH_ACTIVATION_TIMES_FILE ? ['--require', path.join(BENCH_DIR, 'activation-times.cjs')] : [];
 }
 
 export async function startPeerChild(ctx: ChildEnv, checkpointFile: string): Promise<BenchChild> {

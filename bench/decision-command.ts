@@ -23,8 +23,12 @@
  * promise a workflow makes, the SDK's promise hook captures a stack of Error.stackTraceLimit frames (10) and
  * source-maps each frame, for the `__stack_trace` query. Either option preloads a module that sets that limit in the
  * sandbox of our bundle or of the floor's; RESULTS.md's account of the decision's remaining gap says what came of it.
+ *
+ * --activation-times times the decision's activation inside the worker process (bench/activation-times.cjs): in the
+ * workflow sandbox, with the promises made there, and on the worker's main thread, for ours and the floor. It tells
+ * what of the decision task's gap is our workflow code; the timing itself costs a few microseconds an activation.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +37,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer } from '../src/dev/dev-server.js';
 import { startModelServer } from '../src/model-server/server.js';
 import { bundleWorkflows, PRELOADED_MODULES } from '../src/workflow-bundle.js';
+import { activationTimes } from './activation-times.js';
 import { benchScript } from './bench-agent.js';
 import { runCommand } from './command.js';
 import { connectClient, startPeerChild, startWorkerChild, type BenchContext, type BenchSettings } from './context.js';
@@ -53,6 +58,7 @@ const { values: args } = parseArgs({
     'floor-paused-like-ours': { type: 'boolean', default: false },
     'stack-frames': { type: 'string' },
     'floor-stack-frames': { type: 'string' },
+    'activation-times': { type: 'boolean', default: false },
   },
 });
 const samples = Number(args.samples ?? 200);
@@ -138,6 +144,8 @@ async function main(): Promise<void> {
     experiments: false,
     onlyExperiments: [],
   };
+  const timesFile = path.join(tmpDir, 'activation-times.txt');
+  if (args['activation-times']) process.env.BENCH_ACTIVATION_TIMES_FILE = timesFile;
   // As in npm run bench: every sampled run stays cached until decided.
   const worker = await startWorkerChild(env, {
     floor: true,
@@ -173,6 +181,7 @@ async function main(): Promise<void> {
         return `${name} after ${after.map(([before, { n, p50 }]) => `${before} ${p50} (${n})`).join(', ')}`;
       }),
     ];
+    if (args['activation-times']) lines.push(...activationLines(readFileSync(timesFile, 'utf8'), worker));
     console.log(lines.join('\n'));
     mkdirSync(args.out ? path.resolve(args.out) : tmpDir, { recursive: true });
     if (args.out) {
@@ -189,6 +198,16 @@ async function main(): Promise<void> {
     await model.close();
     rmSync(tmpDir, { recursive: true, force: true });
   }
+}
+
+/** The decision's activation inside the worker, ours against the floor's (all decisions, warm-up included). */
+function activationLines(lines: string, worker: { taskQueue: string; floorTaskQueue?: string }): string[] {
+  const times = activationTimes(lines, { ours: worker.taskQueue, floor: worker.floorTaskQueue ?? '' });
+  const side = (name: 'ours' | 'floor') => {
+    const t = times[name];
+    return t ? `${name} ${t.sandbox.p50} µs (${t.promises} promises) | ${t.worker.p50} µs, n = ${t.sandbox.n}` : `${name} –`;
+  };
+  return ["the decision's activation, p50: in the workflow sandbox | on the worker's main thread, all of it", side('ours'), side('floor')];
 }
 
 runCommand(main);
