@@ -291,6 +291,8 @@ export const PATCHES = {
   startInputDepthBound: 'start-input-depth-bound',
   /** A sub-agent reports to its parent once an activation, for all that changed in it (run-visibility.ts). */
   reportsCoalesced: 'reports-coalesced',
+  /** At most MAX_NOTIFICATIONS_IN_FLIGHT webhook events go out at once, the rest in turn (run-notifications.ts says why). */
+  notificationsBounded: 'notifications-bounded',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

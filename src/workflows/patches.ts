@@ -99,7 +99,9 @@ const SET_29: readonly PatchId[] = [
   PATCHES.startInputDepthBound,
   PATCHES.reportsCoalesced,
 ];
+const SET_30: readonly PatchId[] = [...SET_29, PATCHES.notificationsBounded];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  { id: 'patch-set-30', patches: SET_30 },
   { id: 'patch-set-29', patches: SET_29 },
   { id: 'patch-set-28', patches: SET_28 },
   { id: 'patch-set-27', patches: SET_27 },

@@ -1,6 +1,8 @@
 /**
- * Approval events to webhooks: fire and forget, so a webhook outage never holds up or fails a run. What is still being
- * delivered when the run closes is handed to a delivery workflow that outlives it (webhook-delivery.ts).
+ * Approval events to webhooks: fire and forget, so a webhook outage never holds up or fails a run. At most
+ * MAX_NOTIFICATIONS_IN_FLIGHT are delivered at once and the rest wait their turn, in order (patch notificationsBounded).
+ * What is still being delivered, or waiting, when the run closes is handed to a delivery workflow that outlives it
+ * (webhook-delivery.ts).
  */
 import { condition, log, ParentClosePolicy, startChild, workflowInfo } from '@temporalio/workflow';
 import { utf8Length } from '../bounds/truncate.js';
@@ -16,11 +18,27 @@ import { WEBHOOK_DELIVERY_WORKFLOW_TYPE } from './webhook-delivery.js';
 import { workflowIsoNow } from './workflow-clock.js';
 import { summaryText } from './summary-text.js';
 
+/**
+ * Each event delivered is an activity until it lands or gives up (up to 10 minutes, ACTIVITY_OPTIONS.notify), and the
+ * server fails every workflow task of a run with 2,000 pending activities (`limit.numPendingActivities.error`), those
+ * that start tools included. This leaves the run's own activities room.
+ */
+export const MAX_NOTIFICATIONS_IN_FLIGHT = 500;
+/**
+ * Events waiting for a delivery to free up, held in the run's memory: past either bound, an event is dropped with a
+ * warning (its number is skipped). A receiver that slow has lost events before any run could hold 16 MB of them.
+ */
+const MAX_NOTIFICATIONS_WAITING = 5_000;
+const MAX_WAITING_BYTES = 16_000_000;
+
 export class RunNotifications {
   /** Numbers events within the run (carried across continue-as-new), so receivers can deduplicate. */
   #seq = 0;
   /** Events being delivered, by their number: what a closing run hands over. */
   readonly #inFlight = new Map<number, NotificationEvent>();
+  /** Events waiting for a delivery to free up, oldest first, with their size: handed over too at the close. */
+  readonly #waiting: { seq: number; event: NotificationEvent; bytes: number }[] = [];
+  #waitingBytes = 0;
   /** Events handed to delivery workflows as the run closed, by id: what their query asks this run for. */
   readonly #handedOver = new Map<string, NotificationEvent>();
   /** Webhooks are configured for this run's agent (recorded when the run started). */
@@ -56,11 +74,38 @@ export class RunNotifications {
     };
     // As sent: the call book changes a pending call in place later (approvals, escalations), and an event handed
     // over at the close must be the one its receivers may already have had under the same id.
-    this.#inFlight.set(seq, JSON.parse(JSON.stringify(event)) as NotificationEvent);
+    const text = JSON.stringify(event);
+    if (this.#inFlight.size < MAX_NOTIFICATIONS_IN_FLIGHT || !takesPatch(PATCHES.notificationsBounded)) {
+      this.#inFlight.set(seq, JSON.parse(text) as NotificationEvent);
+      return this.#deliver(seq, event);
+    }
+    const bytes = utf8Length(text);
+    if (this.#waiting.length >= MAX_NOTIFICATIONS_WAITING || this.#waitingBytes + bytes > MAX_WAITING_BYTES) {
+      log.warn('notification dropped: too many waiting for a slow webhook', { type, id: event.id, waiting: this.#waiting.length });
+      return;
+    }
+    this.#waiting.push({ seq, event: JSON.parse(text) as NotificationEvent, bytes });
+    this.#waitingBytes += bytes;
+  }
+
+  /** Delivers an event already counted in flight; when it lands or gives up, the oldest waiting one goes out. */
+  #deliver(seq: number, event: NotificationEvent): void {
     activities.notify
-      .executeWithOptions({ ...ACTIVITY_OPTIONS.notify, summary: `notify ${type}` }, [event])
-      .catch((err) => log.warn('notification not delivered', { type, error: String(err) }))
-      .finally(() => this.#inFlight.delete(seq));
+      .executeWithOptions({ ...ACTIVITY_OPTIONS.notify, summary: `notify ${event.type}` }, [event])
+      .catch((err) => log.warn('notification not delivered', { type: event.type, error: String(err) }))
+      .finally(() => {
+        this.#inFlight.delete(seq);
+        const next = this.#waiting.shift();
+        if (!next) return;
+        this.#waitingBytes -= next.bytes;
+        this.#inFlight.set(next.seq, next.event);
+        this.#deliver(next.seq, next.event);
+      });
+  }
+
+  /** Events not yet landed: being delivered, or waiting their turn. */
+  get #undelivered(): number {
+    return this.#inFlight.size + this.#waiting.length;
   }
 
   /** Before the run closes: what is still in flight gets a few seconds, then goes to a delivery that outlives the run. */
@@ -74,8 +119,8 @@ export class RunNotifications {
    * closes, their activities never start. The result is already decided and visible; only the close waits.
    */
   async settle(): Promise<void> {
-    if (this.#inFlight.size > 0 && takesPatch(PATCHES.flushNotifications)) {
-      await condition(() => this.#inFlight.size === 0, '5s', { summary: 'last notifications before closing' });
+    if (this.#undelivered > 0 && takesPatch(PATCHES.flushNotifications)) {
+      await condition(() => this.#undelivered === 0, '5s', { summary: 'last notifications before closing' });
     }
   }
 
@@ -85,8 +130,10 @@ export class RunNotifications {
    * flight may land too, so a receiver can get an event twice and deduplicates by its id, as for any retry.
    */
   async handOver(): Promise<void> {
-    if (this.#inFlight.size === 0 || !takesPatch(PATCHES.webhooksOutliveRun)) return;
-    for (const events of batches([...this.#inFlight.entries()])) {
+    if (this.#undelivered === 0 || !takesPatch(PATCHES.webhooksOutliveRun)) return;
+    const waiting = this.#waiting.splice(0).map(({ seq, event }): [number, NotificationEvent] => [seq, event]);
+    this.#waitingBytes = 0;
+    for (const events of batches([...this.#inFlight.entries(), ...waiting])) {
       for (const [seq, event] of events) {
         this.#handedOver.set(event.id, event);
         this.#inFlight.delete(seq);
