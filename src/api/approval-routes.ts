@@ -73,6 +73,7 @@ export function toApprovalView(
     toolName: approval.toolName,
     arguments: approval.args,
     ...(approval.argsTruncated && { argumentsTruncated: true }),
+    ...(approval.shortened && { shortened: true }),
     argsHash: approval.argsHash,
     description: approval.description,
     allowedDecisions: approval.allowedDecisions,

@@ -57,6 +57,8 @@ export const ApprovalView = PendingApproval.pick({
   arguments: ToolArgs,
   /** `arguments` was cut to keep the list small; `GET /api/approvals/{id}` has them whole. */
   argumentsTruncated: z.boolean().optional(),
+  /** The run had too many calls waiting for one list: `arguments`, `description` and `world` are cut to previews. */
+  shortened: z.literal(true).optional(),
   userPrompt: z.string(),
   /** The session's (the top-level run's) workflow id, for clients that group approvals by session. */
   sessionId: z.string(),

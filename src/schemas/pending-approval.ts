@@ -40,6 +40,11 @@ export const PendingApproval = builtOnce('schemas/pending-approval.PendingApprov
     argsHash: z.string(),
     /** Set in lists when `args` was cut to keep the list small; the `pendingApproval` query has them whole. */
     argsTruncated: z.boolean().optional(),
+    /**
+     * Set in a list too large for its answer (src/workflows/listed-pending.ts): the arguments, `description` and
+     * `world` are cut to 512-byte previews. The `pendingApproval` query has the call whole.
+     */
+    shortened: z.literal(true).optional(),
     description: z.string(),
     allowedDecisions: z.array(DecisionType),
     requestedAt: z.iso.datetime(),

@@ -54,6 +54,8 @@ export const RunState = builtOnce('schemas/run-state.RunState', () =>
     /** More messages follow `messages` than fit in one answer: ask again from `messagesFrom + messages.length`. */
     moreMessages: z.boolean().optional(),
     pending: z.array(PendingApproval),
+    /** More calls wait than `pending` holds (each cut `shortened`): `pendingApprovals` lists more, `pendingApproval` one whole. */
+    morePending: z.boolean().optional(),
     decisions: z.array(AuditEntry),
     /** More audit entries follow `decisions` than fit in one answer: ask again from the last `seq`. */
     moreDecisions: z.boolean().optional(),

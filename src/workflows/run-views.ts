@@ -1,6 +1,7 @@
 /**
- * What queries answer, within a size budget: a run of any size can be viewed. Lists cut large arguments (the
- * `pendingApproval` query has one call whole); the transcript comes in pages.
+ * What queries answer, within a size budget: a run of any size can be viewed. Lists cut large arguments, and cut
+ * every call shorter when there are too many for the answer (listed-pending.ts; the `pendingApproval` query has one
+ * call whole); the transcript comes in pages.
  */
 import { utf8Length } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
@@ -9,11 +10,11 @@ import type { PendingApproval } from '../schemas/pending-approval.js';
 import type { RunState, RunStateQueryOptions } from '../schemas/run-state.js';
 import type { AgentRun } from './agent-run.js';
 import { lastUnfitCarry } from './carry-unfit.js';
-import { listedApproval } from './listed-approval.js';
+import { listedWithin } from './listed-pending.js';
 
-/** Pending calls as lists show them: every call, with arguments over the list budget cut to a preview. */
+/** Pending calls as lists show them: arguments over the list budget cut to a preview, all within one answer. */
 export function listedPending(run: AgentRun): PendingApproval[] {
-  return run.pending().map(listedApproval);
+  return listedWithin(run.pending(), LIMITS.queryBytes).listed;
 }
 
 /** One pending call, whole (what an approver reviews before deciding). */
@@ -22,7 +23,8 @@ export function pendingCall(run: AgentRun, id: string): PendingApproval | undefi
 }
 
 export function runState(run: AgentRun, options: RunStateQueryOptions = {}): RunState {
-  const pending = listedPending(run);
+  // Half the answer at most: the decisions and the transcript have their share too.
+  const pending = listedWithin(run.pending(), LIMITS.queryBytes / 2);
   const decisions = pageOf(run.audit.since(options.decisionsFrom ?? 0), LIMITS.queryBytes / 4);
   const unfit = lastUnfitCarry();
   const fixed = {
@@ -32,7 +34,8 @@ export function runState(run: AgentRun, options: RunStateQueryOptions = {}): Run
     prompt: run.input?.prompt ?? '',
     // Who asked as the run took it: a start refused before it began claimed a requester it never proved.
     requestedBy: run.started ? run.input.requestedBy : undefined,
-    pending,
+    pending: pending.listed,
+    ...(pending.more && { morePending: true }),
     decisions: decisions.items,
     ...(decisions.more && { moreDecisions: true }),
     decisionsFrom: (decisions.items[0]?.seq ?? run.audit.lastSeq + 1) - 1,
