@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingApprovalQuery, pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import { LIMITS } from '../src/contract/limits.js';
 import { SHORTENED_BYTES } from '../src/workflows/listed-pending.js';
+import { runHitl } from './helpers/cli.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { waitFor } from './helpers/history.js';
 
@@ -55,6 +56,11 @@ describe('pending lists larger than a query answer', () => {
     expect(state.pending.length).toBeLessThan(listed.length);
     expect(state.pending.map((p) => p.id)).toEqual(listed.slice(0, state.pending.length).map((p) => p.id));
     expect(bytes(state)).toBeLessThanOrEqual(LIMITS.queryBytes + 64 * 1024);
+
+    // The CLI says the view holds only some of them.
+    const shown = await runHitl(h, ['show', handle.workflowId]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`More calls wait than these ${state.pending.length}: hitl pending lists more.`);
 
     // A call the lists leave out is still asked for by its id, whole.
     await waitFor(

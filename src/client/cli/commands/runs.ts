@@ -172,6 +172,8 @@ export function describeRun(workflowId: string, s: RunState): string {
   if (s.pending.length) {
     lines.push('', style.bold('Waiting for approval'));
     lines.push(pendingTable(s.pending));
+    // Too many waiting calls for one answer (src/workflows/listed-pending.ts): the rest are not in this view.
+    if (s.morePending) lines.push(style.yellow(`More calls wait than these ${s.pending.length}: hitl pending lists more.`));
   }
   lines.push('', style.bold('Transcript'));
   // Deeper than the transcript's own two spaces: a reply's later lines cannot pass for a line of the transcript.
