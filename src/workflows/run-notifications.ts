@@ -25,8 +25,8 @@ import { summaryText } from './summary-text.js';
  */
 export const MAX_NOTIFICATIONS_IN_FLIGHT = 500;
 /**
- * Events waiting for a delivery to free up, held in the run's memory: past either bound, an event is dropped with a
- * warning (its number is skipped). A receiver that slow has lost events before any run could hold 16 MB of them.
+ * Events waiting for a delivery to free up are held in the run's memory. Past either bound the receiver is so far
+ * behind that holding more would only grow the run: an event is dropped with a warning, and its number is skipped.
  */
 const MAX_NOTIFICATIONS_WAITING = 5_000;
 const MAX_WAITING_BYTES = 16_000_000;
