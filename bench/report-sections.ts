@@ -159,7 +159,7 @@ pair, a run it just paused (cached) and a run of the same size pushed out of its
 one paused template (the server's reset to its last workflow task), so every sample decides the same history.
 Templates pause after automatic \`read_data\` steps (7 events each); the 5,000-event ones are padded with refused
 \`decision\` signals (an unknown call id), because 700 steps would pass Temporal's 50 MB history limit with the
-transcript as every model call's input. A run about to wait for people continues as new first once its history
+transcript as every model call's input, as it was before patch set 31. A run about to wait for people continues as new first once its history
 holds 500 events (\`continueAsNew.beforeWaitEvents\`): the runs of 1,000 events and more here set that off, as runs
 of older code are, and the row "continued as new" is the default, the same 140 steps paused in the run they
 continued as. Our workflow also continues as new when Temporal suggests it (4,096 events by default), so this

@@ -11,6 +11,11 @@ import {
   table,
 } from './report-sections.js';
 
+/**
+ * Whether each model call's input grew with the transcript (every call carried it whole, before patch set 31): more
+ * than a few bytes a step, where the inputs by reference vary by a digit or two of a count.
+ */
+const transcriptGrows = (h: BenchResults['history']) => h.modelInputBytes.growthPerStep > 10;
 const mib = (bytes: number) => `${round(bytes / 2 ** 20, bytes < 100 * 2 ** 20 ? 1 : 0)} MiB`;
 const kib = (bytes: number) => `${round(bytes / 1024, 1)} KiB`;
 const ms = (v: number | undefined) => (v === undefined ? '–' : `${round(v, 1)}`);
@@ -187,7 +192,7 @@ ${table(
 
 Ours ÷ floor: **${x(st.ratioP50)} in wall time**, ${x(st.cpuRatio)} in CPU (worker + server). On this machine the wait for a
 core dominates every round trip, so the local tool's saved round trip shows in wall time; our workflow task does
-more than the floor's (the JSON transcript grows every step: see section 4).
+more than the floor's${transcriptGrows(h) ? ' (the JSON transcript grows every step: see section 4)' : ''}.
 
 ## 3. Density: ${den.runs.toLocaleString('en-US')} runs paused at once
 
@@ -226,10 +231,17 @@ ${table(
   ],
 )}
 
-Bytes per step are not constant: every model call carries the whole transcript as its activity input, ${h.modelInputBytes.firstStep} bytes at
+${
+  transcriptGrows(h)
+    ? `Bytes per step are not constant: every model call carries the whole transcript as its activity input, ${h.modelInputBytes.firstStep} bytes at
 the first step and ${h.modelInputBytes.lastStep} at step ${h.stepsRun.steps} (+${h.modelInputBytes.growthPerStep} per step), so history grows quadratically. Extrapolated
 (not measured) to 1,000 steps in one run: ${h.projected1000Steps.events.toLocaleString('en-US')} events and ${mib(h.projected1000Steps.bytes)}, past Temporal's 50 MB history
-limit.
+limit.`
+    : `Bytes per step are constant: each model call carries only the messages added since the run's previous call, the rest
+by reference (patch set 31, src/contract/message-chain.ts), ${h.modelInputBytes.firstStep} bytes at the first step and ${h.modelInputBytes.lastStep} at step ${h.stepsRun.steps}
+(${h.modelInputBytes.growthPerStep} per step). Extrapolated (not measured) to 1,000 steps in one run: ${h.projected1000Steps.events.toLocaleString('en-US')} events and
+${mib(h.projected1000Steps.bytes)}, ${h.projected1000Steps.bytes > 50 * 1024 * 1024 ? 'past' : 'within'} Temporal's 50 MB history limit.`
+}
 
 **Largest single history in a 1,000-step session with continue-as-new:** ${
     cas.status === 'measured'
@@ -647,8 +659,13 @@ ${e.footprint.agentPausedPerSecond} (${e.footprint.agentZodPerRunPausedPerSecond
       : 'Measured by the memory-per-cached-run experiment in the full run.'
   } The bounded cache makes this a cap on the worker's memory rather than a cost per paused run.
 
-**History bytes grow with the square of the steps** because every model call's input is the whole transcript
-(+${h.modelInputBytes.growthPerStep} bytes per step here; ${h.modelInputBytes.lastStep.toLocaleString('en-US')} bytes at step ${h.stepsRun.steps}). ${
+${
+  transcriptGrows(h)
+    ? `**History bytes grow with the square of the steps** because every model call's input is the whole transcript
+(+${h.modelInputBytes.growthPerStep} bytes per step here; ${h.modelInputBytes.lastStep.toLocaleString('en-US')} bytes at step ${h.stepsRun.steps}).`
+    : `**History bytes grow with the steps, not their square:** a model call's input holds the messages added since the
+run's previous call (${h.modelInputBytes.lastStep.toLocaleString('en-US')} bytes at step ${h.stepsRun.steps}, ${h.modelInputBytes.growthPerStep} per step).`
+} ${
     cas.status === 'measured'
       ? `Continue-as-new keeps every history bounded: a 1,000-step run became ${cas.runs} runs, the largest ${mib(cas.largestHistory.bytes)} (${cas.largestHistory.events.toLocaleString(
           'en-US',
@@ -697,17 +714,25 @@ further, cheapest first:
    option, for example 500), so no paused run holds more than that; the 100-event row is the cost then.
 2. **Fewer workflow tasks and promises per step**: each automatic step is one activation on replay; every
    \`condition\` and \`Promise.race\` in the loop is a promise whose stack the SDK captures.
-3. **A larger cache where memory allows** (\`HITL_WORKER_MAX_CACHED_RUNS\`): a cached decision never replays.
-4. **Smaller payloads in history** (the transcript by reference, below): less to fetch and decode per replay.`);
+3. **A larger cache where memory allows** (\`HITL_WORKER_MAX_CACHED_RUNS\`): a cached decision never replays.${
+    transcriptGrows(h)
+      ? `
+4. **Smaller payloads in history** (the transcript by reference, below): less to fetch and decode per replay.`
+      : ''
+  }`);
 
   out.push(`### Not done yet
 
 1. **What is left of a run's fixed start.** Every new or rebuilt run instantiates the bundle's modules anew (the
    SDK's isolation of runs); our schemas and zod are built once per worker (src/schemas/built-once.ts,
    zod-per-worker.ts). What is left (above): the SDK's promise hook, validating and decoding the carried input, and
-   the coroutines of a waiting call resuming. The transcript is most of the carried input.
+   the coroutines of a waiting call resuming. The transcript is most of the carried input.${
+     transcriptGrows(h)
+       ? `
 2. **Make a step's history constant**: pass the transcript by reference (a claim-check payload codec, or a store
-   the model activity reads by run and step) instead of as the model call's input.`);
+   the model activity reads by run and step) instead of as the model call's input.`
+       : ''
+   }`);
 
   out.push(`### Not ours to fix
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAgent } from '../src/agents/define-agent.js';
 import { runStateQuery } from '../src/contract/messages.js';
 import { HitlStatus } from '../src/contract/search-attributes.js';
+import { sentMessagesOf, type ModelCallMessages } from '../src/contract/message-chain.js';
 import { approximateTokens } from '../src/hooks/trim-messages.js';
 import { startModelServer, type ModelServer } from '../src/model-server/server.js';
 import type { ModelScriptInput } from '../src/model-server/script-schema.js';
@@ -102,12 +103,15 @@ afterAll(async () => {
 /** The messages each model activity was scheduled with, from history: what the model was sent, as recorded. */
 async function recordedModelInputs(handle: WorkflowHandle): Promise<ChatMessage[][]> {
   const events = (await handle.fetchHistory()).events ?? [];
-  return events
-    .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel')
-    .map((e) => {
-      const payload = e.activityTaskScheduledEventAttributes!.input!.payloads![0]!;
-      return (defaultPayloadConverter.fromPayload(payload as never) as { messages: ChatMessage[] }).messages;
-    });
+  // Each call carries what follows the messages of the call before it (src/contract/message-chain.ts).
+  return sentMessagesOf(
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel')
+      .map(
+        (e) =>
+          defaultPayloadConverter.fromPayload(e.activityTaskScheduledEventAttributes!.input!.payloads![0]! as never) as ModelCallMessages,
+      ),
+  );
 }
 
 describe('beforeModel', () => {

@@ -1,10 +1,13 @@
 /** One model turn: the transcript and tool schemas go out through the real `openai` client. */
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
 import { checkResponse, responseJsonSchema, type StructuredCheck } from '../agents/response-format.js';
 import type { McpTool } from '../schemas/mcp-tool.js';
+import type { MessagesByReference } from '../contract/message-chain.js';
+import { modelCallMessagesQuery } from '../contract/model-call-messages-query.js';
 import { toFunctionDefinition } from '../tools/define-tool.js';
 import { toolSpecs } from '../tools/registry.js';
 import type { ActivityDeps } from './activity-deps.js';
@@ -12,6 +15,7 @@ import { countModelTokens } from './activity-metrics.js';
 import { fromCompletion, type AssembledCompletion } from './completion-assembly.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
 import { openAiClients } from './openai-clients.js';
+import { MESSAGES_UNAVAILABLE, SentMessagesCache } from './sent-messages-cache.js';
 import { toModelFailure } from './model-errors.js';
 import { streamModelCall } from './stream-model-call.js';
 import { DEFAULT_TOKEN_BATCHING } from './token-publisher.js';
@@ -19,7 +23,9 @@ import { DEFAULT_TOKEN_BATCHING } from './token-publisher.js';
 export interface CallModelInput {
   agent: string;
   model: string;
-  messages: ChatMessage[];
+  /** The messages whole, as runs sent them before patch messagesByReference; `messagesByReference` since. */
+  messages?: ChatMessage[];
+  messagesByReference?: MessagesByReference;
   tools: string[];
   /** The run's step, which the streamed text is marked with (older workflows do not send it). */
   step?: number;
@@ -48,6 +54,7 @@ const SUMMARY_INSTRUCTIONS =
 
 export function createCallModel({ agents, model: config }: ActivityDeps) {
   const clientFor = openAiClients(config.apiKey);
+  const sent = new SentMessagesCache();
 
   return {
     /** Writes the summary that replaces compacted messages when a long run continues as new. */
@@ -91,25 +98,27 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       const responseFormat = agent?.responseFormat;
       const activity = Context.current();
       const client = clientFor(input.baseURL ?? agent?.baseURL ?? config.baseURL);
-      const params = {
-        model: input.model,
-        messages: input.messages,
-        ...(input.tools.length > 0 && { tools: functionDefinitions(input) }),
-        ...(responseFormat && {
-          response_format: {
-            type: 'json_schema' as const,
-            json_schema: { name: `${input.agent}_response`, schema: responseJsonSchema(responseFormat) },
-          },
-        }),
-      };
       let reply: AssembledCompletion;
       const stopHeartbeats = keepHeartbeating(activity, 2000);
       try {
-        reply = config.streaming
-          ? await streamModelCall(client, params, input.step ?? 0, { ...DEFAULT_TOKEN_BATCHING, ...config.streaming })
-          : fromCompletion(await client.chat.completions.create(params, { signal: activity.cancellationSignal }));
-      } catch (err) {
-        throw toModelFailure(err);
+        const params = {
+          model: input.model,
+          messages: await messagesOf(input, activity, sent),
+          ...(input.tools.length > 0 && { tools: functionDefinitions(input) }),
+          ...(responseFormat && {
+            response_format: {
+              type: 'json_schema' as const,
+              json_schema: { name: `${input.agent}_response`, schema: responseJsonSchema(responseFormat) },
+            },
+          }),
+        };
+        try {
+          reply = config.streaming
+            ? await streamModelCall(client, params, input.step ?? 0, { ...DEFAULT_TOKEN_BATCHING, ...config.streaming })
+            : fromCompletion(await client.chat.completions.create(params, { signal: activity.cancellationSignal }));
+        } catch (err) {
+          throw toModelFailure(err);
+        }
       } finally {
         stopHeartbeats();
       }
@@ -137,6 +146,17 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
       };
     },
   };
+}
+
+/** The call's messages: given whole, or by reference to what its run sent before (src/contract/message-chain.ts). */
+function messagesOf(input: CallModelInput, activity: Context, sent: SentMessagesCache): Promise<ChatMessage[]> | ChatMessage[] {
+  if (!input.messagesByReference) return input.messages ?? [];
+  const execution = activity.info.workflowExecution;
+  if (!execution) throw ApplicationFailure.nonRetryable('messages by reference come only from a run', MESSAGES_UNAVAILABLE);
+  const { workflowId, runId } = execution;
+  return sent.messagesOf(`${workflowId}/${runId}`, input.messagesByReference, (hash) =>
+    activity.client.workflow.getHandle(workflowId, runId).query(modelCallMessagesQuery, hash),
+  );
 }
 
 /** Our tools' definitions derive from their zod schemas; MCP tools' are the JSON Schemas their servers listed. */

@@ -26,6 +26,7 @@ import { ModelCallLog } from './model-call-log.js';
 import type { RunEvents } from './run-events.js';
 import { RunNotifications } from './run-notifications.js';
 import { RunVisibility } from './run-visibility.js';
+import { SentMessages } from './sent-messages.js';
 import { SessionQueue } from './session-queue.js';
 import { toRunFailure } from './run-failure.js';
 import { SubAgentMirror } from './sub-agent-mirror.js';
@@ -43,6 +44,8 @@ export class AgentRun {
   readonly notifications = new RunNotifications();
   readonly usedTokens = new UsedTokens();
   readonly modelCalls = new ModelCallLog();
+  /** Not carried: a new run's first model call sends its messages whole. */
+  readonly sentMessages = new SentMessages();
   readonly breakpoints = new Breakpoints();
   readonly visibility = new RunVisibility(() => this.refresh());
 

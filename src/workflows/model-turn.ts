@@ -52,7 +52,7 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
         agent: run.agent,
         model: choice.model,
         ...(choice.baseURL && { baseURL: choice.baseURL }),
-        messages,
+        ...(takesPatch(PATCHES.messagesByReference) ? { messagesByReference: run.sentMessages.reference(messages) } : { messages }),
         tools: run.snapshot.tools,
         step,
         ...(run.snapshot.mcpTools?.length && {

@@ -293,6 +293,8 @@ export const PATCHES = {
   reportsCoalesced: 'reports-coalesced',
   /** At most MAX_NOTIFICATIONS_IN_FLIGHT webhook events go out at once, the rest in turn (run-notifications.ts says why). */
   notificationsBounded: 'notifications-bounded',
+  /** A model call carries only what follows its run's previous call's messages, named by hash (contract/message-chain.ts). */
+  messagesByReference: 'messages-by-reference',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -100,7 +100,9 @@ const SET_29: readonly PatchId[] = [
   PATCHES.reportsCoalesced,
 ];
 const SET_30: readonly PatchId[] = [...SET_29, PATCHES.notificationsBounded];
+const SET_31: readonly PatchId[] = [...SET_30, PATCHES.messagesByReference];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  { id: 'patch-set-31', patches: SET_31 },
   { id: 'patch-set-30', patches: SET_30 },
   { id: 'patch-set-29', patches: SET_29 },
   { id: 'patch-set-28', patches: SET_28 },

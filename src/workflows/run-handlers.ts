@@ -42,6 +42,7 @@ import { childApprovalsSignal } from './sub-agent-report.js';
 import { takeChildReport } from './child-report-intake.js';
 import { handedOverEventsQuery } from '../contract/handed-over-query.js';
 import { sentReportQuery } from '../contract/sent-report-query.js';
+import { modelCallMessagesQuery } from '../contract/model-call-messages-query.js';
 import { workflowNow } from './workflow-clock.js';
 
 /** The queries, from the run's first activation on: a run whose input is refused still answers them. */
@@ -55,6 +56,7 @@ export function registerQueries(run: AgentRun): void {
   setHandler(handedOverEventsQuery, (ids: string[]) =>
     Array.isArray(ids) ? run.notifications.handedOver(ids.filter((id) => typeof id === 'string')) : [],
   );
+  setHandler(modelCallMessagesQuery, (hash: string) => run.sentMessages.hashed(hash));
   setHandler(sentReportQuery, (seq: number) =>
     takesPatch(PATCHES.reportsConfirmed) ? run.visibility.sentReports.digestOf(seq) : ('unconfirmable' as const),
   );

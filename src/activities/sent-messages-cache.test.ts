@@ -1,0 +1,90 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { describe, expect, it } from 'vitest';
+import { EMPTY_CHAIN, extendChain, type MessagesByReference } from '../contract/message-chain.js';
+import type { ChatMessage } from '../schemas/chat-message.js';
+import { MESSAGES_UNAVAILABLE, SentMessagesCache } from './sent-messages-cache.js';
+
+const system: ChatMessage = { role: 'system', content: 'You help.' };
+const user: ChatMessage = { role: 'user', content: 'Read the refunds.' };
+const reply: ChatMessage = {
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: 'r', type: 'function', function: { name: 'read_data', arguments: '{}' } }],
+};
+const answer: ChatMessage = { role: 'tool', tool_call_id: 'r', content: '[]' };
+
+const hashOf = (messages: ChatMessage[]) => extendChain([], messages).at(-1) ?? EMPTY_CHAIN;
+const whole = (messages: ChatMessage[]): MessagesByReference => ({ added: messages, hash: hashOf(messages) });
+const after = (before: ChatMessage[], added: ChatMessage[]): MessagesByReference => ({
+  known: { count: before.length, hash: hashOf(before) },
+  added,
+  hash: hashOf([...before, ...added]),
+});
+const never = async (): Promise<unknown> => {
+  throw new Error('asked the run');
+};
+
+async function refusal(promise: Promise<unknown>): Promise<ApplicationFailure> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApplicationFailure);
+  return err as ApplicationFailure;
+}
+
+describe('SentMessagesCache', () => {
+  it('rebuilds a call from the run’s last one without asking, and keeps runs apart', async () => {
+    const cache = new SentMessagesCache();
+    expect(await cache.messagesOf('a', whole([system, user]), never)).toEqual([system, user]);
+    expect(await cache.messagesOf('b', whole([system]), never)).toEqual([system]);
+    expect(await cache.messagesOf('a', after([system, user], [reply, answer]), never)).toEqual([system, user, reply, answer]);
+    // A call may keep only part of the last one's messages (a hook trimmed them, a human edited the tail).
+    expect(await cache.messagesOf('a', after([system], [user]), never)).toEqual([system, user]);
+    // Run b's messages are not run a's.
+    const asked: string[] = [];
+    const ref = after([system, user, reply], [answer]);
+    const err = await refusal(cache.messagesOf('b', ref, async (hash) => (asked.push(hash), null)));
+    expect(asked).toEqual([ref.hash]);
+    expect(err.type).toBe(MESSAGES_UNAVAILABLE);
+    expect(err.nonRetryable).toBe(false);
+  });
+
+  it('asks the run when it holds nothing of the messages, and takes only an answer that hashes as referred to', async () => {
+    const cache = new SentMessagesCache();
+    const ref = after([system, user], [reply, answer]);
+    expect(await cache.messagesOf('a', ref, async () => [system, user, reply, answer])).toEqual([system, user, reply, answer]);
+    // Then the next call is rebuilt from what the answer gave.
+    expect(await cache.messagesOf('a', after([system, user, reply, answer], [user]), never)).toHaveLength(5);
+
+    const fresh = new SentMessagesCache();
+    const wrong = await refusal(fresh.messagesOf('a', ref, async () => [system, user, reply]));
+    expect(wrong.type).toBe(MESSAGES_UNAVAILABLE);
+    expect(wrong.message).toContain('do not hash');
+    for (const answerOfRun of [null, 'messages', { 0: system }]) {
+      expect((await refusal(fresh.messagesOf('a', ref, async () => answerOfRun))).type).toBe(MESSAGES_UNAVAILABLE);
+    }
+    // A reference whose added messages do not make its hash (corrupt input) is not taken from the cache either.
+    await cache.messagesOf('c', whole([system, user]), never);
+    const corrupt = { ...after([system, user], [reply]), added: [answer] };
+    expect((await refusal(cache.messagesOf('c', corrupt, async () => null))).type).toBe(MESSAGES_UNAVAILABLE);
+  });
+
+  it('lets the least recently used run go past its size, never the one it just kept', async () => {
+    const big: ChatMessage = { role: 'user', content: 'x'.repeat(1000) };
+    const cache = new SentMessagesCache(2500);
+    await cache.messagesOf('a', whole([big]), never);
+    await cache.messagesOf('b', whole([big]), never);
+    await cache.messagesOf('a', after([big], [user]), never);
+    await cache.messagesOf('c', whole([big]), never);
+    // b was used least recently: it went; a and c stay.
+    expect(cache.bytes).toBeLessThanOrEqual(2500);
+    let asked = 0;
+    await cache.messagesOf('b', after([big], [user]), async () => (asked++, [big, user]));
+    expect(asked).toBe(1);
+    expect(await cache.messagesOf('c', after([big], [user]), never)).toEqual([big, user]);
+    const alone = new SentMessagesCache(10);
+    expect(await alone.messagesOf('a', whole([big]), never)).toEqual([big]);
+    expect(await alone.messagesOf('a', after([big], [user]), never)).toEqual([big, user]);
+  });
+});
