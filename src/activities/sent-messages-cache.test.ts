@@ -83,6 +83,15 @@ describe('SentMessagesCache', () => {
     await cache.messagesOf('b', after([big], [user]), async () => (asked++, [big, user]));
     expect(asked).toBe(1);
     expect(await cache.messagesOf('c', after([big], [user]), never)).toEqual([big, user]);
+    // Its size is in bytes of UTF-8, not characters: 1,000 of 'é' are 2,000 bytes.
+    const accented = new SentMessagesCache(2500);
+    const accent: ChatMessage = { role: 'user', content: 'é'.repeat(1000) };
+    await accented.messagesOf('a', whole([accent]), never);
+    expect(accented.bytes).toBeGreaterThan(2000);
+    // So a and b (about 3,000 bytes, though about 2,000 characters) do not both stay: a went.
+    await accented.messagesOf('b', whole([big]), never);
+    expect(accented.bytes).toBeLessThanOrEqual(2500);
+    expect((await refusal(accented.messagesOf('a', after([accent], [user]), async () => null))).type).toBe(MESSAGES_UNAVAILABLE);
     const alone = new SentMessagesCache(10);
     expect(await alone.messagesOf('a', whole([big]), never)).toEqual([big]);
     expect(await alone.messagesOf('a', after([big], [user]), never)).toEqual([big, user]);

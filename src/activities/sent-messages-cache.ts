@@ -61,7 +61,8 @@ export class SentMessagesCache {
 
   #keep(runKey: string, messages: ChatMessage[], chain: string[]): ChatMessage[] {
     this.#forget(runKey);
-    const bytes = messages.reduce((sum, m) => sum + JSON.stringify(m).length, 0);
+    // Bytes of UTF-8, as the model is sent them: a transcript in another script is two or three times its characters.
+    const bytes = messages.reduce((sum, m) => sum + Buffer.byteLength(JSON.stringify(m)), 0);
     this.#runs.set(runKey, { messages, chain, bytes });
     this.#bytes += bytes;
     // The latest run stays, however large: its next call would only ask again.
