@@ -68,6 +68,15 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * Whether percentile(a, p) ÷ percentile(b, p) is at most `limit`, on the samples themselves: a verdict on the rounded
+ * figures would pass 1.1004 as 1.1 (it did, once).
+ */
+export function withinRatio(a: readonly number[], b: readonly number[], p: number, limit: number): boolean {
+  const sorted = (values: readonly number[]) => [...values].sort((x, y) => x - y);
+  return percentile(sorted(a), p) / percentile(sorted(b), p) <= limit;
+}
+
 export function ratio(a: number, b: number): number {
   return b === 0 ? Infinity : round(a / b, 3);
 }

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { percentile, ratioInterval } from '../../bench/stats.js';
+import { percentile, ratio, ratioInterval, withinRatio } from '../../bench/stats.js';
 
 const sortedCopy = (values: readonly number[]) => [...values].sort((a, b) => a - b);
 const sample = fc.array(fc.double({ min: 1, max: 1000, noNaN: true }), { minLength: 1, maxLength: 60 });
@@ -42,5 +42,24 @@ describe('ratioInterval', () => {
       50,
     );
     expect(slowLo).toBeGreaterThan(1);
+  });
+});
+
+describe('withinRatio', () => {
+  it('judges the samples, not their rounded ratio', () => {
+    // 24.635 ÷ 22.388 = 1.1004, which rounds to 1.1.
+    expect(ratio(24.635, 22.388)).toBe(1.1);
+    expect(withinRatio([24.635], [22.388], 50, 1.1)).toBe(false);
+    expect(withinRatio([24.6, 30, 20], [22.388, 40, 10], 50, 1.1)).toBe(true);
+  });
+
+  it('agrees with the percentiles it compares', () => {
+    fc.assert(
+      fc.property(sample, sample, fc.constantFrom(50, 99), fc.double({ min: 0.5, max: 2, noNaN: true }), (a, b, p, limit) => {
+        const exact = percentile(sortedCopy(a), p) / percentile(sortedCopy(b), p);
+        expect(withinRatio(a, b, p, limit)).toBe(exact <= limit);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
