@@ -36,7 +36,7 @@ import { measurePeerDensity, peerDensityFile } from './scenarios/peer-density.js
 import { measureStepOverhead } from './scenarios/steps.js';
 import { measureStreaming } from './scenarios/streaming.js';
 import { DEFAULT_TOKEN_BATCHING } from '../src/activities/token-publisher.js';
-import { percentile, ratio, ratioInterval, round, withinRatio } from './stats.js';
+import { exactRatio, ratio, ratioInterval, round, withinRatio } from './stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -324,8 +324,7 @@ async function main(): Promise<void> {
 
 /** The unrounded p50 ratio, said when its rounded form is the target itself (which would read as met either way). */
 function atTheLine(a: readonly number[], b: readonly number[], limit: number): string {
-  const sorted = (values: readonly number[]) => [...values].sort((x, y) => x - y);
-  const exact = percentile(sorted(a), 50) / percentile(sorted(b), 50);
+  const exact = exactRatio(a, b, 50);
   return round(exact, 3) === limit ? `${exact.toFixed(4)} before rounding; ` : '';
 }
 

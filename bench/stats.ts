@@ -68,13 +68,15 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/**
- * Whether percentile(a, p) ÷ percentile(b, p) is at most `limit`, on the samples themselves: a verdict on the rounded
- * figures would pass 1.1004 as 1.1 (it did, once).
- */
-export function withinRatio(a: readonly number[], b: readonly number[], p: number, limit: number): boolean {
+/** percentile(a, p) ÷ percentile(b, p), on the samples themselves, unrounded. */
+export function exactRatio(a: readonly number[], b: readonly number[], p: number): number {
   const sorted = (values: readonly number[]) => [...values].sort((x, y) => x - y);
-  return percentile(sorted(a), p) / percentile(sorted(b), p) <= limit;
+  return percentile(sorted(a), p) / percentile(sorted(b), p);
+}
+
+/** Whether exactRatio is at most `limit`: a verdict on the rounded figures would pass 1.1004 as 1.1 (it did, once). */
+export function withinRatio(a: readonly number[], b: readonly number[], p: number, limit: number): boolean {
+  return exactRatio(a, b, p) <= limit;
 }
 
 export function ratio(a: number, b: number): number {
