@@ -339,12 +339,19 @@ describe('Arc Reactor approval REST (curl-style HTTP)', () => {
     expect(toolResultsHeard('arc reject query')).toEqual([rejectedMessage('cancel_order', reason, false)]);
   });
 
-  it("rejects with the body's reason when the query names another (the body wins)", async () => {
+  it('refuses two different reasons, one in the query and one in the body, and takes the same one twice', async () => {
     const { handle, id } = await startForArc('arc reject both');
-    const answer = await curl('POST', `/api/approvals/${id}/reject?reason=from-query`, '{"reason":"from the body"}');
+    const twice = await curl('POST', `/api/approvals/${id}/reject?reason=from-query`, '{"reason":"from the body"}');
+    expect(twice).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', message: expect.stringContaining('given twice') } },
+    });
+    // Refused before it reached the run: the call still waits, undecided.
+    expect((await handle.query(runStateQuery)).pending).toHaveLength(1);
+    const answer = await curl('POST', `/api/approvals/${id}/reject?reason=same%20reason`, '{"reason":"same reason"}');
     expect(answer.status).toBe(200);
     await finished(handle, 'arc 2');
-    expect(toolResultsHeard('arc reject both')).toEqual([rejectedMessage('cancel_order', 'from the body', false)]);
+    expect(toolResultsHeard('arc reject both')).toEqual([rejectedMessage('cancel_order', 'same reason', false)]);
     // A misspelled query parameter is refused, never silently dropped.
     expect((await curl('POST', `/api/approvals/${id}/reject?reasn=x`)).status).toBe(400);
   });

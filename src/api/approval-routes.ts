@@ -238,13 +238,23 @@ export function approvalRoutes(app: ApiApp, options: ApiOptions): void {
   );
 
   app.openapi(
-    decideRoute('reject', RejectBody, 'Reject; the reason (in the body, or `?reason=`; the body wins) reaches the model', {
+    decideRoute('reject', RejectBody, 'Reject; the reason (in the body or `?reason=`, not two different ones) reaches the model', {
       optional: true,
       query: RejectQuery,
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const message = body.reason ?? c.req.valid('query').reason;
+      const query = c.req.valid('query').reason;
+      // Which of two reasons the sender meant is not ours to guess: the model would read one, the audit would show it.
+      if (body.reason !== undefined && query !== undefined && body.reason !== query) {
+        return errorResponse(
+          c,
+          400,
+          'invalid_request',
+          'The reason is given twice, differently: in the body and as `?reason=`. Send one.',
+        ) as never;
+      }
+      const message = body.reason ?? query;
       return decide(c, 'reject', { message, always: body.always, argsHash: body.argsHash }) as never;
     },
   );

@@ -105,7 +105,7 @@ export const NoBody = z.strictObject({});
  * the `end` input's 2,000 characters (EndInput), to leave room for the name.
  */
 export const EndRunBody = z.strictObject({ reason: z.string().min(1).max(1500).optional() });
-/** Spring-style clients send the reason as a query parameter; a `reason` in the body wins over it. */
+/** Spring-style clients send the reason as a query parameter; one in the body too must be the same (else 400). */
 export const RejectQuery = z.strictObject({ reason: message.optional() });
 /**
  * Routes that read nothing from the query string: anything there is refused, since a request taken while ignoring
