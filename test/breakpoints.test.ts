@@ -205,6 +205,13 @@ describe('breakpoints', () => {
     expect((await refusalOf(decide(handle, { decisions: [{ id: 'break-1', type: 'approve', always: true }] }))).code).toBe(
       'decision_not_allowed',
     );
+    // A user message that says nothing (patch set 32): the model would read an empty turn, and some APIs refuse one.
+    const blank = { role: 'user', content: ' \u3000\n' };
+    const empty = await refusalOf(decide(handle, { decisions: [{ id: 'break-1', type: 'edit', args: { messages: [blank] } }] }));
+    expect(empty).toMatchObject({
+      code: 'invalid_edit_args',
+      message: expect.stringContaining('a user message with no text (messages[0])'),
+    });
     await decide(handle, {
       decisions: [
         {

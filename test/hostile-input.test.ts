@@ -162,6 +162,16 @@ beforeAll(async () => {
           ],
         },
         {
+          // Full-width letters: people read "Refund", the condition read them as written before patch set 32.
+          match: 'a full-width refund',
+          replies: [
+            {
+              toolCalls: [call('f1', 'send_email', { to: 'ada@example.com', subject: 'Ｒｅｆｕｎｄ\u3000for order 1234', body: 'Done.' })],
+            },
+            { content: 'full-width done' },
+          ],
+        },
+        {
           match: 'undecodable',
           replies: [{ toolCalls: [call('u1', 'process_refund', { orderId: '1234', amount: 75000 })] }, { content: 'undecodable done' }],
         },
@@ -628,6 +638,20 @@ describe('hidden characters against a gate', () => {
     expect(shown.stdout).toContain('Re\\u00adfund \\u202eabc');
     await decide(handle, { decisions: [{ id: email!.id, type: 'reject', message: 'not like that' }], approver: 'sam' });
     await finishes(handle, 'hidden hyphen done');
+  });
+
+  it('a condition that holds once full-width letters and other spaces read as ASCII gates the call (patch set 32)', async () => {
+    tally.inputs++;
+    const handle = await h.start({ agent: 'demo', prompt: 'a full-width refund' });
+    const [email] = await waitForPending(handle, 1);
+    expect(email).toMatchObject({
+      toolName: 'send_email',
+      args: { subject: 'Ｒｅｆｕｎｄ\u3000for order 1234' },
+      rule: 'tools.send_email.when: subject matches "refund", with full-width letters and other spaces read as ASCII',
+    });
+    await assertViewable(handle);
+    await decide(handle, { decisions: [{ id: email!.id, type: 'reject', message: 'not like that' }], approver: 'sam' });
+    await finishes(handle, 'full-width done');
   });
 });
 

@@ -219,6 +219,12 @@ describe('sessions', () => {
     await expect(handle.executeUpdate(messageUpdate, { args: [{ content: 5 } as never] })).rejects.toMatchObject({
       cause: { type: 'InvalidMessageError', nonRetryable: true },
     });
+    // Nor is one that says nothing (patch set 32), by update or by signal.
+    await expect(hitl.say(handle.workflowId, ' \u3000\n\u200b')).rejects.toMatchObject({
+      name: 'InvalidMessageError',
+      message: expect.stringContaining('says nothing'),
+    });
+    await handle.signal(messageSignal, { content: '   ' });
     // From the CLI, as a usage error (exit 2) that says what was refused, for a message and for an end's reason.
     for (const args of [
       ['say', handle.workflowId, ''],

@@ -190,6 +190,46 @@ describe('failing safe on hidden characters (patch set 28)', () => {
   });
 });
 
+describe('reading folded text (patch set 32)', () => {
+  const policy = ApprovalPolicy.parse({
+    tools: {
+      send_email: { when: { arg: 'subject', op: 'matches', value: 'refund', flags: 'i' } },
+      run_sql: { when: { not: { arg: 'sql', op: 'matches', value: '^\\s*SELECT\\s' } } },
+      query_db: { when: { arg: 'sql', op: 'matches', value: 'DROP\\s+TABLE', flags: 'i' } },
+    },
+  });
+  const classify = (tool: string, args: Record<string, unknown>, foldsText = true) =>
+    classifyCall(policy, tool, args, undefined, undefined, { failSafe: true, foldsText });
+
+  it('gates a call whose condition holds once full-width letters and other spaces read as ASCII', () => {
+    expect(classify('send_email', { subject: 'Ｒｅｆｕｎｄ for order 1234' })).toMatchObject({
+      gated: true,
+      rule: 'tools.send_email.when: subject matches "refund", with full-width letters and other spaces read as ASCII',
+    });
+    expect(classify('query_db', { sql: 'drop\u00a0table users' })).toMatchObject({ gated: true });
+    // Runs before: the condition over the text as written.
+    expect(classify('send_email', { subject: 'Ｒｅｆｕｎｄ' }, false)).toMatchObject({ gated: false });
+    expect(classify('query_db', { sql: 'drop\u00a0table users' }, false)).toMatchObject({ gated: false });
+  });
+
+  it('only ever adds calls that wait: a condition that held as written still holds', () => {
+    // Full-width SELECT is not SELECT to the database: as written, `not SELECT` holds and the call waits.
+    expect(classify('run_sql', { sql: 'ＳＥＬＥＣＴ 1' })).toMatchObject({
+      gated: true,
+      rule: expect.not.stringContaining('read as ASCII'),
+    });
+    expect(classify('run_sql', { sql: 'SELECT\u00a01' })).toMatchObject({ gated: true });
+    expect(classify('run_sql', { sql: 'SELECT 1' })).toMatchObject({ gated: false });
+  });
+
+  it('lets text in other scripts through when it does not hold either way', () => {
+    expect(classify('send_email', { subject: 'ご注文\u3000ありがとうございます' })).toEqual({
+      gated: false,
+      rule: 'tools.send_email.when: subject matches "refund" did not hold',
+    });
+  });
+});
+
 describe('classifyCall: who decides', () => {
   const whoDecides = ApprovalPolicy.parse({
     tools: {

@@ -15,6 +15,7 @@ import { bestMatch } from '../tools/tool-names.js';
 import { NO_FACTS, type CallFacts } from './call-facts.js';
 import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
+import { foldedForGates } from '../bounds/gate-reading.js';
 import { hiddenCharacterPath } from '../bounds/hidden-in-text.js';
 import { truncateJsonBytes } from '../bounds/truncate.js';
 
@@ -32,6 +33,12 @@ export interface ClassifyOptions {
    * `matches: refund` gate with.
    */
   failSafe?: boolean;
+  /**
+   * A `when` that did not hold over the arguments as written is read again over them folded
+   * (src/bounds/gate-reading.ts): full-width letters and other spaces as ASCII (patch set 32). A tester's
+   * "Ｒｅｆｕｎｄ" subject passed the demo's `matches: refund` gate.
+   */
+  foldsText?: boolean;
 }
 
 /**
@@ -64,15 +71,21 @@ export function classifyCall(
   if (toolPolicy === false) return { gated: false, rule: `${source}: false` };
   const config = toolPolicy === true ? {} : toolPolicy;
   let hidden: string | undefined;
-  if (config.when && !evaluateCondition(config.when, args, { ...facts, toolName })) {
+  let folded = false;
+  const holds = (read: Record<string, unknown>) => evaluateCondition(config.when!, read, { ...facts, toolName });
+  if (config.when && !holds(args)) {
+    // Either reading that holds gates the call: a fold only ever adds calls that wait.
+    const foldedArgs = options.foldsText === true ? foldedForGates(args) : undefined;
+    folded = foldedArgs !== undefined && holds(foldedArgs);
     // What the condition read may not be what people read: they judge it, and see the character shown as an escape.
-    hidden = options.failSafe === true ? hiddenCharacterPath(args) : undefined;
-    if (hidden === undefined) return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
+    hidden = !folded && options.failSafe === true ? hiddenCharacterPath(args) : undefined;
+    if (!folded && hidden === undefined) return { gated: false, rule: `${source}.when: ${describeCondition(config.when)} did not hold` };
   }
   return {
     gated: true,
-    rule:
-      hidden !== undefined
+    rule: folded
+      ? `${source}.when: ${describeCondition(config.when!)}, with full-width letters and other spaces read as ASCII`
+      : hidden !== undefined
         ? `${source}.when: ${describeCondition(config.when!)} did not hold, but ${hidden} holds a hidden character`
         : config.when
           ? `${source}.when: ${describeCondition(config.when)}`

@@ -44,6 +44,10 @@ export interface PlanContext {
   schemaChecks?: SchemaCheckMode;
   /** What an edit becomes is judged by gates that fail safe (classify-call.ts, `failSafe`; since patch set 28). */
   gatesFailSafe?: boolean;
+  /** ...and read folded text too (classify-call.ts, `foldsText`; since patch set 32). */
+  gatesFoldText?: boolean;
+  /** A breakpoint's edit before the model may not hold a blank user message (since patch set 32). */
+  refusesBlankUserMessages?: boolean;
   /** Whoever proposed a call by an edit may reject it (withdraw it), whatever its approvers. */
   proposersMayWithdraw?: boolean;
   /** A proposal's deadline never approves it: `onTimeout: 'approve'` becomes `'reject'` (proposal-gate.ts; since patch set 9). */

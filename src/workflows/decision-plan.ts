@@ -139,7 +139,7 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const quorum = countApproval(decision, call, approver, label);
   if (quorum instanceof DecisionRefusedError) return quorum;
 
-  if (call.breakpoint) return planBreakpoint(decision, { ...call, breakpoint: call.breakpoint }, { approver, ...token });
+  if (call.breakpoint) return planBreakpoint(decision, { ...call, breakpoint: call.breakpoint }, { approver, ...token }, ctx);
   if (decision.type !== 'edit') {
     return {
       call,
@@ -189,7 +189,10 @@ function checkOne(decision: Decision, call: PendingApproval, input: DecideInput,
   const facts = { ...(ctx.facts ?? NO_FACTS), callId: call.id };
   const target =
     checks >= 2 && ctx.policy && !call.subAgentWorkflowId
-      ? classifyCall(ctx.policy, toolName, checked.args, facts, hints, { failSafe: ctx.gatesFailSafe ?? false })
+      ? classifyCall(ctx.policy, toolName, checked.args, facts, hints, {
+          failSafe: ctx.gatesFailSafe ?? false,
+          foldsText: ctx.gatesFoldText ?? false,
+        })
       : undefined;
   if (!target?.gated) return planned;
   const targetAuthority = {

@@ -10,11 +10,12 @@ import type { ClassifyOptions } from '../policy/classify-call.js';
 import { LIMITS } from '../contract/limits.js';
 import { PATCHES, takesPatch } from './patches.js';
 
-/** classifyCall's options for this run: the description's bound, and (patch set 28) gates that fail safe. */
+/** classifyCall's options for this run: the description's bound, gates that fail safe (patch set 28) and read folded text (32). */
 export function classifyOptions(): ClassifyOptions {
   return {
     ...(takesPatch(PATCHES.descriptionsBounded) && { descriptionBytes: LIMITS.descriptionBytes }),
     ...(takesPatch(PATCHES.gatesFailSafe) && { failSafe: true }),
+    ...(takesPatch(PATCHES.gatesFoldText) && { foldsText: true }),
   };
 }
 

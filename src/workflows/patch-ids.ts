@@ -295,6 +295,13 @@ export const PATCHES = {
   notificationsBounded: 'notifications-bounded',
   /** A model call carries only what follows its run's previous call's messages, named by hash (contract/message-chain.ts). */
   messagesByReference: 'messages-by-reference',
+  /**
+   * A `when` that did not hold is read again over the arguments with full-width letters and other spaces as ASCII
+   * (src/bounds/gate-reading.ts): a "Ｒｅｆｕｎｄ" subject passed a `matches: refund` gate.
+   */
+  gatesFoldText: 'gates-fold-text',
+  /** A user message that says nothing (src/bounds/blank-text.ts) is refused: in a session, and in an edit before the model. */
+  blankUserMessagesRefused: 'blank-user-messages-refused',
 } as const;
 
 export type PatchId = (typeof PATCHES)[keyof typeof PATCHES];

@@ -160,6 +160,8 @@ function planContext(run: AgentRun): PlanContext {
     refusesUnplainArgs: takesPatch(PATCHES.toolArgumentsPlainJson),
     schemaChecks: schemaCheckMode(),
     gatesFailSafe: takesPatch(PATCHES.gatesFailSafe),
+    gatesFoldText: takesPatch(PATCHES.gatesFoldText),
+    refusesBlankUserMessages: takesPatch(PATCHES.blankUserMessagesRefused),
     proposersMayWithdraw: takesPatch(PATCHES.proposersMayWithdraw),
     deadlinesApproveNoProposal: takesPatch(PATCHES.deadlinesApproveNoProposal),
     escalatedMayEdit: takesPatch(PATCHES.escalatedMayEdit),

@@ -5,6 +5,7 @@
  */
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { z } from 'zod';
+import { isBlankText } from '../bounds/blank-text.js';
 import { jsonStringBytes } from '../bounds/truncate.js';
 import { LIMITS } from '../contract/limits.js';
 import { InvalidMessageError, MessageQueueFullError, SessionClosedError } from '../errors.js';
@@ -34,6 +35,12 @@ export function checkMessage(run: AgentRun, raw: unknown, extra: unknown[] = [])
   refuseBadPayload(raw, extra, 'message');
   const parsed = UserMessageInput.safeParse(raw);
   if (!parsed.success) throw new InvalidMessageError(`Not a message a session takes:\n${z.prettifyError(parsed.error)}`).toFailure();
+  // An empty turn says nothing to the model, and some model APIs refuse one: the run's next call would fail.
+  if (takesPatch(PATCHES.blankUserMessagesRefused) && isBlankText(parsed.data.content)) {
+    throw new InvalidMessageError(
+      'The message says nothing (only spaces, line breaks or zero-width characters). Nothing was queued.',
+    ).toFailure();
+  }
   refuseIfQueueFull(run, parsed.data.content);
   return parsed.data;
 }

@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { isBlankText } from './blank-text.js';
+
+describe('isBlankText', () => {
+  it('is true for text of spaces, line breaks and zero-width characters only, the empty text too', () => {
+    for (const text of ['', ' ', '\t\r\n', '\u00a0\u3000', '\u200b\u200d\ufeff', '\u2028 \u2009']) expect(isBlankText(text)).toBe(true);
+  });
+
+  it('is false once anything prints', () => {
+    for (const text of ['.', ' a ', '\u3000日', '\u200b👍', '0']) expect(isBlankText(text)).toBe(false);
+  });
+});
