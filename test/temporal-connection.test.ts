@@ -196,6 +196,10 @@ describe('connecting through a TLS endpoint', () => {
     );
     // Without a profile, a missing file is no error (as for Temporal's CLI): the environment alone says where to go.
     expect(targetOf({ TEMPORAL_CONFIG_FILE: missing, TEMPORAL_ADDRESS: 'temporal.test:7233' }).address).toBe('temporal.test:7233');
+    // ...but named, missing, and nothing else said, it would have meant localhost without a word.
+    expect(() => targetOf({ TEMPORAL_CONFIG_FILE: missing })).toThrow(
+      `the Temporal config file ${missing} (TEMPORAL_CONFIG_FILE) does not exist, and TEMPORAL_ADDRESS is not set, so nothing says where Temporal is. Check TEMPORAL_CONFIG_FILE / TEMPORAL_ADDRESS.`,
+    );
   });
 
   it("a namespace the server does not have names TEMPORAL_NAMESPACE, not the SDK's NOT_FOUND", async () => {

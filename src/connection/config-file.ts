@@ -2,7 +2,8 @@
  * Why a profile asked for (TEMPORAL_PROFILE) cannot be read: `@temporalio/envconfig` says only "Profile 'prod' not
  * found in config data", also when the file it was to be read from does not exist, which is the commoner mistake
  * (a typo in TEMPORAL_CONFIG_FILE, a file not mounted). A missing file is fine without a profile, as for Temporal's
- * CLI and SDKs: the environment alone then says where Temporal is.
+ * CLI and SDKs, when the environment says where Temporal is (TEMPORAL_ADDRESS); a file named and missing with
+ * nothing else said would have meant localhost, quietly (missingNamedFile).
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +28,19 @@ function defaultConfigDir(vars: Record<string, string>): string | undefined {
       return vars.HOME ? path.join(vars.HOME, '.config') : undefined;
     }
   }
+}
+
+/**
+ * The problem with a TEMPORAL_CONFIG_FILE that does not exist when neither a profile nor TEMPORAL_ADDRESS is set: the
+ * file was where Temporal was to be found, and without it a worker would look on localhost and wait there.
+ */
+export function missingNamedFile(vars: Record<string, string>): { message: string; settings: string[] } | undefined {
+  const { file, named } = configFilePath(vars);
+  if (!named || vars.TEMPORAL_PROFILE || vars.TEMPORAL_ADDRESS || existsSync(file!)) return undefined;
+  return {
+    message: `the Temporal config file ${file} (TEMPORAL_CONFIG_FILE) does not exist, and TEMPORAL_ADDRESS is not set, so nothing says where Temporal is.`,
+    settings: ['TEMPORAL_CONFIG_FILE', 'TEMPORAL_ADDRESS'],
+  };
 }
 
 /** The problem with reading `profile`, and the settings that decide it. */

@@ -8,7 +8,7 @@ import type { ConnectionOptions, TLSConfig } from '@temporalio/client';
 import { loadClientConfigProfile, toClientOptions, type ClientConfigProfile } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { EnvConfig } from '../config.js';
-import { configFilePath, missingProfile } from './config-file.js';
+import { configFilePath, missingNamedFile, missingProfile } from './config-file.js';
 import { TemporalConnectionError } from './connection-errors.js';
 
 export const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
@@ -53,6 +53,8 @@ export function resolveTemporalTarget(config: EnvConfig, env: NodeJS.ProcessEnv 
   const vars: Record<string, string> = {};
   for (const name of PASSED_THROUGH) if (env[name]) vars[name] = env[name];
   for (const name of TEMPORAL_VARIABLES) if (config[name] !== undefined) vars[name] = String(config[name]);
+  const missing = missingNamedFile(vars);
+  if (missing) throw settingError(missing.message, missing.settings);
   let profile: ClientConfigProfile;
   try {
     profile = loadClientConfigProfile({ overrideEnvVars: vars });
