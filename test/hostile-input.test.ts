@@ -817,6 +817,18 @@ describe('start input and stray signals', () => {
     });
   });
 
+  it('fails a run whose prompt says nothing, as the client refuses it (patch set 32)', async () => {
+    // Sent straight to Temporal, as another SDK would: the model's first turn would be empty.
+    const input = { agent: 'demo', prompt: ' \u3000\n\u200b' };
+    tally.inputs++;
+    const failed = (await (await h.start(input)).result().catch((e: unknown) => e)) as WorkflowFailedError;
+    expect(failed.cause).toMatchObject({ type: 'InvalidRunInputError', message: expect.stringContaining('prompt: it says nothing') });
+    await expect(hitl.startRun(input)).rejects.toMatchObject({
+      code: 'invalid_run_input',
+      message: expect.stringContaining('says nothing'),
+    });
+  });
+
   it('fails a run whose policy nests past the stack, in its first task, instead of retrying that task for good', async () => {
     // 3,000 nested `not`s: 24 KB, inside the run policy's size limit, and past the stack of the schema that reads them,
     // which threw in the run's first task on every retry. Refused before anything walks it; the client refuses it too.

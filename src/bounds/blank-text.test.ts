@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBlankText } from './blank-text.js';
+import { blankPromptProblem, isBlankText } from './blank-text.js';
 
 describe('isBlankText', () => {
   it('is true for text of spaces, line breaks and zero-width characters only, the empty text too', () => {
@@ -8,5 +8,10 @@ describe('isBlankText', () => {
 
   it('is false once anything prints', () => {
     for (const text of ['.', ' a ', '\u3000日', '\u200b👍', '0']) expect(isBlankText(text)).toBe(false);
+  });
+
+  it('refuses a prompt that says nothing, naming the field', () => {
+    expect(blankPromptProblem('\n \t')).toMatch(/^prompt: it says nothing/);
+    expect(blankPromptProblem(' Refund order 1234 ')).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
 import { checkContext, contextRefusal, type ContextSchema } from '../agents/context-schema.js';
+import { blankPromptProblem } from '../bounds/blank-text.js';
 import { startInputDepthProblem } from '../bounds/json-depth.js';
 import { protoKeyRefusal } from '../bounds/proto-keys.js';
 import { truncateChars, utf8Length } from '../bounds/truncate.js';
@@ -74,6 +75,8 @@ export function checkStartInput(input: StartInput, agents: KnownAgents | undefin
   if (!checked.success) throw new InvalidRunInputError(inputProblems(checked.error));
   const parsed = checked.data;
   if (parsed.carry) throw new InvalidRunInputError(CARRY_FROM_CALLER);
+  const blankPrompt = blankPromptProblem(parsed.prompt);
+  if (blankPrompt) throw new InvalidRunInputError(blankPrompt);
   const tooLarge = runPolicyTooLarge(parsed);
   if (tooLarge) throw new InvalidRunInputError(tooLarge);
   throwNamingProblems(parsed);

@@ -9,6 +9,7 @@
 import { ContinueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { WorkflowStreamState } from '@temporalio/workflow-streams/workflow';
 import { z } from 'zod';
+import { blankPromptProblem } from '../bounds/blank-text.js';
 import { InvalidRunInputError, StructuredOutputError } from '../errors.js';
 import { AgentWorkflowInput, CARRY_FROM_CALLER, type AgentWorkflowArgs } from '../schemas/agent-workflow-input.js';
 import type { AgentResult } from '../schemas/run-state.js';
@@ -57,6 +58,8 @@ export async function agentWorkflow(rawInput: AgentWorkflowArgs, ...extra: unkno
     // Held to the naming rule however the start came (a continued run carries its chain's): a start sent straight to
     // Temporal, or a child started by another workflow, skips the client's check (patch startNamesChecked).
     if (!input.carry && takesPatch(PATCHES.startNamesChecked)) throwNamingProblems(input);
+    const blankPrompt = !input.carry && takesPatch(PATCHES.blankUserMessagesRefused) ? blankPromptProblem(input.prompt) : undefined;
+    if (blankPrompt) throw new InvalidRunInputError(blankPrompt);
     run.accept(input);
     if (input.carry) {
       // Watchers follow the chain, and see a new execution only in the Temporal UI unless the stream says so: first,

@@ -300,7 +300,7 @@ export const PATCHES = {
    * (src/bounds/gate-reading.ts): a "Ｒｅｆｕｎｄ" subject passed a `matches: refund` gate.
    */
   gatesFoldText: 'gates-fold-text',
-  /** A user message that says nothing (src/bounds/blank-text.ts) is refused: in a session, and in an edit before the model. */
+  /** A user message that says nothing (src/bounds/blank-text.ts) is refused: a prompt, a session's, an edit's before the model. */
   blankUserMessagesRefused: 'blank-user-messages-refused',
 } as const;
 
