@@ -197,6 +197,8 @@ describe('approval inbox', () => {
     expect(await page.locator('.identity').innerText()).toBe('Signed in as alice (finance)');
     await item(approvalId('refund', 'call-1')).click();
     await expect.poll(decisionButtons).toEqual(['Approve', 'Edit…', 'Reject…', 'Respond…']);
+    // Why it waits, in the policy's words.
+    expect(await page.locator('.detail-head .rule').innerText()).toBe('Waits by the rule tools.process_refund.when: amount gt 10000');
   });
 
   it('filters by tool, folds long argument values, and answers for the tool with respond', async () => {

@@ -81,6 +81,7 @@ export function toApprovalView(
     deadline: approval.deadline,
     step: approval.step,
     onTimeout: approval.onTimeout,
+    rule: approval.rule,
     userPrompt: approval.userPrompt,
     ...(approval.requestedBy && { requestedBy: approval.requestedBy }),
     ...(approval.approvers && { approvers: approval.approvers }),

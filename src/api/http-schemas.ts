@@ -36,6 +36,7 @@ export const ApprovalView = PendingApproval.pick({
   step: true,
   onTimeout: true,
   approvers: true,
+  rule: true,
   subAgentWorkflowId: true,
   proposedBy: true,
   breakpoint: true,

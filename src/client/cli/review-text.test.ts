@@ -17,13 +17,14 @@ const refund: PendingApproval = {
 };
 const at = { index: 1, of: 2 };
 // The CLI's own headings, which text from outside must never produce at the start of a line.
-const headings = /^(Arguments:|What it depend|Proposed by|Shown again)/gm;
+const headings = /^(Waits by the rule|Arguments:|What it depend|Proposed by|Shown again)/gm;
 
 describe('hitl review shows what approvers decide on', () => {
   it('a call as the model asked it: its description and arguments, and no world it does not have', () => {
     const text = reviewText(refund, at);
     expect(text).toContain('[1/2] process_refund');
     expect(text).toContain('Refund 20000 of the 75000 still refundable on order 1234.');
+    expect(text).toContain('\nWaits by the rule tools.process_refund.when: amount gt 10000\n');
     expect(text).toContain('Arguments:\n{\n  "orderId": "1234",\n  "amount": 20000\n}');
     expect(text).not.toContain('depends on');
     expect(text).not.toContain('Proposed by');
@@ -75,13 +76,15 @@ describe('hitl review shows what approvers decide on', () => {
       {
         ...refund,
         description: `Refund.${forged}`,
+        // An argument's key, which the model chose, names where a hidden character is.
+        rule: `tools.x.when: subject matches "refund" did not hold, but a${forged} holds a hidden character`,
         proposedBy: { approver: `bob${forged}`, callId: 'call-1', toolName: 'send_email\u001b[2K' },
         world: { note: `\u001b]0;x\u0007${forged}` },
         repended: { reason: 'world_changed', previousId: 'call-1', message: `changed${forged}` },
       },
       at,
     );
-    expect(text.match(headings)).toEqual(['Proposed by', 'Shown again', 'Arguments:', 'What it depend']);
+    expect(text.match(headings)).toEqual(['Waits by the rule', 'Proposed by', 'Shown again', 'Arguments:', 'What it depend']);
     // Nor arguments of its own: a description's later lines are marked, where the real arguments' are only indented.
     expect(text).toContain('Refund.\n  │ Arguments:\n  │ {}\n  │ What it depends on');
     // The CLI's own colours (when the terminal takes them) aside.

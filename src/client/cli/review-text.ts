@@ -20,6 +20,8 @@ export function reviewText(p: PendingApproval, position: { index: number; of: nu
   const lines = [
     `${style.bold(`[${position.index}/${position.of}] ${terminalText(p.toolName)}`)}  call ${terminalText(p.id)}  due in ${until(p.deadline)}`,
     prose(p.description),
+    // In the policy's words (as the inbox says it): which condition held, or how the run read the arguments.
+    `Waits by the rule ${terminalText(p.rule)}`,
   ];
   if (p.proposedBy) {
     const of = `${terminalText(p.proposedBy.toolName)} (${terminalText(p.proposedBy.callId)})`;

@@ -96,6 +96,7 @@ export function ApprovalDetail({ approval, runState, panel }) {
           </dd>
         </div>
       </dl>
+      ${approval.rule && html`<p class="rule">Waits by the rule <code>${approval.rule}</code></p>`}
     </header>
     <section class="arguments" aria-labelledby="args-title">
       <h3 id="args-title">Arguments</h3>
