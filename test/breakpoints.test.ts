@@ -190,6 +190,17 @@ describe('breakpoints', () => {
     ]);
   });
 
+  it('sends back the default words for a rejection after the model whose reason says nothing (patch set 32)', async () => {
+    const handle = await h.start({ agent: 'stepper', prompt: 'An http answer please, said blankly', interrupt: { afterModel: true } });
+    await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ id: 'break-1', type: 'reject', message: ' \u3164\n' }] });
+    const [second] = await waitForPending(handle, 1);
+    await decide(handle, { decisions: [{ id: second!.id, type: 'approve' }] });
+    expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'A precise answer.' });
+    const { messages } = await handle.query(runStateQuery);
+    expect(messages[3]).toEqual({ role: 'user', content: 'A human reviewer rejected this at a breakpoint (afterModel).' });
+  });
+
   it('before the model: an edit adds to what the model reads, a rejection stops the run', async () => {
     const handle = await h.start({ agent: 'stepper', prompt: 'Stop before the model', interrupt: { beforeModel: true } });
     const [paused] = await waitForPending(handle, 1);

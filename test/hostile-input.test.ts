@@ -632,7 +632,7 @@ describe('hidden characters against a gate', () => {
     expect(email).toMatchObject({
       toolName: 'send_email',
       args: { subject: 'Re\u00adfund \u202eabc' },
-      rule: 'tools.send_email.when: subject matches "refund" did not hold, but subject holds a hidden character',
+      rule: 'tools.send_email.when: subject matches "refund" did not hold, but "subject" holds a hidden character',
     });
     const shown = await runHitl(h, ['pending', handle.workflowId]);
     expect(shown.stdout).toContain('Re\\u00adfund \\u202eabc');

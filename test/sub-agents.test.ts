@@ -161,6 +161,13 @@ beforeAll(async () => {
           replies: [{ toolCalls: [call('calm', 'write_file', { path: 'calm.md', content: 'x' })] }, { content: 'Note written.' }],
         },
         {
+          match: 'coordinate a blank task',
+          replies: [
+            { toolCalls: [call('blank', 'ask_researcher', { prompt: ' \u3164\n' })] },
+            { content: 'The researcher was not asked: the task said nothing.' },
+          ],
+        },
+        {
           match: 'coordinate from a long id',
           replies: [
             { toolCalls: [call('long', 'ask_researcher', { prompt: 'research: a note from a long id' })] },
@@ -385,6 +392,17 @@ describe('sub-agents', () => {
     const answers = await toolMessages(parent);
     expect(answers).toHaveLength(1);
     expect(answers[0]![1]).toMatch(/workflow id would be 1\d{3} bytes .* over Temporal's 1000/);
+  });
+
+  it('a sub-agent asked with a prompt that says nothing is not started: the model is told why (patch set 32)', async () => {
+    const parent = await h.start({ agent: 'coordinator', prompt: 'coordinate a blank task' });
+    expect(await parent.result()).toMatchObject({ status: 'Completed', output: 'The researcher was not asked: the task said nothing.' });
+    const answers = await toolMessages(parent);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]![1]).toContain('the sub-agent was not started: the prompt for it says nothing');
+    // No child was started for it (the call's own id names the child it would have been).
+    const children = ((await parent.fetchHistory()).events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes);
+    expect(children).toEqual([]);
   });
 
   it("a sub-agent cancelled on its own is its call's failure: the model is told, and the parent goes on", async () => {

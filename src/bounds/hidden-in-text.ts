@@ -17,6 +17,13 @@
 const HIDDEN =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u2800\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFFB]|\uD82F[\uDCA0-\uDCA3]|\uD834[\uDD73-\uDD7A]|\uD80D[\uDC30-\uDC3F]|[\uDB40-\uDB43][\uDC00-\uDFFF]/;
 
+const EVERY_HIDDEN = new RegExp(HIDDEN.source, 'g');
+
+/** `text` without its hidden characters: what is left of it for a reader (blank-text.ts). */
+export function withoutHidden(text: string): string {
+  return text.replace(EVERY_HIDDEN, '');
+}
+
 /** The path (`subject`, `items.0.name`) of the first string in `value`, or key, that holds a hidden character. */
 export function hiddenCharacterPath(value: unknown, path: string[] = []): string | undefined {
   if (typeof value === 'string') return HIDDEN.test(value) ? path.join('.') || 'the value' : undefined;

@@ -17,7 +17,7 @@ import { describeCondition, evaluateCondition } from './conditions.js';
 import { describeCall } from './describe-call.js';
 import { foldedForGates } from '../bounds/gate-reading.js';
 import { hiddenCharacterPath } from '../bounds/hidden-in-text.js';
-import { truncateJsonBytes } from '../bounds/truncate.js';
+import { truncateChars, truncateJsonBytes } from '../bounds/truncate.js';
 
 export type { GateSettings };
 
@@ -36,7 +36,8 @@ export interface ClassifyOptions {
   /**
    * A `when` that did not hold over the arguments as written is read again over them folded
    * (src/bounds/gate-reading.ts): full-width letters and other spaces as ASCII (patch set 32). A tester's
-   * "Ｒｅｆｕｎｄ" subject passed the demo's `matches: refund` gate.
+   * "Ｒｅｆｕｎｄ" subject passed the demo's `matches: refund` gate. With it, the rule quotes the path where a hidden
+   * character is, cut to 200 characters: its keys are the model's, and unquoted they could read as the policy's words.
    */
   foldsText?: boolean;
 }
@@ -86,7 +87,7 @@ export function classifyCall(
     rule: folded
       ? `${source}.when: ${describeCondition(config.when!)}, with full-width letters and other spaces read as ASCII`
       : hidden !== undefined
-        ? `${source}.when: ${describeCondition(config.when!)} did not hold, but ${hidden} holds a hidden character`
+        ? `${source}.when: ${describeCondition(config.when!)} did not hold, but ${options.foldsText ? JSON.stringify(truncateChars(hidden, 200)) : hidden} holds a hidden character`
         : config.when
           ? `${source}.when: ${describeCondition(config.when)}`
           : byHint

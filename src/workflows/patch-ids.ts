@@ -300,7 +300,10 @@ export const PATCHES = {
    * (src/bounds/gate-reading.ts): a "Ｒｅｆｕｎｄ" subject passed a `matches: refund` gate.
    */
   gatesFoldText: 'gates-fold-text',
-  /** A user message that says nothing (src/bounds/blank-text.ts) is refused: a prompt, a session's, an edit's before the model. */
+  /**
+   * A user message that says nothing (src/bounds/blank-text.ts) is refused: a prompt, a sub-agent's, a session's, an
+   * edit's before the model; a rejection after the model whose reason says nothing sends the default words instead.
+   */
   blankUserMessagesRefused: 'blank-user-messages-refused',
 } as const;
 

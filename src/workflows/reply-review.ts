@@ -3,6 +3,7 @@
  * retry with a reason, stop), then breakpoints after the model and before its tools let a human continue, edit or
  * reject it. Each rewrite goes through the same intake as the model's own reply.
  */
+import { isBlankText } from '../bounds/blank-text.js';
 import type { ModelCallInfo, ReplyView } from '../hooks/hook-types.js';
 import { BREAKPOINT_EDITS, type BreakpointKind } from '../schemas/agent-options.js';
 import type { Resolution } from '../schemas/call-record.js';
@@ -113,9 +114,16 @@ function viewOf(intake: Intake): ReplyView {
   return { content: intake.message.content, toolCalls: intake.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.rawArgs })) };
 }
 
-/** The message a rejection (or a deadline that rejects) sends on; undefined when the reply goes ahead. */
+/**
+ * The message a rejection (or a deadline that rejects) sends on; undefined when the reply goes ahead. A reason that
+ * says nothing gives way to the default (patch blankUserMessagesRefused): after the model it is the user turn the
+ * model reads next.
+ */
 function rejection(resolution: Resolution, kind: BreakpointKind): string | undefined {
-  if (resolution.kind === 'reject') return resolution.message ?? `A human reviewer rejected this at a breakpoint (${kind}).`;
+  if (resolution.kind === 'reject') {
+    const blank = resolution.message !== undefined && takesPatch(PATCHES.blankUserMessagesRefused) && isBlankText(resolution.message);
+    return (blank ? undefined : resolution.message) ?? `A human reviewer rejected this at a breakpoint (${kind}).`;
+  }
   if (resolution.kind === 'timeout') return `No decision arrived in time at a breakpoint (${kind}); this was not used.`;
   return undefined;
 }

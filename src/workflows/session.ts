@@ -35,13 +35,13 @@ export function checkMessage(run: AgentRun, raw: unknown, extra: unknown[] = [])
   refuseBadPayload(raw, extra, 'message');
   const parsed = UserMessageInput.safeParse(raw);
   if (!parsed.success) throw new InvalidMessageError(`Not a message a session takes:\n${z.prettifyError(parsed.error)}`).toFailure();
+  refuseIfQueueFull(run, parsed.data.content);
   // An empty turn says nothing to the model, and some model APIs refuse one: the run's next call would fail.
   if (takesPatch(PATCHES.blankUserMessagesRefused) && isBlankText(parsed.data.content)) {
     throw new InvalidMessageError(
-      'The message says nothing (only spaces, line breaks or zero-width characters). Nothing was queued.',
+      'The message says nothing (only spaces, line breaks or characters that print as nothing). Nothing was queued.',
     ).toFailure();
   }
-  refuseIfQueueFull(run, parsed.data.content);
   return parsed.data;
 }
 

@@ -5,6 +5,7 @@
  */
 import { ApplicationFailure, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowCancellationType, executeChild, workflowInfo } from '@temporalio/workflow';
+import { blankPromptProblem } from '../bounds/blank-text.js';
 import { utf8Length } from '../bounds/truncate.js';
 import { TEMPORAL_ID_MAX_BYTES } from '../contract/limits.js';
 import { WORKFLOW_TYPE } from '../contract/task-queue.js';
@@ -46,6 +47,9 @@ function idTaken(childId: string): ApplicationFailure {
   });
 }
 
+/** The error type of a sub-agent not started because the model's prompt for it says nothing (blank-text.ts). */
+export const SUB_AGENT_PROMPT_BLANK = 'SubAgentPromptBlank';
+
 /** @param ownIds the sub-agent's calls show here as `<callId>/<their id>` (runs with our own call ids). */
 export async function runSubAgent(run: AgentRun, callId: string, agent: string, args: ToolArgs, ownIds: boolean): Promise<string> {
   const { workflowId, taskQueue } = workflowInfo();
@@ -53,6 +57,15 @@ export async function runSubAgent(run: AgentRun, callId: string, agent: string, 
   // A run started straight through Temporal may have an id of up to 1,000 bytes, and each level of sub-agents adds
   // to it. Refused here, it is the call's failure; asked of the server, it failed the workflow task on every retry.
   if (utf8Length(childId) > TEMPORAL_ID_MAX_BYTES) throw idTooLong(childId);
+  // The child would refuse it at its start (patch blankUserMessagesRefused): told here, the model hears why at once.
+  if (takesPatch(PATCHES.blankUserMessagesRefused) && blankPromptProblem(String(args.prompt))) {
+    throw ApplicationFailure.create({
+      type: SUB_AGENT_PROMPT_BLANK,
+      message:
+        'the sub-agent was not started: the prompt for it says nothing (only spaces, line breaks or characters that print as nothing)',
+      nonRetryable: true,
+    });
+  }
   if (ownIds) run.children.name(childId, callId);
   const input: AgentWorkflowInput = {
     agent,

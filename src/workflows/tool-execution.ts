@@ -11,7 +11,7 @@ import { StartMissed } from './consent.js';
 import { answerGated } from './gated-call.js';
 import { callMcpTool, mcpToolOf } from './mcp-tools.js';
 import { PATCHES, takesPatch } from './patches.js';
-import { runSubAgent, SUB_AGENT_ID_TAKEN, SUB_AGENT_ID_TOO_LONG } from './sub-agents.js';
+import { runSubAgent, SUB_AGENT_ID_TAKEN, SUB_AGENT_ID_TOO_LONG, SUB_AGENT_PROMPT_BLANK } from './sub-agents.js';
 import { answerToolFailure } from './tool-errors.js';
 
 export async function settleCall(run: AgentRun, record: CallRecord, ownIds: boolean): Promise<void> {
@@ -42,7 +42,8 @@ function runsLocally(spec: ToolSpec | undefined): boolean {
  */
 function isToolFailure(err: unknown, local: boolean): err is ActivityFailure | ChildWorkflowFailure | ApplicationFailure {
   if (err instanceof ActivityFailure || err instanceof ChildWorkflowFailure) return true;
-  if (err instanceof ApplicationFailure && (err.type === SUB_AGENT_ID_TAKEN || err.type === SUB_AGENT_ID_TOO_LONG)) return true;
+  const notStarted = [SUB_AGENT_ID_TAKEN, SUB_AGENT_ID_TOO_LONG, SUB_AGENT_PROMPT_BLANK];
+  if (err instanceof ApplicationFailure && notStarted.includes(err.type ?? '')) return true;
   return local && err instanceof ApplicationFailure && takesPatch(PATCHES.localToolFailures);
 }
 

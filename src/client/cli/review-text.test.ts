@@ -25,6 +25,9 @@ describe('hitl review shows what approvers decide on', () => {
     expect(text).toContain('[1/2] process_refund');
     expect(text).toContain('Refund 20000 of the 75000 still refundable on order 1234.');
     expect(text).toContain('\nWaits by the rule tools.process_refund.when: amount gt 10000\n');
+    // A long one (a key the model chose, up to its 200 characters, in a long condition) is cut, saying how much.
+    const long = reviewText({ ...refund, rule: `tools.x.when: ${'r'.repeat(5000)}` }, at);
+    expect(long).toMatch(/Waits by the rule tools\.x\.when: r{986}… \[4014 more characters; hitl pending --json shows them\]\n/);
     expect(text).toContain('Arguments:\n{\n  "orderId": "1234",\n  "amount": 20000\n}');
     expect(text).not.toContain('depends on');
     expect(text).not.toContain('Proposed by');

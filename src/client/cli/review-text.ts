@@ -15,13 +15,16 @@ const json = (value: unknown) => terminalText(JSON.stringify(value ?? null, null
  * again): its later lines are marked, so none passes for the arguments' JSON, whose inner lines are indented too.
  */
 const prose = (text: string) => terminalText(text, { multiline: true, indent: '  │ ' });
+/** How much of a rule is shown (the inbox shows as much). */
+const RULE_CHARS = 1000;
 
 export function reviewText(p: PendingApproval, position: { index: number; of: number }): string {
   const lines = [
     `${style.bold(`[${position.index}/${position.of}] ${terminalText(p.toolName)}`)}  call ${terminalText(p.id)}  due in ${until(p.deadline)}`,
     prose(p.description),
     // In the policy's words (as the inbox says it): which condition held, or how the run read the arguments.
-    `Waits by the rule ${terminalText(p.rule)}`,
+    // Cut: a rule quotes the policy's conditions, and may name an argument by its key.
+    `Waits by the rule ${terminalText(p.rule, { maxChars: RULE_CHARS, seeWhole: 'hitl pending --json' })}`,
   ];
   if (p.proposedBy) {
     const of = `${terminalText(p.proposedBy.toolName)} (${terminalText(p.proposedBy.callId)})`;

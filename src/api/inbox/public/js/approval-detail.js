@@ -19,6 +19,15 @@ const ON_TIMEOUT = {
  */
 const HEADLINE_CHARS = 240;
 
+/** How much of a rule is shown: it quotes the policy's conditions, and may name an argument by its key (as `hitl review`). */
+const RULE_CHARS = 1000;
+
+/** `text` cut to `max` characters (code points), with an ellipsis when cut. */
+function clipped(text, max) {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max).join('')}…`;
+}
+
 /** What a reader sees as one character (a flag, an emoji with its skin tone, a letter with its accent). */
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -96,7 +105,7 @@ export function ApprovalDetail({ approval, runState, panel }) {
           </dd>
         </div>
       </dl>
-      ${approval.rule && html`<p class="rule">Waits by the rule <code>${approval.rule}</code></p>`}
+      ${approval.rule && html`<p class="rule">Waits by the rule <code>${clipped(approval.rule, RULE_CHARS)}</code></p>`}
     </header>
     <section class="arguments" aria-labelledby="args-title">
       <h3 id="args-title">Arguments</h3>
