@@ -35,6 +35,8 @@ const wordy = defineAgent({
 });
 /** Six bytes each as the payload holds them. */
 const controls = (n: number) => '\u0001'.repeat(n);
+/** A message of `n` characters, as large as can be, that still says something (patch set 32 refuses a blank one). */
+const said = (n: number) => `${controls(n - 1)}.`;
 const approvers = Array.from({ length: 3000 }, (_, i) => `group:team-${String(i).padStart(6, '0')}`);
 /** Model steps before the one that asks for the calls; each continues as new, and the transcript reaches its budget. */
 const READS = 5;
@@ -135,7 +137,7 @@ async function inboxNotice(workflowId: string, callId: string): Promise<string |
 async function startAtBounds(prompt: string, writes: number) {
   const handle = await startLarge(prompt);
   await waitFor(async () => (await handle.query(runStateQuery)).step === READS + 1, 60_000, 'the model call that asks for the calls');
-  for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
+  for (const chars of QUEUED) await hitl.say(handle.workflowId, said(chars));
   await waitForPending(handle, writes, 60_000);
   return handle;
 }
@@ -203,7 +205,7 @@ async function approveAndFinish(handle: Awaited<ReturnType<typeof startAtBounds>
   const last = h.model.requests.filter((r) => JSON.stringify(r.body).includes(prompt)).at(-1)!.body as Pick<RunState, 'messages'>;
   const taken = last.messages.filter((m) => m.role === 'user').slice(-QUEUED.length);
   expect(taken.map((m) => m.content?.startsWith(controls(300)))).toEqual([true, true, true]);
-  expect(taken.at(-1)?.content).toBe(controls(QUEUED.at(-1)!));
+  expect(taken.at(-1)?.content).toBe(said(QUEUED.at(-1)!));
   await hitl.endSession(handle.workflowId);
   expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'read your messages' });
   return state;
@@ -292,7 +294,7 @@ describe('a run with every part at its bound', () => {
       const offset = await handle.query(streamOffsetQuery);
       const poll = (from: number) => handle.executeUpdate(streamPollUpdate, { args: [{ topics: ['events'], from_offset: from }] });
       expect((await refusalOf(poll(offset - 1))).message).toContain('draining');
-      for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
+      for (const chars of QUEUED) await hitl.say(handle.workflowId, said(chars));
 
       await waitFor(async () => (await handle.query(runStateQuery)).carryUnfit !== undefined, 30_000, 'the late decline');
       const waiting = await handle.query(runStateQuery);
@@ -314,7 +316,7 @@ describe('a run with every part at its bound', () => {
     async () => {
       const handle = await startTwoTurns(EARLY);
       await waitFor(async () => (await handle.query(runStateQuery)).step === 2, 30_000, 'the model call that asks for the calls');
-      for (const chars of QUEUED) await hitl.say(handle.workflowId, controls(chars));
+      for (const chars of QUEUED) await hitl.say(handle.workflowId, said(chars));
       await waitFor(async () => (await handle.query(runStateQuery)).carryUnfit !== undefined, 60_000, 'the early decline');
       const before = await handle.query(runStateQuery);
       expect(before.pending).toHaveLength(3);
@@ -337,7 +339,7 @@ async function settleAndEnd(handle: Awaited<ReturnType<typeof startLarge>>, befo
   expect(done.previousRunIds.length).toBeGreaterThan(before.previousRunIds.length);
   expect(done.carryUnfit).toBeUndefined();
   // The model read the newest queued message whole.
-  const newest = controls(QUEUED.at(-1)!);
+  const newest = said(QUEUED.at(-1)!);
   expect(h.model.requests.some((r) => (r.body as Pick<RunState, 'messages'>).messages.some((m) => m.content === newest))).toBe(true);
   await hitl.endSession(handle.workflowId);
   expect(await handle.result()).toMatchObject({ status: 'Ended', output: 'written' });
