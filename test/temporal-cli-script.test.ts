@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { TEMPORAL_CLI_VERSION } from '../src/dev/temporal-cli.js';
+import { cachedCliPath, SQLITE_DRIVER, TEMPORAL_CLI_VERSION } from '../src/dev/temporal-cli.js';
 
 const run = promisify(execFile);
 
@@ -24,6 +24,17 @@ describe('npm run temporal-cli', () => {
     const { stdout } = await run('sh', ['-c', '"$(npm run --silent temporal-cli 2>/dev/null)" --version']);
     expect(stdout.split(' (')[0]).toBe(`temporal version ${TEMPORAL_CLI_VERSION}`);
   });
+
+  // A CLI from TEMPORAL_CLI_PATH or PATH is the user's; only our own build is known to carry the newer driver.
+  it.runIf(inject('temporalCliPath') === cachedCliPath())(
+    'our build carries the SQLite driver that reopens an interrupted connection',
+    async () => {
+      const { stdout } = await run('go', ['version', '-m', cachedCliPath()]);
+      const [module, version] = SQLITE_DRIVER.split('@');
+      expect(stdout).toMatch(new RegExp(`\\bdep\\s+${module!.replaceAll('.', '\\.')}\\s+${version}\\s`));
+      expect(stdout).toMatch(new RegExp(`\\bmod\\s+github\\.com/temporalio/cli\\s+v${TEMPORAL_CLI_VERSION}\\s`));
+    },
+  );
 });
 
 describe('npm run temporal-server', () => {

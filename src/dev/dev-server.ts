@@ -19,6 +19,8 @@ export { DEV_SERVER_DYNAMIC_CONFIG };
 export interface DevServerOptions {
   /** SQLite file for persistent state; in memory when omitted. */
   dbFile?: string;
+  /** SQLite pragmas for that file (`--sqlite-pragma KEY=VALUE`), e.g. `{ synchronous: 'off' }` for throwaway state. */
+  sqlitePragmas?: Record<string, string>;
   /** gRPC port; a free one when omitted. */
   port?: number;
   /** Web UI port; `false` runs headless. @default a free port */
@@ -126,6 +128,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
+  for (const [pragma, value] of Object.entries(options.sqlitePragmas ?? {})) args.push('--sqlite-pragma', `${pragma}=${value}`);
 
   installExitHook();
   if (options.handleSignals !== false) installSignalHooks();

@@ -4,7 +4,7 @@
  * version.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import envPaths from 'env-paths';
 
@@ -43,6 +43,11 @@ export interface GoInstall {
   ldflags: string;
   /** For each package's binary (named after its last path element): where it goes. */
   targets: Record<string, string>;
+  /**
+   * Dependencies to build with at a newer version than the packages' module asks for (`module@vX.Y.Z`). `go install
+   * pkg@version` takes the module's own versions only, so these build in a throwaway module that requires both.
+   */
+  upgrades?: string[];
 }
 
 /**
@@ -56,15 +61,23 @@ export async function goInstall(go: string, build: GoInstall, progress: Progress
   const started = Date.now();
   progress(`building ${build.label} with Go from the module proxy (first time only; takes a few minutes)`);
   const ticker = setInterval(() => progress(`still building… ${Math.round((Date.now() - started) / 1000)}s`), 15_000);
+  const env = { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod' };
+  const onLine = (line: string) => {
+    if (line.startsWith('go: downloading')) progress(line);
+  };
   try {
-    await run(
-      go,
-      ['install', '-trimpath', `-ldflags=${build.ldflags}`, ...build.packages],
-      { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod' },
-      (line) => {
-        if (line.startsWith('go: downloading')) progress(line);
-      },
-    );
+    if (build.upgrades?.length) {
+      // The throwaway module lives in GOBIN's directory, which is removed below with it.
+      const moduleDir = path.join(gobin, 'module');
+      mkdirSync(moduleDir);
+      writeFileSync(path.join(moduleDir, 'go.mod'), 'module temporal-hitl-agent/tool-build\n');
+      const requires = [...build.packages, ...build.upgrades];
+      await run(go, ['get', ...requires], env, onLine, moduleDir);
+      const unversioned = build.packages.map((p) => p.slice(0, p.lastIndexOf('@')));
+      await run(go, ['install', '-trimpath', `-ldflags=${build.ldflags}`, ...unversioned], env, onLine, moduleDir);
+    } else {
+      await run(go, ['install', '-trimpath', `-ldflags=${build.ldflags}`, ...build.packages], env, onLine);
+    }
     for (const [binary, target] of Object.entries(build.targets)) {
       const built = path.join(gobin, exeName(binary));
       if (!existsSync(built)) throw new Error(`go install finished but produced no ${exeName(binary)}`);
@@ -77,9 +90,9 @@ export async function goInstall(go: string, build: GoInstall, progress: Progress
   }
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void): Promise<void> {
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, onLine: (line: string) => void, cwd?: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd && { cwd }) });
     const tail: string[] = [];
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n').filter(Boolean)) {

@@ -12,6 +12,18 @@ import { exeName, findOnPath, goInstall, isExecutable, isMain, toolCacheDir, typ
 export const TEMPORAL_CLI_VERSION = '1.5.1';
 const CLI_MODULE = 'github.com/temporalio/cli';
 
+/**
+ * The dev server's SQLite driver, newer than the one v1.5.1 asks for (v1.34.1). With v1.34.1 a persistence call
+ * whose deadline passed mid-statement (a loaded machine) could leave the server's one connection interrupted for
+ * good: every later call failed with "interrupted (9)", namespace lookups too, till the server restarted (a CI run
+ * lost 65 test files so). From v1.51.0 a file-backed connection left interrupted is discarded and opened again; an
+ * in-memory one cannot be (it is the database), so the suite's server keeps its state in a file.
+ */
+export const SQLITE_DRIVER = 'modernc.org/sqlite@v1.51.0';
+
+/** What the cache is keyed by: a build with another driver is another binary. */
+const BUILD_KEY = `${TEMPORAL_CLI_VERSION}+sqlite-${SQLITE_DRIVER.split('@v')[1]}`;
+
 export type CliSource = 'env' | 'path' | 'cache' | 'go-build' | 'sdk-download';
 export interface TemporalCli {
   path: string;
@@ -22,11 +34,11 @@ export type { Progress };
 const defaultProgress: Progress = (line) => process.stderr.write(`[temporal-cli] ${line}\n`);
 
 /** Directory the project caches the CLI in, keyed by version. */
-export function cliCacheDir(version = TEMPORAL_CLI_VERSION): string {
+export function cliCacheDir(version = BUILD_KEY): string {
   return toolCacheDir('temporal-cli', version);
 }
 
-export function cachedCliPath(version = TEMPORAL_CLI_VERSION): string {
+export function cachedCliPath(version = BUILD_KEY): string {
   return path.join(cliCacheDir(version), exeName('temporal'));
 }
 
@@ -54,10 +66,11 @@ export async function ensureTemporalCli(progress: Progress = defaultProgress): P
       await goInstall(
         go,
         {
-          label: `temporal CLI v${TEMPORAL_CLI_VERSION}`,
+          label: `temporal CLI v${TEMPORAL_CLI_VERSION} (with ${SQLITE_DRIVER})`,
           packages: [`${CLI_MODULE}/cmd/temporal@v${TEMPORAL_CLI_VERSION}`],
           ldflags: `-s -w -X ${CLI_MODULE}/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
           targets: { temporal: cached },
+          upgrades: [SQLITE_DRIVER],
         },
         progress,
       );

@@ -1,6 +1,11 @@
 /**
- * One dev server (in memory) and one workflow bundle for the whole suite; both torn down at the end, and the
- * server also on a crash or Ctrl-C (see the dev-server harness). With TEMPORAL_ADDRESS set, that server is used.
+ * One dev server and one workflow bundle for the whole suite; both torn down at the end, and the server also on a
+ * crash or Ctrl-C (see the dev-server harness). With TEMPORAL_ADDRESS set, that server is used.
+ *
+ * The server keeps its state in a file, not in memory: a connection its SQLite driver gives up on (interrupted by a
+ * deadline on a loaded machine) is then opened again, where an in-memory one would hold the whole database and
+ * fail every call till the end of the suite (src/dev/temporal-cli.ts, SQLITE_DRIVER). The state is thrown away at
+ * the end, so nothing waits for the disk.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +34,15 @@ export async function writeWorkflowBundle(): Promise<{ bundlePath: string; remov
 
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const [server, bundle] = await Promise.all([startDevServer({ uiPort: false }), writeWorkflowBundle()]);
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'hitl-suite-server-'));
+  const [server, bundle] = await Promise.all([
+    startDevServer({
+      uiPort: false,
+      dbFile: path.join(stateDir, 'temporal.db'),
+      sqlitePragmas: { journal_mode: 'wal', synchronous: 'off' },
+    }),
+    writeWorkflowBundle(),
+  ]);
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);
   project.provide('temporalCliPath', server.cliPath ?? 'temporal');
@@ -38,6 +51,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     bundle.remove();
+    rmSync(stateDir, { recursive: true, force: true });
   };
 }
 
