@@ -162,6 +162,7 @@ export async function createWorkerFromEnv(
         apiKey: config.OPENAI_API_KEY,
         defaultModel: config.OPENAI_MODEL,
         streaming: modelStreaming(config),
+        ...(config.HITL_WORKER_SENT_MESSAGES_MIB && { sentMessagesBytes: config.HITL_WORKER_SENT_MESSAGES_MIB * 1024 * 1024 }),
       },
       webhooks: { urls: config.HITL_WEBHOOK_URLS, secret: config.HITL_WEBHOOK_SECRET },
       signedDecisions,

@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sentMessagesOf, type ModelCallMessages } from '../src/contract/message-chain.js';
 import { runStateQuery } from '../src/contract/messages.js';
 import type { ChatMessage } from '../src/schemas/chat-message.js';
+import { bundleWithReplacement } from './helpers/bundle-variant.js';
 import { decide, waitForPending } from './helpers/decisions.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { waitFor } from './helpers/history.js';
 
 const STEPS = 30;
 const read = (i: number) => ({ toolCalls: [{ id: `r${i}`, name: 'read_data', arguments: { table: 'refunds', limit: i + 1 } }] });
@@ -28,6 +30,14 @@ beforeAll(async () => {
             read(0),
             { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'after-restart.txt', content: 'kept' } }] },
             { content: 'written' },
+          ],
+        },
+        {
+          match: 'reworded in flight',
+          replies: [
+            { toolCalls: [{ id: 'n', name: 'write_file', arguments: { path: 'notes.txt', content: 'draft' } }] },
+            // Refused until the worker has been replaced (3 times a request body): the call is in flight meanwhile.
+            { error: { status: 500, message: 'overloaded', times: 3 }, content: 'understood' },
           ],
         },
       ],
@@ -48,6 +58,15 @@ async function modelCallInputs(handle: WorkflowHandle): Promise<{ input: ModelCa
       const payload = e.activityTaskScheduledEventAttributes!.input!.payloads![0]!;
       return { input: defaultPayloadConverter.fromPayload(payload as never) as ModelCallMessages, bytes: payload.data!.length };
     });
+}
+
+/** Each model call's failed attempts, as the run's history records them: the failure's type and whether it was final. */
+async function modelCallFailures(handle: WorkflowHandle): Promise<{ type?: string | null; nonRetryable?: boolean | null }[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events
+    .filter((e) => e.activityTaskFailedEventAttributes)
+    .map((e) => e.activityTaskFailedEventAttributes!.failure!.applicationFailureInfo ?? {})
+    .map((info) => ({ type: info.type, nonRetryable: info.nonRetryable }));
 }
 
 /** The messages the model was sent, request by request, for this run's prompt. */
@@ -106,4 +125,41 @@ describe('model calls carry their messages by reference', () => {
     expect(received[2]!.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(received[2]!.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'w', content: expect.stringContaining('after-restart.txt') });
   });
+
+  it(
+    'sends the messages whole when a call in flight names messages the run no longer makes (a deploy reworded a note)',
+    { timeout: 120_000 },
+    async () => {
+      const reworded = await bundleWithReplacement(
+        /^\.\/tool-messages\.js$/,
+        'test/fixtures/messages-by-reference/reworded-tool-messages.ts',
+      );
+      const handle = await h.start({ agent: 'demo', prompt: 'reworded in flight' });
+      const [pending] = await waitForPending(handle, 1);
+      await decide(handle, { decisions: [{ id: pending!.id, type: 'reject', message: 'not now' }], approver: 'carla' });
+      const refusedAfterRejection = () =>
+        h.model.requests.some((r) => r.status === 500 && JSON.stringify(r.body).includes('reworded in flight'));
+      await waitFor(refusedAfterRejection, 60_000, 'the model call after the rejection to be refused once');
+      // The new code tells the model of the rejection in other words, so its chain of hashes differs from the one the
+      // call in flight names, and a new worker kept nothing of the old one's.
+      await h.restartWorker({ bundlePath: reworded });
+      expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'understood' });
+
+      const calls = await modelCallInputs(handle);
+      expect(calls).toHaveLength(3);
+      expect(calls[1]!.input.messagesByReference!.known!.count).toBe(2);
+      expect(calls[2]!.input.messagesByReference).toBeUndefined();
+      // The first try after the restart asked the run, which answered that it holds no such messages: final at once.
+      expect(await modelCallFailures(handle)).toEqual([{ type: 'MessagesUnavailable', nonRetryable: true }]);
+      // The model got the first call and the one sent whole; the history says what each sent.
+      const [first, , whole] = sentMessagesOf(calls.map((c) => c.input));
+      const received = requestsFor('reworded in flight');
+      expect(received).toEqual([first, whole]);
+      expect(received.at(-1)!.at(-1)).toMatchObject({
+        role: 'tool',
+        tool_call_id: 'n',
+        content: 'A reviewer declined write_file; it did not run. Why: not now',
+      });
+    },
+  );
 });

@@ -21,6 +21,8 @@ export interface ActivityDeps {
      * batches; unset fields take DEFAULT_TOKEN_BATCHING. @default undefined (whole replies, nothing published)
      */
     streaming?: Partial<TokenBatching>;
+    /** Bytes of JSON of its runs' latest calls' messages the worker keeps. @default DEFAULT_SENT_MESSAGES_BYTES (64 MiB) */
+    sentMessagesBytes?: number;
   };
   webhooks: { urls: string[]; secret?: string };
   /** Rule reviewers by name. @default the rules in src/reviewers/rules.ts */

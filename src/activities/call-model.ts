@@ -54,7 +54,7 @@ const SUMMARY_INSTRUCTIONS =
 
 export function createCallModel({ agents, model: config }: ActivityDeps) {
   const clientFor = openAiClients(config.apiKey);
-  const sent = new SentMessagesCache();
+  const sent = new SentMessagesCache(config.sentMessagesBytes);
 
   return {
     /** Writes the summary that replaces compacted messages when a long run continues as new. */

@@ -47,7 +47,22 @@ describe('SentMessagesCache', () => {
     const err = await refusal(cache.messagesOf('b', ref, async (hash) => (asked.push(hash), null)));
     expect(asked).toEqual([ref.hash]);
     expect(err.type).toBe(MESSAGES_UNAVAILABLE);
+    // The run's answer would be the same again: the call fails at once, and the run sends the messages whole.
+    expect(err.nonRetryable).toBe(true);
+  });
+
+  it('asks again on the call’s retry when the run could not be asked', async () => {
+    const cache = new SentMessagesCache();
+    const ref = after([system, user], [reply]);
+    const err = await refusal(
+      cache.messagesOf('a', ref, async () => {
+        throw new Error('Workflow task timed out');
+      }),
+    );
+    expect(err.type).toBe(MESSAGES_UNAVAILABLE);
     expect(err.nonRetryable).toBe(false);
+    expect(err.message).toContain('Workflow task timed out');
+    expect(await cache.messagesOf('a', ref, async () => [system, user, reply])).toEqual([system, user, reply]);
   });
 
   it('asks the run when it holds nothing of the messages, and takes only an answer that hashes as referred to', async () => {
@@ -61,8 +76,11 @@ describe('SentMessagesCache', () => {
     const wrong = await refusal(fresh.messagesOf('a', ref, async () => [system, user, reply]));
     expect(wrong.type).toBe(MESSAGES_UNAVAILABLE);
     expect(wrong.message).toContain('do not hash');
+    expect(wrong.nonRetryable).toBe(true);
     for (const answerOfRun of [null, 'messages', { 0: system }]) {
-      expect((await refusal(fresh.messagesOf('a', ref, async () => answerOfRun))).type).toBe(MESSAGES_UNAVAILABLE);
+      const refused = await refusal(fresh.messagesOf('a', ref, async () => answerOfRun));
+      expect(refused.type).toBe(MESSAGES_UNAVAILABLE);
+      expect(refused.nonRetryable).toBe(true);
     }
     // A reference whose added messages do not make its hash (corrupt input) is not taken from the cache either.
     await cache.messagesOf('c', whole([system, user]), never);

@@ -5,14 +5,13 @@
  * messages instead, by their hash: a query, which adds nothing to its history.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { EMPTY_CHAIN, extendChain, type MessagesByReference } from '../contract/message-chain.js';
+import { EMPTY_CHAIN, extendChain, MESSAGES_UNAVAILABLE, type MessagesByReference } from '../contract/message-chain.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 
 /** Enough for a few hundred runs at the transcript's byte budget; every run's latest call at once, in most fleets. */
 export const DEFAULT_SENT_MESSAGES_BYTES = 64 * 1024 * 1024;
 
-/** The error type of a call whose messages neither this worker nor its run could give (retried, as any failure). */
-export const MESSAGES_UNAVAILABLE = 'MessagesUnavailable';
+export { MESSAGES_UNAVAILABLE };
 
 interface Kept {
   messages: ChatMessage[];
@@ -44,17 +43,27 @@ export class SentMessagesCache {
         return this.#keep(runKey, [...(kept?.messages.slice(0, count) ?? []), ...reference.added], chain);
       }
     }
-    const answer = await ask(reference.hash);
-    if (!Array.isArray(answer)) {
+    let answer: unknown;
+    try {
+      answer = await ask(reference.hash);
+    } catch (err) {
+      // No answer (no worker could run the query in time, or the run is not there): asked again on the call's retry.
       throw ApplicationFailure.retryable(
-        `the run does not hold the messages ${reference.hash.slice(0, 12)}… of its latest model call (it has moved on, or is not ours)`,
+        `could not ask the run for the messages of its latest model call: ${(err as Error)?.message ?? String(err)}`,
+        MESSAGES_UNAVAILABLE,
+      );
+    }
+    // The run's answer follows from its history and its code, so asking again gets the same: the run is told at once.
+    if (!Array.isArray(answer)) {
+      throw ApplicationFailure.nonRetryable(
+        `the run does not hold the messages ${reference.hash.slice(0, 12)}… of its latest model call (its code makes other messages than the code that scheduled the call, or it is not ours)`,
         MESSAGES_UNAVAILABLE,
       );
     }
     const messages = answer as ChatMessage[];
     const chain = extendChain([], messages);
     if ((chain.at(-1) ?? EMPTY_CHAIN) !== reference.hash) {
-      throw ApplicationFailure.retryable(`the run's messages do not hash to ${reference.hash.slice(0, 12)}…`, MESSAGES_UNAVAILABLE);
+      throw ApplicationFailure.nonRetryable(`the run's messages do not hash to ${reference.hash.slice(0, 12)}…`, MESSAGES_UNAVAILABLE);
     }
     return this.#keep(runKey, messages, chain);
   }

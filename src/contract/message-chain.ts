@@ -15,6 +15,14 @@ import type { ChatMessage } from '../schemas/chat-message.js';
 
 export const EMPTY_CHAIN = '';
 
+/**
+ * The error type of a model call whose messages by reference neither its worker nor its run could give. The run
+ * answering that it holds no such messages is final (its code makes other messages than the code that scheduled the
+ * call), and the run then sends them whole (patch messagesWholeWhenUnavailable); a run that could not be asked is
+ * asked again, as the call is retried.
+ */
+export const MESSAGES_UNAVAILABLE = 'MessagesUnavailable';
+
 export interface MessagesByReference {
   /** The first `count` messages are those the run sent its previous model call, whose chain hash was `hash`. */
   known?: { count: number; hash: string };

@@ -7,10 +7,10 @@ import type { StructuredCheck } from '../activities/call-model.js';
 import type { ModelCallInfo } from '../hooks/hook-types.js';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
-import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
 import type { AgentRun } from './agent-run.js';
 import { breakBeforeModel, startOverPatches } from './breakpoint-pause.js';
 import { continueAsNewBeforePause } from './continue-as-new.js';
+import { callModel } from './model-call.js';
 import { chooseModel } from './model-choice.js';
 import { beforeModel } from './model-hooks.js';
 import { PATCHES, takesPatch } from './patches.js';
@@ -18,7 +18,6 @@ import { takeReply, type Intake } from './reply-intake.js';
 import { replyAsText } from './reply-rewrite.js';
 import { reviewReply } from './reply-review.js';
 import { rejectedMessage } from './tool-messages.js';
-import { summaryText } from './summary-text.js';
 
 export type ModelTurn =
   | {
@@ -45,21 +44,19 @@ export async function modelTurn(run: AgentRun): Promise<ModelTurn> {
   const call: ModelCallInfo = { agent: run.agent, step, turnStep: run.turnSteps, model: choice.model, context: run.input.context ?? {} };
   const messages = await messagesFor(run, call);
   run.refresh(`calling ${choice.model}`);
-  const result = await activities.callModel.executeWithOptions(
-    { ...ACTIVITY_OPTIONS.model, summary: summaryText(`model ${choice.model} · step ${step}`) },
-    [
-      {
-        agent: run.agent,
-        model: choice.model,
-        ...(choice.baseURL && { baseURL: choice.baseURL }),
-        ...(takesPatch(PATCHES.messagesByReference) ? { messagesByReference: run.sentMessages.reference(messages) } : { messages }),
-        tools: run.snapshot.tools,
-        step,
-        ...(run.snapshot.mcpTools?.length && {
-          mcpTools: run.snapshot.mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-        }),
-      },
-    ],
+  const result = await callModel(
+    run,
+    {
+      agent: run.agent,
+      model: choice.model,
+      ...(choice.baseURL && { baseURL: choice.baseURL }),
+      tools: run.snapshot.tools,
+      step,
+      ...(run.snapshot.mcpTools?.length && {
+        mcpTools: run.snapshot.mcpTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+      }),
+    },
+    messages,
   );
   const reply = result?.message;
   const hasCalls = Array.isArray(reply?.tool_calls) && reply.tool_calls.length > 0;

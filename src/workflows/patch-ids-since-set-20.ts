@@ -120,4 +120,9 @@ export const PATCHES_SINCE_SET_20 = {
    * edit's before the model; a rejection after the model whose reason says nothing sends the default words instead.
    */
   blankUserMessagesRefused: 'blank-user-messages-refused',
+  /**
+   * A model call whose messages by reference its run cannot give (the run's code makes other messages than the code
+   * that scheduled the call) is made once more with them whole (model-call.ts), rather than failing the run.
+   */
+  messagesWholeWhenUnavailable: 'messages-whole-when-unavailable',
 } as const;

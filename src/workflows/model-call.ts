@@ -1,0 +1,34 @@
+/**
+ * The model activity for one call, its messages given by reference to the run's previous call's (patch
+ * messagesByReference, src/contract/message-chain.ts) or whole.
+ */
+import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import type { CallModelInput, CallModelResult } from '../activities/call-model.js';
+import { MESSAGES_UNAVAILABLE } from '../contract/message-chain.js';
+import type { ChatMessage } from '../schemas/chat-message.js';
+import { ACTIVITY_OPTIONS, activities } from './activity-options.js';
+import type { AgentRun } from './agent-run.js';
+import { PATCHES, takesPatch } from './patches.js';
+import { summaryText } from './summary-text.js';
+
+export type ModelCallRequest = Omit<CallModelInput, 'messages' | 'messagesByReference'>;
+
+export async function callModel(run: AgentRun, request: ModelCallRequest, messages: ChatMessage[]): Promise<CallModelResult> {
+  const options = { ...ACTIVITY_OPTIONS.model, summary: summaryText(`model ${request.model} · step ${request.step}`) };
+  if (!takesPatch(PATCHES.messagesByReference)) return activities.callModel.executeWithOptions(options, [{ ...request, messages }]);
+  try {
+    return await activities.callModel.executeWithOptions(options, [
+      { ...request, messagesByReference: run.sentMessages.reference(messages) },
+    ]);
+  } catch (err) {
+    // The run could not give the messages the call names: its code makes other messages than the code that
+    // scheduled the call (a deploy reworded a note to the model without a patch). The model is sent what this code
+    // makes, whole, and the history says so; before, the run failed once the call's retries ran out.
+    if (!takesPatch(PATCHES.messagesWholeWhenUnavailable) || !messagesUnavailable(err)) throw err;
+    return activities.callModel.executeWithOptions(options, [{ ...request, messages }]);
+  }
+}
+
+function messagesUnavailable(err: unknown): boolean {
+  return err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === MESSAGES_UNAVAILABLE;
+}
