@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CHAIN, extendChain, type MessagesByReference } from '../contract/message-chain.js';
+import { EMPTY_CHAIN, extendChain, MESSAGES_UNAVAILABLE, type MessagesByReference } from '../contract/message-chain.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
-import { MESSAGES_UNAVAILABLE, SentMessagesCache } from './sent-messages-cache.js';
+import { SentMessagesCache } from './sent-messages-cache.js';
 
 const system: ChatMessage = { role: 'system', content: 'You help.' };
 const user: ChatMessage = { role: 'user', content: 'Read the refunds.' };

@@ -11,8 +11,6 @@ import type { ChatMessage } from '../schemas/chat-message.js';
 /** Enough for a few hundred runs at the transcript's byte budget; every run's latest call at once, in most fleets. */
 export const DEFAULT_SENT_MESSAGES_BYTES = 64 * 1024 * 1024;
 
-export { MESSAGES_UNAVAILABLE };
-
 interface Kept {
   messages: ChatMessage[];
   chain: string[];
