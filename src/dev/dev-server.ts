@@ -11,7 +11,7 @@ import { Connection } from '@temporalio/client';
 import getPort from 'get-port';
 import { searchAttributeCliPairs } from '../contract/search-attributes.js';
 import { DEV_SERVER_DYNAMIC_CONFIG } from './server-dynamic-config.js';
-import { ensureTemporalCli, type Progress } from './temporal-cli.js';
+import { ensureTemporalCli, type CliSource, type Progress } from './temporal-cli.js';
 
 /** The settings we change from Temporal's defaults (src/dev/server-dynamic-config.ts). */
 export { DEV_SERVER_DYNAMIC_CONFIG };
@@ -19,7 +19,10 @@ export { DEV_SERVER_DYNAMIC_CONFIG };
 export interface DevServerOptions {
   /** SQLite file for persistent state; in memory when omitted. */
   dbFile?: string;
-  /** SQLite pragmas for that file (`--sqlite-pragma KEY=VALUE`), e.g. `{ synchronous: 'off' }` for throwaway state. */
+  /**
+   * SQLite pragmas for that file (`--sqlite-pragma KEY=VALUE`), e.g. `{ synchronous: 'off' }` for throwaway state.
+   * Only with dbFile.
+   */
   sqlitePragmas?: Record<string, string>;
   /** gRPC port; a free one when omitted. */
   port?: number;
@@ -49,6 +52,10 @@ export interface DevServer {
   uiUrl?: string;
   /** The `temporal` binary, for tests and tools that shell out to it. */
   cliPath?: string;
+  /** Where that binary was found: only our own build carries the newer SQLite driver (temporal-cli.ts). */
+  cliSource?: CliSource;
+  /** The server's output, kept beside dbFile when there is one (else it is read from a pipe). */
+  logFile?: string;
   /** Whether this harness started the server (false when `TEMPORAL_ADDRESS` was used). */
   owned: boolean;
   /** The server process's (not its supervisor's): the one that holds the ports and the database. */
@@ -103,10 +110,17 @@ function installSignalHooks(): void {
   }
 }
 
+/** The server at TEMPORAL_ADDRESS, used instead of starting one unless forceStart. */
+export function externalAddress(options: Pick<DevServerOptions, 'forceStart'> = {}): string | undefined {
+  return (!options.forceStart && process.env.TEMPORAL_ADDRESS) || undefined;
+}
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  // Pragmas are chosen for a state file (WAL, synchronous=off); without one, the caller meant a file it did not name.
+  if (options.sqlitePragmas && !options.dbFile) throw new Error('startDevServer: sqlitePragmas needs a dbFile to apply to');
   const namespace = options.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default';
-  const external = process.env.TEMPORAL_ADDRESS;
-  if (external && !options.forceStart) {
+  const external = externalAddress(options);
+  if (external) {
     await waitUntilServing(external, namespace, 30_000);
     return { address: external, namespace, owned: false, stop: async () => {}, kill: async () => {} };
   }
@@ -197,6 +211,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     namespace,
     uiUrl: uiPort === undefined ? undefined : `http://localhost:${uiPort}`,
     cliPath: cli.path,
+    cliSource: cli.source,
+    logFile,
     owned: true,
     pid,
     exited,

@@ -55,13 +55,19 @@ export interface GoInstall {
  * Takes a few minutes the first time; progress reports the modules it downloads and a tick every 15 s.
  */
 export async function goInstall(go: string, build: GoInstall, progress: Progress): Promise<void> {
+  // The throwaway module's `go install` names packages without their version (the part after the last `@`).
+  for (const p of [...build.packages, ...(build.upgrades ?? [])]) {
+    if (!/^[^@\s]+@[^@\s]+$/.test(p)) throw new Error(`${build.label}: "${p}" names no version (expected path@vX.Y.Z)`);
+  }
   const dirs = [...new Set(Object.values(build.targets).map((t) => path.dirname(t)))];
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
   const gobin = mkdtempSync(path.join(dirs[0]!, 'build-'));
   const started = Date.now();
   progress(`building ${build.label} with Go from the module proxy (first time only; takes a few minutes)`);
   const ticker = setInterval(() => progress(`still building… ${Math.round((Date.now() - started) / 1000)}s`), 15_000);
-  const env = { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod' };
+  // GOWORK=off: a go.work above the cache directory, or a GOWORK the user set, would put the go commands in
+  // workspace mode, which refuses -mod=mod and does not hold the throwaway module.
+  const env = { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod', GOWORK: 'off' };
   const onLine = (line: string) => {
     if (line.startsWith('go: downloading')) progress(line);
   };

@@ -31,6 +31,25 @@ export interface TemporalCli {
 }
 export type { Progress };
 
+/** Where a CLI found elsewhere comes from, for a warning that it lacks SQLITE_DRIVER. */
+const ELSEWHERE: Record<Exclude<CliSource, 'cache' | 'go-build'>, string> = {
+  env: 'TEMPORAL_CLI_PATH',
+  path: '`temporal` on PATH',
+  'sdk-download': `the Temporal SDK's download of stock v${TEMPORAL_CLI_VERSION}`,
+};
+
+/**
+ * One line saying the CLI is not our build, so its dev server may still wedge; undefined for our build. A path set
+ * to our cached build is ours too.
+ */
+export function withoutSqliteFix(cli: TemporalCli): string | undefined {
+  if (cli.source === 'cache' || cli.source === 'go-build' || cli.path === cachedCliPath()) return undefined;
+  return (
+    `the temporal CLI comes from ${ELSEWHERE[cli.source]} (${cli.path}), not the project's build with ${SQLITE_DRIVER}: ` +
+    `its dev server may wedge on an interrupted SQLite connection (every call failing with "interrupted (9)")`
+  );
+}
+
 const defaultProgress: Progress = (line) => process.stderr.write(`[temporal-cli] ${line}\n`);
 
 /** Directory the project caches the CLI in, keyed by version. */
@@ -88,13 +107,18 @@ export async function ensureTemporalCli(progress: Progress = defaultProgress): P
   throw new TemporalCliNotFoundError(tried);
 }
 
+/** Keyed by the CLI version alone: the SDK downloads the stock release, without SQLITE_DRIVER. */
+export function sdkDownloadDir(): string {
+  return path.join(cliCacheDir(TEMPORAL_CLI_VERSION), 'sdk-download');
+}
+
 /**
  * The SDK downloads the CLI when it starts a local server; start one into our cache directory, stop it, and keep
  * the binary it left there.
  */
 async function sdkDownload(progress: Progress): Promise<string> {
   const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const downloadDir = path.join(cliCacheDir(), 'sdk-download');
+  const downloadDir = sdkDownloadDir();
   mkdirSync(downloadDir, { recursive: true });
   progress('downloading the temporal CLI through the Temporal SDK');
   const env = await TestWorkflowEnvironment.createLocal({

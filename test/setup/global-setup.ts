@@ -5,13 +5,14 @@
  * The server keeps its state in a file, not in memory: a connection its SQLite driver gives up on (interrupted by a
  * deadline on a loaded machine) is then opened again, where an in-memory one would hold the whole database and
  * fail every call till the end of the suite (src/dev/temporal-cli.ts, SQLITE_DRIVER). The state is thrown away at
- * the end, so nothing waits for the disk.
+ * the end, so nothing waits for the disk; the server's log is kept when tests failed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDevServer } from '../../src/dev/dev-server.js';
+import { externalAddress, startDevServer } from '../../src/dev/dev-server.js';
+import { withoutSqliteFix } from '../../src/dev/temporal-cli.js';
 import { bundleWorkflows } from '../../src/workflow-bundle.js';
 
 declare module 'vitest' {
@@ -34,15 +35,26 @@ export async function writeWorkflowBundle(): Promise<{ bundlePath: string; remov
 
 export default async function setup(project: TestProject) {
   const started = Date.now();
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'hitl-suite-server-'));
-  const [server, bundle] = await Promise.all([
-    startDevServer({
-      uiPort: false,
-      dbFile: path.join(stateDir, 'temporal.db'),
-      sqlitePragmas: { journal_mode: 'wal', synchronous: 'off' },
-    }),
-    writeWorkflowBundle(),
-  ]);
+  // The server at TEMPORAL_ADDRESS keeps its own state: a directory is made only for a server we start.
+  const stateDir = externalAddress() ? undefined : mkdtempSync(path.join(tmpdir(), 'hitl-suite-server-'));
+  const removeStateDir = () => {
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  };
+  const serverOptions = stateDir
+    ? { dbFile: path.join(stateDir, 'temporal.db'), sqlitePragmas: { journal_mode: 'wal', synchronous: 'off' } }
+    : {};
+  const starting = startDevServer({ uiPort: false, ...serverOptions });
+  const bundling = writeWorkflowBundle();
+  const [server, bundle] = await Promise.all([starting, bundling]).catch(async (err: unknown) => {
+    // Whichever of the two succeeded is undone, and the state directory goes with its server.
+    await Promise.all([starting.then((s) => s.stop()), bundling.then((b) => b.remove())].map((p) => p.catch(() => {})));
+    removeStateDir();
+    throw err;
+  });
+  if (server.cliPath && server.cliSource) {
+    const warning = withoutSqliteFix({ path: server.cliPath, source: server.cliSource });
+    if (warning) console.warn(`[global-setup] ${warning}`);
+  }
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);
   project.provide('temporalCliPath', server.cliPath ?? 'temporal');
@@ -51,7 +63,14 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     bundle.remove();
-    rmSync(stateDir, { recursive: true, force: true });
+    // A failed run's server log says whether the server was at fault (e.g. "interrupted (9)"); keep it outside the
+    // state directory, which goes. The state API is experimental: a vitest upgrade that changes it fails tsc here.
+    if (stateDir && server.logFile && existsSync(server.logFile) && project.vitest.state.getCountOfFailedTests() > 0) {
+      const kept = path.join(tmpdir(), `${path.basename(stateDir)}.log`);
+      copyFileSync(server.logFile, kept);
+      console.warn(`[global-setup] tests failed: the dev server's log is kept at ${kept}`);
+    }
+    removeStateDir();
   };
 }
 
