@@ -110,12 +110,14 @@ describe('numbers', () => {
       HITL_API_RATE_LIMIT: ['0', 'from 1 to 100000 requests a minute'],
       HITL_CONNECT_TIMEOUT_MS: ['3600001', 'from 0 to 3600000 ms'],
       HITL_WORKER_HEAP_GROWTH_PERCENT: ['401', 'from 0 to 400 percent'],
-      HITL_WORKER_SENT_MESSAGES_MIB: ['0', 'from 1 to 4096 MiB'],
+      HITL_WORKER_SENT_MESSAGES_MIB: ['0', 'from 1 to 1024 MiB'],
     };
     for (const [name, [value, range]] of Object.entries(refused))
       expect(() => readEnvConfig({ [name]: value }), name).toThrow(`must be a whole number ${range}, in digits\n  → at ${name}`);
     expect(readEnvConfig({ HITL_API_BODY_LIMIT_BYTES: String(2 * 1024 * 1024) }).HITL_API_BODY_LIMIT_BYTES).toBe(2_097_152);
     expect(readEnvConfig({ HITL_WORKER_SENT_MESSAGES_MIB: '256' }).HITL_WORKER_SENT_MESSAGES_MIB).toBe(256);
+    expect(readEnvConfig({ HITL_WORKER_SENT_MESSAGES_MIB: '1024' }).HITL_WORKER_SENT_MESSAGES_MIB).toBe(1024);
+    expect(() => readEnvConfig({ HITL_WORKER_SENT_MESSAGES_MIB: '1025' })).toThrow('from 1 to 1024 MiB');
     expect(readEnvConfig({ HITL_API_BODY_LIMIT_BYTES: '262144' }).HITL_API_BODY_LIMIT_BYTES).toBe(262_144);
   });
 });

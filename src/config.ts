@@ -77,9 +77,10 @@ export const EnvConfig = z
     HITL_WORKER_MAX_CACHED_RUNS: wholeNumber(1, 10_000, 'runs').optional(),
     /**
      * How much of its runs' latest model calls' messages a worker keeps (src/activities/sent-messages-cache.ts), in MiB
-     * of their JSON; a call of a run it let go asks the run for them. Counts JSON, not the heap it takes, which is more.
+     * of their JSON; a call of a run it let go asks the run for them. Counts JSON, not the heap it takes, which is more:
+     * at most 1 GiB, so that the heap they take stays within what V8 gives a worker by default.
      */
-    HITL_WORKER_SENT_MESSAGES_MIB: wholeNumber(1, 4096, 'MiB').optional(),
+    HITL_WORKER_SENT_MESSAGES_MIB: wholeNumber(1, 1024, 'MiB').optional(),
     /** V8's --optimize-for-size for the worker: less memory per paused run, less throughput (src/worker.ts). */
     HITL_WORKER_SMALL_HEAPS: z.stringbool().default(false),
     /** How far V8 lets the worker's heaps grow between full collections, in percent; 0 for V8's own heuristic (src/worker.ts). */

@@ -6,9 +6,10 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sentMessagesOf, type ModelCallMessages } from '../src/contract/message-chain.js';
-import { runStateQuery } from '../src/contract/messages.js';
+import { temporal } from '@temporalio/proto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { MESSAGES_NOT_HELD, sentMessagesOf, type ModelCallMessages } from '../src/contract/message-chain.js';
+import { pendingApprovalsQuery, runStateQuery } from '../src/contract/messages.js';
 import type { ChatMessage } from '../src/schemas/chat-message.js';
 import { bundleWithReplacement } from './helpers/bundle-variant.js';
 import { decide, waitForPending } from './helpers/decisions.js';
@@ -18,32 +19,36 @@ import { waitFor } from './helpers/history.js';
 const STEPS = 30;
 const read = (i: number) => ({ toolCalls: [{ id: `r${i}`, name: 'read_data', arguments: { table: 'refunds', limit: i + 1 } }] });
 
+const write = (id: string, path: string) => ({ toolCalls: [{ id, name: 'write_file', arguments: { path, content: 'draft' } }] });
+
+/**
+ * The model's script. The call in flight in 'reworded in flight' is refused until the test has replaced the worker
+ * ('refused'), then answered ('answered'): a refusal that lasted a fixed number of tries could run out before the
+ * replacement on a busy machine, and the old worker's retry would then be answered.
+ */
+function script(inFlight: 'refused' | 'answered') {
+  return {
+    conversations: [
+      { match: 'many reads', replies: [...Array.from({ length: STEPS - 1 }, (_, i) => read(i)), { content: 'read enough' }] },
+      {
+        match: 'write after a restart',
+        replies: [read(0), write('w', 'after-restart.txt'), { content: 'written' }],
+      },
+      {
+        match: 'reworded in flight',
+        replies: [
+          write('n', 'notes.txt'),
+          inFlight === 'refused' ? { error: { status: 500, message: 'overloaded' }, content: 'understood' } : { content: 'understood' },
+        ],
+      },
+      { match: 'reworded while paused', replies: [write('p1', 'first.txt'), write('p2', 'second.txt'), { content: 'both handled' }] },
+    ],
+  };
+}
+
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({
-    script: {
-      conversations: [
-        { match: 'many reads', replies: [...Array.from({ length: STEPS - 1 }, (_, i) => read(i)), { content: 'read enough' }] },
-        {
-          match: 'write after a restart',
-          replies: [
-            read(0),
-            { toolCalls: [{ id: 'w', name: 'write_file', arguments: { path: 'after-restart.txt', content: 'kept' } }] },
-            { content: 'written' },
-          ],
-        },
-        {
-          match: 'reworded in flight',
-          replies: [
-            { toolCalls: [{ id: 'n', name: 'write_file', arguments: { path: 'notes.txt', content: 'draft' } }] },
-            // Refused until the worker has been replaced (3 times a request body): the call is in flight meanwhile.
-            { error: { status: 500, message: 'overloaded', times: 3 }, content: 'understood' },
-          ],
-        },
-      ],
-    },
-    recordAs: 'messages-by-reference',
-  });
+  h = await startHarness({ script: script('refused'), recordAs: 'messages-by-reference' });
 });
 afterAll(async () => {
   await h?.close();
@@ -60,14 +65,25 @@ async function modelCallInputs(handle: WorkflowHandle): Promise<{ input: ModelCa
     });
 }
 
-/** Each model call's failed attempts, as the run's history records them: the failure's type and whether it was final. */
-async function modelCallFailures(handle: WorkflowHandle): Promise<{ type?: string | null; nonRetryable?: boolean | null }[]> {
+/** Each model call's final failures, as the run's history records them: the failure's type and why it was final. */
+async function modelCallFailures(handle: WorkflowHandle): Promise<{ type?: string | null; retryState?: number | null }[]> {
   const events = (await handle.fetchHistory()).events ?? [];
   return events
     .filter((e) => e.activityTaskFailedEventAttributes)
-    .map((e) => e.activityTaskFailedEventAttributes!.failure!.applicationFailureInfo ?? {})
-    .map((info) => ({ type: info.type, nonRetryable: info.nonRetryable }));
+    .map((e) => ({
+      type: e.activityTaskFailedEventAttributes!.failure!.applicationFailureInfo?.type,
+      retryState: e.activityTaskFailedEventAttributes!.retryState,
+    }));
 }
+
+/** A new worker on the suite's own code, as the tests that replace it with other code expect to begin. */
+async function workerOnSuiteCode(): Promise<void> {
+  await h.restartWorker({ bundlePath: inject('workflowBundlePath') });
+}
+
+/** A bundle of the workflow code that tells the model of a rejection in other words, as a deploy without a patch. */
+const rewordedBundle = () =>
+  bundleWithReplacement(/^\.\/tool-messages\.js$/, 'test/fixtures/messages-by-reference/reworded-tool-messages.ts');
 
 /** The messages the model was sent, request by request, for this run's prompt. */
 function requestsFor(prompt: string): ChatMessage[][] {
@@ -130,10 +146,9 @@ describe('model calls carry their messages by reference', () => {
     'sends the messages whole when a call in flight names messages the run no longer makes (a deploy reworded a note)',
     { timeout: 120_000 },
     async () => {
-      const reworded = await bundleWithReplacement(
-        /^\.\/tool-messages\.js$/,
-        'test/fixtures/messages-by-reference/reworded-tool-messages.ts',
-      );
+      const reworded = await rewordedBundle();
+      await workerOnSuiteCode();
+      h.model.setScript(script('refused'));
       const handle = await h.start({ agent: 'demo', prompt: 'reworded in flight' });
       const [pending] = await waitForPending(handle, 1);
       await decide(handle, { decisions: [{ id: pending!.id, type: 'reject', message: 'not now' }], approver: 'carla' });
@@ -143,14 +158,18 @@ describe('model calls carry their messages by reference', () => {
       // The new code tells the model of the rejection in other words, so its chain of hashes differs from the one the
       // call in flight names, and a new worker kept nothing of the old one's.
       await h.restartWorker({ bundlePath: reworded });
+      h.model.setScript(script('answered'));
       expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'understood' });
 
       const calls = await modelCallInputs(handle);
       expect(calls).toHaveLength(3);
       expect(calls[1]!.input.messagesByReference!.known!.count).toBe(2);
       expect(calls[2]!.input.messagesByReference).toBeUndefined();
-      // The first try after the restart asked the run, which answered that it holds no such messages: final at once.
-      expect(await modelCallFailures(handle)).toEqual([{ type: 'MessagesUnavailable', nonRetryable: true }]);
+      // The first try after the restart asked the run, which answered that it holds no such messages. The worker
+      // reports that as retryable; the run scheduled the call with it as final, so it failed at once.
+      expect(await modelCallFailures(handle)).toEqual([
+        { type: MESSAGES_NOT_HELD, retryState: temporal.api.enums.v1.RetryState.RETRY_STATE_NON_RETRYABLE_FAILURE },
+      ]);
       // The model got the first call and the one sent whole; the history says what each sent.
       const [first, , whole] = sentMessagesOf(calls.map((c) => c.input));
       const received = requestsFor('reworded in flight');
@@ -160,6 +179,38 @@ describe('model calls carry their messages by reference', () => {
         tool_call_id: 'n',
         content: 'A reviewer declined write_file; it did not run. Why: not now',
       });
+    },
+  );
+
+  it(
+    'sends the next call whole when a run paused across a deploy that reworded a note, so its history still says what each call sent',
+    { timeout: 120_000 },
+    async () => {
+      const reworded = await rewordedBundle();
+      await workerOnSuiteCode();
+      const handle = await h.start({ agent: 'demo', prompt: 'reworded while paused' });
+      const [first] = await waitForPending(handle, 1);
+      await decide(handle, { decisions: [{ id: first!.id, type: 'reject', message: 'not now' }], approver: 'carla' });
+      const waiting = () => handle.query(pendingApprovalsQuery);
+      await waitFor(async () => (await waiting()).some((p) => p.id !== first!.id), 60_000, 'the second write to wait');
+      const [second] = await waiting();
+      // Paused with the rejection told in the old words; the new code replays it and words it otherwise.
+      await h.restartWorker({ bundlePath: reworded });
+      await decide(handle, { decisions: [{ id: second!.id, type: 'approve' }], approver: 'carla' });
+      expect(await handle.result()).toMatchObject({ status: 'Completed', output: 'both handled' });
+
+      const calls = await modelCallInputs(handle);
+      expect(calls).toHaveLength(3);
+      expect(calls[1]!.input.messagesByReference!.known!.count).toBe(2);
+      // The second call sent the old words, its result says so, and the new code makes other ones: the third call
+      // refers to nothing, and no worker had to ask the run for anything.
+      expect(calls[2]!.input.messagesByReference!.known).toBeUndefined();
+      expect(await modelCallFailures(handle)).toEqual([]);
+      const sent = sentMessagesOf(calls.map((c) => c.input));
+      expect(requestsFor('reworded while paused')).toEqual(sent);
+      const rejection = (messages: ChatMessage[]) => messages.find((m) => m.role === 'tool' && m.tool_call_id === 'p1')?.content;
+      expect(rejection(sent[1]!)).not.toBe(rejection(sent[2]!));
+      expect(rejection(sent[2]!)).toBe('A reviewer declined write_file; it did not run. Why: not now');
     },
   );
 });

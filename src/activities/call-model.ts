@@ -1,6 +1,6 @@
 /** One model turn: the transcript and tool schemas go out through the real `openai` client. */
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
@@ -46,7 +46,15 @@ export interface CallModelResult {
   finishReason: string;
   /** For agents with a `responseFormat`, when the reply has no tool calls. */
   structured?: StructuredCheck;
+  /**
+   * For a call given its messages by reference, the chain hash of those the model was sent. Its run compares it with
+   * what its own code makes of the same transcript (patch messagesSentCompared, src/workflows/sent-messages.ts).
+   */
+  sentHash?: string;
 }
+
+/** How long a worker that kept none of a run's messages waits for the run to give them (a query). */
+const ASK_RUN_TIMEOUT_MS = 30_000;
 
 const SUMMARY_INSTRUCTIONS =
   'Summarize this conversation for yourself, so you can continue it without the full transcript: keep facts, ' +
@@ -143,6 +151,7 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
         usage: reply.usage,
         finishReason: reply.finishReason,
         ...(responseFormat && toolCalls.length === 0 && { structured: checkResponse(responseFormat, message.content) }),
+        ...(input.messagesByReference && { sentHash: input.messagesByReference.hash }),
       };
     },
   };
@@ -154,9 +163,20 @@ function messagesOf(input: CallModelInput, activity: Context, sent: SentMessages
   const execution = activity.info.workflowExecution;
   if (!execution) throw ApplicationFailure.nonRetryable('messages by reference come only from a run', MESSAGES_UNAVAILABLE);
   const { workflowId, runId } = execution;
-  return sent.messagesOf(`${workflowId}/${runId}`, input.messagesByReference, (hash) =>
-    activity.client.workflow.getHandle(workflowId, runId).query(modelCallMessagesQuery, hash),
-  );
+  const client = activity.client;
+  const run = client.workflow.getHandle(workflowId, runId);
+  return sent.messagesOf(`${workflowId}/${runId}`, input.messagesByReference, async (hash) => {
+    try {
+      // Bounded, and ended with the attempt: a cancelled or timed-out attempt does not go on asking.
+      return await client.withAbortSignal(activity.cancellationSignal, () =>
+        client.withDeadline(Date.now() + ASK_RUN_TIMEOUT_MS, () => run.query(modelCallMessagesQuery, hash)),
+      );
+    } catch (err) {
+      if (activity.cancellationSignal.aborted)
+        throw new CancelledFailure('the model call was cancelled while asking its run for its messages');
+      throw err;
+    }
+  });
 }
 
 /** Our tools' definitions derive from their zod schemas; MCP tools' are the JSON Schemas their servers listed. */

@@ -1,6 +1,6 @@
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_CHAIN, extendChain, MESSAGES_UNAVAILABLE, type MessagesByReference } from '../contract/message-chain.js';
+import { EMPTY_CHAIN, extendChain, MESSAGES_NOT_HELD, MESSAGES_UNAVAILABLE, type MessagesByReference } from '../contract/message-chain.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 import { SentMessagesCache } from './sent-messages-cache.js';
 
@@ -46,9 +46,10 @@ describe('SentMessagesCache', () => {
     const ref = after([system, user, reply], [answer]);
     const err = await refusal(cache.messagesOf('b', ref, async (hash) => (asked.push(hash), null)));
     expect(asked).toEqual([ref.hash]);
-    expect(err.type).toBe(MESSAGES_UNAVAILABLE);
-    // The run's answer would be the same again: the call fails at once, and the run sends the messages whole.
-    expect(err.nonRetryable).toBe(true);
+    expect(err.type).toBe(MESSAGES_NOT_HELD);
+    // Retryable as reported: a run that can send the call whole schedules it with this type as final, and a run that
+    // cannot keeps its retries (another worker's code may hold the messages, mid-deploy).
+    expect(err.nonRetryable).toBe(false);
   });
 
   it('asks again on the call’s retry when the run could not be asked', async () => {
@@ -62,6 +63,21 @@ describe('SentMessagesCache', () => {
     expect(err.type).toBe(MESSAGES_UNAVAILABLE);
     expect(err.nonRetryable).toBe(false);
     expect(err.message).toContain('Workflow task timed out');
+    // Only the error's first words go into the failure, which the run's history keeps in clear.
+    const long = await refusal(
+      cache.messagesOf('a', ref, async () => {
+        throw new Error(`query failed: ${'secret '.repeat(100)}`);
+      }),
+    );
+    expect(long.message.length).toBeLessThan(300);
+    expect(long.message).toContain('Error: query failed: secret');
+    // A cancelled call stays cancelled, so the worker reports a cancellation rather than a failure to ask.
+    const cancelled = new CancelledFailure('cancelled');
+    await expect(
+      cache.messagesOf('a', ref, async () => {
+        throw cancelled;
+      }),
+    ).rejects.toBe(cancelled);
     expect(await cache.messagesOf('a', ref, async () => [system, user, reply])).toEqual([system, user, reply]);
   });
 
@@ -74,18 +90,18 @@ describe('SentMessagesCache', () => {
 
     const fresh = new SentMessagesCache();
     const wrong = await refusal(fresh.messagesOf('a', ref, async () => [system, user, reply]));
-    expect(wrong.type).toBe(MESSAGES_UNAVAILABLE);
+    expect(wrong.type).toBe(MESSAGES_NOT_HELD);
     expect(wrong.message).toContain('do not hash');
-    expect(wrong.nonRetryable).toBe(true);
+    expect(wrong.nonRetryable).toBe(false);
     for (const answerOfRun of [null, 'messages', { 0: system }]) {
       const refused = await refusal(fresh.messagesOf('a', ref, async () => answerOfRun));
-      expect(refused.type).toBe(MESSAGES_UNAVAILABLE);
-      expect(refused.nonRetryable).toBe(true);
+      expect(refused.type).toBe(MESSAGES_NOT_HELD);
+      expect(refused.nonRetryable).toBe(false);
     }
     // A reference whose added messages do not make its hash (corrupt input) is not taken from the cache either.
     await cache.messagesOf('c', whole([system, user]), never);
     const corrupt = { ...after([system, user], [reply]), added: [answer] };
-    expect((await refusal(cache.messagesOf('c', corrupt, async () => null))).type).toBe(MESSAGES_UNAVAILABLE);
+    expect((await refusal(cache.messagesOf('c', corrupt, async () => null))).type).toBe(MESSAGES_NOT_HELD);
   });
 
   it('lets the least recently used run go past its size, never the one it just kept', async () => {
@@ -109,7 +125,7 @@ describe('SentMessagesCache', () => {
     // So a and b (about 3,000 bytes, though about 2,000 characters) do not both stay: a went.
     await accented.messagesOf('b', whole([big]), never);
     expect(accented.bytes).toBeLessThanOrEqual(2500);
-    expect((await refusal(accented.messagesOf('a', after([accent], [user]), async () => null))).type).toBe(MESSAGES_UNAVAILABLE);
+    expect((await refusal(accented.messagesOf('a', after([accent], [user]), async () => null))).type).toBe(MESSAGES_NOT_HELD);
     const alone = new SentMessagesCache(10);
     expect(await alone.messagesOf('a', whole([big]), never)).toEqual([big]);
     expect(await alone.messagesOf('a', after([big], [user]), never)).toEqual([big, user]);

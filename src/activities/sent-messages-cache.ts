@@ -4,8 +4,8 @@
  * not run or no longer keeps (another worker ran it, this one restarted, or let it go for room) is asked for those
  * messages instead, by their hash: a query, which adds nothing to its history.
  */
-import { ApplicationFailure } from '@temporalio/common';
-import { EMPTY_CHAIN, extendChain, MESSAGES_UNAVAILABLE, type MessagesByReference } from '../contract/message-chain.js';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { EMPTY_CHAIN, extendChain, MESSAGES_NOT_HELD, MESSAGES_UNAVAILABLE, type MessagesByReference } from '../contract/message-chain.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
 
 /** Enough for a few hundred runs at the transcript's byte budget; every run's latest call at once, in most fleets. */
@@ -45,23 +45,25 @@ export class SentMessagesCache {
     try {
       answer = await ask(reference.hash);
     } catch (err) {
+      if (err instanceof CancelledFailure) throw err;
       // No answer (no worker could run the query in time, or the run is not there): asked again on the call's retry.
+      // Only the error's first words: the failure is kept in the run's history in clear, even where payloads are
+      // encrypted, and a query's error can carry what the run holds.
       throw ApplicationFailure.retryable(
-        `could not ask the run for the messages of its latest model call: ${(err as Error)?.message ?? String(err)}`,
+        `could not ask the run for the messages of its latest model call: ${briefly(err)}`,
         MESSAGES_UNAVAILABLE,
       );
     }
-    // The run's answer follows from its history and its code, so asking again gets the same: the run is told at once.
     if (!Array.isArray(answer)) {
-      throw ApplicationFailure.nonRetryable(
+      throw ApplicationFailure.retryable(
         `the run does not hold the messages ${reference.hash.slice(0, 12)}… of its latest model call (its code makes other messages than the code that scheduled the call, or it is not ours)`,
-        MESSAGES_UNAVAILABLE,
+        MESSAGES_NOT_HELD,
       );
     }
     const messages = answer as ChatMessage[];
     const chain = extendChain([], messages);
     if ((chain.at(-1) ?? EMPTY_CHAIN) !== reference.hash) {
-      throw ApplicationFailure.nonRetryable(`the run's messages do not hash to ${reference.hash.slice(0, 12)}…`, MESSAGES_UNAVAILABLE);
+      throw ApplicationFailure.retryable(`the run's messages do not hash to ${reference.hash.slice(0, 12)}…`, MESSAGES_NOT_HELD);
     }
     return this.#keep(runKey, messages, chain);
   }
@@ -86,4 +88,10 @@ export class SentMessagesCache {
     this.#runs.delete(runKey);
     this.#bytes -= kept.bytes;
   }
+}
+
+/** An error's name and message, at most 200 characters. */
+function briefly(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

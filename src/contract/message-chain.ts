@@ -16,12 +16,19 @@ import type { ChatMessage } from '../schemas/chat-message.js';
 export const EMPTY_CHAIN = '';
 
 /**
- * The error type of a model call whose messages by reference neither its worker nor its run could give. The run
- * answering that it holds no such messages is final (its code makes other messages than the code that scheduled the
- * call), and the run then sends them whole (patch messagesWholeWhenUnavailable); a run that could not be asked is
- * asked again, as the call is retried.
+ * The error type of a model call whose messages by reference its worker did not keep and could not ask its run for
+ * (no worker answered the query in time): asked again, as the call is retried.
  */
 export const MESSAGES_UNAVAILABLE = 'MessagesUnavailable';
+
+/**
+ * The error type of a model call whose run answered that it holds no such messages: its code makes other messages
+ * than the code that scheduled the call (a deploy reworded a note without a patch). The worker reports it as
+ * retryable, because in a fleet mid-deploy another worker's code may still hold them, so a run with no other way out
+ * keeps the call's retries; a run that can send the call whole instead (patch messagesWholeWhenUnavailable) schedules
+ * it as final.
+ */
+export const MESSAGES_NOT_HELD = 'MessagesNotHeld';
 
 export interface MessagesByReference {
   /** The first `count` messages are those the run sent its previous model call, whose chain hash was `hash`. */

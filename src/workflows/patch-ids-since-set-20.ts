@@ -125,4 +125,9 @@ export const PATCHES_SINCE_SET_20 = {
    * that scheduled the call) is made once more with them whole (model-call.ts), rather than failing the run.
    */
   messagesWholeWhenUnavailable: 'messages-whole-when-unavailable',
+  /**
+   * A model call's result names the chain hash of what it sent; where this run's code makes other messages of the same
+   * transcript (it replays on code that words a note otherwise), its next call is sent whole (sent-messages.ts).
+   */
+  messagesSentCompared: 'messages-sent-compared',
 } as const;

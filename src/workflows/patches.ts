@@ -103,7 +103,9 @@ const SET_30: readonly PatchId[] = [...SET_29, PATCHES.notificationsBounded];
 const SET_31: readonly PatchId[] = [...SET_30, PATCHES.messagesByReference];
 const SET_32: readonly PatchId[] = [...SET_31, PATCHES.gatesFoldText, PATCHES.blankUserMessagesRefused];
 const SET_33: readonly PatchId[] = [...SET_32, PATCHES.messagesWholeWhenUnavailable];
+const SET_34: readonly PatchId[] = [...SET_33, PATCHES.messagesSentCompared];
 export const PATCH_SETS: readonly { readonly id: string; readonly patches: readonly PatchId[] }[] = [
+  { id: 'patch-set-34', patches: SET_34 },
   { id: 'patch-set-33', patches: SET_33 },
   { id: 'patch-set-32', patches: SET_32 },
   { id: 'patch-set-31', patches: SET_31 },

@@ -24,6 +24,18 @@ export class SentMessages {
     };
   }
 
+  /**
+   * The chain hash of what the latest call sent, as its worker reports it. It differs from what this code made of the
+   * same transcript only where the run replays on code that words a message otherwise than the code that sent it (a
+   * deploy without a patch). What was sent is then not what this run holds, so the next call refers to nothing and
+   * carries its messages whole: no worker needs to ask for them, and the history still says what each call sent.
+   */
+  sent(hash: string | undefined): void {
+    if (hash === undefined || hash === (this.#chain.at(-1) ?? EMPTY_CHAIN)) return;
+    this.#messages = [];
+    this.#chain = [];
+  }
+
   /** The latest call's messages, if `hash` is their chain hash; nothing else is told. */
   hashed(hash: unknown): ChatMessage[] | null {
     return typeof hash === 'string' && hash === (this.#chain.at(-1) ?? EMPTY_CHAIN) ? [...this.#messages] : null;
