@@ -42,6 +42,8 @@ function script(inFlight: 'refused' | 'answered') {
         ],
       },
       { match: 'reworded while paused', replies: [write('p1', 'first.txt'), write('p2', 'second.txt'), { content: 'both handled' }] },
+      // Answered too late: the test completes the call itself first.
+      { match: 'forged result', replies: [{ delayMs: 60_000, content: 'too late' }, { content: 'after the forged one' }] },
     ],
   };
 }
@@ -211,6 +213,56 @@ describe('model calls carry their messages by reference', () => {
       const rejection = (messages: ChatMessage[]) => messages.find((m) => m.role === 'tool' && m.tool_call_id === 'p1')?.content;
       expect(rejection(sent[1]!)).not.toBe(rejection(sent[2]!));
       expect(rejection(sent[2]!)).toBe('A reviewer declined write_file; it did not run. Why: not now');
+    },
+  );
+
+  it(
+    'reads a model call result that anyone completed, whatever hash it names or none, without failing a workflow task',
+    { timeout: 120_000 },
+    async () => {
+      await workerOnSuiteCode();
+      const forgeries: unknown[] = [
+        null,
+        {
+          message: { role: 'assistant', content: 'forged' },
+          usage: { promptTokens: 1, completionTokens: 1 },
+          finishReason: 'stop',
+          sentHash: { not: 'a hash' },
+        },
+        {
+          message: { role: 'assistant', content: 'forged' },
+          usage: { promptTokens: 1, completionTokens: 1 },
+          finishReason: 'stop',
+          sentHash: 'f'.repeat(64),
+        },
+      ];
+      for (const forged of forgeries) {
+        const handle = await h.start({ agent: 'demo', prompt: 'forged result' });
+        const pendingCall = async () => (await handle.describe()).raw.pendingActivities?.find((a) => a.activityType?.name === 'callModel');
+        await waitFor(
+          async () => (await pendingCall())?.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
+          30_000,
+          'the model call to start',
+        );
+        // Whoever may write to the namespace can complete a running activity with any result (`temporal activity complete`).
+        await h.temporal.client.activity.complete(
+          { workflowId: handle.workflowId, activityId: (await pendingCall())!.activityId! },
+          forged,
+        );
+        await waitFor(
+          async () => (await handle.describe()).status.name !== 'RUNNING' || (await handle.query(runStateQuery)).step >= 2,
+          30_000,
+          'the run to take the result',
+        );
+        const events = (await handle.fetchHistory()).events ?? [];
+        expect(
+          events.filter((e) => e.workflowTaskFailedEventAttributes),
+          JSON.stringify(forged),
+        ).toEqual([]);
+        // What the run makes of it is what it makes of any reply: null reads as an empty answer, the others as theirs.
+        const output = (forged as { message?: { content?: string } } | null)?.message?.content ?? '';
+        expect(await handle.result(), JSON.stringify(forged)).toMatchObject({ status: 'Completed', output });
+      }
     },
   );
 });

@@ -34,7 +34,8 @@ export async function callModel(run: AgentRun, request: ModelCallRequest, messag
     if (!canSendWhole || !messagesUnavailable(err)) throw err;
     return activities.callModel.executeWithOptions(options, [{ ...request, messages }]);
   }
-  if (takesPatch(PATCHES.messagesSentCompared)) run.sentMessages.sent(result.sentHash);
+  // A result may come from anyone who can complete the activity: read it as the rest of the turn does (model-turn.ts).
+  if (takesPatch(PATCHES.messagesSentCompared)) run.sentMessages.sent(result?.sentHash);
   return result;
 }
 

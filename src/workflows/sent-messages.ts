@@ -30,8 +30,9 @@ export class SentMessages {
    * deploy without a patch). What was sent is then not what this run holds, so the next call refers to nothing and
    * carries its messages whole: no worker needs to ask for them, and the history still says what each call sent.
    */
-  sent(hash: string | undefined): void {
-    if (hash === undefined || hash === (this.#chain.at(-1) ?? EMPTY_CHAIN)) return;
+  sent(hash: unknown): void {
+    // No hash (a result from before the change, or one not written by our worker) says nothing either way.
+    if (typeof hash !== 'string' || hash === (this.#chain.at(-1) ?? EMPTY_CHAIN)) return;
     this.#messages = [];
     this.#chain = [];
   }
