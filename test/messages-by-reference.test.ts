@@ -185,7 +185,7 @@ describe('model calls carry their messages by reference', () => {
   );
 
   it(
-    'sends the next call whole when a run paused across a deploy that reworded a note, so its history still says what each call sent',
+    'sends every message in the next call of a run paused across a deploy that reworded a note, so its history still says what each call sent',
     { timeout: 120_000 },
     async () => {
       const reworded = await rewordedBundle();
@@ -195,7 +195,7 @@ describe('model calls carry their messages by reference', () => {
       await decide(handle, { decisions: [{ id: first!.id, type: 'reject', message: 'not now' }], approver: 'carla' });
       const waiting = () => handle.query(pendingApprovalsQuery);
       await waitFor(async () => (await waiting()).some((p) => p.id !== first!.id), 60_000, 'the second write to wait');
-      const [second] = await waiting();
+      const second = (await waiting()).find((p) => p.id !== first!.id);
       // Paused with the rejection told in the old words; the new code replays it and words it otherwise.
       await h.restartWorker({ bundlePath: reworded });
       await decide(handle, { decisions: [{ id: second!.id, type: 'approve' }], approver: 'carla' });

@@ -1,6 +1,6 @@
 /** One model turn: the transcript and tool schemas go out through the real `openai` client. */
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 import type { AssistantMessage, ChatMessage } from '../schemas/chat-message.js';
 import type { Usage } from '../schemas/run-state.js';
 import { boundReply, type BoundedReply } from '../bounds/reply-bounds.js';
@@ -15,6 +15,7 @@ import { countModelTokens } from './activity-metrics.js';
 import { fromCompletion, type AssembledCompletion } from './completion-assembly.js';
 import { keepHeartbeating } from './keep-heartbeating.js';
 import { openAiClients } from './openai-clients.js';
+import { asScheduledFor, untilCancelled } from './ask-run.js';
 import { SentMessagesCache } from './sent-messages-cache.js';
 import { toModelFailure } from './model-errors.js';
 import { streamModelCall } from './stream-model-call.js';
@@ -158,25 +159,25 @@ export function createCallModel({ agents, model: config }: ActivityDeps) {
 }
 
 /** The call's messages: given whole, or by reference to what its run sent before (src/contract/message-chain.ts). */
-function messagesOf(input: CallModelInput, activity: Context, sent: SentMessagesCache): Promise<ChatMessage[]> | ChatMessage[] {
+async function messagesOf(input: CallModelInput, activity: Context, sent: SentMessagesCache): Promise<ChatMessage[]> {
   if (!input.messagesByReference) return input.messages ?? [];
   const execution = activity.info.workflowExecution;
   if (!execution) throw ApplicationFailure.nonRetryable('messages by reference come only from a run', MESSAGES_UNAVAILABLE);
   const { workflowId, runId } = execution;
   const client = activity.client;
-  const run = client.workflow.getHandle(workflowId, runId);
-  return sent.messagesOf(`${workflowId}/${runId}`, input.messagesByReference, async (hash) => {
-    try {
+  try {
+    return await sent.messagesOf(`${workflowId}/${runId}`, input.messagesByReference, (hash) =>
       // Bounded, and ended with the attempt: a cancelled or timed-out attempt does not go on asking.
-      return await client.withAbortSignal(activity.cancellationSignal, () =>
-        client.withDeadline(Date.now() + ASK_RUN_TIMEOUT_MS, () => run.query(modelCallMessagesQuery, hash)),
-      );
-    } catch (err) {
-      if (activity.cancellationSignal.aborted)
-        throw new CancelledFailure('the model call was cancelled while asking its run for its messages');
-      throw err;
-    }
-  });
+      untilCancelled(
+        activity.cancellationSignal,
+        client.withDeadline(Date.now() + ASK_RUN_TIMEOUT_MS, () =>
+          client.workflow.getHandle(workflowId, runId).query(modelCallMessagesQuery, hash),
+        ),
+      ),
+    );
+  } catch (err) {
+    throw asScheduledFor(activity.info, err);
+  }
 }
 
 /** Our tools' definitions derive from their zod schemas; MCP tools' are the JSON Schemas their servers listed. */

@@ -7,6 +7,7 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { EMPTY_CHAIN, extendChain, MESSAGES_NOT_HELD, MESSAGES_UNAVAILABLE, type MessagesByReference } from '../contract/message-chain.js';
 import type { ChatMessage } from '../schemas/chat-message.js';
+import { truncateChars } from '../bounds/truncate.js';
 
 /** Enough for a few hundred runs at the transcript's byte budget; every run's latest call at once, in most fleets. */
 export const DEFAULT_SENT_MESSAGES_BYTES = 64 * 1024 * 1024;
@@ -92,6 +93,5 @@ export class SentMessagesCache {
 
 /** An error's name and message, at most 200 characters. */
 function briefly(err: unknown): string {
-  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  return truncateChars(err instanceof Error ? `${err.name}: ${err.message}` : String(err), 200);
 }

@@ -17,7 +17,9 @@ export const EMPTY_CHAIN = '';
 
 /**
  * The error type of a model call whose messages by reference its worker did not keep and could not ask its run for
- * (no worker answered the query in time): asked again, as the call is retried.
+ * (no worker answered the query in time): asked again, as the call is retried. Also the final type of "not held" on
+ * the last attempt of a call scheduled by code that does not take `MessagesNotHeld` as final, which knows only this
+ * one (src/activities/ask-run.ts).
  */
 export const MESSAGES_UNAVAILABLE = 'MessagesUnavailable';
 

@@ -61,16 +61,20 @@ export default async function setup(project: TestProject) {
   project.provide('workflowBundlePath', bundle.bundlePath);
   console.log(`[global-setup] Temporal at ${server.address}, bundle ready in ${Date.now() - started}ms`);
   return async () => {
-    await server.stop();
-    bundle.remove();
-    // A failed run's server log says whether the server was at fault (e.g. "interrupted (9)"); keep it outside the
-    // state directory, which goes. The state API is experimental: a vitest upgrade that changes it fails tsc here.
-    if (stateDir && server.logFile && existsSync(server.logFile) && project.vitest.state.getCountOfFailedTests() > 0) {
-      const kept = path.join(tmpdir(), `${path.basename(stateDir)}.log`);
-      copyFileSync(server.logFile, kept);
-      console.warn(`[global-setup] tests failed: the dev server's log is kept at ${kept}`);
+    // Whatever fails here (the server's stop, the log's copy), nothing of the suite's is left behind.
+    try {
+      await server.stop();
+      // A failed run's server log says whether the server was at fault (e.g. "interrupted (9)"); keep it outside the
+      // state directory, which goes. The state API is experimental: a vitest upgrade that changes it fails tsc here.
+      if (stateDir && server.logFile && existsSync(server.logFile) && project.vitest.state.getCountOfFailedTests() > 0) {
+        const kept = path.join(tmpdir(), `${path.basename(stateDir)}.log`);
+        copyFileSync(server.logFile, kept);
+        console.warn(`[global-setup] tests failed: the dev server's log is kept at ${kept}`);
+      }
+    } finally {
+      bundle.remove();
+      removeStateDir();
     }
-    removeStateDir();
   };
 }
 

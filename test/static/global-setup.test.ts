@@ -9,15 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { startDevServer, type DevServer, type DevServerOptions } from '../src/dev/dev-server.js';
-import { cachedCliPath, type CliSource } from '../src/dev/temporal-cli.js';
-import setup from './setup/global-setup.js';
+import { startDevServer, type DevServer, type DevServerOptions } from '../../src/dev/dev-server.js';
+import { cachedCliPath, type CliSource } from '../../src/dev/temporal-cli.js';
+import setup from '../setup/global-setup.js';
 
-vi.mock('../src/dev/dev-server.js', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../src/dev/dev-server.js')>()),
+vi.mock('../../src/dev/dev-server.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/dev/dev-server.js')>()),
   startDevServer: vi.fn(),
 }));
-vi.mock('../src/workflow-bundle.js', () => ({ bundleWorkflows: async () => ({ code: '' }) }));
+vi.mock('../../src/workflow-bundle.js', () => ({ bundleWorkflows: async () => ({ code: '' }) }));
 
 const SERVER_LOG = 'GetNamespace operation failed. Error interrupted (9)\n';
 let tmp: string;
@@ -39,7 +39,7 @@ afterEach(() => {
 });
 
 /** What startDevServer returns for these options; with a dbFile, its log beside it, as the real one writes. */
-function serveWith(cliSource: CliSource = 'cache', cliPath = cachedCliPath()): void {
+function serveWith(cliSource: CliSource = 'cache', cliPath = cachedCliPath(), stop = async () => {}): void {
   vi.mocked(startDevServer).mockImplementationOnce(async (options: DevServerOptions = {}): Promise<DevServer> => {
     const logFile = options.dbFile && path.join(path.dirname(options.dbFile), 'dev-server.log');
     if (logFile) writeFileSync(logFile, SERVER_LOG);
@@ -50,7 +50,7 @@ function serveWith(cliSource: CliSource = 'cache', cliPath = cachedCliPath()): v
       cliPath,
       cliSource,
       logFile,
-      stop: async () => {},
+      stop,
       kill: async () => {},
     };
   });
@@ -86,6 +86,15 @@ describe('global setup', () => {
   it('removes the state directory (and the bundle) when the server fails to start', async () => {
     vi.mocked(startDevServer).mockRejectedValueOnce(new Error('the server did not start'));
     await expect(setup(project())).rejects.toThrow('the server did not start');
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('leaves nothing behind when the server fails to stop', async () => {
+    serveWith('cache', cachedCliPath(), async () => {
+      throw new Error('the server did not stop');
+    });
+    const teardown = await setup(project(1));
+    await expect(teardown()).rejects.toThrow('the server did not stop');
     expect(readdirSync(tmp)).toEqual([]);
   });
 
